@@ -1,0 +1,55 @@
+// The padded memory layout of one field.
+//
+// A field of nx*ny*nz interior cells carries an R-wide halo on every side.
+// Cell (i,j,k), with the halo at 0..R-1 and the interior at R..n+R-1, lives at
+//
+//     pos = i + line*j + slice*k        relative to origin = base + front
+//
+// `line` (the leading dimension) is padded to a multiple of 64 floats, and
+// `front` shifts the origin so that the first interior x cell of every row,
+// i = R, sits on a 256-byte boundary: vector loads and stores of the interior
+// are then aligned whatever R is, and every row starts a fresh cache line.
+#pragma once
+
+#include "box.hpp"
+
+#include <cstddef>
+
+namespace stencil {
+
+struct Layout {
+    static constexpr int kLineMultiple = 64;    // floats: 256 bytes
+    static constexpr int kAlignFloats = 64;     // the interior's first x cell is 256-byte aligned
+    static constexpr int kTailPadding = 64;     // room for a vector load past the last row
+
+    int nx = 0, ny = 0, nz = 0; // interior cells
+    int radius = 0;             // halo width R
+    int line = 0;               // floats between (i,j,k) and (i,j+1,k)
+    std::size_t slice = 0;      // floats between (i,j,k) and (i,j,k+1)
+    int front = 0;              // floats from the allocation's start to the origin
+
+    Layout() = default;
+    Layout(int nx_, int ny_, int nz_, int radius_)
+        : nx(nx_), ny(ny_), nz(nz_), radius(radius_),
+          line((nx_ + 2 * radius_ + kLineMultiple - 1) / kLineMultiple * kLineMultiple),
+          slice(std::size_t(line) * std::size_t(ny_ + 2 * radius_)),
+          front((kAlignFloats - radius_ % kAlignFloats) % kAlignFloats) {}
+
+    // Extents including the halo.
+    STENCIL_HD int px() const { return nx + 2 * radius; }
+    STENCIL_HD int py() const { return ny + 2 * radius; }
+    STENCIL_HD int pz() const { return nz + 2 * radius; }
+
+    // Floats to allocate for one field.
+    std::size_t allocation() const { return std::size_t(front) + slice * std::size_t(pz()) + kTailPadding; }
+
+    STENCIL_HD std::size_t index(int i, int j, int k) const {
+        return std::size_t(i) + std::size_t(line) * std::size_t(j) + slice * std::size_t(k);
+    }
+
+    // The interior cells, and every cell including the halo.
+    Box interior() const { return {radius, radius + nx, radius, radius + ny, radius, radius + nz}; }
+    Box padded() const { return {0, px(), 0, py(), 0, pz()}; }
+};
+
+} // namespace stencil

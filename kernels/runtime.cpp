@@ -1,0 +1,318 @@
+// Back-end implementations of memory.hpp, stream.hpp and device.hpp.
+#include "device.hpp"
+#include "memory.hpp"
+#include "stream.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <new>
+#include <string>
+#include <unordered_map>
+#include <mutex>
+
+#if !STENCIL_HAS_GPU
+#include <omp.h>
+#endif
+
+namespace stencil {
+namespace detail {
+namespace {
+
+std::atomic<std::size_t> g_pinned_bytes{0};
+std::mutex g_pinned_mutex;
+std::unordered_map<void*, std::size_t> g_pinned_sizes;
+
+std::string mib(std::size_t bytes) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%zu bytes (%.1f MiB)", bytes, bytes / 1048576.0);
+    return text;
+}
+
+#if !STENCIL_HAS_GPU
+// Host "device" memory: aligned like the GPU allocators, so the layout's
+// 256-byte alignment claims hold on every back-end.
+void* aligned_host_alloc(std::size_t bytes) {
+    constexpr std::size_t alignment = 256;
+    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+    void* p = std::aligned_alloc(alignment, rounded);
+    if (!p) fatal("out of host memory: requested " + mib(bytes));
+    return p;
+}
+#endif
+
+} // namespace
+
+void* allocate_device(std::size_t bytes) {
+#if STENCIL_HAS_GPU
+    void* p = nullptr;
+    const gpu::Error err = STENCIL_RT(Malloc)(&p, bytes);
+    if (err != gpu::kSuccess) {
+        std::size_t free_bytes = 0, total_bytes = 0;
+        (void)STENCIL_RT(MemGetInfo)(&free_bytes, &total_bytes);
+        (void)STENCIL_RT(GetLastError)(); // clear the sticky allocation error
+        fatal("device out of memory: requested " + mib(bytes) + ", free " + mib(free_bytes) +
+              " of " + mib(total_bytes) + " (" + gpu::error_string(err) + ")");
+    }
+    return p;
+#else
+    return aligned_host_alloc(bytes);
+#endif
+}
+
+void free_device(void* p) noexcept {
+    if (!p) return;
+#if STENCIL_HAS_GPU
+    (void)STENCIL_RT(Free)(p); // never throw or abort from a destructor path
+#else
+    std::free(p);
+#endif
+}
+
+void* allocate_pinned(std::size_t bytes) {
+#if STENCIL_HAS_GPU
+    void* p = nullptr;
+    GPU_CHECK(gpu::malloc_pinned(&p, bytes));
+#else
+    void* p = aligned_host_alloc(bytes);
+#endif
+    std::lock_guard<std::mutex> lock(g_pinned_mutex);
+    g_pinned_sizes[p] = bytes;
+    g_pinned_bytes += bytes;
+    return p;
+}
+
+void free_pinned(void* p) noexcept {
+    if (!p) return;
+    {
+        std::lock_guard<std::mutex> lock(g_pinned_mutex);
+        auto it = g_pinned_sizes.find(p);
+        if (it != g_pinned_sizes.end()) {
+            g_pinned_bytes -= it->second;
+            g_pinned_sizes.erase(it);
+        }
+    }
+#if STENCIL_HAS_GPU
+    (void)gpu::free_pinned(p);
+#else
+    std::free(p);
+#endif
+}
+
+std::size_t pinned_bytes_in_use() { return g_pinned_bytes; }
+
+} // namespace detail
+
+void copy_async(void* dst, const void* src, std::size_t bytes, Stream& stream) {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(MemcpyAsync)(dst, src, bytes, STENCIL_RT(MemcpyDefault), stream.handle()));
+#else
+    (void)stream;
+    std::memcpy(dst, src, bytes);
+#endif
+}
+
+void copy(void* dst, const void* src, std::size_t bytes) {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(Memcpy)(dst, src, bytes, STENCIL_RT(MemcpyDefault)));
+#else
+    std::memcpy(dst, src, bytes);
+#endif
+}
+
+// ---- Stream ----------------------------------------------------------------
+
+Stream::Stream(StreamPriority priority) {
+#if STENCIL_HAS_GPU
+    int least = 0, greatest = 0; // numerically: greatest priority is the smallest number
+    GPU_CHECK(STENCIL_RT(DeviceGetStreamPriorityRange)(&least, &greatest));
+    const int value = priority == StreamPriority::High ? greatest : least;
+    GPU_CHECK(STENCIL_RT(StreamCreateWithPriority)(&handle_, STENCIL_RT(StreamNonBlocking), value));
+#else
+    (void)priority;
+#endif
+}
+
+Stream::~Stream() {
+#if STENCIL_HAS_GPU
+    if (handle_) (void)STENCIL_RT(StreamDestroy)(handle_);
+#endif
+}
+
+Stream::Stream(Stream&& other) noexcept {
+#if STENCIL_HAS_GPU
+    handle_ = std::exchange(other.handle_, nullptr);
+#else
+    (void)other;
+#endif
+}
+
+Stream& Stream::operator=(Stream&& other) noexcept {
+#if STENCIL_HAS_GPU
+    if (this != &other) {
+        if (handle_) (void)STENCIL_RT(StreamDestroy)(handle_);
+        handle_ = std::exchange(other.handle_, nullptr);
+    }
+#else
+    (void)other;
+#endif
+    return *this;
+}
+
+void Stream::synchronize() {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(StreamSynchronize)(handle_));
+#endif
+}
+
+// ---- Event -----------------------------------------------------------------
+
+Event::Event() {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(EventCreate)(&handle_));
+#endif
+}
+
+Event::~Event() {
+#if STENCIL_HAS_GPU
+    if (handle_) (void)STENCIL_RT(EventDestroy)(handle_);
+#endif
+}
+
+Event::Event(Event&& other) noexcept {
+#if STENCIL_HAS_GPU
+    handle_ = std::exchange(other.handle_, nullptr);
+#else
+    time_ = other.time_;
+#endif
+}
+
+Event& Event::operator=(Event&& other) noexcept {
+#if STENCIL_HAS_GPU
+    if (this != &other) {
+        if (handle_) (void)STENCIL_RT(EventDestroy)(handle_);
+        handle_ = std::exchange(other.handle_, nullptr);
+    }
+#else
+    time_ = other.time_;
+#endif
+    return *this;
+}
+
+void Event::record(Stream& stream) {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(EventRecord)(handle_, stream.handle()));
+#else
+    (void)stream;
+    time_ = std::chrono::steady_clock::now();
+#endif
+}
+
+void Event::synchronize() {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(EventSynchronize)(handle_));
+#endif
+}
+
+void Event::make_wait(Stream& stream) {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(StreamWaitEvent)(stream.handle(), handle_, 0));
+#else
+    (void)stream;
+#endif
+}
+
+double elapsed_ms(const Event& start, const Event& stop) {
+#if STENCIL_HAS_GPU
+    float ms = 0.0f;
+    GPU_CHECK(STENCIL_RT(EventElapsedTime)(&ms, start.handle_, stop.handle_));
+    return ms;
+#else
+    return std::chrono::duration<double, std::milli>(stop.time_ - start.time_).count();
+#endif
+}
+
+// ---- Device ----------------------------------------------------------------
+
+const char* backend_name() {
+#if defined(STENCIL_BACKEND_HIP)
+    return "HIP";
+#elif defined(STENCIL_BACKEND_CUDA)
+    return "CUDA";
+#else
+    return "HOST";
+#endif
+}
+
+int device_count() {
+#if STENCIL_HAS_GPU
+    int count = 0;
+    // No driver or no device is an answer (zero), not an error: GPU tests then skip.
+    if (STENCIL_RT(GetDeviceCount)(&count) != gpu::kSuccess) {
+        (void)STENCIL_RT(GetLastError)();
+        return 0;
+    }
+    return count;
+#else
+    return 0;
+#endif
+}
+
+void set_device(int device) {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(SetDevice)(device));
+#else
+    (void)device;
+#endif
+}
+
+void device_synchronize() {
+#if STENCIL_HAS_GPU
+    GPU_CHECK(STENCIL_RT(DeviceSynchronize)());
+#endif
+}
+
+namespace {
+#if !STENCIL_HAS_GPU
+std::string host_cpu_name() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(colon + 2);
+        }
+    return "host CPU";
+}
+#endif
+} // namespace
+
+DeviceInfo device_info(int device) {
+    DeviceInfo info;
+#if STENCIL_HAS_GPU
+    gpu::DeviceProperties props{};
+    GPU_CHECK(STENCIL_RT(GetDeviceProperties)(&props, device));
+    info.name = props.name;
+    char bus[32] = {0};
+    GPU_CHECK(STENCIL_RT(DeviceGetPCIBusId)(bus, sizeof bus, device));
+    info.pci_bus_id = bus;
+    int runtime = 0, driver = 0;
+    GPU_CHECK(STENCIL_RT(RuntimeGetVersion)(&runtime));
+    GPU_CHECK(STENCIL_RT(DriverGetVersion)(&driver));
+    info.runtime = std::string(backend_name()) + " runtime " + std::to_string(runtime) + ", driver " +
+                   std::to_string(driver);
+    int current = 0;
+    GPU_CHECK(STENCIL_RT(GetDevice)(&current));
+    GPU_CHECK(STENCIL_RT(SetDevice)(device));
+    GPU_CHECK(STENCIL_RT(MemGetInfo)(&info.free_bytes, &info.total_bytes));
+    GPU_CHECK(STENCIL_RT(SetDevice)(current));
+#else
+    (void)device;
+    info.name = host_cpu_name();
+    info.pci_bus_id = "-";
+    info.runtime = "OpenMP, " + std::to_string(omp_get_max_threads()) + " threads";
+#endif
+    return info;
+}
+
+} // namespace stencil

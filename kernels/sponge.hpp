@@ -1,0 +1,36 @@
+// The absorbing sponge: a damping rate eta that grows quadratically from 0 at
+// the sponge's inner edge to `strength` at the outer boundary of the global
+// grid. It is computed from global coordinates inside the kernel, so it costs
+// arithmetic but no memory traffic, and every rank computes the same value
+// for the same global cell whatever the decomposition.
+#pragma once
+
+#include "box.hpp"
+
+namespace stencil {
+
+struct Sponge {
+    int width = 0;         // cells; 0 switches the sponge off
+    float strength = 0.0f; // eta at the outermost cell
+    int offset[3] = {0, 0, 0}; // global index of this rank's first interior cell
+    int extent[3] = {0, 0, 0}; // global interior cells per direction
+    int radius = 0;            // local index of the first interior cell
+
+    // Damping rate of local cell (i,j,k).
+    STENCIL_HD float eta(int i, int j, int k) const {
+        if (width == 0) return 0.0f;
+        const int local[3] = {i, j, k};
+        float sum = 0.0f;
+        for (int d = 0; d < 3; ++d) {
+            const int g = local[d] - radius + offset[d];
+            const int from_edge = g < extent[d] - 1 - g ? g : extent[d] - 1 - g;
+            if (from_edge < width) {
+                const float t = float(width - from_edge) / float(width);
+                sum += strength * t * t;
+            }
+        }
+        return sum;
+    }
+};
+
+} // namespace stencil

@@ -1,0 +1,86 @@
+// Host-side launchers of the stencil kernels: the only way code outside
+// kernels/ runs an operator. Each takes views, a Box in the padded index
+// space and a stream; the radius R is a template parameter, chosen once at
+// run time with dispatch_radius().
+//
+// The same declarations are implemented twice: by GPU kernels (one source,
+// compiled as HIP or CUDA) and by the HOST back-end's OpenMP loops.
+#pragma once
+
+#include "box.hpp"
+#include "coefficients.hpp"
+#include "fatal.hpp"
+#include "field.hpp"
+#include "sponge.hpp"
+#include "stream.hpp"
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace stencil {
+
+// What a kernel computes, and how. See docs/ARCHITECTURE.md for each technique.
+enum class Variant {
+    BaselineX, BaselineY, BaselineZ, // one thread per cell, one direction
+    VectorX,                         // 4 cells per thread, register window along x
+    LdsY,                            // y neighbours through LDS (shared memory)
+    WindowZ,                         // sliding register window along z
+    FusedXY,                         // d2/dx2 + d2/dy2 in one pass
+    FusedXYZ,                        // the full Laplacian in one pass
+};
+
+const char* variant_name(Variant v);
+// The variants this back-end implements (the HOST back-end has no LDS or windows).
+const std::vector<Variant>& available_variants();
+// The direction(s) a variant differentiates: "x", "y", "z", "xy" or "xyz".
+const char* variant_axes(Variant v);
+
+// Launch shape of the LDS, window and fused kernels. Each thread owns 4
+// consecutive x cells, so a block covers 4*block_x by block_y cells and
+// walks `window` planes along z.
+struct Tuning {
+    int block_x = 64; // threads along x
+    int block_y = 4;  // threads along y
+    int window = 16;  // z planes per block (nw)
+};
+
+// Empty string when the tuning can be launched; otherwise why not.
+std::string validate(const Tuning& t);
+
+// out = the variant's derivative(s) of `in` over `box`.
+template <int R>
+void launch_derivative(Variant variant, FieldView<const float> in, FieldView<float> out,
+                       const Box& box, const Coefficients<R, float>& c, Stream& stream,
+                       const Tuning& tuning = {});
+
+// The fused one-pass wave update over `box`, in place:
+//   p_prev <- (2 p - (1 - eta) p_prev + vel * L(p)) / (1 + eta),  vel = dt^2 c^2.
+template <int R>
+void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldView<const float> vel,
+                      const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
+                      Stream& stream, const Tuning& tuning = {});
+
+// dst[0..count) = src[0..count): the bandwidth yardstick.
+void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream);
+
+// Calls f(std::integral_constant<int, R>{}) for the run-time radius; the one
+// place where a run-time R becomes a compile-time one.
+template <class F>
+decltype(auto) dispatch_radius(int radius, F&& f) {
+    switch (radius) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    default: fatal("radius " + std::to_string(radius) + " is outside 1..8");
+    }
+}
+
+} // namespace stencil
