@@ -43,18 +43,31 @@ void host_second_derivative(Axis axis, FieldView<const T> in, FieldView<T> out, 
         }
 }
 
-// The Laplacian at one cell, summed in the canonical order (cell_math.hpp).
+// The Laplacian of cells p[0..n) of one row into acc[0..n), in the canonical
+// order (cell_math.hpp): centre, then for r = 1..R the x, y and z pairs.
+// The r loop is outermost so that the i loops vectorise; the order of the
+// additions for each cell is unchanged by that.
 template <int R, class T>
-inline T host_laplacian_at(const T* p, std::ptrdiff_t line, std::ptrdiff_t slice,
-                           const Coefficients<R, T>& c) {
-    T acc = c.centre * p[0];
+inline void host_laplacian_row(const T* p, int n, std::ptrdiff_t line, std::ptrdiff_t slice,
+                               const Coefficients<R, T>& c, T* acc) {
+    for (int i = 0; i < n; ++i) acc[i] = c.centre * p[i];
     for (int r = 1; r <= R; ++r) {
-        acc = add_pair(acc, c.x[r], p[-r], p[r]);
-        acc = add_pair(acc, c.y[r], p[-r * line], p[r * line]);
-        acc = add_pair(acc, c.z[r], p[-r * slice], p[r * slice]);
+        const T* west = p - r;
+        const T* east = p + r;
+        const T* south = p - r * line;
+        const T* north = p + r * line;
+        const T* below = p - r * slice;
+        const T* above = p + r * slice;
+        for (int i = 0; i < n; ++i) {
+            T a = add_pair(acc[i], c.x[r], west[i], east[i]);
+            a = add_pair(a, c.y[r], south[i], north[i]);
+            acc[i] = add_pair(a, c.z[r], below[i], above[i]);
+        }
     }
-    return acc;
 }
+
+// Rows are processed in chunks of this many cells, accumulated on the stack.
+inline constexpr int kHostChunk = 256;
 
 template <int R, class T>
 void host_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
@@ -62,11 +75,14 @@ void host_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
     const std::ptrdiff_t line = in.layout.line, slice = std::ptrdiff_t(in.layout.slice);
 #pragma omp parallel for collapse(2) schedule(static)
     for (int k = box.z0; k < box.z1; ++k)
-        for (int j = box.y0; j < box.y1; ++j) {
-            const T* p = in.ptr(box.x0, j, k);
-            T* q = out.ptr(box.x0, j, k);
-            for (int i = 0; i < box.nx(); ++i) q[i] = host_laplacian_at<R>(p + i, line, slice, c);
-        }
+        for (int j = box.y0; j < box.y1; ++j)
+            for (int i0 = box.x0; i0 < box.x1; i0 += kHostChunk) {
+                const int n = box.x1 - i0 < kHostChunk ? box.x1 - i0 : kHostChunk;
+                T acc[kHostChunk];
+                host_laplacian_row<R>(in.ptr(i0, j, k), n, line, slice, c, acc);
+                T* q = out.ptr(i0, j, k);
+                for (int i = 0; i < n; ++i) q[i] = acc[i];
+            }
 }
 
 // p_prev <- leapfrog(p, p_prev, vel, L(p)) over `box`, in place: each cell
@@ -77,16 +93,21 @@ void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T
     const std::ptrdiff_t line = p.layout.line, slice = std::ptrdiff_t(p.layout.slice);
 #pragma omp parallel for collapse(2) schedule(static)
     for (int k = box.z0; k < box.z1; ++k)
-        for (int j = box.y0; j < box.y1; ++j) {
-            const T* pc = p.ptr(box.x0, j, k);
-            T* q = p_prev.ptr(box.x0, j, k);
-            const T* v = vel.ptr(box.x0, j, k);
-            for (int i = 0; i < box.nx(); ++i) {
-                const T lap = host_laplacian_at<R>(pc + i, line, slice, c);
-                const T eta = T(sponge.eta(box.x0 + i, j, k));
-                q[i] = leapfrog(pc[i], q[i], v[i], lap, eta);
+        for (int j = box.y0; j < box.y1; ++j)
+            for (int i0 = box.x0; i0 < box.x1; i0 += kHostChunk) {
+                const int n = box.x1 - i0 < kHostChunk ? box.x1 - i0 : kHostChunk;
+                T lap[kHostChunk];
+                const T* pc = p.ptr(i0, j, k);
+                host_laplacian_row<R>(pc, n, line, slice, c, lap);
+                T* q = p_prev.ptr(i0, j, k);
+                const T* v = vel.ptr(i0, j, k);
+                if (sponge.width == 0) {
+                    for (int i = 0; i < n; ++i) q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(0));
+                } else {
+                    for (int i = 0; i < n; ++i)
+                        q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(sponge.eta(i0 + i, j, k)));
+                }
             }
-        }
 }
 
 } // namespace stencil

@@ -1,0 +1,103 @@
+#include "bench_options.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace stencil::bench {
+namespace {
+
+[[noreturn]] void fail(const std::string& message) {
+    std::fprintf(stderr, "stencil-bench: %s (try --help)\n", message.c_str());
+    std::exit(2);
+}
+
+int parse_int(const std::string& text, const std::string& what) {
+    char* end = nullptr;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || value <= 0 || value > 1 << 20)
+        fail("bad " + what + " '" + text + "': expected a positive integer");
+    return int(value);
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, sep);) parts.push_back(part);
+    return parts;
+}
+
+Size parse_size(const std::string& text) {
+    const auto parts = split(text, 'x');
+    if (parts.size() == 1) {
+        const int n = parse_int(parts[0], "size");
+        return {n, n, n};
+    }
+    if (parts.size() != 3) fail("bad size '" + text + "': expected N or NXxNYxNZ");
+    return {parse_int(parts[0], "size"), parse_int(parts[1], "size"), parse_int(parts[2], "size")};
+}
+
+const char* kUsage =
+    "usage: stencil-bench [options] [Google Benchmark flags]\n"
+    "  --radii=1,2,4,8          stencil radii R (1..8)\n"
+    "  --sizes=256,512          cubes N, or NXxNYxNZ, comma-separated\n"
+    "  --variants=a,b           subset of: copy, baseline_x, baseline_y, baseline_z, vector_x,\n"
+    "                           lds_y, window_z, fused_xy, fused_xyz, baseline_3pass, wave\n"
+    "  --block-x=64 --block-y=4 threads per block of the LDS/window/fused kernels (4 cells per thread in x)\n"
+    "  --window=16              z planes per block (nw) of the window/fused kernels\n"
+    "  --warmup=3               untimed launches before timing\n"
+    "Counters: GB/s (effective, minimal bytes, decimal), Gcell/s, copy_ratio (GB/s over the\n"
+    "copy kernel's GB/s for the same size in this run). JSON: --benchmark_out=FILE.json\n";
+
+} // namespace
+
+std::string Size::label() const {
+    return std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
+}
+
+bool Options::wants(const std::string& name) const {
+    if (variants.empty()) return true;
+    for (const auto& v : variants)
+        if (v == name) return true;
+    return false;
+}
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    for (int a = 1; a < argc; ++a) {
+        const std::string arg = argv[a];
+        const auto eq = arg.find('=');
+        const std::string key = arg.substr(0, eq), value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+        if (key == "--help" || key == "-h") {
+            std::fputs(kUsage, stdout);
+            std::exit(0);
+        } else if (key == "--radii") {
+            o.radii.clear();
+            for (const auto& r : split(value, ',')) {
+                const int R = parse_int(r, "radius");
+                if (R < kMinRadius || R > kMaxRadius) fail("radius " + r + " is outside 1..8");
+                o.radii.push_back(R);
+            }
+        } else if (key == "--sizes") {
+            o.sizes.clear();
+            for (const auto& s : split(value, ',')) o.sizes.push_back(parse_size(s));
+        } else if (key == "--variants") {
+            o.variants = split(value, ',');
+        } else if (key == "--block-x") {
+            o.tuning.block_x = parse_int(value, "block-x");
+        } else if (key == "--block-y") {
+            o.tuning.block_y = parse_int(value, "block-y");
+        } else if (key == "--window") {
+            o.tuning.window = parse_int(value, "window");
+        } else if (key == "--warmup") {
+            o.warmup = parse_int(value, "warmup");
+        } else {
+            fail("unknown option '" + arg + "'");
+        }
+    }
+    if (const std::string why = validate(o.tuning); !why.empty()) fail("bad tuning: " + why);
+    if (o.radii.empty() || o.sizes.empty()) fail("need at least one radius and one size");
+    return o;
+}
+
+} // namespace stencil::bench

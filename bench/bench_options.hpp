@@ -1,0 +1,30 @@
+// Command-line options of stencil-bench (Google Benchmark's own flags are
+// removed first by benchmark::Initialize).
+#pragma once
+
+#include "stencil.hpp"
+
+#include <string>
+#include <vector>
+
+namespace stencil::bench {
+
+struct Size {
+    int nx, ny, nz;
+    std::string label() const;
+};
+
+struct Options {
+    std::vector<int> radii{1, 2, 4, 8};
+    std::vector<Size> sizes{{256, 256, 256}, {512, 512, 512}};
+    std::vector<std::string> variants; // empty: every variant of the back-end, plus the three-pass and wave
+    Tuning tuning;
+    int warmup = 3;
+    bool wants(const std::string& name) const;
+};
+
+// Parses argv (after Google Benchmark took its flags). On bad input prints
+// one line on stderr and exits 2; on --help prints usage and exits 0.
+Options parse_options(int argc, char** argv);
+
+} // namespace stencil::bench

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One call on a GPU machine: build the CUDA back-end, print its resource
+# table, run the GPU test suite, run the benchmark, and print a short table
+# last. Logs and JSON go to $OUT (the device tool returns that folder).
+#
+# usage: tools/gpu-check.sh [--bench-args "..."] [--skip-tests] [--skip-bench]
+# env:   OUT (default .out), STENCIL_CUDA_ARCHS (default 90)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/.out}
+mkdir -p "$OUT"
+bench_args="--sizes=256,512 --radii=1,2,4,8"
+run_tests=1 run_bench=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bench-args) bench_args=$2; shift ;;
+    --skip-tests) run_tests=0 ;;
+    --skip-bench) run_bench=0 ;;
+    *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# GoogleTest and Google Benchmark travel in .deps/ (tools/fetch-device-deps.sh).
+prefix=()
+if [ -d .deps/root/usr ]; then
+  prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
+  export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+
+build=build-cuda
+cmake -S . -B "$build" -DSTENCIL_BACKEND=CUDA -DSTENCIL_CUDA_ARCHS="${STENCIL_CUDA_ARCHS:-90}" \
+  -DSTENCIL_RESOURCE_REPORT=ON -DSTENCIL_BUILD_MINIAPP="${STENCIL_BUILD_MINIAPP:-ON}" "${prefix[@]}" \
+  >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+grep -A14 "configuration" "$OUT/configure.log" || true
+cmake --build "$build" -j"$(nproc)" >"$OUT/build.log" 2>&1 || { grep -B2 -A8 -E "error|Error" "$OUT/build.log" | head -60; exit 1; }
+python3 tools/resource-report.py cuda "$OUT/build.log" >"$OUT/resources.txt" || { cat "$OUT/resources.txt"; exit 1; }
+tail -1 "$OUT/resources.txt"
+
+status=0
+if [ "$run_tests" = 1 ]; then
+  (cd "$build" && ctest --output-on-failure --timeout 1500) >"$OUT/ctest.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/ctest.log" | tail -25
+fi
+if [ "$run_bench" = 1 ]; then
+  # shellcheck disable=SC2086 # bench_args is a list of flags
+  "$build"/bench/stencil-bench $bench_args --benchmark_min_time=0.2 \
+    --benchmark_out="$OUT/bench.json" --benchmark_out_format=json >"$OUT/bench.txt" 2>&1 || { tail -20 "$OUT/bench.txt"; status=1; }
+  python3 tools/bench-table.py "$OUT/bench.json" | tee "$OUT/bench-table.txt"
+fi
+exit $status

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Per-kernel resource table from a verbose GPU build log; fails on spills.
+
+Reads the log of a build configured with -DSTENCIL_RESOURCE_REPORT=ON:
+  HIP  (clang -Rpass-analysis=kernel-resource-usage): VGPRs, SGPRs, LDS,
+       scratch and occupancy for each kernel and target;
+  CUDA (nvcc -Xptxas -v): registers, stack frame, spills, shared memory.
+Prints one table and exits 1 if any kernel uses scratch or spills, since a
+spilling stencil kernel is slow enough to be a bug.
+
+usage: resource-report.py {hip|cuda} BUILD_LOG
+"""
+import re
+import subprocess
+import sys
+
+
+def demangle(names):
+    try:
+        out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return {n: n for n in names}
+    return dict(zip(names, out))
+
+
+def short(name):
+    """stencil::detail::(anonymous namespace)::fused_kernel<4, true>(...) -> fused_kernel<4, true>"""
+    depth, cut = 0, len(name)
+    for pos, ch in enumerate(name):  # drop the argument list at template depth 0
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "(" and depth == 0 and not name.startswith("(anonymous", pos):
+            cut = pos
+            break
+    name = name[:cut]
+    return re.sub(r"^.*::", "", name.split("<")[0]) + ("<" + name.split("<", 1)[1] if "<" in name else "")
+
+
+def parse_hip(text):
+    rows, current = [], None
+    for line in text.splitlines():
+        m = re.search(r"remark:\s+(.*?)\s*\[-Rpass-analysis=kernel-resource-usage\]", line)
+        if not m:
+            continue
+        field = m.group(1)
+        if field.startswith("Function Name:"):
+            current = {"kernel": field.split(":", 1)[1].strip()}
+            rows.append(current)
+        elif current is not None and ":" in field:
+            key, value = field.split(":", 1)
+            current[key.strip()] = value.strip()
+    columns = [("VGPRs", "VGPRs"), ("AGPRs", "AGPRs"), ("SGPRs", "SGPRs"),
+               ("LDS Size [bytes/block]", "LDS B"), ("ScratchSize [bytes/lane]", "scratch"),
+               ("VGPRs Spill", "VGPR spill"), ("SGPRs Spill", "SGPR spill"),
+               ("Occupancy [waves/SIMD]", "waves/SIMD")]
+    bad = lambda r: any(int(r.get(k, "0") or 0) for k in
+                        ("ScratchSize [bytes/lane]", "VGPRs Spill", "SGPRs Spill"))
+    return rows, columns, bad
+
+
+def parse_cuda(text):
+    rows, current = [], None
+    for line in text.splitlines():
+        m = re.search(r"Compiling entry function '(\S+)' for '(\S+)'", line)
+        if m:
+            current = {"kernel": m.group(1), "arch": m.group(2)}
+            rows.append(current)
+            continue
+        if current is None:
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m:
+            current.update(stack=m.group(1), spill_st=m.group(2), spill_ld=m.group(3))
+        m = re.search(r"Used (\d+) registers", line)
+        if m:
+            current["registers"] = m.group(1)
+            s = re.search(r"(\d+) bytes smem", line)
+            current["smem"] = s.group(1) if s else "0"
+    columns = [("arch", "arch"), ("registers", "regs"), ("smem", "static smem B"),
+               ("stack", "stack B"), ("spill_st", "spill st B"), ("spill_ld", "spill ld B")]
+    bad = lambda r: any(int(r.get(k, "0")) for k in ("stack", "spill_st", "spill_ld"))
+    return rows, columns, bad
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("hip", "cuda"):
+        sys.exit(__doc__)
+    text = open(sys.argv[2], errors="replace").read()
+    rows, columns, bad = (parse_hip if sys.argv[1] == "hip" else parse_cuda)(text)
+    if not rows:
+        sys.exit(f"resource-report: no kernel resource lines found in {sys.argv[2]}")
+    names = demangle([r["kernel"] for r in rows])
+    seen, table = set(), []
+    for r in rows:
+        key = (names[r["kernel"]], r.get("arch", ""))
+        if key in seen:  # the same kernel reported by two compile steps
+            continue
+        seen.add(key)
+        table.append([short(names[r["kernel"]])] + [r.get(k, "-") for k, _ in columns] +
+                     ["SPILLS" if bad(r) else "ok"])
+    table.sort(key=lambda t: t[0])
+    header = ["kernel"] + [h for _, h in columns] + ["verdict"]
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *table)]
+    fmt = "  ".join("{:<%d}" % w for w in widths)
+    print(fmt.format(*header))
+    for t in table:
+        print(fmt.format(*t))
+    failures = sum(t[-1] != "ok" for t in table)
+    print(f"\n{len(table)} kernels, {failures} with scratch or spills ({sys.argv[1]})")
+    if sys.argv[1] == "hip":
+        print("LDS column: static LDS only; the LDS-y and fused kernels size their tile at launch:"
+              " (block_y + 2R) * (block_x + 2*ceil(R/4)) * 16 bytes.")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
