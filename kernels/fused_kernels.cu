@@ -108,53 +108,115 @@ __global__ void __launch_bounds__(256)
     store4_masked(out.ptr(i, j, k), i, box.x0, box.x1, laplacian_from_tile<R, false>(tile, t.width, w, c));
 }
 
+// Ring slots a thread prefetches in registers; any further slots (only for
+// wide, short blocks) are loaded synchronously, which is slower but correct.
+constexpr int kRingPrefetch = 2;
+
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
+//
+// Software-pipelined over planes: while plane k is computed from one LDS
+// buffer, the loads of plane k+1 (its ring, the window's next plane and, for
+// the wave, p_prev and the velocity term) are already in flight into
+// registers, and are written into the other buffer at the next iteration.
+// Two buffers need one barrier per plane: a buffer is rewritten only after
+// every thread has passed the barrier that followed its last read.
 template <int R, bool Wave>
 __global__ void __launch_bounds__(256)
     fused_kernel(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
                  Box box, Coefficients<R, float> c, Sponge sponge, XGroups groups, int window) {
     constexpr int G = device::kHaloGroups<R>;
-    extern __shared__ Vec4 tile[];
-    const TilePlace t{groups.first + 4 * int(blockIdx.x * blockDim.x),
-                      box.y0 + int(blockIdx.y * blockDim.y), int(blockDim.x) + 2 * G};
+    extern __shared__ Vec4 tiles[]; // two buffers of (block_y + 2R) x (block_x + 2G) groups
+    const int bx = blockDim.x, by = blockDim.y;
+    const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
+    const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y * by), bx + 2 * G};
+    const int tile_slots = (by + 2 * R) * t.width;
+    const int ring_slots = 2 * R * t.width + by * 2 * G;
     const int i = t.i_block + 4 * int(threadIdx.x), j = t.j_first + int(threadIdx.y);
     const int k_first = box.z0 + int(blockIdx.z) * window;
     const int k_last = min(k_first + window, box.z1);
+    const long long slice = (long long)p.layout.slice;
     // A thread loads its column if any output needs it (as centre or halo),
     // and stores if its group holds a cell of the box.
     const bool loads = i < box.x1 + R && j < box.y1 + R;
     const bool stores = i < box.x1 && j < box.y1;
-    const long long slice = (long long)p.layout.slice;
-    const float* column = loads ? p.ptr(i, j, k_first) : nullptr;
+    const long long my_offset = (long long)p.layout.index(i, j, 0);
     const int centre_slot = (threadIdx.y + R) * t.width + threadIdx.x + G;
 
+    // Ring slot n of this thread: its LDS index and plane offset, or -1 when
+    // it does not exist or no output needs it. The same for every plane.
+    struct RingPlace {
+        int lds;          // -1: no such slot, or no output needs it
+        long long offset; // in the plane
+    };
+    auto ring_place = [&](int s) -> RingPlace {
+        if (s >= ring_slots) return {-1, 0};
+        int row, slot;
+        if (s < 2 * R * t.width) {
+            const int h = s / t.width;
+            slot = s - h * t.width;
+            row = h < R ? h : h + by;
+        } else {
+            const int e = s - 2 * R * t.width, r = e / (2 * G), q = e - r * (2 * G);
+            row = r + R;
+            slot = q < G ? q : q + bx;
+        }
+        const int gi = t.i_block + 4 * (slot - G), gj = t.j_first - R + row;
+        if (gi >= box.x1 + R || gj >= box.y1 + R) return {-1, 0};
+        return {row * t.width + slot, (long long)p.layout.index(gi, gj, 0)};
+    };
+    int ring_lds[kRingPrefetch];
+    long long ring_offset[kRingPrefetch];
+#pragma unroll
+    for (int n = 0; n < kRingPrefetch; ++n) {
+        const RingPlace place = ring_place(tid + n * threads);
+        ring_lds[n] = place.lds;
+        ring_offset[n] = place.offset;
+    }
+
     Vec4 w[2 * R + 1] = {}; // planes k-R .. k+R of this thread's column
+    Vec4 w_next = {}, ring_next[kRingPrefetch], prev_next = {}, vel_next = {};
+    auto prefetch = [&](int k) { // the loads plane k needs, into registers
+        if (loads) w_next = load4(p.origin + my_offset + (k + R) * slice);
+#pragma unroll
+        for (int n = 0; n < kRingPrefetch; ++n)
+            if (ring_lds[n] >= 0) ring_next[n] = load4(p.origin + ring_offset[n] + k * slice);
+        if (Wave && stores) {
+            prev_next = load4(out.origin + my_offset + k * slice);
+            vel_next = load4(vel.origin + my_offset + k * slice);
+        }
+    };
     if (loads)
 #pragma unroll
-        for (int s = 0; s < 2 * R; ++s) w[s] = load4(column + (s - R) * slice);
+        for (int s = 0; s < 2 * R; ++s) w[s] = load4(p.origin + my_offset + (k_first + s - R) * slice);
+    if (k_first < k_last) prefetch(k_first);
 
-    for (int k = k_first; k < k_last; ++k) {
-        if (loads) w[2 * R] = load4(column + (k - k_first + R) * slice);
-        stage_ring<R>(tile, t, p, k, box);
+    for (int k = k_first, buffer = 0; k < k_last; ++k, buffer ^= 1) {
+        Vec4* tile = tiles + buffer * tile_slots;
+        w[2 * R] = w_next;
+        const Vec4 prev = prev_next, v = vel_next;
         tile[centre_slot] = w[R];
+#pragma unroll
+        for (int n = 0; n < kRingPrefetch; ++n)
+            if (ring_lds[n] >= 0) tile[ring_lds[n]] = ring_next[n];
+        for (int s = tid + kRingPrefetch * threads; s < ring_slots; s += threads) {
+            const RingPlace place = ring_place(s);
+            if (place.lds >= 0) tile[place.lds] = load4(p.origin + place.offset + k * slice);
+        }
+        if (k + 1 < k_last) prefetch(k + 1);
         __syncthreads();
         if (stores) {
             const Vec4 lap = laplacian_from_tile<R, true>(tile, t.width, w, c);
-            float* target = out.ptr(i, j, k);
+            float* target = out.origin + my_offset + k * slice;
             if (Wave) {
-                const Vec4 prev = load4(target);
-                const Vec4 v = load4(vel.ptr(i, j, k));
                 Vec4 next;
 #pragma unroll
                 for (int q = 0; q < 4; ++q)
-                    next.v[q] = leapfrog(w[R].v[q], prev.v[q], v.v[q], lap.v[q],
-                                         sponge.eta(i + q, j, k));
+                    next.v[q] = leapfrog(w[R].v[q], prev.v[q], v.v[q], lap.v[q], sponge.eta(i + q, j, k));
                 store4_masked(target, i, box.x0, box.x1, next);
             } else {
                 store4_masked(target, i, box.x0, box.x1, lap);
             }
         }
-        __syncthreads(); // the next plane overwrites the tile
 #pragma unroll
         for (int s = 0; s < 2 * R; ++s) w[s] = w[s + 1];
     }
@@ -175,7 +237,7 @@ void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<cons
     const dim3 block(t.block_x, t.block_y);
     const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y),
                     blocks_for(box.nz(), t.window));
-    fused_kernel<R, Wave><<<grid, block, tile_bytes<R>(t), stream.handle()>>>(
+    fused_kernel<R, Wave><<<grid, block, 2 * tile_bytes<R>(t), stream.handle()>>>(
         p, out, vel, box, c, sponge, groups, t.window);
     GPU_CHECK_LAUNCH();
 }

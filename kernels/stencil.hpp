@@ -42,8 +42,8 @@ const char* variant_axes(Variant v);
 // consecutive x cells, so a block covers 4*block_x by block_y cells and
 // walks `window` planes along z.
 struct Tuning {
-    int block_x = 64; // threads along x
-    int block_y = 4;  // threads along y
+    int block_x = 16; // threads along x
+    int block_y = 8;  // threads along y
     int window = 16;  // z planes per block (nw)
 };
 

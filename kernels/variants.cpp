@@ -49,8 +49,9 @@ std::string validate(const Tuning& t) {
     if (t.block_x * t.block_y > 256)
         return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
                ", above the kernels' launch bound of 256 threads";
-    // The largest tile, at R = 8: (block_y + 16) rows of (block_x + 4) 16-byte groups.
-    const long long lds = (t.block_y + 2LL * kMaxRadius) * (t.block_x + 4LL) * 16;
+    // The largest LDS use: the fused kernels' two tiles at R = 8, each
+    // (block_y + 16) rows of (block_x + 4) 16-byte groups.
+    const long long lds = 2 * (t.block_y + 2LL * kMaxRadius) * (t.block_x + 4LL) * 16;
     if (lds > 48 * 1024)
         return "the LDS tile needs " + std::to_string(lds) + " bytes at R=8, above 48 KiB";
     return {};
