@@ -1,6 +1,7 @@
 // The HOST back-end's implementation of stencil.hpp: the host operators in
 // float. It has one technique per operator (OpenMP loops), so it offers the
 // baseline per-direction variants and the fused Laplacian only.
+#include "field_ops.hpp"
 #include "host_operators.hpp"
 #include "stencil.hpp"
 
@@ -60,5 +61,43 @@ STENCIL_INSTANTIATE_HOST(5)
 STENCIL_INSTANTIATE_HOST(6)
 STENCIL_INSTANTIATE_HOST(7)
 STENCIL_INSTANTIATE_HOST(8)
+
+} // namespace stencil
+
+// ---- field_ops.hpp ---------------------------------------------------------
+
+namespace stencil {
+namespace {
+
+// Visits the cells of `box` in x-fastest order with their flat index.
+template <class F>
+void for_each_cell(const Box& box, F&& f) {
+    if (box.empty()) return;
+    const long long nx = box.nx(), ny = box.ny();
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int k = box.z0; k < box.z1; ++k)
+        for (int j = box.y0; j < box.y1; ++j) {
+            const long long row = ((k - box.z0) * ny + (j - box.y0)) * nx;
+            for (int i = box.x0; i < box.x1; ++i) f(i, j, k, row + (i - box.x0));
+        }
+}
+
+} // namespace
+
+void launch_pack(FieldView<const float> field, const Box& face, float* buffer, Stream&) {
+    for_each_cell(face, [&](int i, int j, int k, long long t) { buffer[t] = field(i, j, k); });
+}
+
+void launch_unpack(const float* buffer, FieldView<float> field, const Box& face, Stream&) {
+    for_each_cell(face, [&](int i, int j, int k, long long t) { field(i, j, k) = buffer[t]; });
+}
+
+void launch_fill(FieldView<float> field, const Box& box, float value, Stream&) {
+    for_each_cell(box, [&](int i, int j, int k, long long) { field(i, j, k) = value; });
+}
+
+void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream&) {
+    field(i, j, k) += value;
+}
 
 } // namespace stencil

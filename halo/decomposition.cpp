@@ -1,0 +1,64 @@
+#include "decomposition.hpp"
+
+namespace stencil {
+
+int piece_size(int n, int parts, int coord) { return n / parts + (coord < n % parts ? 1 : 0); }
+
+int piece_offset(int n, int parts, int coord) {
+    const int base = n / parts, extra = n % parts;
+    return coord * base + (coord < extra ? coord : extra);
+}
+
+std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims, int radius) {
+    const char* names = "xyz";
+    for (int a = 0; a < 3; ++a) {
+        if (dims[a] < 1) return std::string("process grid has ") + std::to_string(dims[a]) + " ranks along " + names[a];
+        const int smallest = global[a] / dims[a];
+        if (dims[a] > 1 && smallest < radius)
+            return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " + names[a] +
+                   " split over " + std::to_string(dims[a]) + " ranks leaves " + std::to_string(smallest) +
+                   " per rank, fewer than the radius R=" + std::to_string(radius) + " (need at least " +
+                   std::to_string(radius * dims[a]) + " cells)";
+        if (smallest < 1)
+            return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " + names[a] +
+                   " for " + std::to_string(dims[a]) + " ranks";
+    }
+    return {};
+}
+
+std::array<int, 3> process_grid(int ranks, std::array<int, 3> procs) {
+    if (procs[0] == 0 && procs[1] == 0 && procs[2] == 0) {
+        // MPI_Dims_create orders dims non-increasing; reverse so that z, the
+        // slowest index, gets the most ranks and the faces sent are the
+        // contiguous z planes where possible.
+        int dims[3] = {0, 0, 0};
+        MPI_CHECK(MPI_Dims_create(ranks, 3, dims));
+        return {dims[2], dims[1], dims[0]};
+    }
+    return procs;
+}
+
+Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::array<int, 3> procs) {
+    Decomposition d;
+    int ranks = 1;
+    MPI_CHECK(MPI_Comm_size(comm, &ranks));
+    d.dims = process_grid(ranks, procs);
+    d.global = global;
+    int dims[3] = {d.dims[0], d.dims[1], d.dims[2]}, periods[3] = {0, 0, 0};
+    MPI_Comm cart;
+    MPI_CHECK(MPI_Cart_create(comm, 3, dims, periods, /*reorder=*/1, &cart));
+    d.cart = Communicator(cart);
+    MPI_CHECK(MPI_Comm_rank(cart, &d.rank));
+    MPI_CHECK(MPI_Comm_size(cart, &d.size));
+    int coords[3];
+    MPI_CHECK(MPI_Cart_coords(cart, d.rank, 3, coords));
+    for (int a = 0; a < 3; ++a) {
+        d.coords[a] = coords[a];
+        d.local[a] = piece_size(global[a], d.dims[a], coords[a]);
+        d.offset[a] = piece_offset(global[a], d.dims[a], coords[a]);
+        MPI_CHECK(MPI_Cart_shift(cart, a, 1, &d.neighbour[a][Low], &d.neighbour[a][High]));
+    }
+    return d;
+}
+
+} // namespace stencil

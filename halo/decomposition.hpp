@@ -1,0 +1,43 @@
+// The 3D Cartesian decomposition of the global grid over the ranks.
+#pragma once
+
+#include "box.hpp"
+#include "mpi_util.hpp"
+
+#include <array>
+#include <string>
+
+namespace stencil {
+
+enum Side { Low = 0, High = 1 };
+
+struct Decomposition {
+    Communicator cart;          // the Cartesian communicator
+    int rank = 0, size = 1;     // in `cart`
+    std::array<int, 3> dims{};  // PX, PY, PZ
+    std::array<int, 3> coords{};
+    std::array<int, 3> global{}; // global interior cells
+    std::array<int, 3> local{};  // this rank's interior cells
+    std::array<int, 3> offset{}; // global index of this rank's first interior cell
+    int neighbour[3][2]{};       // rank in `cart`, or MPI_PROC_NULL at a physical boundary
+
+    bool has_neighbour(int axis, Side side) const { return neighbour[axis][side] != MPI_PROC_NULL; }
+};
+
+// Cells of the piece `coord` of `n` cells split over `parts` ranks: the
+// remainder goes one cell each to the first ranks.
+int piece_size(int n, int parts, int coord);
+int piece_offset(int n, int parts, int coord);
+
+// Empty when `global` split over `dims` leaves every rank at least `radius`
+// cells along each split direction; otherwise one line saying what is wrong.
+std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims, int radius);
+
+// Builds the decomposition over `comm`. `procs` all zero: MPI_Dims_create
+// chooses. The caller has validated the inputs with check_split.
+Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::array<int, 3> procs);
+
+// The process grid decompose() would use.
+std::array<int, 3> process_grid(int ranks, std::array<int, 3> procs);
+
+} // namespace stencil

@@ -1,0 +1,154 @@
+#include "halo_exchange.hpp"
+
+#include "field_ops.hpp"
+
+#include <chrono>
+#include <climits>
+#include <cmath>
+
+namespace stencil {
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The owned (send) and halo (receive) boxes of one face: R cells thick along
+// `axis`, the interior range along the other two (a star stencil needs no
+// edges or corners).
+void face_boxes(const Layout& L, int axis, Side side, Box& send, Box& recv) {
+    const int R = L.radius;
+    const int n[3] = {L.nx, L.ny, L.nz};
+    int lo[3], hi[3], slo[3], shi[3];
+    for (int a = 0; a < 3; ++a) lo[a] = slo[a] = R, hi[a] = shi[a] = R + n[a];
+    if (side == Low) {
+        slo[axis] = R, shi[axis] = 2 * R; // first R owned cells
+        lo[axis] = 0, hi[axis] = R;       // the halo below them
+    } else {
+        slo[axis] = n[axis], shi[axis] = n[axis] + R;
+        lo[axis] = n[axis] + R, hi[axis] = n[axis] + 2 * R;
+    }
+    send = {slo[0], shi[0], slo[1], shi[1], slo[2], shi[2]};
+    recv = {lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
+}
+
+} // namespace
+
+const char* comm_mode_name(CommMode mode) {
+    switch (mode) {
+    case CommMode::Staged: return "staged";
+    case CommMode::GpuAware: return "gpu-aware";
+    case CommMode::None: return "none";
+    }
+    return "?";
+}
+
+HaloExchange::HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
+                           const std::vector<float*>& arrays, Stream& halo_stream)
+    : mode_(mode), layout_(layout), stream_(halo_stream) {
+    if (mode == CommMode::None) return;
+    for (int axis = 0; axis < 3; ++axis)
+        for (Side side : {Low, High}) {
+            if (!d.has_neighbour(axis, side)) continue;
+            Face f{axis, side, d.neighbour[axis][side], {}, {}, 0};
+            face_boxes(layout, axis, side, f.send_box, f.recv_box);
+            f.count = axis == 2 ? std::size_t(layout.radius) * layout.slice : f.send_box.cells();
+            if (f.count > std::size_t(INT_MAX)) fatal("a halo face of " + std::to_string(f.count) + " floats exceeds MPI's int count");
+            if (axis < 2) {
+                device_buffers_.emplace_back(f.count);
+                f.send_device = device_buffers_.back().data();
+                device_buffers_.emplace_back(f.count);
+                f.recv_device = device_buffers_.back().data();
+            }
+            if (mode == CommMode::Staged) {
+                pinned_buffers_.emplace_back(f.count);
+                f.send_host = pinned_buffers_.back().data();
+                pinned_buffers_.emplace_back(f.count);
+                f.recv_host = pinned_buffers_.back().data();
+            }
+            bytes_ += 2 * f.count * sizeof(float);
+            faces_.push_back(f);
+        }
+    // One request set per time-level array; messages travelling towards the
+    // low side carry tag 2*axis, towards the high side 2*axis+1.
+    for (float* base : arrays) {
+        const FieldView<float> field = view_of(base, layout);
+        origins_.push_back(field.origin);
+        PersistentRequests set;
+        for (const Face& f : faces_) {
+            const int count = int(f.count);
+            const void* send = mode == CommMode::Staged ? f.send_host : send_source(f, field);
+            void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field);
+            set.add_recv(recv, count, f.peer, 2 * f.axis + (f.side == Low ? 1 : 0), d.cart.get());
+            set.add_send(send, count, f.peer, 2 * f.axis + (f.side == Low ? 0 : 1), d.cart.get());
+        }
+        requests_.push_back(std::move(set));
+    }
+}
+
+const float* HaloExchange::send_source(const Face& f, FieldView<float> field) const {
+    return f.axis == 2 ? field.origin + layout_.slice * std::size_t(f.send_box.z0) : f.send_device;
+}
+
+float* HaloExchange::recv_target(const Face& f, FieldView<float> field) const {
+    return f.axis == 2 ? field.origin + layout_.slice * std::size_t(f.recv_box.z0) : f.recv_device;
+}
+
+PersistentRequests& HaloExchange::requests_for(const float* origin) {
+    for (std::size_t a = 0; a < origins_.size(); ++a)
+        if (origins_[a] == origin) return requests_[a];
+    fatal("halo exchange asked to work on an array it was not built for");
+}
+
+void HaloExchange::pack(FieldView<float> field, Event& ready) {
+    ready.make_wait(stream_);
+    pack_start_.record(stream_);
+    if (mode_ != CommMode::None) {
+        active_ = &requests_for(field.origin);
+        for (const Face& f : faces_) {
+            if (f.axis < 2) launch_pack(field, f.send_box, f.send_device, stream_);
+            if (mode_ == CommMode::Staged)
+                copy_async(f.send_host, send_source(f, field), f.count * sizeof(float), stream_);
+        }
+    }
+    pack_done_.record(stream_);
+}
+
+void HaloExchange::post() {
+    const double start = now_ms();
+    pack_done_.synchronize(); // MPI knows nothing of streams: the data must be in place
+    if (active_) active_->start_all();
+    post_ms_ = now_ms() - start;
+}
+
+Event& HaloExchange::finish(FieldView<float> field) {
+    const double start = now_ms();
+    if (active_) active_->wait_all();
+    wait_ms_ = now_ms() - start;
+    unpack_start_.record(stream_);
+    if (mode_ != CommMode::None) {
+        for (const Face& f : faces_) {
+            if (mode_ == CommMode::Staged)
+                copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(float), stream_);
+            if (f.axis < 2) launch_unpack(f.recv_device, field, f.recv_box, stream_);
+        }
+        if (drop_one_face_ && !faces_.empty()) launch_fill(field, faces_.front().recv_box, 0.0f, stream_);
+    }
+    active_ = nullptr;
+    unpack_done_.record(stream_);
+    return unpack_done_;
+}
+
+void HaloExchange::poison_halo(FieldView<float> field, Event& ready) {
+    ready.make_wait(stream_);
+    for (const Face& f : faces_) launch_fill(field, f.recv_box, std::nanf(""), stream_);
+}
+
+void HaloExchange::read_times() {
+    times_.pack = elapsed_ms(pack_start_, pack_done_);
+    times_.post = post_ms_;
+    times_.wait = wait_ms_;
+    times_.unpack = elapsed_ms(unpack_start_, unpack_done_);
+}
+
+} // namespace stencil

@@ -1,0 +1,92 @@
+// The R-wide halo exchange of the six faces of a star stencil.
+//
+// Faces along x and y are strided: kernels pack them into send buffers and
+// unpack them from receive buffers. Faces along z are R whole planes, which
+// are contiguous, so they are sent from and received into the field itself.
+// Buffers and persistent MPI requests are made once; a set of requests per
+// time-level array, because the z faces live in the array.
+//
+// Modes: GpuAware hands device buffers to MPI once the pack has completed;
+// Staged copies through pinned host buffers on the halo stream; None moves
+// nothing (timing only).
+#pragma once
+
+#include "decomposition.hpp"
+#include "field.hpp"
+#include "layout.hpp"
+#include "memory.hpp"
+#include "stream.hpp"
+
+#include <array>
+#include <vector>
+
+namespace stencil {
+
+enum class CommMode { Staged, GpuAware, None };
+const char* comm_mode_name(CommMode mode);
+
+// Milliseconds spent in each phase of the last exchange.
+struct HaloPhaseTimes {
+    double pack = 0, post = 0, wait = 0, unpack = 0;
+};
+
+class HaloExchange {
+public:
+    // `arrays` are the bases of every allocation the exchange will be asked
+    // to work on (the time levels), each of layout.allocation() floats.
+    HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
+                 const std::vector<float*>& arrays, Stream& halo_stream);
+
+    // 1. On the halo stream, once `ready` (recorded on the compute stream)
+    //    has passed: pack the owned faces of `field`.
+    void pack(FieldView<float> field, Event& ready);
+    // 2. Wait for the pack on the host (MPI reads the buffers) and start the requests.
+    void post();
+    // 4. Complete the requests and unpack into the halo of `field`; the
+    //    returned event marks the halo as complete on the halo stream.
+    Event& finish(FieldView<float> field);
+
+    // Testing aids. poison_halo fills every halo face that will be received
+    // with NaN, after `ready` (call before pack). drop_one_face makes
+    // finish() zero the first received face instead, a planted bug that
+    // --check must catch.
+    void poison_halo(FieldView<float> field, Event& ready);
+    void set_drop_one_face(bool drop) { drop_one_face_ = drop; }
+
+    const HaloPhaseTimes& last_times() const { return times_; } // valid after finish() and a sync
+    void read_times();                                          // call after the step's sync
+    std::size_t bytes_per_exchange() const { return bytes_; }
+
+private:
+    struct Face {
+        int axis;
+        Side side;
+        int peer;
+        Box send_box, recv_box; // owned cells sent, halo cells received
+        std::size_t count;      // floats in the message
+        float* send_device = nullptr; // pack buffer (x, y faces)
+        float* recv_device = nullptr;
+        float* send_host = nullptr;   // pinned staging (Staged mode)
+        float* recv_host = nullptr;
+    };
+    const float* send_source(const Face& f, FieldView<float> field) const;
+    float* recv_target(const Face& f, FieldView<float> field) const;
+    PersistentRequests& requests_for(const float* origin);
+
+    CommMode mode_;
+    Layout layout_;
+    Stream& stream_;
+    std::vector<Face> faces_;
+    std::vector<DeviceArray<float>> device_buffers_;
+    std::vector<PinnedArray<float>> pinned_buffers_;
+    std::vector<const float*> origins_;
+    std::vector<PersistentRequests> requests_; // one set per time-level array
+    PersistentRequests* active_ = nullptr;
+    Event pack_start_, pack_done_, unpack_start_, unpack_done_;
+    double post_ms_ = 0, wait_ms_ = 0;
+    HaloPhaseTimes times_;
+    std::size_t bytes_ = 0;
+    bool drop_one_face_ = false;
+};
+
+} // namespace stencil

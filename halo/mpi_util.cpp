@@ -1,0 +1,87 @@
+#include "mpi_util.hpp"
+
+#include <cstdio>
+
+namespace stencil {
+
+std::string mpi_error_string(int code) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
+    return std::string(text, length);
+}
+
+int world_rank() {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+int world_size() {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
+namespace {
+void abort_job(const std::string& message) {
+    std::fprintf(stderr, "stencil-miniapp: rank %d: %s\n", world_rank(), message.c_str());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+}
+} // namespace
+
+void install_mpi_fatal_handler() {
+    set_fatal_handler(abort_job);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+void Communicator::reset() {
+    if (comm_ != MPI_COMM_NULL) {
+        int finalized = 0;
+        MPI_Finalized(&finalized);
+        if (!finalized) MPI_Comm_free(&comm_);
+        comm_ = MPI_COMM_NULL;
+    }
+}
+
+PersistentRequests::~PersistentRequests() { free_all(); }
+
+PersistentRequests& PersistentRequests::operator=(PersistentRequests&& o) noexcept {
+    if (this != &o) {
+        free_all();
+        requests_ = std::move(o.requests_);
+    }
+    return *this;
+}
+
+void PersistentRequests::free_all() noexcept {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized)
+        for (MPI_Request& r : requests_)
+            if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    requests_.clear();
+}
+
+void PersistentRequests::add_send(const void* buffer, int count, int peer, int tag, MPI_Comm comm) {
+    MPI_Request r;
+    MPI_CHECK(MPI_Send_init(buffer, count, MPI_FLOAT, peer, tag, comm, &r));
+    requests_.push_back(r);
+}
+
+void PersistentRequests::add_recv(void* buffer, int count, int peer, int tag, MPI_Comm comm) {
+    MPI_Request r;
+    MPI_CHECK(MPI_Recv_init(buffer, count, MPI_FLOAT, peer, tag, comm, &r));
+    requests_.push_back(r);
+}
+
+void PersistentRequests::start_all() {
+    if (!requests_.empty()) MPI_CHECK(MPI_Startall(int(requests_.size()), requests_.data()));
+}
+
+void PersistentRequests::wait_all() {
+    if (!requests_.empty()) MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+}
+
+} // namespace stencil

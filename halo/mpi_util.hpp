@@ -1,0 +1,79 @@
+// MPI error checking, job-wide fatal errors, and RAII owners of MPI objects.
+#pragma once
+
+#include "fatal.hpp"
+
+#include <mpi.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stencil {
+
+std::string mpi_error_string(int code);
+
+// Checks an MPI call; on failure names it, the place and MPI's message, and
+// aborts the whole job (never leaves the other ranks waiting).
+#define MPI_CHECK(expr)                                                                            \
+    do {                                                                                           \
+        const int stencil_mpi_err_ = (expr);                                                       \
+        if (stencil_mpi_err_ != MPI_SUCCESS)                                                       \
+            ::stencil::fatal_check(#expr, __FILE__, __LINE__,                                      \
+                                   ::stencil::mpi_error_string(stencil_mpi_err_));                 \
+    } while (0)
+
+// Routes stencil::fatal (GPU_CHECK, MPI_CHECK, out-of-memory, ...) to one
+// line on stderr naming this rank, then MPI_Abort of MPI_COMM_WORLD. Call
+// right after MPI_Init; also makes MPI return errors instead of aborting
+// silently, so that MPI_CHECK can name them.
+void install_mpi_fatal_handler();
+
+int world_rank();
+int world_size();
+
+// A communicator this program created; freed on destruction.
+class Communicator {
+public:
+    Communicator() = default;
+    explicit Communicator(MPI_Comm comm) : comm_(comm) {}
+    ~Communicator() { reset(); }
+    Communicator(Communicator&& o) noexcept : comm_(std::exchange(o.comm_, MPI_COMM_NULL)) {}
+    Communicator& operator=(Communicator&& o) noexcept {
+        if (this != &o) {
+            reset();
+            comm_ = std::exchange(o.comm_, MPI_COMM_NULL);
+        }
+        return *this;
+    }
+    Communicator(const Communicator&) = delete;
+    Communicator& operator=(const Communicator&) = delete;
+    MPI_Comm get() const { return comm_; }
+
+private:
+    void reset();
+    MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+// Persistent requests, created once and started every step; freed on destruction.
+class PersistentRequests {
+public:
+    PersistentRequests() = default;
+    ~PersistentRequests();
+    PersistentRequests(PersistentRequests&& o) noexcept : requests_(std::move(o.requests_)) {}
+    PersistentRequests& operator=(PersistentRequests&& o) noexcept;
+    PersistentRequests(const PersistentRequests&) = delete;
+    PersistentRequests& operator=(const PersistentRequests&) = delete;
+
+    void add_send(const void* buffer, int count, int peer, int tag, MPI_Comm comm);
+    void add_recv(void* buffer, int count, int peer, int tag, MPI_Comm comm);
+    void start_all();
+    void wait_all();
+    bool empty() const { return requests_.empty(); }
+
+private:
+    void free_all() noexcept;
+    std::vector<MPI_Request> requests_;
+};
+
+} // namespace stencil

@@ -1,0 +1,61 @@
+// GPU implementations of field_ops.hpp. The faces are thin (R cells) in one
+// direction, so each kernel maps one thread to one cell of the face, x
+// fastest, over a flat index: simple, coalesced for y and z faces, and short.
+#include "device_vec.hpp"
+#include "field_ops.hpp"
+#include "gpu_launch.hpp"
+
+namespace stencil {
+namespace {
+
+enum class FaceOp { Pack, Unpack, Fill };
+
+template <FaceOp Op>
+__global__ void __launch_bounds__(256)
+    face_kernel(FieldView<float> field, Box face, float* buffer, float value) {
+    const long long n = (long long)face.nx() * face.ny() * face.nz();
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n;
+         t += (long long)gridDim.x * blockDim.x) {
+        const int i = face.x0 + int(t % face.nx());
+        const int j = face.y0 + int((t / face.nx()) % face.ny());
+        const int k = face.z0 + int(t / ((long long)face.nx() * face.ny()));
+        float& cell = field(i, j, k);
+        if (Op == FaceOp::Pack) buffer[t] = cell;
+        if (Op == FaceOp::Unpack) cell = buffer[t];
+        if (Op == FaceOp::Fill) cell = value;
+    }
+}
+
+template <FaceOp Op>
+void launch_face(FieldView<float> field, const Box& face, float* buffer, float value, Stream& stream) {
+    if (face.empty()) return;
+    const unsigned blocks = unsigned(std::min<std::size_t>((face.cells() + 255) / 256, 65536));
+    face_kernel<Op><<<blocks, 256, 0, stream.handle()>>>(field, face, buffer, value);
+    GPU_CHECK_LAUNCH();
+}
+
+__global__ void add_at_kernel(float* cell, float value) { *cell += value; }
+
+// Pack only reads the field; the kernel is shared, so drop const here once.
+FieldView<float> writable(FieldView<const float> v) { return {const_cast<float*>(v.origin), v.layout}; }
+
+} // namespace
+
+void launch_pack(FieldView<const float> field, const Box& face, float* buffer, Stream& stream) {
+    launch_face<FaceOp::Pack>(writable(field), face, buffer, 0.0f, stream);
+}
+
+void launch_unpack(const float* buffer, FieldView<float> field, const Box& face, Stream& stream) {
+    launch_face<FaceOp::Unpack>(field, face, const_cast<float*>(buffer), 0.0f, stream);
+}
+
+void launch_fill(FieldView<float> field, const Box& box, float value, Stream& stream) {
+    launch_face<FaceOp::Fill>(field, box, nullptr, value, stream);
+}
+
+void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream& stream) {
+    add_at_kernel<<<1, 1, 0, stream.handle()>>>(field.ptr(i, j, k), value);
+    GPU_CHECK_LAUNCH();
+}
+
+} // namespace stencil

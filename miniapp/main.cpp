@@ -1,0 +1,136 @@
+// stencil-miniapp: distributed acoustic wave propagation with an order-2R
+// stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
+#include "binding.hpp"
+#include "gpu_aware.hpp"
+#include "options.hpp"
+#include "report.hpp"
+#include "simulation.hpp"
+
+#include <mpi.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace stencil {
+namespace {
+
+// A user error: every rank reaches the same verdict from the same input, so
+// rank 0 alone prints it and every rank exits non-zero, without MPI_Abort.
+int refuse(const std::string& message) {
+    if (world_rank() == 0) std::fprintf(stderr, "stencil-miniapp: %s\n", message.c_str());
+    MPI_Finalize();
+    return 2;
+}
+
+// The process grid and global grid from --grid/--local/--procs, or why not.
+std::string resolve_grid(Config& c, std::array<int, 3>& procs) {
+    const int ranks = world_size();
+    const bool given = c.procs[0] > 0;
+    if (given && c.procs[0] * c.procs[1] * c.procs[2] != ranks)
+        return "--procs " + std::to_string(c.procs[0]) + "," + std::to_string(c.procs[1]) + "," +
+               std::to_string(c.procs[2]) + " makes " + std::to_string(c.procs[0] * c.procs[1] * c.procs[2]) +
+               " ranks, but the job has " + std::to_string(ranks);
+    procs = process_grid(ranks, c.procs);
+    if (c.local[0] > 0)
+        for (int a = 0; a < 3; ++a) c.grid[a] = c.local[a] * procs[a];
+    return check_split(c.grid, procs, c.radius);
+}
+
+// --check: the same problem on one domain, on rank 0, compared bit for bit.
+bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& physics, CommMode mode) {
+    const std::vector<float> distributed = sim.gather();
+    long long differing = -1;
+    if (world_rank() == 0) {
+        Simulation single(c, physics, c.grid, {1, 1, 1}, MPI_COMM_SELF, mode);
+        single.run(sim.steps_done(), false);
+        const std::vector<float> reference = single.gather();
+        differing = 0;
+        for (std::size_t n = 0; n < reference.size(); ++n)
+            differing += std::memcmp(&reference[n], &distributed[n], sizeof(float)) != 0;
+        std::printf("check: %lld of %zu cells differ from the one-domain run%s\n", differing, reference.size(),
+                    differing ? "" : " (bitwise equal)");
+    }
+    MPI_CHECK(MPI_Bcast(&differing, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
+    return differing == 0;
+}
+
+int run(int argc, char** argv) {
+    Config c;
+    const std::string parsed = parse_options(argc, argv, c);
+    if (parsed == "help") {
+        if (world_rank() == 0) std::fputs(usage(), stdout);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!parsed.empty()) return refuse(parsed + " (try --help)");
+    std::array<int, 3> procs{};
+    if (const std::string why = resolve_grid(c, procs); !why.empty()) return refuse(why);
+    Physics physics;
+    if (const std::string why = resolve_physics(c, c.grid, physics); !why.empty()) return refuse(why);
+
+    const GpuAwareness aware = detect_gpu_aware_mpi();
+    CommMode mode = CommMode::Staged;
+    std::string reason = aware.reason;
+    switch (c.comm) {
+    case CommChoice::None: mode = CommMode::None, reason = "requested; no halos move"; break;
+    case CommChoice::Staged: mode = CommMode::Staged, reason = "requested"; break;
+    case CommChoice::GpuAware:
+        if (!aware.supported)
+            return refuse("--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
+                          "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better");
+        mode = CommMode::GpuAware;
+        break;
+    case CommChoice::Auto:
+        mode = aware.supported ? CommMode::GpuAware : CommMode::Staged;
+        reason = std::string("auto: ") + (aware.supported ? "" : "staged, since ") + aware.reason;
+        break;
+    }
+
+    const Binding binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
+    if (c.print_binding) {
+        const std::string table = binding_table(binding, MPI_COMM_WORLD);
+        if (world_rank() == 0) std::printf("%s", table.c_str());
+    }
+
+    Simulation sim(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
+    sim.run(c.warmup, false);
+    sim.run(c.steps, true);
+
+    Report report = summarize(sim, c, physics, mode, reason, binding);
+    int status = 0;
+    if (c.checksum) {
+        report.has_checksum = true;
+        report.checksum = sim.checksum();
+    }
+    if (world_rank() == 0) {
+        if (c.quiet) {
+            std::printf("FOM: %.4f Gcell/s\n", report.gcells_total);
+        } else {
+            print_report(report);
+        }
+        if (c.checksum) std::printf("checksum: %016" PRIx64 "\n", report.checksum);
+        if (!c.report.empty())
+            if (const std::string why = write_json(report, c.report); !why.empty()) {
+                std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+                status = 1;
+            }
+    }
+    if (c.check && !matches_one_domain(sim, c, physics, mode)) status = 1;
+    if (c.poison_halo && !sim.all_finite()) {
+        if (world_rank() == 0) std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");
+        status = 1;
+    }
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    MPI_Finalize();
+    return status;
+}
+
+} // namespace
+} // namespace stencil
+
+int main(int argc, char** argv) {
+    MPI_Init(&argc, &argv);
+    stencil::install_mpi_fatal_handler();
+    return stencil::run(argc, argv);
+}

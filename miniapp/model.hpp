@@ -1,0 +1,35 @@
+// The physics of the run: velocity model, stable time step, Ricker source.
+#pragma once
+
+#include "options.hpp"
+
+#include <array>
+#include <string>
+
+namespace stencil {
+
+struct Physics {
+    double dt = 0, dt_limit = 0;  // seconds; dt <= dt_limit
+    double f0 = 0, t0 = 0;        // Ricker peak frequency and delay
+    double c_min = 0, c_max = 0;  // m/s
+    std::array<int, 3> source{};  // global cell
+    float sponge_strength = 0.0f; // eta at the outer boundary
+};
+
+// Wave speed (m/s) at global depth index k of nz cells.
+double velocity_at(ModelKind model, int k, int nz);
+
+// Leapfrog stability limit for the order-2R Laplacian on a cubic grid of
+// spacing h: dt <= 2 / (c_max * sqrt(lambda_max)), where lambda_max, the
+// largest eigenvalue of -L, is 3 (|w_0| + 2 sum |w_r|) / h^2.
+double cfl_limit(int radius, double h, double c_max);
+
+// The Ricker wavelet (1 - 2 a) exp(-a), a = (pi f0 (t - t0))^2.
+double ricker(double t, double f0, double t0);
+
+// Fills `physics` from the configuration and the global grid; returns an
+// empty string, or one line saying what is wrong (a dt above the limit, a
+// source outside the grid).
+std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& physics);
+
+} // namespace stencil

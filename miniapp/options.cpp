@@ -1,0 +1,171 @@
+#include "options.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+namespace stencil {
+namespace {
+
+struct BadOption {
+    std::string message;
+};
+
+long parse_integer(const std::string& text, const std::string& option) {
+    errno = 0;
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+        throw BadOption{option + ": '" + text + "' is not an integer"};
+    return v;
+}
+
+int positive(const std::string& text, const std::string& option) {
+    const long v = parse_integer(text, option);
+    if (v <= 0) throw BadOption{option + ": " + text + " must be positive"};
+    return int(v);
+}
+
+int non_negative(const std::string& text, const std::string& option) {
+    const long v = parse_integer(text, option);
+    if (v < 0) throw BadOption{option + ": " + text + " must not be negative"};
+    return int(v);
+}
+
+double positive_real(const std::string& text, const std::string& option) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || errno == ERANGE || !(v > 0))
+        throw BadOption{option + ": '" + text + "' is not a positive number"};
+    return v;
+}
+
+std::array<int, 3> triple(const std::string& text, const std::string& option, bool allow_zero) {
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, ',');) parts.push_back(part);
+    if (parts.size() != 3) throw BadOption{option + ": '" + text + "' is not three comma-separated integers"};
+    std::array<int, 3> v{};
+    for (int a = 0; a < 3; ++a) v[a] = allow_zero ? non_negative(parts[a], option) : positive(parts[a], option);
+    return v;
+}
+
+bool on_off(const std::string& text, const std::string& option) {
+    if (text == "on") return true;
+    if (text == "off") return false;
+    throw BadOption{option + ": '" + text + "' is not on or off"};
+}
+
+} // namespace
+
+const char* usage() {
+    return "usage: stencil-miniapp [options]   (launch with mpirun/srun; one rank per GPU)\n"
+           "Acoustic wave propagation: leapfrog in time, order-2R Laplacian in space, Ricker source.\n"
+           "\n"
+           "Problem\n"
+           "  --grid NX,NY,NZ       global grid (default 128,128,128)\n"
+           "  --local NX,NY,NZ      grid per rank, for weak scaling (instead of --grid)\n"
+           "  --procs PX,PY,PZ      process grid (default: MPI_Dims_create)\n"
+           "  --radius R            stencil radius 1..8, order 2R (default 4)\n"
+           "  --steps N             timed time steps (default 100)\n"
+           "  --warmup N            untimed steps before them (default 5)\n"
+           "  --model constant|layered   velocity model (default constant, 1500 m/s)\n"
+           "  --spacing H           grid spacing in metres (default 10)\n"
+           "  --dt S                time step; default 0.8 of the CFL limit, above the limit is refused\n"
+           "  --f0 HZ               Ricker peak frequency (default: 6 cells per minimum wavelength)\n"
+           "  --source X,Y,Z        source cell (default: the centre)\n"
+           "  --sponge W            absorbing sponge W cells wide (default 0: rigid boundaries)\n"
+           "\n"
+           "Execution\n"
+           "  --comm auto|staged|gpu-aware|none   halo exchange (default auto)\n"
+           "  --overlap on|off      overlap the exchange with the interior kernel (default on)\n"
+           "  --block-x N --block-y N --window N  fused kernel launch shape (default 16, 8, 16)\n"
+           "  --print-binding       list rank, host, device and PCI bus id\n"
+           "\n"
+           "Output and checks\n"
+           "  --report FILE.json    write the report as JSON\n"
+           "  --checksum            print 'checksum: <16 hex>' of the final field (decomposition-independent)\n"
+           "  --check               also run on one domain and compare bit for bit (small grids)\n"
+           "  --poison-halo         fill received halos with NaN before each exchange (testing)\n"
+           "  --quiet               only errors and the FOM line\n"
+           "  --help                this text\n";
+}
+
+const char* comm_choice_name(CommChoice c) {
+    switch (c) {
+    case CommChoice::Auto: return "auto";
+    case CommChoice::Staged: return "staged";
+    case CommChoice::GpuAware: return "gpu-aware";
+    case CommChoice::None: return "none";
+    }
+    return "?";
+}
+
+std::string parse_options(int argc, char** argv, Config& c) {
+    bool have_grid = false, have_local = false;
+    try {
+        for (int a = 1; a < argc; ++a) {
+            std::string opt = argv[a], value;
+            const auto eq = opt.find('=');
+            if (eq != std::string::npos) value = opt.substr(eq + 1), opt = opt.substr(0, eq);
+            auto next = [&]() -> std::string {
+                if (eq != std::string::npos) return value;
+                if (a + 1 >= argc) throw BadOption{opt + " needs a value"};
+                return argv[++a];
+            };
+            if (opt == "--help" || opt == "-h") return "help";
+            else if (opt == "--grid") c.grid = triple(next(), opt, false), have_grid = true;
+            else if (opt == "--local") c.local = triple(next(), opt, false), have_local = true;
+            else if (opt == "--procs") c.procs = triple(next(), opt, false);
+            else if (opt == "--radius") {
+                const long r = parse_integer(next(), opt);
+                if (r < kMinRadius || r > kMaxRadius) throw BadOption{"--radius: " + std::to_string(r) + " is outside 1..8"};
+                c.radius = int(r);
+            } else if (opt == "--steps") c.steps = positive(next(), opt);
+            else if (opt == "--warmup") c.warmup = non_negative(next(), opt);
+            else if (opt == "--comm") {
+                const std::string v = next();
+                if (v == "auto") c.comm = CommChoice::Auto;
+                else if (v == "staged") c.comm = CommChoice::Staged;
+                else if (v == "gpu-aware") c.comm = CommChoice::GpuAware;
+                else if (v == "none") c.comm = CommChoice::None;
+                else throw BadOption{"--comm: '" + v + "' is not auto, staged, gpu-aware or none"};
+            } else if (opt == "--overlap") c.overlap = on_off(next(), opt);
+            else if (opt == "--model") {
+                const std::string v = next();
+                if (v == "constant") c.model = ModelKind::Constant;
+                else if (v == "layered") c.model = ModelKind::Layered;
+                else throw BadOption{"--model: '" + v + "' is not constant or layered"};
+            } else if (opt == "--spacing") c.spacing = positive_real(next(), opt);
+            else if (opt == "--dt") c.dt = positive_real(next(), opt);
+            else if (opt == "--f0") c.f0 = positive_real(next(), opt);
+            else if (opt == "--source") c.source = triple(next(), opt, true);
+            else if (opt == "--sponge") c.sponge = non_negative(next(), opt);
+            else if (opt == "--report") c.report = next();
+            else if (opt == "--block-x") c.tuning.block_x = positive(next(), opt);
+            else if (opt == "--block-y") c.tuning.block_y = positive(next(), opt);
+            else if (opt == "--window") c.tuning.window = positive(next(), opt);
+            else if (opt == "--checksum") c.checksum = true;
+            else if (opt == "--check") c.check = true;
+            else if (opt == "--print-binding") c.print_binding = true;
+            else if (opt == "--quiet") c.quiet = true;
+            else if (opt == "--poison-halo") c.poison_halo = true;
+            else if (opt == "--inject-fault") {
+                const std::string v = next();
+                if (v != "drop-face") throw BadOption{"--inject-fault: only drop-face is known"};
+                c.drop_face = true;
+            } else throw BadOption{"unknown option '" + opt + "'"};
+        }
+    } catch (const BadOption& bad) {
+        return bad.message;
+    }
+    if (have_grid && have_local) return "use --grid or --local, not both";
+    if (!have_grid && !have_local) c.grid = {128, 128, 128};
+    if (const std::string why = validate(c.tuning); !why.empty()) return "bad kernel tuning: " + why;
+    if (c.check && c.comm == CommChoice::None) return "--check needs a halo exchange; --comm none moves no halos";
+    return {};
+}
+
+} // namespace stencil

@@ -1,0 +1,48 @@
+// The mini-app's command line.
+#pragma once
+
+#include "stencil.hpp"
+
+#include <array>
+#include <string>
+
+namespace stencil {
+
+enum class CommChoice { Auto, Staged, GpuAware, None };
+enum class ModelKind { Constant, Layered };
+
+struct Config {
+    std::array<int, 3> grid{0, 0, 0};  // global cells (from --grid, or --local times --procs)
+    std::array<int, 3> local{0, 0, 0}; // --local: cells per rank (weak scaling)
+    std::array<int, 3> procs{0, 0, 0}; // 0,0,0: MPI_Dims_create chooses
+    int radius = 4;
+    int steps = 100;
+    int warmup = 5;
+    CommChoice comm = CommChoice::Auto;
+    bool overlap = true;
+    ModelKind model = ModelKind::Constant;
+    double spacing = 10.0;               // metres, all directions
+    double dt = 0.0;                     // 0: from the CFL limit
+    double f0 = 0.0;                     // Hz; 0: 6 cells per minimum wavelength
+    std::array<int, 3> source{-1, -1, -1}; // global cell; -1: the centre
+    int sponge = 0;                      // cells
+    std::string report;                  // JSON path
+    bool checksum = false;
+    bool check = false;
+    bool print_binding = false;
+    bool quiet = false;
+    Tuning tuning;
+    // Testing aids, not in --help's main list.
+    bool poison_halo = false;
+    bool drop_face = false;
+};
+
+// Parses argv. Returns an empty string on success, "help" for --help, else
+// one line describing the first problem. Checks everything that needs no
+// knowledge of the number of ranks.
+std::string parse_options(int argc, char** argv, Config& config);
+
+const char* usage();
+const char* comm_choice_name(CommChoice c);
+
+} // namespace stencil

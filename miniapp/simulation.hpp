@@ -1,0 +1,52 @@
+// One distributed wave-propagation run: the fields of this rank, the halo
+// exchange, and the time loop with its overlap schedule.
+#pragma once
+
+#include "halo_exchange.hpp"
+#include "model.hpp"
+#include "options.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace stencil {
+
+// Milliseconds summed over the timed steps of this rank.
+struct PhaseTotals {
+    double pack = 0, post = 0, interior = 0, wait = 0, unpack = 0, boundary = 0, step = 0;
+    int steps = 0;
+};
+
+class Simulation {
+public:
+    // Collective over `comm`. `global` is the global grid, `procs` the process grid.
+    Simulation(const Config& config, const Physics& physics, const std::array<int, 3>& global,
+               const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode);
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    // Advances `steps` time steps; timed steps add to totals().
+    void run(int steps, bool timed);
+
+    const PhaseTotals& totals() const;
+    const Decomposition& decomposition() const;
+    std::size_t halo_bytes_per_step() const;
+    int steps_done() const;
+
+    // Collective queries of the current field p(t_n).
+    std::uint64_t checksum() const;     // hash of the interior bit patterns, decomposition-independent
+    std::vector<float> gather() const;  // rank 0: the global interior, x fastest; others: empty
+    double energy() const;              // sum of p^2 over the interior
+    float value_at(const std::array<int, 3>& cell) const; // p at a global cell
+    bool all_finite() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace stencil
