@@ -30,7 +30,7 @@ fi
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 
-build=build-cuda
+build="build-cuda"
 cmake -S . -B "$build" -DSTENCIL_BACKEND=CUDA -DSTENCIL_CUDA_ARCHS="${STENCIL_CUDA_ARCHS:-90}" \
   -DSTENCIL_RESOURCE_REPORT=ON -DSTENCIL_BUILD_MINIAPP="${STENCIL_BUILD_MINIAPP:-ON}" "${prefix[@]}" \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, from Debian/Ubuntu packages.
+# usage: tools/install-deps.sh [host] [hip] [lint]
+#   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark (always)
+#   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
+#   lint: shellcheck
+# Packages already present are skipped; nothing is installed when all are.
+set -euo pipefail
+packages=(g++ cmake ninja-build make git python3 libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
+for extra in "$@"; do
+  case "$extra" in
+    host) ;;
+    hip) packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
+    lint) packages+=(shellcheck) ;;
+    *) echo "install-deps: unknown group '$extra'" >&2; exit 2 ;;
+  esac
+done
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+echo "install-deps: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
