@@ -5,8 +5,10 @@ Reads the log of a build configured with -DSTENCIL_RESOURCE_REPORT=ON:
   HIP  (clang -Rpass-analysis=kernel-resource-usage): VGPRs, SGPRs, LDS,
        scratch and occupancy for each kernel and target;
   CUDA (nvcc -Xptxas -v): registers, stack frame, spills, shared memory.
-Prints one table and exits 1 if any kernel uses scratch or spills, since a
-spilling stencil kernel is slow enough to be a bug.
+Prints one table and exits 1 if any kernel uses scratch memory or spills
+vector registers (CUDA: any stack or spill), since a kernel that spills to
+memory is slow enough to be a bug. On AMD, SGPR spills are written into VGPR
+lanes (v_writelane), not memory; they are flagged "sgpr-lanes" but pass.
 
 usage: resource-report.py {hip|cuda} BUILD_LOG
 """
@@ -34,6 +36,7 @@ def short(name):
             cut = pos
             break
     name = name[:cut]
+    name = re.sub(r"\(stencil::Axis\)([0-2])", lambda m: "xyz"[int(m.group(1))], name)
     return re.sub(r"^.*::", "", name.split("<")[0]) + ("<" + name.split("<", 1)[1] if "<" in name else "")
 
 
@@ -54,9 +57,11 @@ def parse_hip(text):
                ("LDS Size [bytes/block]", "LDS B"), ("ScratchSize [bytes/lane]", "scratch"),
                ("VGPRs Spill", "VGPR spill"), ("SGPRs Spill", "SGPR spill"),
                ("Occupancy [waves/SIMD]", "waves/SIMD")]
-    bad = lambda r: any(int(r.get(k, "0") or 0) for k in
-                        ("ScratchSize [bytes/lane]", "VGPRs Spill", "SGPRs Spill"))
-    return rows, columns, bad
+    def verdict(r):
+        if any(int(r.get(k, "0") or 0) for k in ("ScratchSize [bytes/lane]", "VGPRs Spill")):
+            return "SPILLS"
+        return "sgpr-lanes" if int(r.get("SGPRs Spill", "0") or 0) else "ok"
+    return rows, columns, verdict
 
 
 def parse_cuda(text):
@@ -79,15 +84,16 @@ def parse_cuda(text):
             current["smem"] = s.group(1) if s else "0"
     columns = [("arch", "arch"), ("registers", "regs"), ("smem", "static smem B"),
                ("stack", "stack B"), ("spill_st", "spill st B"), ("spill_ld", "spill ld B")]
-    bad = lambda r: any(int(r.get(k, "0")) for k in ("stack", "spill_st", "spill_ld"))
-    return rows, columns, bad
+    def verdict(r):
+        return "SPILLS" if any(int(r.get(k, "0")) for k in ("stack", "spill_st", "spill_ld")) else "ok"
+    return rows, columns, verdict
 
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ("hip", "cuda"):
         sys.exit(__doc__)
     text = open(sys.argv[2], errors="replace").read()
-    rows, columns, bad = (parse_hip if sys.argv[1] == "hip" else parse_cuda)(text)
+    rows, columns, verdict = (parse_hip if sys.argv[1] == "hip" else parse_cuda)(text)
     if not rows:
         sys.exit(f"resource-report: no kernel resource lines found in {sys.argv[2]}")
     names = demangle([r["kernel"] for r in rows])
@@ -98,7 +104,7 @@ def main():
             continue
         seen.add(key)
         table.append([short(names[r["kernel"]])] + [r.get(k, "-") for k, _ in columns] +
-                     ["SPILLS" if bad(r) else "ok"])
+                     [verdict(r)])
     table.sort(key=lambda t: t[0])
     header = ["kernel"] + [h for _, h in columns] + ["verdict"]
     widths = [max(len(str(x)) for x in col) for col in zip(header, *table)]
@@ -106,11 +112,13 @@ def main():
     print(fmt.format(*header))
     for t in table:
         print(fmt.format(*t))
-    failures = sum(t[-1] != "ok" for t in table)
-    print(f"\n{len(table)} kernels, {failures} with scratch or spills ({sys.argv[1]})")
+    failures = sum(t[-1] == "SPILLS" for t in table)
+    lanes = sum(t[-1] == "sgpr-lanes" for t in table)
+    print(f"\n{len(table)} kernels, {failures} with scratch or spills to memory ({sys.argv[1]})"
+          + (f"; {lanes} spill SGPRs into VGPR lanes (no memory traffic)" if lanes else ""))
     if sys.argv[1] == "hip":
-        print("LDS column: static LDS only; the LDS-y and fused kernels size their tile at launch:"
-              " (block_y + 2R) * (block_x + 2*ceil(R/4)) * 16 bytes.")
+        print("LDS column: static LDS only. Sized at launch: lds_y (block_y + 2R) * block_x * 16 B;"
+              " fused_xy one tile, fused_kernel two tiles of (block_y + 2R) * (block_x + 2*ceil(R/4)) * 16 B.")
     sys.exit(1 if failures else 0)
 
 

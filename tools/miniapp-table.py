@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""One row per stencil-miniapp JSON report: the per-phase times (average over
+ranks, ms per step), exchange hidden, Gcell/s, and time per step over the
+--comm none run with the same ranks, grid and overlap.
+
+usage: miniapp-table.py REPORT.json... [--markdown]
+"""
+import json
+import sys
+
+
+def main():
+    files = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if not files:
+        sys.exit(__doc__)
+    md = "--markdown" in sys.argv
+    reports = [json.load(open(f)) for f in files]
+    none = {(r["ranks"], tuple(r["grid"]), r["overlap"]): r["phases_ms"]["step"]["max"]
+            for r in reports if r["comm"] == "none"}
+    header = ["ranks", "procs", "grid", "R", "comm", "overlap", "pack", "post", "interior", "wait",
+              "unpack", "boundary", "step", "hidden", "Gcell/s/GPU", "vs none"]
+    rows = []
+    for r in sorted(reports, key=lambda r: (r["ranks"], r["comm"], not r["overlap"])):
+        ph = {k: v["avg"] for k, v in r["phases_ms"].items()}
+        step = r["phases_ms"]["step"]["max"]
+        ref = none.get((r["ranks"], tuple(r["grid"]), r["overlap"]))
+        rows.append([str(r["ranks"]), "x".join(map(str, r["procs"])), "x".join(map(str, r["grid"])),
+                     str(r["radius"]), r["comm"], "on" if r["overlap"] else "off"] +
+                    ["%.3f" % ph[k] for k in ("pack", "post", "interior", "wait", "unpack", "boundary")] +
+                    ["%.3f" % step, "%.0f%%" % (100 * r["exchange_hidden_fraction"]) if r["comm"] != "none" else "-",
+                     "%.1f" % r["gcells_per_s_per_rank"],
+                     ("%.3f" % (step / ref)) if ref and r["comm"] != "none" else "-"])
+    if md:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+    fmt = "  ".join("{:>%d}" % w for w in widths)
+    print(fmt.format(*header))
+    for row in rows:
+        print(fmt.format(*row))
+
+
+if __name__ == "__main__":
+    main()
