@@ -41,7 +41,7 @@ tail -1 "$OUT/resources.txt"
 
 status=0
 if [ "$run_tests" = 1 ]; then
-  (cd "$build" && ctest --output-on-failure --timeout 1500) >"$OUT/ctest.log" 2>&1 || status=1
+  (cd "$build" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -j4 --timeout 1500) >"$OUT/ctest.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/ctest.log" | tail -25
 fi
 if [ "$run_bench" = 1 ]; then
