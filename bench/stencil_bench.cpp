@@ -163,9 +163,12 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("backend", stencil::backend_name());
     benchmark::AddCustomContext("device", info.name);
     benchmark::AddCustomContext("runtime", info.runtime);
-    benchmark::AddCustomContext("tuning", "block_x=" + std::to_string(options.tuning.block_x) +
-                                              " block_y=" + std::to_string(options.tuning.block_y) +
-                                              " window=" + std::to_string(options.tuning.window));
+    auto shape = [](const stencil::Tuning& t) {
+        return std::to_string(t.block_x) + "x" + std::to_string(t.block_y) + "x" + std::to_string(t.window);
+    };
+    benchmark::AddCustomContext("tuning", "block_x x block_y x window: " +
+                                              shape(stencil::resolve_tuning(options.tuning, 1)) + " (R<=5), " +
+                                              shape(stencil::resolve_tuning(options.tuning, 8)) + " (R>=6)");
     stencil::bench::register_all(options);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -159,8 +159,9 @@ void launch_baseline(Axis axis, FieldView<const float> in, FieldView<float> out,
 
 template <int R>
 void launch_vector_x(FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream, const Tuning& t) {
+                     const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
+    const Tuning t = resolve_tuning(requested, R);
     const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);
     const dim3 block(t.block_x, t.block_y);
     const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y), box.nz());
@@ -170,8 +171,9 @@ void launch_vector_x(FieldView<const float> in, FieldView<float> out, const Box&
 
 template <int R>
 void launch_lds_y(FieldView<const float> in, FieldView<float> out, const Box& box,
-                  const Coefficients<R, float>& c, Stream& stream, const Tuning& t) {
+                  const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
+    const Tuning t = resolve_tuning(requested, R);
     const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);
     const dim3 block(t.block_x, t.block_y);
     const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y), box.nz());
@@ -182,8 +184,9 @@ void launch_lds_y(FieldView<const float> in, FieldView<float> out, const Box& bo
 
 template <int R>
 void launch_window_z(FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream, const Tuning& t) {
+                     const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
+    const Tuning t = resolve_tuning(requested, R);
     const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);
     const dim3 block(t.block_x, t.block_y);
     const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y),

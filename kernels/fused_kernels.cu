@@ -231,8 +231,9 @@ std::size_t tile_bytes(const Tuning& t) {
 template <int R, bool Wave>
 void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
                   const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
-                  Stream& stream, const Tuning& t) {
+                  Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
+    const Tuning t = resolve_tuning(requested, R);
     const XGroups groups = XGroups::of(p.layout, box.x0, box.x1);
     const dim3 block(t.block_x, t.block_y);
     const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y),
@@ -246,8 +247,9 @@ void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<cons
 
 template <int R>
 void launch_fused_xy(FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream, const Tuning& t) {
+                     const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
+    const Tuning t = resolve_tuning(requested, R);
     Coefficients<R, float> xy = c;
     xy.centre = c.x[0] + c.y[0];
     const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);

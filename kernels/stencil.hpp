@@ -40,12 +40,20 @@ const char* variant_axes(Variant v);
 
 // Launch shape of the LDS, window and fused kernels. Each thread owns 4
 // consecutive x cells, so a block covers 4*block_x by block_y cells and
-// walks `window` planes along z.
+// walks `window` planes along z. A field left 0 takes the measured default
+// for the radius (default_tuning).
 struct Tuning {
-    int block_x = 16; // threads along x
-    int block_y = 8;  // threads along y
-    int window = 16;  // z planes per block (nw)
+    int block_x = 0; // threads along x
+    int block_y = 0; // threads along y
+    int window = 0;  // z planes per block (nw)
 };
+
+// Measured on an H200, 512^3 (docs/PERFORMANCE.md): 16 x 8 threads with a
+// 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
+// smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
+Tuning default_tuning(int radius);
+// `requested` with its zero fields filled from default_tuning(radius).
+Tuning resolve_tuning(const Tuning& requested, int radius);
 
 // Empty string when the tuning can be launched; otherwise why not.
 std::string validate(const Tuning& t);

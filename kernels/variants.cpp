@@ -43,17 +43,33 @@ const std::vector<Variant>& available_variants() {
     return all;
 }
 
-std::string validate(const Tuning& t) {
-    if (t.block_x < 1 || t.block_y < 1 || t.window < 1)
+Tuning default_tuning(int radius) { return radius <= 5 ? Tuning{16, 8, 16} : Tuning{8, 16, 16}; }
+
+Tuning resolve_tuning(const Tuning& requested, int radius) {
+    const Tuning d = default_tuning(radius);
+    return {requested.block_x ? requested.block_x : d.block_x, requested.block_y ? requested.block_y : d.block_y,
+            requested.window ? requested.window : d.window};
+}
+
+std::string validate(const Tuning& requested) {
+    if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0)
         return "block sizes and the z window must be positive";
-    if (t.block_x * t.block_y > 256)
-        return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
-               ", above the kernels' launch bound of 256 threads";
-    // The largest LDS use: the fused kernels' two tiles at R = 8, each
-    // (block_y + 16) rows of (block_x + 4) 16-byte groups.
-    const long long lds = 2 * (t.block_y + 2LL * kMaxRadius) * (t.block_x + 4LL) * 16;
-    if (lds > 48 * 1024)
-        return "the LDS tile needs " + std::to_string(lds) + " bytes at R=8, above 48 KiB";
+    // The worst case over the radii whose defaults fill the unset fields.
+    for (int radius : {kMinRadius, kMaxRadius}) {
+        const std::string why = [&]() -> std::string {
+            const Tuning t = resolve_tuning(requested, radius);
+            if (t.block_x * t.block_y > 256)
+                return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
+                       ", above the kernels' launch bound of 256 threads";
+            // The largest LDS use: the fused kernels' two tiles at R = 8, each
+            // (block_y + 16) rows of (block_x + 4) 16-byte groups.
+            const long long lds = 2 * (t.block_y + 2LL * kMaxRadius) * (t.block_x + 4LL) * 16;
+            if (lds > 48 * 1024)
+                return "the LDS tile needs " + std::to_string(lds) + " bytes at R=8, above 48 KiB";
+            return {};
+        }();
+        if (!why.empty()) return why;
+    }
     return {};
 }
 

@@ -99,6 +99,7 @@ std::string write_json(const Report& r, const std::string& path) {
     std::ofstream out(path);
     if (!out) return "cannot write the report to '" + path + "'";
     const Config& c = r.config;
+    const Tuning tuning = resolve_tuning(c.tuning, c.radius);
     auto triple = [](const std::array<int, 3>& v) {
         return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
     };
@@ -116,8 +117,8 @@ std::string write_json(const Report& r, const std::string& path) {
         << ",\n  \"comm_reason\": " << quoted(r.comm_reason) << ",\n  \"overlap\": " << (c.overlap ? "true" : "false")
         << ",\n  \"model\": " << quoted(c.model == ModelKind::Constant ? "constant" : "layered")
         << ",\n  \"spacing_m\": " << c.spacing << ",\n  \"dt_s\": " << r.physics.dt << ",\n  \"f0_hz\": " << r.physics.f0
-        << ",\n  \"sponge\": " << c.sponge << ",\n  \"tuning\": {\"block_x\": " << c.tuning.block_x
-        << ", \"block_y\": " << c.tuning.block_y << ", \"window\": " << c.tuning.window << "},\n  \"phases_ms\": {";
+        << ",\n  \"sponge\": " << c.sponge << ",\n  \"tuning\": {\"block_x\": " << tuning.block_x
+        << ", \"block_y\": " << tuning.block_y << ", \"window\": " << tuning.window << "},\n  \"phases_ms\": {";
     for (std::size_t i = 0; i < r.phases.size(); ++i)
         out << (i ? ", " : "") << "\n    " << quoted(r.phases[i].name) << ": {\"min\": " << r.phases[i].min
             << ", \"avg\": " << r.phases[i].avg << ", \"max\": " << r.phases[i].max << "}";
