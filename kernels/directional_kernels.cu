@@ -161,11 +161,8 @@ template <int R>
 void launch_vector_x(FieldView<const float> in, FieldView<float> out, const Box& box,
                      const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
-    const Tuning t = resolve_tuning(requested, R);
-    const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);
-    const dim3 block(t.block_x, t.block_y);
-    const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y), box.nz());
-    vector_x_kernel<R><<<grid, block, 0, stream.handle()>>>(in, out, box, c, groups);
+    const GroupLaunch g(in.layout, box, resolve_tuning(requested, R), 1);
+    vector_x_kernel<R><<<g.grid, g.block, 0, stream.handle()>>>(in, out, box, c, g.groups);
     GPU_CHECK_LAUNCH();
 }
 
@@ -174,11 +171,9 @@ void launch_lds_y(FieldView<const float> in, FieldView<float> out, const Box& bo
                   const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
     const Tuning t = resolve_tuning(requested, R);
-    const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);
-    const dim3 block(t.block_x, t.block_y);
-    const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y), box.nz());
+    const GroupLaunch g(in.layout, box, t, 1);
     const std::size_t lds = std::size_t(t.block_y + 2 * R) * t.block_x * sizeof(Vec4);
-    lds_y_kernel<R><<<grid, block, lds, stream.handle()>>>(in, out, box, c, groups);
+    lds_y_kernel<R><<<g.grid, g.block, lds, stream.handle()>>>(in, out, box, c, g.groups);
     GPU_CHECK_LAUNCH();
 }
 
@@ -187,11 +182,8 @@ void launch_window_z(FieldView<const float> in, FieldView<float> out, const Box&
                      const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
     const Tuning t = resolve_tuning(requested, R);
-    const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);
-    const dim3 block(t.block_x, t.block_y);
-    const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y),
-                    blocks_for(box.nz(), t.window));
-    window_z_kernel<R><<<grid, block, 0, stream.handle()>>>(in, out, box, c, groups, t.window);
+    const GroupLaunch g(in.layout, box, t, t.window);
+    window_z_kernel<R><<<g.grid, g.block, 0, stream.handle()>>>(in, out, box, c, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }
 

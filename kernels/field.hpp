@@ -4,6 +4,8 @@
 
 #include "layout.hpp"
 
+#include <type_traits>
+
 namespace stencil {
 
 template <class T>
@@ -13,7 +15,11 @@ struct FieldView {
 
     STENCIL_HD T& operator()(int i, int j, int k) const { return origin[layout.index(i, j, k)]; }
     STENCIL_HD T* ptr(int i, int j, int k) const { return origin + layout.index(i, j, k); }
-    STENCIL_HD operator FieldView<const T>() const { return {origin, layout}; }
+    // A view of T converts to a view of const T (only for non-const T).
+    template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
+    STENCIL_HD operator FieldView<const U>() const {
+        return {origin, layout};
+    }
 };
 
 // A view of an allocation of layout.allocation() elements starting at `base`.

@@ -234,12 +234,9 @@ void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<cons
                   Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
     const Tuning t = resolve_tuning(requested, R);
-    const XGroups groups = XGroups::of(p.layout, box.x0, box.x1);
-    const dim3 block(t.block_x, t.block_y);
-    const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y),
-                    blocks_for(box.nz(), t.window));
-    fused_kernel<R, Wave><<<grid, block, 2 * tile_bytes<R>(t), stream.handle()>>>(
-        p, out, vel, box, c, sponge, groups, t.window);
+    const GroupLaunch g(p.layout, box, t, t.window);
+    fused_kernel<R, Wave><<<g.grid, g.block, 2 * tile_bytes<R>(t), stream.handle()>>>(
+        p, out, vel, box, c, sponge, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }
 
@@ -252,10 +249,8 @@ void launch_fused_xy(FieldView<const float> in, FieldView<float> out, const Box&
     const Tuning t = resolve_tuning(requested, R);
     Coefficients<R, float> xy = c;
     xy.centre = c.x[0] + c.y[0];
-    const XGroups groups = XGroups::of(in.layout, box.x0, box.x1);
-    const dim3 block(t.block_x, t.block_y);
-    const dim3 grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y), box.nz());
-    fused_xy_kernel<R><<<grid, block, tile_bytes<R>(t), stream.handle()>>>(in, out, box, xy, groups);
+    const GroupLaunch g(in.layout, box, t, 1);
+    fused_xy_kernel<R><<<g.grid, g.block, tile_bytes<R>(t), stream.handle()>>>(in, out, box, xy, g.groups);
     GPU_CHECK_LAUNCH();
 }
 

@@ -2,6 +2,7 @@
 // dispatches to, and the launch-geometry helpers they share.
 #pragma once
 
+#include "device_vec.hpp"
 #include "host_operators.hpp"
 #include "stencil.hpp"
 
@@ -12,6 +13,19 @@ namespace stencil::detail {
 inline unsigned blocks_for(long long items, int per_block) {
     return unsigned((items + per_block - 1) / per_block);
 }
+
+// Launch geometry of the kernels that work in 4-cell vector groups: the
+// box's groups along x, blocks of block_x x block_y threads (one group and
+// one row each), and `planes` z planes per block.
+struct GroupLaunch {
+    device::XGroups groups;
+    dim3 grid, block;
+
+    GroupLaunch(const Layout& layout, const Box& box, const Tuning& t, int planes)
+        : groups(device::XGroups::of(layout, box.x0, box.x1)),
+          grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y), blocks_for(box.nz(), planes)),
+          block(t.block_x, t.block_y) {}
+};
 
 template <int R>
 void launch_baseline(Axis axis, FieldView<const float> in, FieldView<float> out, const Box& box,

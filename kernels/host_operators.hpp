@@ -69,27 +69,11 @@ inline void host_laplacian_row(const T* p, int n, std::ptrdiff_t line, std::ptrd
 // Rows are processed in chunks of this many cells, accumulated on the stack.
 inline constexpr int kHostChunk = 256;
 
-template <int R, class T>
-void host_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
-                    const Coefficients<R, T>& c) {
-    const std::ptrdiff_t line = in.layout.line, slice = std::ptrdiff_t(in.layout.slice);
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int k = box.z0; k < box.z1; ++k)
-        for (int j = box.y0; j < box.y1; ++j)
-            for (int i0 = box.x0; i0 < box.x1; i0 += kHostChunk) {
-                const int n = box.x1 - i0 < kHostChunk ? box.x1 - i0 : kHostChunk;
-                T acc[kHostChunk];
-                host_laplacian_row<R>(in.ptr(i0, j, k), n, line, slice, c, acc);
-                T* q = out.ptr(i0, j, k);
-                for (int i = 0; i < n; ++i) q[i] = acc[i];
-            }
-}
-
-// p_prev <- leapfrog(p, p_prev, vel, L(p)) over `box`, in place: each cell
-// reads only its own p_prev, so overwriting it is safe.
-template <int R, class T>
-void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
-                    const Box& box, const Coefficients<R, T>& c, const Sponge& sponge) {
+// Calls f(i0, j, k, n, lap) for every chunk of n <= kHostChunk cells starting
+// at (i0, j, k) in `box`, with lap[0..n) the Laplacian of `p` there;
+// OpenMP-parallel over rows.
+template <int R, class T, class F>
+void for_each_laplacian_chunk(FieldView<const T> p, const Box& box, const Coefficients<R, T>& c, F&& f) {
     const std::ptrdiff_t line = p.layout.line, slice = std::ptrdiff_t(p.layout.slice);
 #pragma omp parallel for collapse(2) schedule(static)
     for (int k = box.z0; k < box.z1; ++k)
@@ -97,17 +81,35 @@ void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T
             for (int i0 = box.x0; i0 < box.x1; i0 += kHostChunk) {
                 const int n = box.x1 - i0 < kHostChunk ? box.x1 - i0 : kHostChunk;
                 T lap[kHostChunk];
-                const T* pc = p.ptr(i0, j, k);
-                host_laplacian_row<R>(pc, n, line, slice, c, lap);
-                T* q = p_prev.ptr(i0, j, k);
-                const T* v = vel.ptr(i0, j, k);
-                if (sponge.width == 0) {
-                    for (int i = 0; i < n; ++i) q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(0));
-                } else {
-                    for (int i = 0; i < n; ++i)
-                        q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(sponge.eta(i0 + i, j, k)));
-                }
+                host_laplacian_row<R>(p.ptr(i0, j, k), n, line, slice, c, lap);
+                f(i0, j, k, n, lap);
             }
+}
+
+template <int R, class T>
+void host_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
+                    const Coefficients<R, T>& c) {
+    for_each_laplacian_chunk<R>(in, box, c, [&](int i0, int j, int k, int n, const T* lap) {
+        T* q = out.ptr(i0, j, k);
+        for (int i = 0; i < n; ++i) q[i] = lap[i];
+    });
+}
+
+// p_prev <- leapfrog(p, p_prev, vel, L(p)) over `box`, in place: each cell
+// reads only its own p_prev, so overwriting it is safe.
+template <int R, class T>
+void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                    const Box& box, const Coefficients<R, T>& c, const Sponge& sponge) {
+    for_each_laplacian_chunk<R>(p, box, c, [&](int i0, int j, int k, int n, const T* lap) {
+        const T* pc = p.ptr(i0, j, k);
+        const T* v = vel.ptr(i0, j, k);
+        T* q = p_prev.ptr(i0, j, k);
+        if (sponge.width == 0) {
+            for (int i = 0; i < n; ++i) q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(0));
+        } else {
+            for (int i = 0; i < n; ++i) q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(sponge.eta(i0 + i, j, k)));
+        }
+    });
 }
 
 } // namespace stencil
