@@ -7,7 +7,9 @@
 // time-level array, because the z faces live in the array.
 //
 // Modes: GpuAware hands device buffers to MPI once the pack has completed;
-// Staged copies through pinned host buffers on the halo stream; None moves
+// Staged copies through pinned host buffers on the halo stream; Nccl
+// enqueues NCCL/RCCL sends and receives of the same device buffers on the
+// halo stream, in one group, with no host synchronisation; None moves
 // nothing (timing only).
 #pragma once
 
@@ -18,11 +20,12 @@
 #include "stream.hpp"
 
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace stencil {
 
-enum class CommMode { Staged, GpuAware, None };
+enum class CommMode { Staged, GpuAware, Nccl, None };
 const char* comm_mode_name(CommMode mode);
 
 // Milliseconds spent in each phase of the last exchange.
@@ -30,17 +33,21 @@ struct HaloPhaseTimes {
     double pack = 0, post = 0, wait = 0, unpack = 0;
 };
 
+class NcclComm;
+
 class HaloExchange {
 public:
     // `arrays` are the bases of every allocation the exchange will be asked
     // to work on (the time levels), each of layout.allocation() floats.
     HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
                  const std::vector<float*>& arrays, Stream& halo_stream);
+    ~HaloExchange();
 
     // 1. On the halo stream, once `ready` (recorded on the compute stream)
     //    has passed: pack the owned faces of `field`.
     void pack(FieldView<float> field, Event& ready);
-    // 2. Wait for the pack on the host (MPI reads the buffers) and start the requests.
+    // 2. MPI: wait for the pack on the host (MPI reads the buffers) and
+    //    start the requests. NCCL: enqueue the group on the halo stream.
     void post();
     // 4. Complete the requests and unpack into the halo of `field`; the
     //    returned event marks the halo as complete on the halo stream.
@@ -82,6 +89,8 @@ private:
     std::vector<const float*> origins_;
     std::vector<PersistentRequests> requests_; // one set per time-level array
     PersistentRequests* active_ = nullptr;
+    std::unique_ptr<NcclComm> nccl_;
+    FieldView<float> nccl_field_{};
     Event pack_start_, pack_done_, unpack_start_, unpack_done_;
     double post_ms_ = 0, wait_ms_ = 0;
     HaloPhaseTimes times_;

@@ -2,6 +2,8 @@
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
 #include "gpu_aware.hpp"
+#include "nccl_comm.hpp"
+#include "preflight.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
@@ -75,6 +77,12 @@ int run(int argc, char** argv) {
     switch (c.comm) {
     case CommChoice::None: mode = CommMode::None, reason = "requested; no halos move"; break;
     case CommChoice::Staged: mode = CommMode::Staged, reason = "requested"; break;
+    case CommChoice::Nccl:
+        if (!nccl_available())
+            return refuse(std::string("--comm nccl: this ") + backend_name() +
+                          " build has no NCCL/RCCL (CMake found none; see README)");
+        mode = CommMode::Nccl, reason = "requested; NCCL/RCCL on the halo stream";
+        break;
     case CommChoice::GpuAware:
         if (!aware.supported)
             return refuse("--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
@@ -94,6 +102,15 @@ int run(int argc, char** argv) {
     }
 
     Simulation sim(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
+    if (c.preflight) {
+        const PreflightResult pre = run_preflight(sim.decomposition(), aware, sim.largest_face_floats());
+        if (world_rank() == 0) std::printf("%s", pre.report.c_str());
+        if (!pre.ok) {
+            if (world_rank() == 0) std::fprintf(stderr, "stencil-miniapp: preflight: a message came back wrong\n");
+            MPI_Finalize();
+            return 1;
+        }
+    }
     sim.run(c.warmup, false);
     sim.run(c.steps, true);
 

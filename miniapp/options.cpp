@@ -79,11 +79,13 @@ const char* usage() {
            "  --sponge W            absorbing sponge W cells wide (default 0: rigid boundaries)\n"
            "\n"
            "Execution\n"
-           "  --comm auto|staged|gpu-aware|none   halo exchange (default auto)\n"
+           "  --comm auto|staged|gpu-aware|nccl|none   halo exchange (default auto: gpu-aware when the\n"
+           "                        MPI library reports GPU support, else staged; nccl where built)\n"
            "  --overlap on|off      overlap the exchange with the interior kernel (default on)\n"
            "  --block-x N --block-y N --window N  fused kernel launch shape\n"
            "                        (default 16,8,16 for R<=5 and 8,16,16 for R>=6, measured on an H200)\n"
            "  --print-binding       list rank, host, device and PCI bus id\n"
+           "  --preflight           send a face to each neighbour and back, device and staged, check, time\n"
            "\n"
            "Output and checks\n"
            "  --report FILE.json    write the report as JSON\n"
@@ -99,6 +101,7 @@ const char* comm_choice_name(CommChoice c) {
     case CommChoice::Auto: return "auto";
     case CommChoice::Staged: return "staged";
     case CommChoice::GpuAware: return "gpu-aware";
+    case CommChoice::Nccl: return "nccl";
     case CommChoice::None: return "none";
     }
     return "?";
@@ -131,8 +134,9 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 if (v == "auto") c.comm = CommChoice::Auto;
                 else if (v == "staged") c.comm = CommChoice::Staged;
                 else if (v == "gpu-aware") c.comm = CommChoice::GpuAware;
+                else if (v == "nccl") c.comm = CommChoice::Nccl;
                 else if (v == "none") c.comm = CommChoice::None;
-                else throw BadOption{"--comm: '" + v + "' is not auto, staged, gpu-aware or none"};
+                else throw BadOption{"--comm: '" + v + "' is not auto, staged, gpu-aware, nccl or none"};
             } else if (opt == "--overlap") c.overlap = on_off(next(), opt);
             else if (opt == "--model") {
                 const std::string v = next();
@@ -151,6 +155,7 @@ std::string parse_options(int argc, char** argv, Config& c) {
             else if (opt == "--checksum") c.checksum = true;
             else if (opt == "--check") c.check = true;
             else if (opt == "--print-binding") c.print_binding = true;
+            else if (opt == "--preflight") c.preflight = true;
             else if (opt == "--quiet") c.quiet = true;
             else if (opt == "--poison-halo") c.poison_halo = true;
             else if (opt == "--inject-fault") {

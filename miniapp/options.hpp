@@ -8,7 +8,7 @@
 
 namespace stencil {
 
-enum class CommChoice { Auto, Staged, GpuAware, None };
+enum class CommChoice { Auto, Staged, GpuAware, Nccl, None };
 enum class ModelKind { Constant, Layered };
 
 struct Config {
@@ -30,6 +30,7 @@ struct Config {
     bool checksum = false;
     bool check = false;
     bool print_binding = false;
+    bool preflight = false;
     bool quiet = false;
     Tuning tuning;
     // Testing aids, not in --help's main list.

@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "memory.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -70,6 +72,9 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.hidden_fraction = sum_hidden / d.size;
     r.halo_ms = sum_halo / d.size;
     r.halo_mib_per_step = sim.halo_bytes_per_step() / 1048576.0;
+    unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
+    MPI_CHECK(MPI_Allreduce(&pinned, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
+    r.pinned_bytes = most;
     return r;
 }
 
@@ -81,8 +86,9 @@ void print_report(const Report& r) {
     std::printf("  grid %d x %d x %d, R=%d (order %d), %d steps after %d warm-up, dt=%.4g s, f0=%.3g Hz\n",
                 r.grid[0], r.grid[1], r.grid[2], c.radius, 2 * c.radius, c.steps, c.warmup, r.physics.dt,
                 r.physics.f0);
-    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per step on rank 0\n", r.comm_mode.c_str(),
-                r.comm_reason.c_str(), c.overlap ? "on" : "off", r.halo_mib_per_step);
+    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per step on rank 0, pinned host buffers %zu bytes\n",
+                r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off", r.halo_mib_per_step,
+                r.pinned_bytes);
     if (r.comm_mode == "none") std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
     std::printf("\n  phase        min ms     avg ms     max ms   (per step, over ranks)\n");
     for (const PhaseStats& p : r.phases)
@@ -125,6 +131,7 @@ std::string write_json(const Report& r, const std::string& path) {
     out << "\n  },\n  \"gcells_per_s_total\": " << r.gcells_total << ",\n  \"gcells_per_s_per_rank\": " << r.gcells_per_rank
         << ",\n  \"effective_gb_per_s_per_rank\": " << r.gbs_per_rank << ",\n  \"exchange_ms\": " << r.halo_ms
         << ",\n  \"exchange_hidden_fraction\": " << r.hidden_fraction
+        << ",\n  \"pinned_host_bytes\": " << r.pinned_bytes
         << ",\n  \"imbalance\": " << (r.phases.back().avg > 0 ? r.phases.back().max / r.phases.back().avg : 1.0);
     if (r.has_checksum) {
         char hex[17];

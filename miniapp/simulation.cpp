@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <functional>
 
 namespace stencil {
@@ -199,6 +200,13 @@ const PhaseTotals& Simulation::totals() const { return impl_->totals; }
 const Decomposition& Simulation::decomposition() const { return impl_->d; }
 std::size_t Simulation::halo_bytes_per_step() const { return impl_->exchange->bytes_per_exchange(); }
 int Simulation::steps_done() const { return impl_->steps_done; }
+
+std::size_t Simulation::largest_face_floats() const {
+    const Layout& L = impl_->layout;
+    const std::size_t x = std::size_t(L.radius) * L.ny * L.nz, y = std::size_t(L.nx) * L.radius * L.nz,
+                      z = std::size_t(L.radius) * L.slice;
+    return std::max({x, y, z});
+}
 
 std::vector<float> Simulation::Impl::local_interior() const {
     std::vector<float> all(layout.allocation());

@@ -35,6 +35,7 @@ public:
     const PhaseTotals& totals() const;
     const Decomposition& decomposition() const;
     std::size_t halo_bytes_per_step() const;
+    std::size_t largest_face_floats() const; // the largest halo message of this rank
     int steps_done() const;
 
     // Collective queries of the current field p(t_n).

@@ -70,12 +70,3 @@ TEST(Physics, SpongeDrainsEnergyThatRigidWallsKeep) {
 
 } // namespace
 } // namespace stencil
-
-int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    stencil::install_mpi_fatal_handler();
-    testing::InitGoogleTest(&argc, argv);
-    const int status = RUN_ALL_TESTS();
-    MPI_Finalize();
-    return status;
-}

@@ -1,69 +1,99 @@
 #!/usr/bin/env bash
-# The mini-app on a lent multi-GPU machine, in one call: builds the CUDA
-# back-end against the system MPI (not GPU-aware: staged) and, when
-# .deps/ompi-4.1.4-cuda-install.tar.xz travels along, against that
-# CUDA-aware Open MPI (gpu-aware). Checks 2 ranks against 1 bit for bit, then
-# times --local NX,NY,NZ on 1 and 2 GPUs, overlap on and off, per comm mode,
-# and prints a table last. Reports go to $OUT.
+# The mini-app on a lent multi-GPU machine, in one call.
 #
-# usage: tools/gpu-miniapp.sh [LOCAL (default 512,512,512)] [RADIUS (default 4)] [STEPS (default 100)]
+# Builds the CUDA back-end twice: against the system MPI (not GPU-aware, so
+# --comm staged) and, when .deps/ompi-4.1.4-cuda-install.tar.xz travels
+# along, against that CUDA-aware Open MPI (--comm gpu-aware, and nccl where
+# NCCL is installed). Then, per build: the preflight; 2 ranks against 1,
+# bit for bit, split along z and along x; the timing matrix; the halo
+# micro-benchmark. Prints a table last; reports and logs go to $OUT.
+#
+# usage: tools/gpu-miniapp.sh [--sizes "512,512,512 ..."] [--splits "1,1,2 2,1,1"]
+#                             [--radius 4] [--steps 100] [--one-gpu]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
-local_size=${1:-512,512,512} radius=${2:-4} steps=${3:-100}
+sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sizes) sizes=$2; shift ;;
+    --splits) splits=$2; shift ;;
+    --radius) radius=$2; shift ;;
+    --steps) steps=$2; shift ;;
+    --one-gpu) one_gpu=1 ;;
+    *) echo "gpu-miniapp: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
 export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 # never NVLink multicast on shared machines
-gpus=$(nvidia-smi -L | wc -l)
 nvidia-smi topo -m >"$OUT/topology.txt" 2>&1 || true
 
 build() { # build DIR [cmake args...]
-  local dir=$1; shift
-  cmake -S . -B "$dir" -DSTENCIL_BACKEND=CUDA -DSTENCIL_BUILD_TESTS=OFF -DSTENCIL_BUILD_BENCH=OFF "$@" \
-    >"$OUT/$(basename "$dir")-configure.log" 2>&1 || { tail -20 "$OUT/$(basename "$dir")-configure.log"; exit 1; }
-  cmake --build "$dir" -j"$(nproc)" --target stencil-miniapp >"$OUT/$(basename "$dir")-build.log" 2>&1 ||
-    { grep -A5 error "$OUT/$(basename "$dir")-build.log" | head -40; exit 1; }
+  local dir=$1 log; shift
+  log=$OUT/$(basename "$dir")
+  cmake -S . -B "$dir" -DSTENCIL_BACKEND=CUDA -DSTENCIL_BUILD_TESTS=OFF "$@" >"$log-configure.log" 2>&1 ||
+    { tail -20 "$log-configure.log"; exit 1; }
+  grep -E "NCCL|mini-app" "$log-configure.log" || true
+  cmake --build "$dir" -j"$(nproc)" --target stencil-miniapp stencil-halo-bench >"$log-build.log" 2>&1 ||
+    { grep -A5 error "$log-build.log" | head -40; exit 1; }
 }
 
+# dir|launcher|modes
 builds=("build-gpu-sysmpi|mpirun|staged")
 build build-gpu-sysmpi
 if [ -f .deps/ompi-4.1.4-cuda-install.tar.xz ]; then
   mkdir -p /tmp/gpumpi && tar xJf .deps/ompi-4.1.4-cuda-install.tar.xz -C /tmp/gpumpi
-  PATH=/tmp/gpumpi/install/bin:$PATH LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-} \
-    build build-gpu-cudampi -DMPI_HOME=/tmp/gpumpi/install
-  builds+=("build-gpu-cudampi|/tmp/gpumpi/install/bin/mpirun --mca pml ob1|gpu-aware")
+  export LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-}
+  PATH=/tmp/gpumpi/install/bin:$PATH build build-gpu-cudampi -DMPI_HOME=/tmp/gpumpi/install
+  modes="gpu-aware none"
+  grep -q "NCCL/RCCL *OFF" "$OUT/build-gpu-cudampi-configure.log" || modes="gpu-aware nccl none"
+  builds+=("build-gpu-cudampi|/tmp/gpumpi/install/bin/mpirun --mca pml ob1|$modes")
 fi
 
+status=0
 run() { # run LAUNCHER RANKS NAME ARGS...
   local launcher=$1 ranks=$2 name=$3; shift 3
-  local env=(env)
-  [[ $launcher == /tmp/gpumpi/* ]] && env+=(PATH="/tmp/gpumpi/install/bin:$PATH" LD_LIBRARY_PATH="/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-}")
   # shellcheck disable=SC2086 # the launcher carries its own flags
-  "${env[@]}" $launcher -np "$ranks" "$@" >"$OUT/$name.txt" 2>&1 || { echo "FAILED: $name"; tail -15 "$OUT/$name.txt"; return 1; }
+  $launcher -np "$ranks" "$@" >"$OUT/$name.txt" 2>&1 || { echo "FAILED: $name"; tail -15 "$OUT/$name.txt"; status=1; }
 }
 
-status=0
 for spec in "${builds[@]}"; do
-  IFS='|' read -r dir launcher mode <<<"$spec"
+  IFS='|' read -r dir launcher modes <<<"$spec"
   app=$dir/miniapp/stencil-miniapp
-  run "$launcher" 1 "bind-$mode" "$app" --print-binding --steps 1 --grid 64,64,64 || status=1
-  # Correctness: 2 ranks against 1, bit for bit (--check), and the same checksum.
-  if [ "$gpus" -ge 2 ]; then
-    run "$launcher" 2 "check-$mode" "$app" --grid 192,160,176 --radius "$radius" --steps 40 --comm "$mode" --check --checksum --print-binding || status=1
-    run "$launcher" 2 "check-$mode-x" "$app" --grid 192,160,176 --procs 2,1,1 --radius 8 --steps 40 --comm "$mode" --check --checksum || status=1
-    grep -h -E "^check:|^checksum" "$OUT/check-$mode.txt" "$OUT/check-$mode-x.txt" || true
-  fi
-  for ranks in 1 2; do
-    [ "$ranks" -le "$gpus" ] || continue
-    for overlap in on off; do
-      for comm in "$mode" none; do
-        [ "$ranks" = 1 ] && [ "$comm" = none ] && continue
-        name=perf-np$ranks-$comm-$overlap-$mode
-        run "$launcher" "$ranks" "$name" "$app" --local "$local_size" --radius "$radius" --steps "$steps" \
-          --warmup 10 --comm "$comm" --overlap "$overlap" --report "$OUT/$name.json" || status=1
-      done
+  run "$launcher" 2 "preflight-$(basename "$dir")" "$app" --grid 256,256,256 --steps 1 --preflight --print-binding
+  grep -A2 "^preflight" "$OUT/preflight-$(basename "$dir").txt" || true
+  for mode in $modes; do
+    [ "$mode" = none ] && continue
+    for procs in 1,1,2 2,1,1; do
+      r=$([ "$procs" = 1,1,2 ] && echo "$radius" || echo 8)
+      run "$launcher" 2 "check-$mode-$procs" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
+        --comm "$mode" --check --checksum
+      echo "$mode procs $procs R=$r: $(grep -h -E "^check:" "$OUT/check-$mode-$procs.txt" || echo 'no check line')"
     done
   done
+  for size in $sizes; do
+    for procs in $splits; do
+      for mode in $modes; do
+        for overlap in on off; do
+          run "$launcher" 2 "perf-$size-$procs-$mode-$overlap" "$app" --local "$size" --procs "$procs" --radius "$radius" \
+            --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --report "$OUT/perf-$size-$procs-$mode-$overlap.json"
+        done
+      done
+    done
+    if [ "$one_gpu" = 1 ] && [ "$dir" = build-gpu-sysmpi ]; then
+      for overlap in on off; do
+        run "$launcher" 1 "perf-$size-1gpu-$overlap" "$app" --local "$size" --radius "$radius" --steps "$steps" \
+          --warmup 10 --comm none --overlap "$overlap" --report "$OUT/perf-$size-1gpu-$overlap.json"
+      done
+    fi
+  done
+  bench_modes=$(echo "$modes" | tr ' ' '\n' | grep -v none | paste -sd, -)
+  run "$launcher" 2 "halo-bench-$(basename "$dir")" "$dir/bench/stencil-halo-bench" --sizes 64,128,256,512 \
+    --radius "$radius" --modes "$bench_modes"
 done
+cat "$OUT"/halo-bench-*.txt | grep -v "^$" || true
 python3 tools/miniapp-table.py "$OUT"/perf-*.json | tee "$OUT/table.txt"
+python3 tools/miniapp-table.py "$OUT"/perf-*.json --markdown >"$OUT/table.md"
 exit $status

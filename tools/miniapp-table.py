@@ -15,15 +15,15 @@ def main():
         sys.exit(__doc__)
     md = "--markdown" in sys.argv
     reports = [json.load(open(f)) for f in files]
-    none = {(r["ranks"], tuple(r["grid"]), r["overlap"]): r["phases_ms"]["step"]["max"]
-            for r in reports if r["comm"] == "none"}
+    key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["overlap"])
+    none = {key(r): r["phases_ms"]["step"]["max"] for r in reports if r["comm"] == "none"}
     header = ["ranks", "procs", "grid", "R", "comm", "overlap", "pack", "post", "interior", "wait",
               "unpack", "boundary", "step", "hidden", "Gcell/s/GPU", "vs none"]
     rows = []
-    for r in sorted(reports, key=lambda r: (r["ranks"], r["comm"], not r["overlap"])):
+    for r in sorted(reports, key=lambda r: (r["ranks"], r["grid"], r["procs"], r["comm"], not r["overlap"])):
         ph = {k: v["avg"] for k, v in r["phases_ms"].items()}
         step = r["phases_ms"]["step"]["max"]
-        ref = none.get((r["ranks"], tuple(r["grid"]), r["overlap"]))
+        ref = none.get(key(r))
         rows.append([str(r["ranks"]), "x".join(map(str, r["procs"])), "x".join(map(str, r["grid"])),
                      str(r["radius"]), r["comm"], "on" if r["overlap"] else "off"] +
                     ["%.3f" % ph[k] for k in ("pack", "post", "interior", "wait", "unpack", "boundary")] +
