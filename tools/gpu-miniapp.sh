@@ -45,8 +45,10 @@ builds=("build-gpu-sysmpi|mpirun|staged")
 build build-gpu-sysmpi
 if [ -f .deps/ompi-4.1.4-cuda-install.tar.xz ]; then
   mkdir -p /tmp/gpumpi && tar xJf .deps/ompi-4.1.4-cuda-install.tar.xz -C /tmp/gpumpi
-  export LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-}
-  PATH=/tmp/gpumpi/install/bin:$PATH build build-gpu-cudampi -DMPI_HOME=/tmp/gpumpi/install
+  # Only this build and its runs may see that library: the system-MPI build
+  # segfaults if it loads the other libmpi.
+  PATH=/tmp/gpumpi/install/bin:$PATH LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-} \
+    build build-gpu-cudampi -DMPI_HOME=/tmp/gpumpi/install
   modes="gpu-aware none"
   grep -q "NCCL/RCCL *OFF" "$OUT/build-gpu-cudampi-configure.log" || modes="gpu-aware nccl none"
   builds+=("build-gpu-cudampi|/tmp/gpumpi/install/bin/mpirun --mca pml ob1|$modes")
@@ -54,10 +56,13 @@ fi
 
 status=0
 run() { # run LAUNCHER RANKS NAME ARGS...
-  local launcher=$1 ranks=$2 name=$3; shift 3
+  local launcher=$1 ranks=$2 name=$3 libs=${LD_LIBRARY_PATH:-}; shift 3
+  [[ $launcher == /tmp/gpumpi/* ]] && libs=/tmp/gpumpi/install/lib:$libs
   # shellcheck disable=SC2086 # the launcher carries its own flags
-  $launcher -np "$ranks" "$@" >"$OUT/$name.txt" 2>&1 || { echo "FAILED: $name"; tail -15 "$OUT/$name.txt"; status=1; }
+  LD_LIBRARY_PATH=$libs $launcher -np "$ranks" "$@" >"$OUT/$name.txt" 2>&1 ||
+    { echo "FAILED: $name"; tail -15 "$OUT/$name.txt"; status=1; }
 }
+tag() { echo "$1" | tr , x; } # file names without commas (the device tool refuses them)
 
 for spec in "${builds[@]}"; do
   IFS='|' read -r dir launcher modes <<<"$spec"
@@ -68,24 +73,25 @@ for spec in "${builds[@]}"; do
     [ "$mode" = none ] && continue
     for procs in 1,1,2 2,1,1; do
       r=$([ "$procs" = 1,1,2 ] && echo "$radius" || echo 8)
-      run "$launcher" 2 "check-$mode-$procs" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
+      run "$launcher" 2 "check-$mode-$(tag "$procs")" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
         --comm "$mode" --check --checksum
-      echo "$mode procs $procs R=$r: $(grep -h -E "^check:" "$OUT/check-$mode-$procs.txt" || echo 'no check line')"
+      echo "$mode procs $procs R=$r: $(grep -h -E "^check:" "$OUT/check-$mode-$(tag "$procs").txt" || echo 'no check line')"
     done
   done
   for size in $sizes; do
     for procs in $splits; do
       for mode in $modes; do
         for overlap in on off; do
-          run "$launcher" 2 "perf-$size-$procs-$mode-$overlap" "$app" --local "$size" --procs "$procs" --radius "$radius" \
-            --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --report "$OUT/perf-$size-$procs-$mode-$overlap.json"
+          name=perf-$(tag "$size")-$(tag "$procs")-$mode-$overlap
+          run "$launcher" 2 "$name" "$app" --local "$size" --procs "$procs" --radius "$radius" \
+            --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --report "$OUT/$name.json"
         done
       done
     done
     if [ "$one_gpu" = 1 ] && [ "$dir" = build-gpu-sysmpi ]; then
       for overlap in on off; do
-        run "$launcher" 1 "perf-$size-1gpu-$overlap" "$app" --local "$size" --radius "$radius" --steps "$steps" \
-          --warmup 10 --comm none --overlap "$overlap" --report "$OUT/perf-$size-1gpu-$overlap.json"
+        run "$launcher" 1 "perf-$(tag "$size")-1gpu-$overlap" "$app" --local "$size" --radius "$radius" --steps "$steps" \
+          --warmup 10 --comm none --overlap "$overlap" --report "$OUT/perf-$(tag "$size")-1gpu-$overlap.json"
       done
     fi
   done
@@ -94,6 +100,8 @@ for spec in "${builds[@]}"; do
     --radius "$radius" --modes "$bench_modes"
 done
 cat "$OUT"/halo-bench-*.txt | grep -v "^$" || true
-python3 tools/miniapp-table.py "$OUT"/perf-*.json | tee "$OUT/table.txt"
 python3 tools/miniapp-table.py "$OUT"/perf-*.json --markdown >"$OUT/table.md"
+python3 tools/miniapp-table.py "$OUT"/perf-*.json
+# The device tool returns at most 8 files: everything travels in one archive.
+(cd "$OUT" && tar czf reports.tgz ./*.txt ./*.json ./*.md && find . -maxdepth 1 -type f ! -name reports.tgz -delete)
 exit $status
