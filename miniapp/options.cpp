@@ -89,6 +89,7 @@ const char* usage() {
            "\n"
            "Output and checks\n"
            "  --report FILE.json    write the report as JSON\n"
+           "  --label TEXT          a label stored in the report (scaling scripts use weak/strong)\n"
            "  --checksum            print 'checksum: <16 hex>' of the final field (decomposition-independent)\n"
            "  --check               also run on one domain and compare bit for bit (small grids)\n"
            "  --poison-halo         fill received halos with NaN before each exchange (testing)\n"
@@ -149,6 +150,7 @@ std::string parse_options(int argc, char** argv, Config& c) {
             else if (opt == "--source") c.source = triple(next(), opt, true);
             else if (opt == "--sponge") c.sponge = non_negative(next(), opt);
             else if (opt == "--report") c.report = next();
+            else if (opt == "--label") c.label = next();
             else if (opt == "--block-x") c.tuning.block_x = positive(next(), opt);
             else if (opt == "--block-y") c.tuning.block_y = positive(next(), opt);
             else if (opt == "--window") c.tuning.window = positive(next(), opt);

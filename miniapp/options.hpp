@@ -27,6 +27,7 @@ struct Config {
     std::array<int, 3> source{-1, -1, -1}; // global cell; -1: the centre
     int sponge = 0;                      // cells
     std::string report;                  // JSON path
+    std::string label;                   // free text carried into the report (e.g. "weak")
     bool checksum = false;
     bool check = false;
     bool print_binding = false;

@@ -114,7 +114,8 @@ std::string write_json(const Report& r, const std::string& path) {
         for (char ch : s) q += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
         return q + "\"";
     };
-    out << "{\n  \"program\": \"stencil-miniapp\",\n  \"revision\": " << quoted(r.revision)
+    out << "{\n  \"program\": \"stencil-miniapp\",\n  \"label\": " << quoted(c.label)
+        << ",\n  \"revision\": " << quoted(r.revision)
         << ",\n  \"backend\": " << quoted(r.backend) << ",\n  \"devices\": [";
     for (std::size_t i = 0; i < r.devices.size(); ++i) out << (i ? ", " : "") << quoted(r.devices[i]);
     out << "],\n  \"ranks\": " << r.ranks << ",\n  \"procs\": " << triple(r.dims) << ",\n  \"grid\": " << triple(r.grid)

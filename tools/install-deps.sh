@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, from Debian/Ubuntu packages.
 # usage: tools/install-deps.sh [host] [hip] [lint]
-#   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark (always)
+#   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, matplotlib (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
-packages=(g++ cmake ninja-build make git python3 libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
+packages=(g++ cmake ninja-build make git python3 python3-matplotlib libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
 for extra in "$@"; do
   case "$extra" in
     host) ;;
