@@ -35,7 +35,7 @@ stencil_rank_series() {
 stencil_run() {
   local label=$1 ranks=$2 name
   shift 2
-  name=$label-n$ranks
+  name=$label-$COMM-overlap-$OVERLAP-n$ranks
   launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
     --comm "$COMM" --overlap "$OVERLAP" --print-binding --report "$RESULTS/$name.json" "$@" \
     >"$RESULTS/$name.txt" 2>&1 || { echo "stencil: $name failed:"; tail -5 "$RESULTS/$name.txt"; return 1; }
