@@ -162,8 +162,13 @@ def plot(rows, out):
         plt.close(fig)
 
     groups = sorted(by_series.items())
-    fig, axes = plt.subplots(1, max(1, len(groups)), figsize=(5.5 * max(1, len(groups)), 5), squeeze=False)
-    for ax, ((kind, name), runs) in zip(axes[0], groups):
+    columns = min(4, max(1, len(groups)))
+    rows_of_plots = (len(groups) + columns - 1) // columns or 1
+    fig, axes = plt.subplots(rows_of_plots, columns, figsize=(4.6 * columns + 1.2, 4.2 * rows_of_plots + 0.8),
+                             squeeze=False)
+    for ax in axes.flat[len(groups):]:
+        ax.set_visible(False)
+    for ax, ((kind, name), runs) in zip(axes.flat, groups):
         labels = [str(r["ranks"]) for r in runs]
         bottom = [0.0] * len(runs)
         for phase in PHASES:
@@ -180,7 +185,7 @@ def plot(rows, out):
     fig.suptitle("Where a time step goes. Kernels (blue) overlap the exchange (red/orange) when overlap is on,\n"
                  "so the bars may stand above the measured step (black line).", fontsize=10)
     fig.text(0.99, 0.01, device, ha="right", fontsize=7, color="grey")
-    fig.tight_layout(rect=(0, 0.02, 0.88, 0.9))
+    fig.tight_layout(rect=(0, 0.02, 0.88, 1 - 0.55 / fig.get_figheight()))
     fig.savefig(os.path.join(out, "phases.png"), dpi=120)
     plt.close(fig)
 
