@@ -4,6 +4,7 @@
 #include "device_vec.hpp"
 #include "field_ops.hpp"
 #include "gpu_launch.hpp"
+#include "memory.hpp"
 
 namespace stencil {
 namespace {
@@ -36,6 +37,19 @@ void launch_face(FieldView<float> field, const Box& face, float* buffer, float v
 
 __global__ void add_at_kernel(float* cell, float value) { *cell += value; }
 
+__global__ void __launch_bounds__(256)
+    count_nonfinite_kernel(FieldView<const float> field, Box box, unsigned long long* count) {
+    const long long n = (long long)box.nx() * box.ny() * box.nz();
+    unsigned long long mine = 0;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n; t += (long long)gridDim.x * blockDim.x) {
+        const int i = box.x0 + int(t % box.nx());
+        const int j = box.y0 + int((t / box.nx()) % box.ny());
+        const int k = box.z0 + int(t / ((long long)box.nx() * box.ny()));
+        mine += !isfinite(field(i, j, k));
+    }
+    if (mine) atomicAdd(count, mine);
+}
+
 // Pack only reads the field; the kernel is shared, so drop const here once.
 FieldView<float> writable(FieldView<const float> v) { return {const_cast<float*>(v.origin), v.layout}; }
 
@@ -56,6 +70,19 @@ void launch_fill(FieldView<float> field, const Box& box, float value, Stream& st
 void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream& stream) {
     add_at_kernel<<<1, 1, 0, stream.handle()>>>(field.ptr(i, j, k), value);
     GPU_CHECK_LAUNCH();
+}
+
+std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream& stream) {
+    if (box.empty()) return 0;
+    DeviceArray<unsigned long long> count(1);
+    unsigned long long result = 0;
+    copy_async(count.data(), &result, sizeof result, stream);
+    const unsigned blocks = unsigned(std::min<std::size_t>((box.cells() + 255) / 256, 4096));
+    count_nonfinite_kernel<<<blocks, 256, 0, stream.handle()>>>(field, box, count.data());
+    GPU_CHECK_LAUNCH();
+    copy_async(&result, count.data(), sizeof result, stream);
+    stream.synchronize();
+    return std::size_t(result);
 }
 
 } // namespace stencil

@@ -8,6 +8,8 @@
 #include "field.hpp"
 #include "stream.hpp"
 
+#include <cstddef>
+
 namespace stencil {
 
 // buffer[...] = field over `face`, x fastest, then y, then z.
@@ -18,5 +20,7 @@ void launch_unpack(const float* buffer, FieldView<float> field, const Box& face,
 void launch_fill(FieldView<float> field, const Box& box, float value, Stream& stream);
 // field(i,j,k) += value.
 void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream& stream);
+// The number of NaN or infinite cells of `box`; waits for the answer.
+std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream& stream);
 
 } // namespace stencil

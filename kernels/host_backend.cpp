@@ -6,6 +6,7 @@
 #include "stencil.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace stencil {
@@ -98,6 +99,16 @@ void launch_fill(FieldView<float> field, const Box& box, float value, Stream&) {
 
 void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream&) {
     field(i, j, k) += value;
+}
+
+std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream&) {
+    std::size_t count = 0;
+    if (box.empty()) return 0;
+#pragma omp parallel for collapse(2) reduction(+ : count) schedule(static)
+    for (int k = box.z0; k < box.z1; ++k)
+        for (int j = box.y0; j < box.y1; ++j)
+            for (int i = box.x0; i < box.x1; ++i) count += !std::isfinite(field(i, j, k));
+    return count;
 }
 
 } // namespace stencil

@@ -30,13 +30,23 @@ std::string mib(std::size_t bytes) {
 }
 
 #if !STENCIL_HAS_GPU
+std::size_t host_available_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::size_t kib = 0;
+    while (meminfo >> key >> kib)
+        if (key == "MemAvailable:") return kib * 1024;
+        else meminfo.ignore(256, '\n');
+    return 0;
+}
+
 // Host "device" memory: aligned like the GPU allocators, so the layout's
 // 256-byte alignment claims hold on every back-end.
 void* aligned_host_alloc(std::size_t bytes) {
     constexpr std::size_t alignment = 256;
     const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
     void* p = std::aligned_alloc(alignment, rounded);
-    if (!p) fatal("out of host memory: requested " + mib(bytes));
+    if (!p) fatal("out of host memory: requested " + mib(bytes) + ", available " + mib(host_available_bytes()));
     return p;
 }
 #endif

@@ -1,6 +1,7 @@
 // stencil-miniapp: distributed acoustic wave propagation with an order-2R
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
+#include "driver.hpp"
 #include "gpu_aware.hpp"
 #include "nccl_comm.hpp"
 #include "preflight.hpp"
@@ -10,6 +11,7 @@
 
 #include <mpi.h>
 
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -37,6 +39,19 @@ std::string resolve_grid(Config& c, std::array<int, 3>& procs) {
     if (c.local[0] > 0)
         for (int a = 0; a < 3; ++a) c.grid[a] = c.local[a] * procs[a];
     return check_split(c.grid, procs, c.radius);
+}
+
+// Rank 0 tries every output path now rather than after an hour of compute;
+// the verdict is broadcast so that every rank refuses together.
+std::string check_outputs_writable(const Config& c) {
+    char why[512] = {0};
+    if (world_rank() == 0 && !c.report.empty()) {
+        std::FILE* f = std::fopen(c.report.c_str(), "a");
+        if (!f) std::snprintf(why, sizeof why, "--report %s: cannot write there (%s)", c.report.c_str(), std::strerror(errno));
+        else std::fclose(f);
+    }
+    MPI_CHECK(MPI_Bcast(why, sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD));
+    return why;
 }
 
 // --check: the same problem on one domain, on rank 0, compared bit for bit.
@@ -70,6 +85,7 @@ int run(int argc, char** argv) {
     if (const std::string why = resolve_grid(c, procs); !why.empty()) return refuse(why);
     Physics physics;
     if (const std::string why = resolve_physics(c, c.grid, physics); !why.empty()) return refuse(why);
+    if (const std::string why = check_outputs_writable(c); !why.empty()) return refuse(why);
 
     const GpuAwareness aware = detect_gpu_aware_mpi();
     CommMode mode = CommMode::Staged;
@@ -111,8 +127,16 @@ int run(int argc, char** argv) {
             return 1;
         }
     }
-    sim.run(c.warmup, false);
-    sim.run(c.steps, true);
+    const DriveResult outcome = drive(sim, c, physics);
+    if (!outcome.stable) {
+        if (world_rank() == 0)
+            std::fprintf(stderr,
+                         "stencil-miniapp: unstable: NaN or Inf in the field at step %d, first on rank %d "
+                         "(dt=%.4g s, limit %.4g s)\n",
+                         outcome.bad_step, outcome.bad_rank, physics.dt, physics.dt_limit);
+        MPI_Finalize();
+        return 1;
+    }
 
     Report report = summarize(sim, c, physics, mode, reason, binding);
     int status = 0;

@@ -92,8 +92,15 @@ const char* usage() {
            "  --label TEXT          a label stored in the report (scaling scripts use weak/strong)\n"
            "  --checksum            print 'checksum: <16 hex>' of the final field (decomposition-independent)\n"
            "  --check               also run on one domain and compare bit for bit (small grids)\n"
-           "  --poison-halo         fill received halos with NaN before each exchange (testing)\n"
+           "  --nan-check N         stop with the step and rank if a NaN/Inf appears, checked every N steps\n"
+           "                        (default 50; 0: never)\n"
+           "  --progress S          a progress line on stderr every S seconds (default 1; 0: every step)\n"
            "  --quiet               only errors and the FOM line\n"
+           "\n"
+           "Testing aids\n"
+           "  --poison-halo         fill received halos with NaN before each exchange\n"
+           "  --inject-fault drop-face|nan|fail-rank=N   plant a bug: zero a received face; put a NaN\n"
+           "                        at the source at step 3; make rank N fail at step 3\n"
            "  --help                this text\n";
 }
 
@@ -160,10 +167,16 @@ std::string parse_options(int argc, char** argv, Config& c) {
             else if (opt == "--preflight") c.preflight = true;
             else if (opt == "--quiet") c.quiet = true;
             else if (opt == "--poison-halo") c.poison_halo = true;
-            else if (opt == "--inject-fault") {
+            else if (opt == "--nan-check") c.nan_check_every = non_negative(next(), opt);
+            else if (opt == "--progress") {
                 const std::string v = next();
-                if (v != "drop-face") throw BadOption{"--inject-fault: only drop-face is known"};
-                c.drop_face = true;
+                c.progress_seconds = v == "0" ? 0.0 : positive_real(v, opt);
+            } else if (opt == "--inject-fault") {
+                const std::string v = next();
+                if (v == "drop-face") c.drop_face = true;
+                else if (v == "nan") c.inject_nan = true;
+                else if (v.rfind("fail-rank=", 0) == 0) c.fail_rank = non_negative(v.substr(10), opt);
+                else throw BadOption{"--inject-fault: '" + v + "' is not drop-face, nan or fail-rank=N"};
             } else throw BadOption{"unknown option '" + opt + "'"};
         }
     } catch (const BadOption& bad) {

@@ -34,9 +34,13 @@ struct Config {
     bool preflight = false;
     bool quiet = false;
     Tuning tuning;
-    // Testing aids, not in --help's main list.
+    int nan_check_every = 50;            // steps between NaN/Inf checks; 0 = never
+    double progress_seconds = 1.0;       // seconds between progress lines; 0 = every step
+    // Testing aids.
     bool poison_halo = false;
-    bool drop_face = false;
+    bool drop_face = false;              // --inject-fault drop-face: zero a received face
+    bool inject_nan = false;             // --inject-fault nan: a NaN at the source at step 3
+    int fail_rank = -1;                  // --inject-fault fail-rank=N: rank N fails at step 3
 };
 
 // Parses argv. Returns an empty string on success, "help" for --help, else

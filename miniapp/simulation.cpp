@@ -4,6 +4,7 @@
 #include "stencil.hpp"
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <algorithm>
@@ -291,6 +292,31 @@ float Simulation::value_at(const std::array<int, 3>& cell) const {
     }
     MPI_CHECK(MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, s.d.cart.get()));
     return float(total);
+}
+
+int Simulation::first_nonfinite_rank() const {
+    Impl& s = *impl_;
+    const bool bad = count_nonfinite(s.view(s.current), s.whole, s.compute) > 0;
+    int mine = bad ? s.d.rank : INT_MAX, first = INT_MAX;
+    MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, s.d.cart.get()));
+    if (first == INT_MAX) return -1;
+    // Report the rank's number in MPI_COMM_WORLD, the one users see.
+    int world = first == s.d.rank ? world_rank() : 0, named = 0;
+    MPI_CHECK(MPI_Allreduce(&world, &named, 1, MPI_INT, MPI_MAX, s.d.cart.get()));
+    return named;
+}
+
+void Simulation::set_value_at(const std::array<int, 3>& cell, float value) {
+    Impl& s = *impl_;
+    bool mine = true;
+    for (int a = 0; a < 3; ++a) mine = mine && cell[a] >= s.d.offset[a] && cell[a] < s.d.offset[a] + s.d.local[a];
+    if (!mine) return;
+    const FieldView<float> p = s.view(s.current);
+    const int R = s.layout.radius;
+    const Box one{cell[0] - s.d.offset[0] + R, cell[0] - s.d.offset[0] + R + 1, cell[1] - s.d.offset[1] + R,
+                  cell[1] - s.d.offset[1] + R + 1, cell[2] - s.d.offset[2] + R, cell[2] - s.d.offset[2] + R + 1};
+    launch_fill(p, one, value, s.compute);
+    s.compute.synchronize();
 }
 
 bool Simulation::all_finite() const {

@@ -44,6 +44,10 @@ public:
     double energy() const;              // sum of p^2 over the interior
     float value_at(const std::array<int, 3>& cell) const; // p at a global cell
     bool all_finite() const;
+    // The lowest rank holding a NaN or Inf in its interior, or -1 (collective, cheap: a device count).
+    int first_nonfinite_rank() const;
+    // p at a global cell = value, on the rank that owns it (testing aid; collective).
+    void set_value_at(const std::array<int, 3>& cell, float value);
 
 private:
     struct Impl;

@@ -1,0 +1,68 @@
+#include "driver.hpp"
+
+#include "mpi_util.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace stencil {
+namespace {
+
+double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// One progress line on stderr from rank 0, at most every c.progress_seconds.
+class Progress {
+public:
+    Progress(const Config& c, const Physics& p, int total)
+        : enabled_(!c.quiet && world_rank() == 0), every_(c.progress_seconds), dt_(p.dt), total_(total),
+          cells_(double(c.grid[0]) * c.grid[1] * c.grid[2]), start_(now_s()), last_(start_) {}
+
+    void after_step(int done) {
+        if (!enabled_) return;
+        const double now = now_s();
+        if (now - last_ < every_ && done != total_) return;
+        last_ = now;
+        const double elapsed = now - start_, rate = elapsed > 0 ? done / elapsed : 0;
+        std::fprintf(stderr, "progress: step %d/%d  t=%.4g s  elapsed %.1f s  ETA %.1f s  %.3f Gcell/s\n", done,
+                     total_, done * dt_, elapsed, rate > 0 ? (total_ - done) / rate : 0.0, cells_ * rate * 1e-9);
+    }
+
+private:
+    bool enabled_;
+    double every_, dt_;
+    int total_;
+    double cells_, start_, last_;
+};
+
+constexpr int kFaultStep = 3;
+
+} // namespace
+
+DriveResult drive(Simulation& sim, const Config& c, const Physics& physics) {
+    DriveResult result;
+    const int total = c.warmup + c.steps;
+    Progress progress(c, physics, total);
+    for (int n = 1; n <= total; ++n) {
+        sim.run(1, n > c.warmup);
+        if (n == kFaultStep) {
+            if (c.fail_rank == world_rank())
+                fatal("injected failure (--inject-fault fail-rank=" + std::to_string(c.fail_rank) + ") at step " +
+                      std::to_string(n));
+            if (c.inject_nan) sim.set_value_at(physics.source, std::nanf(""));
+        }
+        if (c.nan_check_every > 0 && (n % c.nan_check_every == 0 || n == total || n == kFaultStep + 1)) {
+            const int bad = sim.first_nonfinite_rank();
+            if (bad >= 0) {
+                result = {false, n, bad};
+                return result;
+            }
+        }
+        progress.after_step(n);
+    }
+    return result;
+}
+
+} // namespace stencil
