@@ -50,6 +50,11 @@ __global__ void __launch_bounds__(256)
     if (mine) atomicAdd(count, mine);
 }
 
+__global__ void gather_cells_kernel(const float* origin, const std::size_t* offsets, int count, float* out) {
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n < count) out[n] = origin[offsets[n]];
+}
+
 // Pack only reads the field; the kernel is shared, so drop const here once.
 FieldView<float> writable(FieldView<const float> v) { return {const_cast<float*>(v.origin), v.layout}; }
 
@@ -69,6 +74,13 @@ void launch_fill(FieldView<float> field, const Box& box, float value, Stream& st
 
 void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream& stream) {
     add_at_kernel<<<1, 1, 0, stream.handle()>>>(field.ptr(i, j, k), value);
+    GPU_CHECK_LAUNCH();
+}
+
+void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count, float* out,
+                         Stream& stream) {
+    if (count <= 0) return;
+    gather_cells_kernel<<<(count + 255) / 256, 256, 0, stream.handle()>>>(field.origin, offsets, count, out);
     GPU_CHECK_LAUNCH();
 }
 

@@ -101,6 +101,10 @@ void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Str
     field(i, j, k) += value;
 }
 
+void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count, float* out, Stream&) {
+    for (int n = 0; n < count; ++n) out[n] = field.origin[offsets[n]];
+}
+
 std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream&) {
     std::size_t count = 0;
     if (box.empty()) return 0;

@@ -41,7 +41,7 @@ constexpr int kFaultStep = 3;
 
 } // namespace
 
-DriveResult drive(Simulation& sim, const Config& c, const Physics& physics) {
+DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outputs& outputs) {
     DriveResult result;
     const int total = c.warmup + c.steps;
     Progress progress(c, physics, total);
@@ -60,8 +60,10 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics) {
                 return result;
             }
         }
+        outputs.after_step(n);
         progress.after_step(n);
     }
+    outputs.finish(total);
     return result;
 }
 

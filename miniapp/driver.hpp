@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model.hpp"
+#include "outputs.hpp"
 #include "options.hpp"
 #include "simulation.hpp"
 
@@ -14,6 +15,6 @@ struct DriveResult {
 };
 
 // Runs c.warmup untimed and c.steps timed steps (collective).
-DriveResult drive(Simulation& sim, const Config& c, const Physics& physics);
+DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outputs& outputs);
 
 } // namespace stencil

@@ -6,6 +6,7 @@
 #include "nccl_comm.hpp"
 #include "preflight.hpp"
 #include "options.hpp"
+#include "outputs.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
 
@@ -86,6 +87,7 @@ int run(int argc, char** argv) {
     Physics physics;
     if (const std::string why = resolve_physics(c, c.grid, physics); !why.empty()) return refuse(why);
     if (const std::string why = check_outputs_writable(c); !why.empty()) return refuse(why);
+    if (const std::string why = prepare_outputs(c); !why.empty()) return refuse(why);
 
     const GpuAwareness aware = detect_gpu_aware_mpi();
     CommMode mode = CommMode::Staged;
@@ -127,7 +129,8 @@ int run(int argc, char** argv) {
             return 1;
         }
     }
-    const DriveResult outcome = drive(sim, c, physics);
+    Outputs outputs(c, physics, sim);
+    const DriveResult outcome = drive(sim, c, physics, outputs);
     if (!outcome.stable) {
         if (world_rank() == 0)
             std::fprintf(stderr,

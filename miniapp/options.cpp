@@ -52,6 +52,14 @@ std::array<int, 3> triple(const std::string& text, const std::string& option, bo
     return v;
 }
 
+// "z=64" -> axis 2, index 64.
+void axis_index(const std::string& text, const std::string& option, int& axis, int& index) {
+    if (text.size() < 3 || text[1] != '=' || (text[0] != 'x' && text[0] != 'y' && text[0] != 'z'))
+        throw BadOption{option + ": '" + text + "' is not x=K, y=K or z=K"};
+    axis = text[0] - 'x';
+    index = non_negative(text.substr(2), option);
+}
+
 bool on_off(const std::string& text, const std::string& option) {
     if (text == "on") return true;
     if (text == "off") return false;
@@ -91,6 +99,12 @@ const char* usage() {
            "  --report FILE.json    write the report as JSON\n"
            "  --label TEXT          a label stored in the report (scaling scripts use weak/strong)\n"
            "  --checksum            print 'checksum: <16 hex>' of the final field (decomposition-independent)\n"
+           "  --output DIR          where snapshots, images and traces go (default output)\n"
+           "  --snapshot-every K    every K steps, the global field as raw float32 (x fastest, MPI-IO)\n"
+           "                        with a JSON sidecar; also the --slice image\n"
+           "  --slice x|y|z=K       a PNG of that plane at each snapshot and at the end\n"
+           "  --receivers FILE      record p at every step at the cells listed (x,y,z per line)\n"
+           "  --receiver-line z=K   receivers at every x along depth K, at the source's y\n"
            "  --check               also run on one domain and compare bit for bit (small grids)\n"
            "  --nan-check N         stop with the step and rank if a NaN/Inf appears, checked every N steps\n"
            "                        (default 50; 0: never)\n"
@@ -158,6 +172,14 @@ std::string parse_options(int argc, char** argv, Config& c) {
             else if (opt == "--sponge") c.sponge = non_negative(next(), opt);
             else if (opt == "--report") c.report = next();
             else if (opt == "--label") c.label = next();
+            else if (opt == "--output") c.output = next();
+            else if (opt == "--snapshot-every") c.snapshot_every = positive(next(), opt);
+            else if (opt == "--slice") axis_index(next(), opt, c.slice_axis, c.slice_index);
+            else if (opt == "--receivers") c.receivers_file = next();
+            else if (opt == "--receiver-line") {
+                axis_index(next(), opt, c.line_axis, c.line_index);
+                if (c.line_axis != 2) throw BadOption{"--receiver-line: only z=K (a line along x at depth K)"};
+            }
             else if (opt == "--block-x") c.tuning.block_x = positive(next(), opt);
             else if (opt == "--block-y") c.tuning.block_y = positive(next(), opt);
             else if (opt == "--window") c.tuning.window = positive(next(), opt);

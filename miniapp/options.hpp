@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace stencil {
 
@@ -27,6 +28,13 @@ struct Config {
     std::array<int, 3> source{-1, -1, -1}; // global cell; -1: the centre
     int sponge = 0;                      // cells
     std::string report;                  // JSON path
+    // Outputs (miniapp/outputs.hpp), written under `output`.
+    std::string output = "output";
+    int snapshot_every = 0;              // 0: no snapshots
+    int slice_axis = -1, slice_index = 0; // --slice x|y|z=K; axis -1: none
+    std::string receivers_file;
+    int line_axis = -1, line_index = 0;  // --receiver-line z=K (only z: a line along x at the source's y)
+    std::vector<std::array<int, 3>> receivers; // filled by prepare_outputs
     std::string label;                   // free text carried into the report (e.g. "weak")
     bool checksum = false;
     bool check = false;

@@ -294,6 +294,23 @@ float Simulation::value_at(const std::array<int, 3>& cell) const {
     return float(total);
 }
 
+std::vector<float> Simulation::interior_copy() const { return impl_->local_interior(); }
+
+bool Simulation::local_offset(const std::array<int, 3>& cell, std::size_t& offset) const {
+    const Impl& s = *impl_;
+    for (int a = 0; a < 3; ++a)
+        if (cell[a] < s.d.offset[a] || cell[a] >= s.d.offset[a] + s.d.local[a]) return false;
+    const int R = s.layout.radius;
+    offset = s.layout.index(cell[0] - s.d.offset[0] + R, cell[1] - s.d.offset[1] + R, cell[2] - s.d.offset[2] + R);
+    return true;
+}
+
+void Simulation::sample(const std::size_t* offsets, int count, float* out) {
+    Impl& s = *impl_;
+    launch_gather_cells(s.view(s.current), offsets, count, out, s.compute);
+    s.compute.synchronize();
+}
+
 int Simulation::first_nonfinite_rank() const {
     Impl& s = *impl_;
     const bool bad = count_nonfinite(s.view(s.current), s.whole, s.compute) > 0;

@@ -44,6 +44,12 @@ public:
     double energy() const;              // sum of p^2 over the interior
     float value_at(const std::array<int, 3>& cell) const; // p at a global cell
     bool all_finite() const;
+    // This rank's interior of p, x fastest (a host copy).
+    std::vector<float> interior_copy() const;
+    // The offset of a global cell from the field origin, if this rank owns it.
+    bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const;
+    // out[n] = p at offsets[n], n < count; device arrays (compute stream, waits).
+    void sample(const std::size_t* offsets, int count, float* out);
     // The lowest rank holding a NaN or Inf in its interior, or -1 (collective, cheap: a device count).
     int first_nonfinite_rank() const;
     // p at a global cell = value, on the rank that owns it (testing aid; collective).

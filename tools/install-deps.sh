@@ -6,7 +6,7 @@
 #   lint: shellcheck
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
-packages=(g++ cmake ninja-build make git python3 python3-matplotlib libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
+packages=(g++ cmake ninja-build make git python3 python3-matplotlib libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
 for extra in "$@"; do
   case "$extra" in
     host) ;;
