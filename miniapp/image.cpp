@@ -46,7 +46,8 @@ float clip_at_percentile(const std::vector<float>& values, double percentile) {
 
 std::string write_seismic_png(const std::string& path, const Image& image, float clip) {
 #if STENCIL_HAVE_STB
-    const int scale = std::clamp(256 / std::max(1, std::min(image.width, image.height)), 1, 8);
+    const int shorter = std::max(1, std::min(image.width, image.height));
+    const int scale = std::clamp((256 + shorter - 1) / shorter, 1, 8);
     const int w = image.width * scale, h = image.height * scale;
     std::vector<unsigned char> pixels(std::size_t(w) * h * 3);
     auto put = [&](int x, int y, Rgb c) {

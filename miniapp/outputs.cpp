@@ -275,12 +275,16 @@ void Outputs::State::write_traces() {
                     receivers.size(), nt, c.output.c_str());
         return;
     }
-    // The shot gather: receivers across, time down.
+    // The shot gather: receivers across, time down; every stride-th step, so
+    // that a long record stays at most twice as tall as it is wide.
     Image gather;
-    gather.width = int(receivers.size()), gather.height = nt;
-    gather.values.resize(ordered.size());
-    for (int t = 0; t < nt; ++t)
-        for (int r = 0; r < gather.width; ++r) gather.values[std::size_t(t) * gather.width + r] = ordered[std::size_t(r) * nt + t];
+    gather.width = int(receivers.size());
+    const int stride = std::max(1, nt / std::max(1, 2 * gather.width));
+    gather.height = (nt + stride - 1) / stride;
+    gather.values.resize(std::size_t(gather.width) * gather.height);
+    for (int row = 0; row < gather.height; ++row)
+        for (int r = 0; r < gather.width; ++r)
+            gather.values[std::size_t(row) * gather.width + r] = ordered[std::size_t(r) * nt + std::size_t(row) * stride];
     const std::string why = write_seismic_png(c.output + "/shot_gather.png", gather, clip_at_percentile(gather.values, 95));
     if (!why.empty()) fatal(why);
     std::printf("traces: %zu receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png\n", receivers.size(),
