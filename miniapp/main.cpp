@@ -16,6 +16,8 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 
 namespace stencil {
 namespace {
@@ -176,5 +178,11 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
     stencil::install_mpi_fatal_handler();
-    return stencil::run(argc, argv);
+    try {
+        return stencil::run(argc, argv);
+    } catch (const std::bad_alloc&) {
+        stencil::fatal("out of host memory"); // one line naming the rank, then MPI_Abort
+    } catch (const std::exception& e) {
+        stencil::fatal(std::string("unexpected error: ") + e.what());
+    }
 }

@@ -90,11 +90,12 @@ void Simulation::Impl::setup_boxes() {
 }
 
 void Simulation::Impl::setup_fields() {
+    // Device memory first: if it does not fit, the allocator says how much
+    // was asked for and how much is free, before any host staging is made.
+    for (auto& f : fields) f = DeviceArray<float>(layout.allocation());
+    vel = DeviceArray<float>(layout.allocation());
     std::vector<float> host(layout.allocation(), 0.0f);
-    for (auto& f : fields) {
-        f = DeviceArray<float>(layout.allocation());
-        copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
-    }
+    for (auto& f : fields) copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
     // dt^2 c^2 everywhere, the halo included (its cells are never updated).
     const FieldView<float> v = view_of(host.data(), layout);
     const double dt = physics.dt;
@@ -104,7 +105,6 @@ void Simulation::Impl::setup_fields() {
         for (int j = 0; j < layout.py(); ++j)
             for (int i = 0; i < layout.px(); ++i) v(i, j, k) = value;
     }
-    vel = DeviceArray<float>(layout.allocation());
     copy_to_device(vel, host.data());
 }
 
