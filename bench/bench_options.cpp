@@ -23,7 +23,8 @@ int parse_int(const std::string& text, const std::string& what) {
 std::vector<std::string> split(const std::string& text, char sep) {
     std::vector<std::string> parts;
     std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, sep);) parts.push_back(part);
+    for (std::string part; std::getline(stream, part, sep);)
+        parts.push_back(part);
     return parts;
 }
 
@@ -43,7 +44,8 @@ const char* kUsage =
     "  --sizes=256,512          cubes N, or NXxNYxNZ, comma-separated\n"
     "  --variants=a,b           subset of: copy, baseline_x, baseline_y, baseline_z, vector_x,\n"
     "                           lds_y, window_z, fused_xy, fused_xyz, baseline_3pass, wave\n"
-    "  --block-x=N --block-y=N  threads per block of the LDS/window/fused kernels (4 cells per thread\n"
+    "  --block-x=N --block-y=N  threads per block of the LDS/window/fused kernels (4 cells per "
+    "thread\n"
     "                           in x); default 16x8 for R<=5, 8x16 for R>=6, measured on an H200\n"
     "  --window=N               z planes per block (nw) of the window/fused kernels (default 16)\n"
     "  --warmup=3               untimed launches before timing\n"
@@ -68,7 +70,8 @@ Options parse_options(int argc, char** argv) {
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
         const auto eq = arg.find('=');
-        const std::string key = arg.substr(0, eq), value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+        const std::string key = arg.substr(0, eq),
+                          value = eq == std::string::npos ? "" : arg.substr(eq + 1);
         if (key == "--help" || key == "-h") {
             std::fputs(kUsage, stdout);
             std::exit(0);
@@ -81,7 +84,8 @@ Options parse_options(int argc, char** argv) {
             }
         } else if (key == "--sizes") {
             o.sizes.clear();
-            for (const auto& s : split(value, ',')) o.sizes.push_back(parse_size(s));
+            for (const auto& s : split(value, ','))
+                o.sizes.push_back(parse_size(s));
         } else if (key == "--variants") {
             o.variants = split(value, ',');
         } else if (key == "--block-x") {

@@ -17,7 +17,8 @@ struct Size {
 struct Options {
     std::vector<int> radii{1, 2, 4, 8};
     std::vector<Size> sizes{{256, 256, 256}, {512, 512, 512}};
-    std::vector<std::string> variants; // empty: every variant of the back-end, plus the three-pass and wave
+    std::vector<std::string>
+        variants; // empty: every variant of the back-end, plus the three-pass and wave
     Tuning tuning;
     int warmup = 3;
     bool wants(const std::string& name) const;

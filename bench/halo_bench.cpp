@@ -31,14 +31,16 @@ struct Options {
 std::vector<std::string> split(const std::string& text) {
     std::vector<std::string> parts;
     std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, ',');) parts.push_back(part);
+    for (std::string part; std::getline(stream, part, ',');)
+        parts.push_back(part);
     return parts;
 }
 
 int positive(const std::string& text) {
     char* end = nullptr;
     const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end || v <= 0 || v > 1 << 16) throw std::string("'" + text + "' is not a positive integer");
+    if (text.empty() || *end || v <= 0 || v > 1 << 16)
+        throw std::string("'" + text + "' is not a positive integer");
     return int(v);
 }
 
@@ -51,11 +53,13 @@ Options parse(int argc, char** argv) {
         const std::string value = argv[++a];
         if (opt == "--sizes") {
             o.sizes.clear();
-            for (const auto& s : split(value)) o.sizes.push_back(positive(s));
+            for (const auto& s : split(value))
+                o.sizes.push_back(positive(s));
         } else if (opt == "--modes") {
             o.modes = split(value);
             for (const auto& m : o.modes)
-                if (m != "staged" && m != "gpu-aware" && m != "nccl") throw std::string("unknown mode '" + m + "'");
+                if (m != "staged" && m != "gpu-aware" && m != "nccl")
+                    throw std::string("unknown mode '" + m + "'");
         } else if (opt == "--radius") {
             o.radius = positive(value);
             if (o.radius > 8) throw std::string("--radius must be 1..8");
@@ -64,7 +68,8 @@ Options parse(int argc, char** argv) {
         } else if (opt == "--procs") {
             const auto p = split(value);
             if (p.size() != 3) throw std::string("--procs needs PX,PY,PZ");
-            for (int i = 0; i < 3; ++i) o.procs[i] = positive(p[i]);
+            for (int i = 0; i < 3; ++i)
+                o.procs[i] = positive(p[i]);
         } else {
             throw std::string("unknown option '" + opt + "'");
         }
@@ -89,11 +94,15 @@ Timing time_exchange(const Decomposition& d, const Layout& layout, CommMode mode
         exchange.post();
         exchange.finish(field).synchronize();
     };
-    for (int w = 0; w < 5; ++w) once(); // warm-up: connections, NCCL channels
+    for (int w = 0; w < 5; ++w)
+        once(); // warm-up: connections, NCCL channels
     MPI_CHECK(MPI_Barrier(d.cart.get()));
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < iterations; ++i) once();
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / iterations;
+    for (int i = 0; i < iterations; ++i)
+        once();
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count() /
+                iterations;
     double slowest = 0;
     MPI_CHECK(MPI_Allreduce(&ms, &slowest, 1, MPI_DOUBLE, MPI_MAX, d.cart.get()));
     return {slowest, exchange.bytes_per_exchange()};
@@ -107,9 +116,10 @@ int run(int argc, char** argv) {
     } catch (const std::string& why) {
         if (rank == 0) {
             if (why == "help")
-                std::printf("usage: mpirun -np N stencil-halo-bench [--sizes 64,128,256,512] [--radius 4]\n"
-                            "       [--modes staged,gpu-aware,nccl] [--iterations 50] [--procs PX,PY,PZ]\n"
-                            "Times the halo exchange of a local NxNxN box per mode; no stencil runs.\n");
+                std::printf(
+                    "usage: mpirun -np N stencil-halo-bench [--sizes 64,128,256,512] [--radius 4]\n"
+                    "       [--modes staged,gpu-aware,nccl] [--iterations 50] [--procs PX,PY,PZ]\n"
+                    "Times the halo exchange of a local NxNxN box per mode; no stencil runs.\n");
             else
                 std::fprintf(stderr, "stencil-halo-bench: %s (try --help)\n", why.c_str());
         }
@@ -120,25 +130,32 @@ int run(int argc, char** argv) {
     const GpuAwareness aware = detect_gpu_aware_mpi();
     const std::array<int, 3> procs = process_grid(world_size(), o.procs);
     if (rank == 0)
-        std::printf("stencil-halo-bench: %s back-end, %d ranks (%d x %d x %d), %s, R=%d, %d iterations\n"
-                    "gpu-aware MPI: %s (%s); NCCL/RCCL: %s\n\n%-10s %6s %12s %12s %10s\n",
-                    backend_name(), world_size(), procs[0], procs[1], procs[2], binding.info.name.c_str(), o.radius,
-                    o.iterations, aware.supported ? "yes" : "no", aware.reason.c_str(),
-                    nccl_available() ? "built" : "not built", "mode", "local", "MiB/exch", "us/exch", "GB/s");
+        std::printf(
+            "stencil-halo-bench: %s back-end, %d ranks (%d x %d x %d), %s, R=%d, %d iterations\n"
+            "gpu-aware MPI: %s (%s); NCCL/RCCL: %s\n\n%-10s %6s %12s %12s %10s\n",
+            backend_name(), world_size(), procs[0], procs[1], procs[2], binding.info.name.c_str(),
+            o.radius, o.iterations, aware.supported ? "yes" : "no", aware.reason.c_str(),
+            nccl_available() ? "built" : "not built", "mode", "local", "MiB/exch", "us/exch",
+            "GB/s");
     for (int n : o.sizes) {
         const std::array<int, 3> global{n * procs[0], n * procs[1], n * procs[2]};
         if (!check_split(global, procs, o.radius).empty()) continue;
         const Decomposition d = decompose(MPI_COMM_WORLD, global, procs);
         const Layout layout(n, n, n, o.radius);
         for (const std::string& m : o.modes) {
-            const CommMode mode = m == "staged" ? CommMode::Staged : m == "nccl" ? CommMode::Nccl : CommMode::GpuAware;
-            if ((mode == CommMode::GpuAware && !aware.supported) || (mode == CommMode::Nccl && !nccl_available())) {
-                if (rank == 0) std::printf("%-10s %6d %12s %12s %10s\n", m.c_str(), n, "-", "skipped", "-");
+            const CommMode mode = m == "staged" ? CommMode::Staged
+                                  : m == "nccl" ? CommMode::Nccl
+                                                : CommMode::GpuAware;
+            if ((mode == CommMode::GpuAware && !aware.supported) ||
+                (mode == CommMode::Nccl && !nccl_available())) {
+                if (rank == 0)
+                    std::printf("%-10s %6d %12s %12s %10s\n", m.c_str(), n, "-", "skipped", "-");
                 continue;
             }
             const auto [ms, bytes] = time_exchange(d, layout, mode, o.iterations);
             if (rank == 0)
-                std::printf("%-10s %6d %12.2f %12.1f %10.1f\n", m.c_str(), n, double(bytes) / 1048576.0, ms * 1e3,
+                std::printf("%-10s %6d %12.2f %12.1f %10.1f\n", m.c_str(), n,
+                            double(bytes) / 1048576.0, ms * 1e3,
                             ms > 0 ? double(bytes) / (ms * 1e-3) * 1e-9 : 0.0);
         }
     }

@@ -27,16 +27,19 @@ struct Arrays {
     Layout layout;
     DeviceArray<float> p, prev, vel, out;
     explicit Arrays(const Layout& l)
-        : layout(l), p(l.allocation()), prev(l.allocation()), vel(l.allocation()), out(l.allocation()) {
+        : layout(l), p(l.allocation()), prev(l.allocation()), vel(l.allocation()),
+          out(l.allocation()) {
         // Random data, not zeros: zeros can run faster than real data.
         std::vector<float> host(l.allocation());
         std::mt19937 rng(42);
         std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-        for (float& x : host) x = dist(rng);
+        for (float& x : host)
+            x = dist(rng);
         copy_to_device(p, host.data());
         copy_to_device(prev, host.data());
         copy_to_device(out, host.data());
-        for (float& x : host) x = 0.05f + 0.05f * (x + 1.0f); // stable dt^2 c^2 / h^2 values
+        for (float& x : host)
+            x = 0.05f + 0.05f * (x + 1.0f); // stable dt^2 c^2 / h^2 values
         copy_to_device(vel, host.data());
     }
     FieldView<float> view(DeviceArray<float>& x) { return view_of(x.data(), layout); }
@@ -57,7 +60,8 @@ std::map<std::string, double> g_copy_gbs; // copy GB/s per size label, this run
 // Times `launch` with events; returns the mean seconds per launch.
 template <class Launch>
 double time_launches(benchmark::State& state, Stream& stream, int warmup, Launch&& launch) {
-    for (int w = 0; w < warmup; ++w) launch();
+    for (int w = 0; w < warmup; ++w)
+        launch();
     stream.synchronize();
     Event start, stop;
     double total = 0;
@@ -79,7 +83,8 @@ void report(benchmark::State& state, const Size& s, double bytes, double seconds
     state.counters["GB/s"] = gbs;
     state.counters["Gcell/s"] = seconds > 0 ? cells / seconds * 1e-9 : 0.0;
     const auto copy = g_copy_gbs.find(s.label());
-    if (copy != g_copy_gbs.end() && copy->second > 0) state.counters["copy_ratio"] = gbs / copy->second;
+    if (copy != g_copy_gbs.end() && copy->second > 0)
+        state.counters["copy_ratio"] = gbs / copy->second;
 }
 
 // Minimal bytes (the articles' formula): every input cell read once, halo
@@ -87,7 +92,8 @@ void report(benchmark::State& state, const Size& s, double bytes, double seconds
 double derivative_bytes(const Size& s, int R, const std::string& axes) {
     const double nx = s.nx, ny = s.ny, nz = s.nz;
     double read = nx * ny * nz;
-    for (char a : axes) read += 2.0 * R * (a == 'x' ? ny * nz : a == 'y' ? nx * nz : nx * ny);
+    for (char a : axes)
+        read += 2.0 * R * (a == 'x' ? ny * nz : a == 'y' ? nx * nz : nx * ny);
     return (read + nx * ny * nz) * sizeof(float);
 }
 
@@ -99,29 +105,38 @@ double wave_bytes(const Size& s, int R) {
 void register_all(const Options& o) {
     for (const Size& s : o.sizes) {
         if (o.wants("copy") || true) { // the yardstick always runs, first
-            benchmark::RegisterBenchmark(("copy/" + s.label()).c_str(), [s, o](benchmark::State& st) {
-                Arrays& x = arrays_for(s, 1);
-                Stream stream;
-                const std::size_t n = std::size_t(s.nx) * s.ny * s.nz;
-                const double t = time_launches(st, stream, o.warmup, [&] {
-                    launch_copy(x.p.data(), x.out.data(), n, stream);
-                });
-                const double bytes = 2.0 * n * sizeof(float);
-                if (t > 0) g_copy_gbs[s.label()] = bytes / t * 1e-9;
-                report(st, s, bytes, t);
-            })->UseManualTime()->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark(
+                ("copy/" + s.label()).c_str(),
+                [s, o](benchmark::State& st) {
+                    Arrays& x = arrays_for(s, 1);
+                    Stream stream;
+                    const std::size_t n = std::size_t(s.nx) * s.ny * s.nz;
+                    const double t = time_launches(st, stream, o.warmup, [&] {
+                        launch_copy(x.p.data(), x.out.data(), n, stream);
+                    });
+                    const double bytes = 2.0 * n * sizeof(float);
+                    if (t > 0) g_copy_gbs[s.label()] = bytes / t * 1e-9;
+                    report(st, s, bytes, t);
+                })
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
         }
         for (int R : o.radii) {
             const std::string suffix = "/R" + std::to_string(R) + "/" + s.label();
             auto add = [&](const std::string& name, double bytes, auto launch) {
                 if (!o.wants(name)) return;
-                benchmark::RegisterBenchmark((name + suffix).c_str(), [=](benchmark::State& st) {
-                    Arrays& x = arrays_for(s, R);
-                    Stream stream;
-                    const Box box = x.layout.interior();
-                    const double t = time_launches(st, stream, o.warmup, [&] { launch(x, box, stream); });
-                    report(st, s, bytes, t);
-                })->UseManualTime()->Unit(benchmark::kMillisecond);
+                benchmark::RegisterBenchmark((name + suffix).c_str(),
+                                             [=](benchmark::State& st) {
+                                                 Arrays& x = arrays_for(s, R);
+                                                 Stream stream;
+                                                 const Box box = x.layout.interior();
+                                                 const double t =
+                                                     time_launches(st, stream, o.warmup,
+                                                                   [&] { launch(x, box, stream); });
+                                                 report(st, s, bytes, t);
+                                             })
+                    ->UseManualTime()
+                    ->Unit(benchmark::kMillisecond);
             };
             dispatch_radius(R, [&](auto rc) {
                 constexpr int RR = decltype(rc)::value;
@@ -130,19 +145,22 @@ void register_all(const Options& o) {
                 for (Variant v : available_variants())
                     add(variant_name(v), derivative_bytes(s, RR, variant_axes(v)),
                         [=](Arrays& x, const Box& box, Stream& stream) {
-                            launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream, tuning);
+                            launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
+                                                  tuning);
                         });
                 // The articles' starting point for the Laplacian: three baseline passes.
                 // Each pass writes its own result (no accumulation), so this is a
                 // lower bound on the three-pass cost and flatters the baseline.
                 add("baseline_3pass", derivative_bytes(s, RR, "xyz"),
                     [=](Arrays& x, const Box& box, Stream& stream) {
-                        for (Variant v : {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
-                            launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream, tuning);
+                        for (Variant v :
+                             {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
+                            launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
+                                                  tuning);
                     });
                 add("wave", wave_bytes(s, RR), [=](Arrays& x, const Box& box, Stream& stream) {
-                    launch_wave_step<RR>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c, Sponge{},
-                                         stream, tuning);
+                    launch_wave_step<RR>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c,
+                                         Sponge{}, stream, tuning);
                 });
             });
         }
@@ -156,7 +174,8 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     const stencil::bench::Options options = stencil::bench::parse_options(argc, argv);
     if (STENCIL_HAS_GPU && stencil::device_count() == 0) {
-        std::fprintf(stderr, "stencil-bench: no GPU visible to this %s build\n", stencil::backend_name());
+        std::fprintf(stderr, "stencil-bench: no GPU visible to this %s build\n",
+                     stencil::backend_name());
         return 1;
     }
     const stencil::DeviceInfo info = stencil::device_info(0);
@@ -164,11 +183,13 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("device", info.name);
     benchmark::AddCustomContext("runtime", info.runtime);
     auto shape = [](const stencil::Tuning& t) {
-        return std::to_string(t.block_x) + "x" + std::to_string(t.block_y) + "x" + std::to_string(t.window);
+        return std::to_string(t.block_x) + "x" + std::to_string(t.block_y) + "x" +
+               std::to_string(t.window);
     };
-    benchmark::AddCustomContext("tuning", "block_x x block_y x window: " +
-                                              shape(stencil::resolve_tuning(options.tuning, 1)) + " (R<=5), " +
-                                              shape(stencil::resolve_tuning(options.tuning, 8)) + " (R>=6)");
+    benchmark::AddCustomContext(
+        "tuning",
+        "block_x x block_y x window: " + shape(stencil::resolve_tuning(options.tuning, 1)) +
+            " (R<=5), " + shape(stencil::resolve_tuning(options.tuning, 8)) + " (R>=6)");
     stencil::bench::register_all(options);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -11,9 +11,9 @@
 namespace stencil {
 
 struct Binding {
-    int local_rank = 0;  // among the ranks of this node
+    int local_rank = 0; // among the ranks of this node
     int local_size = 1;
-    int device = -1;     // -1 on the HOST back-end
+    int device = -1; // -1 on the HOST back-end
     std::string host;
     DeviceInfo info;
 };

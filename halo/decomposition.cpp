@@ -2,26 +2,32 @@
 
 namespace stencil {
 
-int piece_size(int n, int parts, int coord) { return n / parts + (coord < n % parts ? 1 : 0); }
+int piece_size(int n, int parts, int coord) {
+    return n / parts + (coord < n % parts ? 1 : 0);
+}
 
 int piece_offset(int n, int parts, int coord) {
     const int base = n / parts, extra = n % parts;
     return coord * base + (coord < extra ? coord : extra);
 }
 
-std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims, int radius) {
+std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims,
+                        int radius) {
     const char* names = "xyz";
     for (int a = 0; a < 3; ++a) {
-        if (dims[a] < 1) return std::string("process grid has ") + std::to_string(dims[a]) + " ranks along " + names[a];
+        if (dims[a] < 1)
+            return std::string("process grid has ") + std::to_string(dims[a]) + " ranks along " +
+                   names[a];
         const int smallest = global[a] / dims[a];
         if (dims[a] > 1 && smallest < radius)
-            return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " + names[a] +
-                   " split over " + std::to_string(dims[a]) + " ranks leaves " + std::to_string(smallest) +
-                   " per rank, fewer than the radius R=" + std::to_string(radius) + " (need at least " +
-                   std::to_string(radius * dims[a]) + " cells)";
+            return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " +
+                   names[a] + " split over " + std::to_string(dims[a]) + " ranks leaves " +
+                   std::to_string(smallest) +
+                   " per rank, fewer than the radius R=" + std::to_string(radius) +
+                   " (need at least " + std::to_string(radius * dims[a]) + " cells)";
         if (smallest < 1)
-            return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " + names[a] +
-                   " for " + std::to_string(dims[a]) + " ranks";
+            return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " +
+                   names[a] + " for " + std::to_string(dims[a]) + " ranks";
     }
     return {};
 }

@@ -12,9 +12,9 @@ namespace stencil {
 enum Side { Low = 0, High = 1 };
 
 struct Decomposition {
-    Communicator cart;          // the Cartesian communicator
-    int rank = 0, size = 1;     // in `cart`
-    std::array<int, 3> dims{};  // PX, PY, PZ
+    Communicator cart;         // the Cartesian communicator
+    int rank = 0, size = 1;    // in `cart`
+    std::array<int, 3> dims{}; // PX, PY, PZ
     std::array<int, 3> coords{};
     std::array<int, 3> global{}; // global interior cells
     std::array<int, 3> local{};  // this rank's interior cells
@@ -31,7 +31,8 @@ int piece_offset(int n, int parts, int coord);
 
 // Empty when `global` split over `dims` leaves every rank at least `radius`
 // cells along each split direction; otherwise one line saying what is wrong.
-std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims, int radius);
+std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims,
+                        int radius);
 
 // Builds the decomposition over `comm`. `procs` all zero: MPI_Dims_create
 // chooses. The caller has validated the inputs with check_split.

@@ -11,7 +11,9 @@ namespace stencil {
 namespace {
 
 double now_ms() {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 // The owned (send) and halo (receive) boxes of one face: R cells thick along
@@ -21,7 +23,8 @@ void face_boxes(const Layout& L, int axis, Side side, Box& send, Box& recv) {
     const int R = L.radius;
     const int n[3] = {L.nx, L.ny, L.nz};
     int lo[3], hi[3], slo[3], shi[3];
-    for (int a = 0; a < 3; ++a) lo[a] = slo[a] = R, hi[a] = shi[a] = R + n[a];
+    for (int a = 0; a < 3; ++a)
+        lo[a] = slo[a] = R, hi[a] = shi[a] = R + n[a];
     if (side == Low) {
         slo[axis] = R, shi[axis] = 2 * R; // first R owned cells
         lo[axis] = 0, hi[axis] = R;       // the halo below them
@@ -37,10 +40,14 @@ void face_boxes(const Layout& L, int axis, Side side, Box& send, Box& recv) {
 
 const char* comm_mode_name(CommMode mode) {
     switch (mode) {
-    case CommMode::Staged: return "staged";
-    case CommMode::GpuAware: return "gpu-aware";
-    case CommMode::Nccl: return "nccl";
-    case CommMode::None: return "none";
+    case CommMode::Staged:
+        return "staged";
+    case CommMode::GpuAware:
+        return "gpu-aware";
+    case CommMode::Nccl:
+        return "nccl";
+    case CommMode::None:
+        return "none";
     }
     return "?";
 }
@@ -55,7 +62,9 @@ HaloExchange::HaloExchange(const Decomposition& d, const Layout& layout, CommMod
             Face f{axis, side, d.neighbour[axis][side], {}, {}, 0};
             face_boxes(layout, axis, side, f.send_box, f.recv_box);
             f.count = axis == 2 ? std::size_t(layout.radius) * layout.slice : f.send_box.cells();
-            if (f.count > std::size_t(INT_MAX)) fatal("a halo face of " + std::to_string(f.count) + " floats exceeds MPI's int count");
+            if (f.count > std::size_t(INT_MAX))
+                fatal("a halo face of " + std::to_string(f.count) +
+                      " floats exceeds MPI's int count");
             if (axis < 2) {
                 device_buffers_.emplace_back(f.count);
                 f.send_device = device_buffers_.back().data();
@@ -116,7 +125,8 @@ void HaloExchange::pack(FieldView<float> field, Event& ready) {
     ready.make_wait(stream_);
     pack_start_.record(stream_);
     if (mode_ == CommMode::Nccl) nccl_field_ = field;
-    if (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged) active_ = &requests_for(field.origin);
+    if (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged)
+        active_ = &requests_for(field.origin);
     if (mode_ != CommMode::None) {
         for (const Face& f : faces_) {
             if (f.axis < 2) launch_pack(field, f.send_box, f.send_device, stream_);
@@ -135,8 +145,10 @@ void HaloExchange::post() {
         // so NCCL pairs every send with its neighbour's receive at once.
         NCCL_CHECK(ncclGroupStart());
         for (const Face& f : faces_) {
-            NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count, ncclFloat, f.peer, nccl_->get(), stream_.handle()));
-            NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, ncclFloat, f.peer, nccl_->get(), stream_.handle()));
+            NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count, ncclFloat, f.peer,
+                                nccl_->get(), stream_.handle()));
+            NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, ncclFloat, f.peer,
+                                nccl_->get(), stream_.handle()));
         }
         NCCL_CHECK(ncclGroupEnd());
 #endif
@@ -158,7 +170,8 @@ Event& HaloExchange::finish(FieldView<float> field) {
                 copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(float), stream_);
             if (f.axis < 2) launch_unpack(f.recv_device, field, f.recv_box, stream_);
         }
-        if (drop_one_face_ && !faces_.empty()) launch_fill(field, faces_.front().recv_box, 0.0f, stream_);
+        if (drop_one_face_ && !faces_.empty())
+            launch_fill(field, faces_.front().recv_box, 0.0f, stream_);
     }
     active_ = nullptr;
     unpack_done_.record(stream_);
@@ -167,7 +180,8 @@ Event& HaloExchange::finish(FieldView<float> field) {
 
 void HaloExchange::poison_halo(FieldView<float> field, Event& ready) {
     ready.make_wait(stream_);
-    for (const Face& f : faces_) launch_fill(field, f.recv_box, std::nanf(""), stream_);
+    for (const Face& f : faces_)
+        launch_fill(field, f.recv_box, std::nanf(""), stream_);
 }
 
 void HaloExchange::read_times() {

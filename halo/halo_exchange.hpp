@@ -69,11 +69,11 @@ private:
         int axis;
         Side side;
         int peer;
-        Box send_box, recv_box; // owned cells sent, halo cells received
-        std::size_t count;      // floats in the message
+        Box send_box, recv_box;       // owned cells sent, halo cells received
+        std::size_t count;            // floats in the message
         float* send_device = nullptr; // pack buffer (x, y faces)
         float* recv_device = nullptr;
-        float* send_host = nullptr;   // pinned staging (Staged mode)
+        float* send_host = nullptr; // pinned staging (Staged mode)
         float* recv_host = nullptr;
     };
     const float* send_source(const Face& f, FieldView<float> field) const;

@@ -7,7 +7,8 @@ namespace stencil {
 std::string mpi_error_string(int code) {
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
-    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
+    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
+        return "MPI error " + std::to_string(code);
     return std::string(text, length);
 }
 
@@ -45,7 +46,9 @@ void Communicator::reset() {
     }
 }
 
-PersistentRequests::~PersistentRequests() { free_all(); }
+PersistentRequests::~PersistentRequests() {
+    free_all();
+}
 
 PersistentRequests& PersistentRequests::operator=(PersistentRequests&& o) noexcept {
     if (this != &o) {
@@ -81,7 +84,8 @@ void PersistentRequests::start_all() {
 }
 
 void PersistentRequests::wait_all() {
-    if (!requests_.empty()) MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+    if (!requests_.empty())
+        MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
 }
 
 } // namespace stencil

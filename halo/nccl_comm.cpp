@@ -2,7 +2,9 @@
 
 namespace stencil {
 
-bool nccl_available() { return STENCIL_HAVE_NCCL != 0; }
+bool nccl_available() {
+    return STENCIL_HAVE_NCCL != 0;
+}
 
 #if STENCIL_HAVE_NCCL
 

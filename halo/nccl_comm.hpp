@@ -27,7 +27,8 @@ bool nccl_available();
     do {                                                                                           \
         const ncclResult_t stencil_nccl_err_ = (expr);                                             \
         if (stencil_nccl_err_ != ncclSuccess)                                                      \
-            ::stencil::fatal_check(#expr, __FILE__, __LINE__, ncclGetErrorString(stencil_nccl_err_)); \
+            ::stencil::fatal_check(#expr, __FILE__, __LINE__,                                      \
+                                   ncclGetErrorString(stencil_nccl_err_));                         \
     } while (0)
 
 // One NCCL communicator over the ranks of `comm`, with the same rank numbers;

@@ -20,6 +20,7 @@ struct PreflightResult {
 };
 
 // Collective over d.cart. `floats` is the message size (a face's).
-PreflightResult run_preflight(const Decomposition& d, const GpuAwareness& aware, std::size_t floats);
+PreflightResult run_preflight(const Decomposition& d, const GpuAwareness& aware,
+                              std::size_t floats);
 
 } // namespace stencil

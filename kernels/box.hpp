@@ -35,7 +35,9 @@ struct Box {
                                  inner.y1 <= y1 && inner.z0 >= z0 && inner.z1 <= z1);
     }
     // This box with `by` cells removed from every side.
-    STENCIL_HD Box shrunk(int by) const { return {x0 + by, x1 - by, y0 + by, y1 - by, z0 + by, z1 - by}; }
+    STENCIL_HD Box shrunk(int by) const {
+        return {x0 + by, x1 - by, y0 + by, y1 - by, z0 + by, z1 - by};
+    }
 
     friend bool operator==(const Box& a, const Box& b) {
         return a.x0 == b.x0 && a.x1 == b.x1 && a.y0 == b.y0 && a.y1 == b.y1 && a.z0 == b.z0 &&

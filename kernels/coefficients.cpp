@@ -29,13 +29,15 @@ std::vector<long double> fornberg_weights(int derivative, long double x0,
                     c[i][k] = c1 * (k * c[i - 1][k - 1] - c5 * c[i - 1][k]) / c2;
                 c[i][0] = -c1 * c5 * c[i - 1][0] / c2;
             }
-            for (int k = mn; k >= 1; --k) c[j][k] = (c4 * c[j][k] - k * c[j][k - 1]) / c3;
+            for (int k = mn; k >= 1; --k)
+                c[j][k] = (c4 * c[j][k] - k * c[j][k - 1]) / c3;
             c[j][0] = c4 * c[j][0] / c3;
         }
         c1 = c2;
     }
     std::vector<long double> weights(n + 1);
-    for (int j = 0; j <= n; ++j) weights[j] = c[j][m];
+    for (int j = 0; j <= n; ++j)
+        weights[j] = c[j][m];
     return weights;
 }
 
@@ -43,11 +45,13 @@ std::vector<long double> central_second_derivative_weights(int radius) {
     if (radius < kMinRadius || radius > kMaxRadius)
         fatal("radius " + std::to_string(radius) + " is outside 1..8");
     std::vector<long double> nodes;
-    for (int r = -radius; r <= radius; ++r) nodes.push_back(r);
+    for (int r = -radius; r <= radius; ++r)
+        nodes.push_back(r);
     const std::vector<long double> all = fornberg_weights(2, 0.0L, nodes);
     // all[] runs over offsets -R..R; keep the centre and the +r half (the stencil is symmetric).
     std::vector<long double> half(radius + 1);
-    for (int r = 0; r <= radius; ++r) half[r] = all[radius + r];
+    for (int r = 0; r <= radius; ++r)
+        half[r] = all[radius + r];
     return half;
 }
 

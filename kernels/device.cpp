@@ -77,8 +77,8 @@ DeviceInfo device_info(int device) {
     int runtime = 0, driver = 0;
     GPU_CHECK(STENCIL_RT(RuntimeGetVersion)(&runtime));
     GPU_CHECK(STENCIL_RT(DriverGetVersion)(&driver));
-    info.runtime = std::string(backend_name()) + " runtime " + std::to_string(runtime) + ", driver " +
-                   std::to_string(driver);
+    info.runtime = std::string(backend_name()) + " runtime " + std::to_string(runtime) +
+                   ", driver " + std::to_string(driver);
     int current = 0;
     GPU_CHECK(STENCIL_RT(GetDevice)(&current));
     GPU_CHECK(STENCIL_RT(SetDevice)(device));

@@ -33,11 +33,14 @@ __global__ void __launch_bounds__(kBaselineX* kBaselineY)
     const int k = box.z0 + int(blockIdx.z);
     if (i >= box.x1 || j >= box.y1) return;
     const float* w = A == Axis::X ? c.x : A == Axis::Y ? c.y : c.z;
-    const long long stride = A == Axis::X ? 1 : A == Axis::Y ? in.layout.line : (long long)in.layout.slice;
+    const long long stride = A == Axis::X   ? 1
+                             : A == Axis::Y ? in.layout.line
+                                            : (long long)in.layout.slice;
     const float* p = in.ptr(i, j, k);
     float acc = w[0] * p[0];
 #pragma unroll
-    for (int r = 1; r <= R; ++r) acc = add_pair(acc, w[r], p[-r * stride], p[r * stride]);
+    for (int r = 1; r <= R; ++r)
+        acc = add_pair(acc, w[r], p[-r * stride], p[r * stride]);
     *out.ptr(i, j, k) = acc;
 }
 
@@ -58,7 +61,8 @@ __global__ void __launch_bounds__(256)
     for (int s = 0; s < 2 * G + 1; ++s) {
         const Vec4 v = load4(p + 4 * (s - G));
 #pragma unroll
-        for (int q = 0; q < 4; ++q) xr[4 * s + q] = v.v[q];
+        for (int q = 0; q < 4; ++q)
+            xr[4 * s + q] = v.v[q];
     }
     Vec4 result;
 #pragma unroll
@@ -66,7 +70,8 @@ __global__ void __launch_bounds__(256)
         const int centre = 4 * G + q;
         float acc = c.x[0] * xr[centre];
 #pragma unroll
-        for (int r = 1; r <= R; ++r) acc = add_pair(acc, c.x[r], xr[centre - r], xr[centre + r]);
+        for (int r = 1; r <= R; ++r)
+            acc = add_pair(acc, c.x[r], xr[centre - r], xr[centre + r]);
         result.v[q] = acc;
     }
     store4_masked(out.ptr(i, j, k), i, box.x0, box.x1, result);
@@ -74,8 +79,8 @@ __global__ void __launch_bounds__(256)
 
 template <int R>
 __global__ void __launch_bounds__(256)
-    lds_y_kernel(FieldView<const float> in, FieldView<float> out, Box box,
-                 Coefficients<R, float> c, XGroups groups) {
+    lds_y_kernel(FieldView<const float> in, FieldView<float> out, Box box, Coefficients<R, float> c,
+                 XGroups groups) {
     extern __shared__ Vec4 tile[]; // (blockDim.y + 2R) rows of blockDim.x groups
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int g = tx + int(blockIdx.x * blockDim.x);
@@ -88,7 +93,8 @@ __global__ void __launch_bounds__(256)
     const int rows = int(blockDim.y) + 2 * R;
     for (int row = ty; row < rows; row += blockDim.y) {
         const int j = j_first - R + row;
-        if (g < groups.count && j < box.y1 + R) tile[row * blockDim.x + tx] = load4(in.ptr(i, j, k));
+        if (g < groups.count && j < box.y1 + R)
+            tile[row * blockDim.x + tx] = load4(in.ptr(i, j, k));
     }
     __syncthreads();
 
@@ -123,7 +129,8 @@ __global__ void __launch_bounds__(256)
 
     Vec4 w[2 * R + 1]; // planes k-R .. k+R of this thread's column
 #pragma unroll
-    for (int s = 0; s < 2 * R; ++s) w[s] = load4(p + (s - R) * slice);
+    for (int s = 0; s < 2 * R; ++s)
+        w[s] = load4(p + (s - R) * slice);
     for (int k = k_first; k < k_last; ++k, p += slice) {
         w[2 * R] = load4(p + R * slice);
         Vec4 result;
@@ -131,12 +138,14 @@ __global__ void __launch_bounds__(256)
         for (int q = 0; q < 4; ++q) {
             float acc = c.z[0] * w[R].v[q];
 #pragma unroll
-            for (int r = 1; r <= R; ++r) acc = add_pair(acc, c.z[r], w[R - r].v[q], w[R + r].v[q]);
+            for (int r = 1; r <= R; ++r)
+                acc = add_pair(acc, c.z[r], w[R - r].v[q], w[R + r].v[q]);
             result.v[q] = acc;
         }
         store4_masked(out.ptr(i, j, k), i, box.x0, box.x1, result);
 #pragma unroll
-        for (int s = 0; s < 2 * R; ++s) w[s] = w[s + 1];
+        for (int s = 0; s < 2 * R; ++s)
+            w[s] = w[s + 1];
     }
 }
 
@@ -183,7 +192,8 @@ void launch_window_z(FieldView<const float> in, FieldView<float> out, const Box&
     if (box.empty()) return;
     const Tuning t = resolve_tuning(requested, R);
     const GroupLaunch g(in.layout, box, t, t.window);
-    window_z_kernel<R><<<g.grid, g.block, 0, stream.handle()>>>(in, out, box, c, g.groups, t.window);
+    window_z_kernel<R>
+        <<<g.grid, g.block, 0, stream.handle()>>>(in, out, box, c, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }
 

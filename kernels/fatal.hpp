@@ -19,6 +19,7 @@ FatalHandler set_fatal_handler(FatalHandler handler);
 [[noreturn]] void fatal(const std::string& message);
 
 // "expr failed at file:line: detail" -- the common shape of checked-call errors.
-[[noreturn]] void fatal_check(const char* expr, const char* file, int line, const std::string& detail);
+[[noreturn]] void fatal_check(const char* expr, const char* file, int line,
+                              const std::string& detail);
 
 } // namespace stencil

@@ -28,20 +28,24 @@ __global__ void __launch_bounds__(256)
 }
 
 template <FaceOp Op>
-void launch_face(FieldView<float> field, const Box& face, float* buffer, float value, Stream& stream) {
+void launch_face(FieldView<float> field, const Box& face, float* buffer, float value,
+                 Stream& stream) {
     if (face.empty()) return;
     const unsigned blocks = unsigned(std::min<std::size_t>((face.cells() + 255) / 256, 65536));
     face_kernel<Op><<<blocks, 256, 0, stream.handle()>>>(field, face, buffer, value);
     GPU_CHECK_LAUNCH();
 }
 
-__global__ void add_at_kernel(float* cell, float value) { *cell += value; }
+__global__ void add_at_kernel(float* cell, float value) {
+    *cell += value;
+}
 
 __global__ void __launch_bounds__(256)
     count_nonfinite_kernel(FieldView<const float> field, Box box, unsigned long long* count) {
     const long long n = (long long)box.nx() * box.ny() * box.nz();
     unsigned long long mine = 0;
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n; t += (long long)gridDim.x * blockDim.x) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n;
+         t += (long long)gridDim.x * blockDim.x) {
         const int i = box.x0 + int(t % box.nx());
         const int j = box.y0 + int((t / box.nx()) % box.ny());
         const int k = box.z0 + int(t / ((long long)box.nx() * box.ny()));
@@ -50,13 +54,16 @@ __global__ void __launch_bounds__(256)
     if (mine) atomicAdd(count, mine);
 }
 
-__global__ void gather_cells_kernel(const float* origin, const std::size_t* offsets, int count, float* out) {
+__global__ void gather_cells_kernel(const float* origin, const std::size_t* offsets, int count,
+                                    float* out) {
     const int n = blockIdx.x * blockDim.x + threadIdx.x;
     if (n < count) out[n] = origin[offsets[n]];
 }
 
 // Pack only reads the field; the kernel is shared, so drop const here once.
-FieldView<float> writable(FieldView<const float> v) { return {const_cast<float*>(v.origin), v.layout}; }
+FieldView<float> writable(FieldView<const float> v) {
+    return {const_cast<float*>(v.origin), v.layout};
+}
 
 } // namespace
 
@@ -77,10 +84,11 @@ void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Str
     GPU_CHECK_LAUNCH();
 }
 
-void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count, float* out,
-                         Stream& stream) {
+void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count,
+                         float* out, Stream& stream) {
     if (count <= 0) return;
-    gather_cells_kernel<<<(count + 255) / 256, 256, 0, stream.handle()>>>(field.origin, offsets, count, out);
+    gather_cells_kernel<<<(count + 255) / 256, 256, 0, stream.handle()>>>(field.origin, offsets,
+                                                                          count, out);
     GPU_CHECK_LAUNCH();
 }
 

@@ -22,8 +22,8 @@ void launch_fill(FieldView<float> field, const Box& box, float value, Stream& st
 void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream& stream);
 // out[n] = field.origin[offsets[n]] for n < count; `offsets` and `out` are
 // device arrays. Records receivers without copying the field.
-void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count, float* out,
-                         Stream& stream);
+void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count,
+                         float* out, Stream& stream);
 // The number of NaN or infinite cells of `box`; waits for the answer.
 std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream& stream);
 

@@ -69,7 +69,8 @@ __device__ inline Vec4 laplacian_from_tile(const Vec4* tile, int width, const Ve
     for (int s = 0; s < 2 * G + 1; ++s) {
         const Vec4 v = row[s];
 #pragma unroll
-        for (int q = 0; q < 4; ++q) xr[4 * s + q] = v.v[q];
+        for (int q = 0; q < 4; ++q)
+            xr[4 * s + q] = v.v[q];
     }
     const Vec4* column = row + G;
     Vec4 lap;
@@ -105,7 +106,8 @@ __global__ void __launch_bounds__(256)
         tile[(threadIdx.y + R) * t.width + threadIdx.x + G] = load4(in.ptr(i, j, k));
     __syncthreads();
     if (i >= box.x1 || j >= box.y1) return;
-    store4_masked(out.ptr(i, j, k), i, box.x0, box.x1, laplacian_from_tile<R, false>(tile, t.width, w, c));
+    store4_masked(out.ptr(i, j, k), i, box.x0, box.x1,
+                  laplacian_from_tile<R, false>(tile, t.width, w, c));
 }
 
 // Ring slots a thread prefetches in registers; any further slots (only for
@@ -128,7 +130,8 @@ __global__ void __launch_bounds__(256)
     extern __shared__ Vec4 tiles[]; // two buffers of (block_y + 2R) x (block_x + 2G) groups
     const int bx = blockDim.x, by = blockDim.y;
     const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
-    const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y * by), bx + 2 * G};
+    const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y * by),
+                      bx + 2 * G};
     const int tile_slots = (by + 2 * R) * t.width;
     const int ring_slots = 2 * R * t.width + by * 2 * G;
     const int i = t.i_block + 4 * int(threadIdx.x), j = t.j_first + int(threadIdx.y);
@@ -187,7 +190,8 @@ __global__ void __launch_bounds__(256)
     };
     if (loads)
 #pragma unroll
-        for (int s = 0; s < 2 * R; ++s) w[s] = load4(p.origin + my_offset + (k_first + s - R) * slice);
+        for (int s = 0; s < 2 * R; ++s)
+            w[s] = load4(p.origin + my_offset + (k_first + s - R) * slice);
     if (k_first < k_last) prefetch(k_first);
 
     for (int k = k_first, buffer = 0; k < k_last; ++k, buffer ^= 1) {
@@ -211,14 +215,16 @@ __global__ void __launch_bounds__(256)
                 Vec4 next;
 #pragma unroll
                 for (int q = 0; q < 4; ++q)
-                    next.v[q] = leapfrog(w[R].v[q], prev.v[q], v.v[q], lap.v[q], sponge.eta(i + q, j, k));
+                    next.v[q] =
+                        leapfrog(w[R].v[q], prev.v[q], v.v[q], lap.v[q], sponge.eta(i + q, j, k));
                 store4_masked(target, i, box.x0, box.x1, next);
             } else {
                 store4_masked(target, i, box.x0, box.x1, lap);
             }
         }
 #pragma unroll
-        for (int s = 0; s < 2 * R; ++s) w[s] = w[s + 1];
+        for (int s = 0; s < 2 * R; ++s)
+            w[s] = w[s + 1];
     }
 }
 
@@ -250,7 +256,8 @@ void launch_fused_xy(FieldView<const float> in, FieldView<float> out, const Box&
     Coefficients<R, float> xy = c;
     xy.centre = c.x[0] + c.y[0];
     const GroupLaunch g(in.layout, box, t, 1);
-    fused_xy_kernel<R><<<g.grid, g.block, tile_bytes<R>(t), stream.handle()>>>(in, out, box, xy, g.groups);
+    fused_xy_kernel<R>
+        <<<g.grid, g.block, tile_bytes<R>(t), stream.handle()>>>(in, out, box, xy, g.groups);
     GPU_CHECK_LAUNCH();
 }
 
@@ -278,10 +285,9 @@ void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldVi
     template void detail::launch_fused_laplacian<R>(FieldView<const float>, FieldView<float>,      \
                                                     const Box&, const Coefficients<R, float>&,     \
                                                     Stream&, const Tuning&);                       \
-    template void launch_wave_step<R>(FieldView<const float>, FieldView<float>,                    \
-                                      FieldView<const float>, const Box&,                          \
-                                      const Coefficients<R, float>&, const Sponge&, Stream&,       \
-                                      const Tuning&);
+    template void launch_wave_step<R>(                                                             \
+        FieldView<const float>, FieldView<float>, FieldView<const float>, const Box&,              \
+        const Coefficients<R, float>&, const Sponge&, Stream&, const Tuning&);
 STENCIL_INSTANTIATE_FUSED(1)
 STENCIL_INSTANTIATE_FUSED(2)
 STENCIL_INSTANTIATE_FUSED(3)

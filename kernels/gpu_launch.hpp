@@ -23,7 +23,8 @@ struct GroupLaunch {
 
     GroupLaunch(const Layout& layout, const Box& box, const Tuning& t, int planes)
         : groups(device::XGroups::of(layout, box.x0, box.x1)),
-          grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y), blocks_for(box.nz(), planes)),
+          grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y),
+               blocks_for(box.nz(), planes)),
           block(t.block_x, t.block_y) {}
 };
 

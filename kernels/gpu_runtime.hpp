@@ -33,17 +33,27 @@ using StreamHandle = STENCIL_RT(Stream_t);
 using EventHandle = STENCIL_RT(Event_t);
 inline constexpr Error kSuccess = STENCIL_RT(Success);
 
-inline const char* error_string(Error e) { return STENCIL_RT(GetErrorString)(e); }
+inline const char* error_string(Error e) {
+    return STENCIL_RT(GetErrorString)(e);
+}
 
 // The calls whose names differ beyond the prefix.
 #if defined(STENCIL_BACKEND_HIP)
 using DeviceProperties = hipDeviceProp_t;
-inline Error malloc_pinned(void** p, std::size_t bytes) { return hipHostMalloc(p, bytes, 0); }
-inline Error free_pinned(void* p) { return hipHostFree(p); }
+inline Error malloc_pinned(void** p, std::size_t bytes) {
+    return hipHostMalloc(p, bytes, 0);
+}
+inline Error free_pinned(void* p) {
+    return hipHostFree(p);
+}
 #else
 using DeviceProperties = cudaDeviceProp;
-inline Error malloc_pinned(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
-inline Error free_pinned(void* p) { return cudaFreeHost(p); }
+inline Error malloc_pinned(void** p, std::size_t bytes) {
+    return cudaMallocHost(p, bytes);
+}
+inline Error free_pinned(void* p) {
+    return cudaFreeHost(p);
+}
 #endif
 
 } // namespace stencil::gpu

@@ -19,11 +19,16 @@ void launch_derivative(Variant variant, FieldView<const float> in, FieldView<flo
     (void)tuning;
     if (box.empty()) return;
     switch (variant) {
-    case Variant::BaselineX: return host_second_derivative<R>(Axis::X, in, out, box, c.x);
-    case Variant::BaselineY: return host_second_derivative<R>(Axis::Y, in, out, box, c.y);
-    case Variant::BaselineZ: return host_second_derivative<R>(Axis::Z, in, out, box, c.z);
-    case Variant::FusedXYZ: return host_laplacian<R>(in, out, box, c);
-    default: fatal(std::string("variant ") + variant_name(variant) + " is not available on HOST");
+    case Variant::BaselineX:
+        return host_second_derivative<R>(Axis::X, in, out, box, c.x);
+    case Variant::BaselineY:
+        return host_second_derivative<R>(Axis::Y, in, out, box, c.y);
+    case Variant::BaselineZ:
+        return host_second_derivative<R>(Axis::Z, in, out, box, c.z);
+    case Variant::FusedXYZ:
+        return host_laplacian<R>(in, out, box, c);
+    default:
+        fatal(std::string("variant ") + variant_name(variant) + " is not available on HOST");
     }
 }
 
@@ -50,10 +55,9 @@ void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream
     template void launch_derivative<R>(Variant, FieldView<const float>, FieldView<float>,          \
                                        const Box&, const Coefficients<R, float>&, Stream&,         \
                                        const Tuning&);                                             \
-    template void launch_wave_step<R>(FieldView<const float>, FieldView<float>,                    \
-                                      FieldView<const float>, const Box&,                          \
-                                      const Coefficients<R, float>&, const Sponge&, Stream&,       \
-                                      const Tuning&);
+    template void launch_wave_step<R>(                                                             \
+        FieldView<const float>, FieldView<float>, FieldView<const float>, const Box&,              \
+        const Coefficients<R, float>&, const Sponge&, Stream&, const Tuning&);
 STENCIL_INSTANTIATE_HOST(1)
 STENCIL_INSTANTIATE_HOST(2)
 STENCIL_INSTANTIATE_HOST(3)
@@ -79,7 +83,8 @@ void for_each_cell(const Box& box, F&& f) {
     for (int k = box.z0; k < box.z1; ++k)
         for (int j = box.y0; j < box.y1; ++j) {
             const long long row = ((k - box.z0) * ny + (j - box.y0)) * nx;
-            for (int i = box.x0; i < box.x1; ++i) f(i, j, k, row + (i - box.x0));
+            for (int i = box.x0; i < box.x1; ++i)
+                f(i, j, k, row + (i - box.x0));
         }
 }
 
@@ -101,8 +106,10 @@ void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Str
     field(i, j, k) += value;
 }
 
-void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count, float* out, Stream&) {
-    for (int n = 0; n < count; ++n) out[n] = field.origin[offsets[n]];
+void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count,
+                         float* out, Stream&) {
+    for (int n = 0; n < count; ++n)
+        out[n] = field.origin[offsets[n]];
 }
 
 std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream&) {
@@ -111,7 +118,8 @@ std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream
 #pragma omp parallel for collapse(2) reduction(+ : count) schedule(static)
     for (int k = box.z0; k < box.z1; ++k)
         for (int j = box.y0; j < box.y1; ++j)
-            for (int i = box.x0; i < box.x1; ++i) count += !std::isfinite(field(i, j, k));
+            for (int i = box.x0; i < box.x1; ++i)
+                count += !std::isfinite(field(i, j, k));
     return count;
 }
 

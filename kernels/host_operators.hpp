@@ -19,9 +19,12 @@ namespace stencil {
 
 inline std::ptrdiff_t axis_stride(const Layout& layout, Axis axis) {
     switch (axis) {
-    case Axis::X: return 1;
-    case Axis::Y: return layout.line;
-    default: return std::ptrdiff_t(layout.slice);
+    case Axis::X:
+        return 1;
+    case Axis::Y:
+        return layout.line;
+    default:
+        return std::ptrdiff_t(layout.slice);
     }
 }
 
@@ -37,7 +40,8 @@ void host_second_derivative(Axis axis, FieldView<const T> in, FieldView<T> out, 
             T* q = out.ptr(box.x0, j, k);
             for (int i = 0; i < box.nx(); ++i) {
                 T acc = w[0] * p[i];
-                for (int r = 1; r <= R; ++r) acc = add_pair(acc, w[r], p[i - r * s], p[i + r * s]);
+                for (int r = 1; r <= R; ++r)
+                    acc = add_pair(acc, w[r], p[i - r * s], p[i + r * s]);
                 q[i] = acc;
             }
         }
@@ -50,7 +54,8 @@ void host_second_derivative(Axis axis, FieldView<const T> in, FieldView<T> out, 
 template <int R, class T>
 inline void host_laplacian_row(const T* p, int n, std::ptrdiff_t line, std::ptrdiff_t slice,
                                const Coefficients<R, T>& c, T* acc) {
-    for (int i = 0; i < n; ++i) acc[i] = c.centre * p[i];
+    for (int i = 0; i < n; ++i)
+        acc[i] = c.centre * p[i];
     for (int r = 1; r <= R; ++r) {
         const T* west = p - r;
         const T* east = p + r;
@@ -73,7 +78,8 @@ inline constexpr int kHostChunk = 256;
 // at (i0, j, k) in `box`, with lap[0..n) the Laplacian of `p` there;
 // OpenMP-parallel over rows.
 template <int R, class T, class F>
-void for_each_laplacian_chunk(FieldView<const T> p, const Box& box, const Coefficients<R, T>& c, F&& f) {
+void for_each_laplacian_chunk(FieldView<const T> p, const Box& box, const Coefficients<R, T>& c,
+                              F&& f) {
     const std::ptrdiff_t line = p.layout.line, slice = std::ptrdiff_t(p.layout.slice);
 #pragma omp parallel for collapse(2) schedule(static)
     for (int k = box.z0; k < box.z1; ++k)
@@ -91,7 +97,8 @@ void host_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
                     const Coefficients<R, T>& c) {
     for_each_laplacian_chunk<R>(in, box, c, [&](int i0, int j, int k, int n, const T* lap) {
         T* q = out.ptr(i0, j, k);
-        for (int i = 0; i < n; ++i) q[i] = lap[i];
+        for (int i = 0; i < n; ++i)
+            q[i] = lap[i];
     });
 }
 
@@ -105,9 +112,11 @@ void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T
         const T* v = vel.ptr(i0, j, k);
         T* q = p_prev.ptr(i0, j, k);
         if (sponge.width == 0) {
-            for (int i = 0; i < n; ++i) q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(0));
+            for (int i = 0; i < n; ++i)
+                q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(0));
         } else {
-            for (int i = 0; i < n; ++i) q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(sponge.eta(i0 + i, j, k)));
+            for (int i = 0; i < n; ++i)
+                q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(sponge.eta(i0 + i, j, k)));
         }
     });
 }

@@ -6,8 +6,8 @@
 namespace stencil {
 namespace {
 
-__global__ void __launch_bounds__(256) copy_kernel(const float* __restrict__ src,
-                                                   float* __restrict__ dst, std::size_t groups) {
+__global__ void __launch_bounds__(256)
+    copy_kernel(const float* __restrict__ src, float* __restrict__ dst, std::size_t groups) {
     // Grid-stride over 16-byte groups: the widest access either vendor issues per lane.
     for (std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; g < groups;
          g += std::size_t(gridDim.x) * blockDim.x)
@@ -26,14 +26,22 @@ void launch_derivative(Variant variant, FieldView<const float> in, FieldView<flo
                        const Box& box, const Coefficients<R, float>& c, Stream& stream,
                        const Tuning& tuning) {
     switch (variant) {
-    case Variant::BaselineX: return detail::launch_baseline<R>(Axis::X, in, out, box, c, stream);
-    case Variant::BaselineY: return detail::launch_baseline<R>(Axis::Y, in, out, box, c, stream);
-    case Variant::BaselineZ: return detail::launch_baseline<R>(Axis::Z, in, out, box, c, stream);
-    case Variant::VectorX: return detail::launch_vector_x<R>(in, out, box, c, stream, tuning);
-    case Variant::LdsY: return detail::launch_lds_y<R>(in, out, box, c, stream, tuning);
-    case Variant::WindowZ: return detail::launch_window_z<R>(in, out, box, c, stream, tuning);
-    case Variant::FusedXY: return detail::launch_fused_xy<R>(in, out, box, c, stream, tuning);
-    case Variant::FusedXYZ: return detail::launch_fused_laplacian<R>(in, out, box, c, stream, tuning);
+    case Variant::BaselineX:
+        return detail::launch_baseline<R>(Axis::X, in, out, box, c, stream);
+    case Variant::BaselineY:
+        return detail::launch_baseline<R>(Axis::Y, in, out, box, c, stream);
+    case Variant::BaselineZ:
+        return detail::launch_baseline<R>(Axis::Z, in, out, box, c, stream);
+    case Variant::VectorX:
+        return detail::launch_vector_x<R>(in, out, box, c, stream, tuning);
+    case Variant::LdsY:
+        return detail::launch_lds_y<R>(in, out, box, c, stream, tuning);
+    case Variant::WindowZ:
+        return detail::launch_window_z<R>(in, out, box, c, stream, tuning);
+    case Variant::FusedXY:
+        return detail::launch_fused_xy<R>(in, out, box, c, stream, tuning);
+    case Variant::FusedXYZ:
+        return detail::launch_fused_laplacian<R>(in, out, box, c, stream, tuning);
     }
 }
 

@@ -18,9 +18,9 @@
 namespace stencil {
 
 struct Layout {
-    static constexpr int kLineMultiple = 64;    // floats: 256 bytes
-    static constexpr int kAlignFloats = 64;     // the interior's first x cell is 256-byte aligned
-    static constexpr int kTailPadding = 64;     // room for a vector load past the last row
+    static constexpr int kLineMultiple = 64; // floats: 256 bytes
+    static constexpr int kAlignFloats = 64;  // the interior's first x cell is 256-byte aligned
+    static constexpr int kTailPadding = 64;  // room for a vector load past the last row
 
     int nx = 0, ny = 0, nz = 0; // interior cells
     int radius = 0;             // halo width R
@@ -41,7 +41,9 @@ struct Layout {
     STENCIL_HD int pz() const { return nz + 2 * radius; }
 
     // Floats to allocate for one field.
-    std::size_t allocation() const { return std::size_t(front) + slice * std::size_t(pz()) + kTailPadding; }
+    std::size_t allocation() const {
+        return std::size_t(front) + slice * std::size_t(pz()) + kTailPadding;
+    }
 
     STENCIL_HD std::size_t index(int i, int j, int k) const {
         return std::size_t(i) + std::size_t(line) * std::size_t(j) + slice * std::size_t(k);

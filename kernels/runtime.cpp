@@ -5,11 +5,10 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <new>
 #include <string>
 #include <unordered_map>
-#include <mutex>
-
 
 namespace stencil {
 namespace detail {
@@ -31,8 +30,10 @@ std::size_t host_available_bytes() {
     std::string key;
     std::size_t kib = 0;
     while (meminfo >> key >> kib)
-        if (key == "MemAvailable:") return kib * 1024;
-        else meminfo.ignore(256, '\n');
+        if (key == "MemAvailable:")
+            return kib * 1024;
+        else
+            meminfo.ignore(256, '\n');
     return 0;
 }
 
@@ -42,7 +43,9 @@ void* aligned_host_alloc(std::size_t bytes) {
     constexpr std::size_t alignment = 256;
     const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
     void* p = std::aligned_alloc(alignment, rounded);
-    if (!p) fatal("out of host memory: requested " + mib(bytes) + ", available " + mib(host_available_bytes()));
+    if (!p)
+        fatal("out of host memory: requested " + mib(bytes) + ", available " +
+              mib(host_available_bytes()));
     return p;
 }
 #endif
@@ -105,7 +108,9 @@ void free_pinned(void* p) noexcept {
 #endif
 }
 
-std::size_t pinned_bytes_in_use() { return g_pinned_bytes; }
+std::size_t pinned_bytes_in_use() {
+    return g_pinned_bytes;
+}
 
 } // namespace detail
 

@@ -10,8 +10,8 @@
 namespace stencil {
 
 struct Sponge {
-    int width = 0;         // cells; 0 switches the sponge off
-    float strength = 0.0f; // eta at the outermost cell
+    int width = 0;             // cells; 0 switches the sponge off
+    float strength = 0.0f;     // eta at the outermost cell
     int offset[3] = {0, 0, 0}; // global index of this rank's first interior cell
     int extent[3] = {0, 0, 0}; // global interior cells per direction
     int radius = 0;            // local index of the first interior cell

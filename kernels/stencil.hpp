@@ -24,12 +24,14 @@ namespace stencil {
 
 // What a kernel computes, and how. See docs/ARCHITECTURE.md for each technique.
 enum class Variant {
-    BaselineX, BaselineY, BaselineZ, // one thread per cell, one direction
-    VectorX,                         // 4 cells per thread, register window along x
-    LdsY,                            // y neighbours through LDS (shared memory)
-    WindowZ,                         // sliding register window along z
-    FusedXY,                         // d2/dx2 + d2/dy2 in one pass
-    FusedXYZ,                        // the full Laplacian in one pass
+    BaselineX,
+    BaselineY,
+    BaselineZ, // one thread per cell, one direction
+    VectorX,   // 4 cells per thread, register window along x
+    LdsY,      // y neighbours through LDS (shared memory)
+    WindowZ,   // sliding register window along z
+    FusedXY,   // d2/dx2 + d2/dy2 in one pass
+    FusedXYZ,  // the full Laplacian in one pass
 };
 
 const char* variant_name(Variant v);
@@ -79,15 +81,24 @@ void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream
 template <class F>
 decltype(auto) dispatch_radius(int radius, F&& f) {
     switch (radius) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    case 7: return f(std::integral_constant<int, 7>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    default: fatal("radius " + std::to_string(radius) + " is outside 1..8");
+    case 1:
+        return f(std::integral_constant<int, 1>{});
+    case 2:
+        return f(std::integral_constant<int, 2>{});
+    case 3:
+        return f(std::integral_constant<int, 3>{});
+    case 4:
+        return f(std::integral_constant<int, 4>{});
+    case 5:
+        return f(std::integral_constant<int, 5>{});
+    case 6:
+        return f(std::integral_constant<int, 6>{});
+    case 7:
+        return f(std::integral_constant<int, 7>{});
+    case 8:
+        return f(std::integral_constant<int, 8>{});
+    default:
+        fatal("radius " + std::to_string(radius) + " is outside 1..8");
     }
 }
 

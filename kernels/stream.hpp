@@ -27,7 +27,9 @@ public:
 
     void synchronize();
 #if STENCIL_HAS_GPU
-    gpu::StreamHandle handle() const { return handle_; }
+    gpu::StreamHandle handle() const {
+        return handle_;
+    }
 
 private:
     gpu::StreamHandle handle_ = nullptr;

@@ -5,14 +5,22 @@ namespace stencil {
 
 const char* variant_name(Variant v) {
     switch (v) {
-    case Variant::BaselineX: return "baseline_x";
-    case Variant::BaselineY: return "baseline_y";
-    case Variant::BaselineZ: return "baseline_z";
-    case Variant::VectorX: return "vector_x";
-    case Variant::LdsY: return "lds_y";
-    case Variant::WindowZ: return "window_z";
-    case Variant::FusedXY: return "fused_xy";
-    case Variant::FusedXYZ: return "fused_xyz";
+    case Variant::BaselineX:
+        return "baseline_x";
+    case Variant::BaselineY:
+        return "baseline_y";
+    case Variant::BaselineZ:
+        return "baseline_z";
+    case Variant::VectorX:
+        return "vector_x";
+    case Variant::LdsY:
+        return "lds_y";
+    case Variant::WindowZ:
+        return "window_z";
+    case Variant::FusedXY:
+        return "fused_xy";
+    case Variant::FusedXYZ:
+        return "fused_xyz";
     }
     return "?";
 }
@@ -20,13 +28,18 @@ const char* variant_name(Variant v) {
 const char* variant_axes(Variant v) {
     switch (v) {
     case Variant::BaselineX:
-    case Variant::VectorX: return "x";
+    case Variant::VectorX:
+        return "x";
     case Variant::BaselineY:
-    case Variant::LdsY: return "y";
+    case Variant::LdsY:
+        return "y";
     case Variant::BaselineZ:
-    case Variant::WindowZ: return "z";
-    case Variant::FusedXY: return "xy";
-    case Variant::FusedXYZ: return "xyz";
+    case Variant::WindowZ:
+        return "z";
+    case Variant::FusedXY:
+        return "xy";
+    case Variant::FusedXYZ:
+        return "xyz";
     }
     return "?";
 }
@@ -43,11 +56,14 @@ const std::vector<Variant>& available_variants() {
     return all;
 }
 
-Tuning default_tuning(int radius) { return radius <= 5 ? Tuning{16, 8, 16} : Tuning{8, 16, 16}; }
+Tuning default_tuning(int radius) {
+    return radius <= 5 ? Tuning{16, 8, 16} : Tuning{8, 16, 16};
+}
 
 Tuning resolve_tuning(const Tuning& requested, int radius) {
     const Tuning d = default_tuning(radius);
-    return {requested.block_x ? requested.block_x : d.block_x, requested.block_y ? requested.block_y : d.block_y,
+    return {requested.block_x ? requested.block_x : d.block_x,
+            requested.block_y ? requested.block_y : d.block_y,
             requested.window ? requested.window : d.window};
 }
 

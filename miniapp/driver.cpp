@@ -10,15 +10,17 @@ namespace stencil {
 namespace {
 
 double now_s() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 // One progress line on stderr from rank 0, at most every c.progress_seconds.
 class Progress {
 public:
     Progress(const Config& c, const Physics& p, int total)
-        : enabled_(!c.quiet && world_rank() == 0), every_(c.progress_seconds), dt_(p.dt), total_(total),
-          cells_(double(c.grid[0]) * c.grid[1] * c.grid[2]), start_(now_s()), last_(start_) {}
+        : enabled_(!c.quiet && world_rank() == 0), every_(c.progress_seconds), dt_(p.dt),
+          total_(total), cells_(double(c.grid[0]) * c.grid[1] * c.grid[2]), start_(now_s()),
+          last_(start_) {}
 
     void after_step(int done) {
         if (!enabled_) return;
@@ -26,8 +28,10 @@ public:
         if (now - last_ < every_ && done != total_) return;
         last_ = now;
         const double elapsed = now - start_, rate = elapsed > 0 ? done / elapsed : 0;
-        std::fprintf(stderr, "progress: step %d/%d  t=%.4g s  elapsed %.1f s  ETA %.1f s  %.3f Gcell/s\n", done,
-                     total_, done * dt_, elapsed, rate > 0 ? (total_ - done) / rate : 0.0, cells_ * rate * 1e-9);
+        std::fprintf(stderr,
+                     "progress: step %d/%d  t=%.4g s  elapsed %.1f s  ETA %.1f s  %.3f Gcell/s\n",
+                     done, total_, done * dt_, elapsed, rate > 0 ? (total_ - done) / rate : 0.0,
+                     cells_ * rate * 1e-9);
     }
 
 private:
@@ -49,11 +53,12 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         sim.run(1, n > c.warmup);
         if (n == kFaultStep) {
             if (c.fail_rank == world_rank())
-                fatal("injected failure (--inject-fault fail-rank=" + std::to_string(c.fail_rank) + ") at step " +
-                      std::to_string(n));
+                fatal("injected failure (--inject-fault fail-rank=" + std::to_string(c.fail_rank) +
+                      ") at step " + std::to_string(n));
             if (c.inject_nan) sim.set_value_at(physics.source, std::nanf(""));
         }
-        if (c.nan_check_every > 0 && (n % c.nan_check_every == 0 || n == total || n == kFaultStep + 1)) {
+        if (c.nan_check_every > 0 &&
+            (n % c.nan_check_every == 0 || n == total || n == kFaultStep + 1)) {
             const int bad = sim.first_nonfinite_rank();
             if (bad >= 0) {
                 result = {false, n, bad};

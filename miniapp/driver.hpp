@@ -3,8 +3,8 @@
 #pragma once
 
 #include "model.hpp"
-#include "outputs.hpp"
 #include "options.hpp"
+#include "outputs.hpp"
 #include "simulation.hpp"
 
 namespace stencil {

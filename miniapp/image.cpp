@@ -24,14 +24,17 @@ Rgb seismic(float t) {
     const int low = std::min(int(position), 3);
     const float f = position - low;
     auto channel = [&](int c) {
-        return static_cast<unsigned char>(std::lround(255 * (stops[low][c] * (1 - f) + stops[low + 1][c] * f)));
+        return static_cast<unsigned char>(
+            std::lround(255 * (stops[low][c] * (1 - f) + stops[low + 1][c] * f)));
     };
     return {channel(0), channel(1), channel(2)};
 }
 
 } // namespace
 
-bool images_available() { return STENCIL_HAVE_STB != 0; }
+bool images_available() {
+    return STENCIL_HAVE_STB != 0;
+}
 
 float clip_at_percentile(const std::vector<float>& values, double percentile) {
     std::vector<float> magnitudes;
@@ -39,7 +42,8 @@ float clip_at_percentile(const std::vector<float>& values, double percentile) {
     for (float v : values)
         if (std::isfinite(v)) magnitudes.push_back(std::fabs(v));
     if (magnitudes.empty()) return 1.0f;
-    const std::size_t at = std::min(magnitudes.size() - 1, std::size_t(percentile / 100.0 * magnitudes.size()));
+    const std::size_t at =
+        std::min(magnitudes.size() - 1, std::size_t(percentile / 100.0 * magnitudes.size()));
     std::nth_element(magnitudes.begin(), magnitudes.begin() + at, magnitudes.end());
     return magnitudes[at] > 0 ? magnitudes[at] : 1.0f;
 }
@@ -57,7 +61,8 @@ std::string write_seismic_png(const std::string& path, const Image& image, float
     };
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-            put(x, y, seismic(image.values[std::size_t(y / scale) * image.width + x / scale] / clip));
+            put(x, y,
+                seismic(image.values[std::size_t(y / scale) * image.width + x / scale] / clip));
     const Rgb outline{40, 40, 40}, marker{0, 0, 0};
     for (const Image::Outline& o : image.outlines) {
         const int x0 = o.x0 * scale, x1 = o.x1 * scale, y0 = o.y0 * scale, y1 = o.y1 * scale;
@@ -67,15 +72,19 @@ std::string write_seismic_png(const std::string& path, const Image& image, float
             if ((y / 4) % 2 == 0) put(x0, y, outline), put(x1, y, outline);
     }
     for (const Image::Marker& m : image.markers) {
-        const int cx = m.x * scale + scale / 2, cy = m.y * scale + scale / 2, arm = std::max(4, 2 * scale);
+        const int cx = m.x * scale + scale / 2, cy = m.y * scale + scale / 2,
+                  arm = std::max(4, 2 * scale);
         for (int d = -arm; d <= arm; ++d)
-            for (int t = -1; t <= 1; ++t) put(cx + d, cy + t, marker), put(cx + t, cy + d, marker);
+            for (int t = -1; t <= 1; ++t)
+                put(cx + d, cy + t, marker), put(cx + t, cy + d, marker);
     }
-    if (!stbi_write_png(path.c_str(), w, h, 3, pixels.data(), w * 3)) return "cannot write the image '" + path + "'";
+    if (!stbi_write_png(path.c_str(), w, h, 3, pixels.data(), w * 3))
+        return "cannot write the image '" + path + "'";
     return {};
 #else
     (void)image, (void)clip;
-    return "cannot write '" + path + "': this build has no image writer (install libstb-dev and reconfigure)";
+    return "cannot write '" + path +
+           "': this build has no image writer (install libstb-dev and reconfigure)";
 #endif
 }
 

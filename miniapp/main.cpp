@@ -4,9 +4,9 @@
 #include "driver.hpp"
 #include "gpu_aware.hpp"
 #include "nccl_comm.hpp"
-#include "preflight.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
+#include "preflight.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
 
@@ -36,11 +36,13 @@ std::string resolve_grid(Config& c, std::array<int, 3>& procs) {
     const bool given = c.procs[0] > 0;
     if (given && c.procs[0] * c.procs[1] * c.procs[2] != ranks)
         return "--procs " + std::to_string(c.procs[0]) + "," + std::to_string(c.procs[1]) + "," +
-               std::to_string(c.procs[2]) + " makes " + std::to_string(c.procs[0] * c.procs[1] * c.procs[2]) +
-               " ranks, but the job has " + std::to_string(ranks);
+               std::to_string(c.procs[2]) + " makes " +
+               std::to_string(c.procs[0] * c.procs[1] * c.procs[2]) + " ranks, but the job has " +
+               std::to_string(ranks);
     procs = process_grid(ranks, c.procs);
     if (c.local[0] > 0)
-        for (int a = 0; a < 3; ++a) c.grid[a] = c.local[a] * procs[a];
+        for (int a = 0; a < 3; ++a)
+            c.grid[a] = c.local[a] * procs[a];
     return check_split(c.grid, procs, c.radius);
 }
 
@@ -50,15 +52,19 @@ std::string check_outputs_writable(const Config& c) {
     char why[512] = {0};
     if (world_rank() == 0 && !c.report.empty()) {
         std::FILE* f = std::fopen(c.report.c_str(), "a");
-        if (!f) std::snprintf(why, sizeof why, "--report %s: cannot write there (%s)", c.report.c_str(), std::strerror(errno));
-        else std::fclose(f);
+        if (!f)
+            std::snprintf(why, sizeof why, "--report %s: cannot write there (%s)", c.report.c_str(),
+                          std::strerror(errno));
+        else
+            std::fclose(f);
     }
     MPI_CHECK(MPI_Bcast(why, sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD));
     return why;
 }
 
 // --check: the same problem on one domain, on rank 0, compared bit for bit.
-bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& physics, CommMode mode) {
+bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& physics,
+                        CommMode mode) {
     const std::vector<float> distributed = sim.gather();
     long long differing = -1;
     if (world_rank() == 0) {
@@ -68,8 +74,8 @@ bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& p
         differing = 0;
         for (std::size_t n = 0; n < reference.size(); ++n)
             differing += std::memcmp(&reference[n], &distributed[n], sizeof(float)) != 0;
-        std::printf("check: %lld of %zu cells differ from the one-domain run%s\n", differing, reference.size(),
-                    differing ? "" : " (bitwise equal)");
+        std::printf("check: %lld of %zu cells differ from the one-domain run%s\n", differing,
+                    reference.size(), differing ? "" : " (bitwise equal)");
     }
     MPI_CHECK(MPI_Bcast(&differing, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
     return differing == 0;
@@ -87,7 +93,8 @@ int run(int argc, char** argv) {
     std::array<int, 3> procs{};
     if (const std::string why = resolve_grid(c, procs); !why.empty()) return refuse(why);
     Physics physics;
-    if (const std::string why = resolve_physics(c, c.grid, physics); !why.empty()) return refuse(why);
+    if (const std::string why = resolve_physics(c, c.grid, physics); !why.empty())
+        return refuse(why);
     if (const std::string why = check_outputs_writable(c); !why.empty()) return refuse(why);
     if (const std::string why = prepare_outputs(c); !why.empty()) return refuse(why);
 
@@ -95,8 +102,12 @@ int run(int argc, char** argv) {
     CommMode mode = CommMode::Staged;
     std::string reason = aware.reason;
     switch (c.comm) {
-    case CommChoice::None: mode = CommMode::None, reason = "requested; no halos move"; break;
-    case CommChoice::Staged: mode = CommMode::Staged, reason = "requested"; break;
+    case CommChoice::None:
+        mode = CommMode::None, reason = "requested; no halos move";
+        break;
+    case CommChoice::Staged:
+        mode = CommMode::Staged, reason = "requested";
+        break;
     case CommChoice::Nccl:
         if (!nccl_available())
             return refuse(std::string("--comm nccl: this ") + backend_name() +
@@ -105,8 +116,9 @@ int run(int argc, char** argv) {
         break;
     case CommChoice::GpuAware:
         if (!aware.supported)
-            return refuse("--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
-                          "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better");
+            return refuse(
+                "--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
+                "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better");
         mode = CommMode::GpuAware;
         break;
     case CommChoice::Auto:
@@ -123,10 +135,12 @@ int run(int argc, char** argv) {
 
     Simulation sim(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
     if (c.preflight) {
-        const PreflightResult pre = run_preflight(sim.decomposition(), aware, sim.largest_face_floats());
+        const PreflightResult pre =
+            run_preflight(sim.decomposition(), aware, sim.largest_face_floats());
         if (world_rank() == 0) std::printf("%s", pre.report.c_str());
         if (!pre.ok) {
-            if (world_rank() == 0) std::fprintf(stderr, "stencil-miniapp: preflight: a message came back wrong\n");
+            if (world_rank() == 0)
+                std::fprintf(stderr, "stencil-miniapp: preflight: a message came back wrong\n");
             MPI_Finalize();
             return 1;
         }
@@ -135,10 +149,11 @@ int run(int argc, char** argv) {
     const DriveResult outcome = drive(sim, c, physics, outputs);
     if (!outcome.stable) {
         if (world_rank() == 0)
-            std::fprintf(stderr,
-                         "stencil-miniapp: unstable: NaN or Inf in the field at step %d, first on rank %d "
-                         "(dt=%.4g s, limit %.4g s)\n",
-                         outcome.bad_step, outcome.bad_rank, physics.dt, physics.dt_limit);
+            std::fprintf(
+                stderr,
+                "stencil-miniapp: unstable: NaN or Inf in the field at step %d, first on rank %d "
+                "(dt=%.4g s, limit %.4g s)\n",
+                outcome.bad_step, outcome.bad_rank, physics.dt, physics.dt_limit);
         MPI_Finalize();
         return 1;
     }
@@ -164,7 +179,8 @@ int run(int argc, char** argv) {
     }
     if (c.check && !matches_one_domain(sim, c, physics, mode)) status = 1;
     if (c.poison_halo && !sim.all_finite()) {
-        if (world_rank() == 0) std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");
+        if (world_rank() == 0)
+            std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");
         status = 1;
     }
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));

@@ -18,7 +18,8 @@ double velocity_at(ModelKind model, int k, int nz) {
 double cfl_limit(int radius, double h, double c_max) {
     const auto w = central_second_derivative_weights(radius);
     long double sum = std::fabs(w[0]);
-    for (int r = 1; r <= radius; ++r) sum += 2 * std::fabs(w[r]);
+    for (int r = 1; r <= radius; ++r)
+        sum += 2 * std::fabs(w[r]);
     const double lambda_max = 3.0 * double(sum) / (h * h);
     return 2.0 / (c_max * std::sqrt(lambda_max));
 }
@@ -35,7 +36,8 @@ std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Phy
     p.dt = c.dt > 0 ? c.dt : 0.8 * p.dt_limit;
     if (p.dt > p.dt_limit) {
         char line[160];
-        std::snprintf(line, sizeof line, "--dt %g is above the stability limit %.6g s for R=%d, h=%g m, c_max=%g m/s",
+        std::snprintf(line, sizeof line,
+                      "--dt %g is above the stability limit %.6g s for R=%d, h=%g m, c_max=%g m/s",
                       c.dt, p.dt_limit, c.radius, c.spacing, p.c_max);
         return line;
     }

@@ -45,10 +45,13 @@ double positive_real(const std::string& text, const std::string& option) {
 std::array<int, 3> triple(const std::string& text, const std::string& option, bool allow_zero) {
     std::vector<std::string> parts;
     std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, ',');) parts.push_back(part);
-    if (parts.size() != 3) throw BadOption{option + ": '" + text + "' is not three comma-separated integers"};
+    for (std::string part; std::getline(stream, part, ',');)
+        parts.push_back(part);
+    if (parts.size() != 3)
+        throw BadOption{option + ": '" + text + "' is not three comma-separated integers"};
     std::array<int, 3> v{};
-    for (int a = 0; a < 3; ++a) v[a] = allow_zero ? non_negative(parts[a], option) : positive(parts[a], option);
+    for (int a = 0; a < 3; ++a)
+        v[a] = allow_zero ? non_negative(parts[a], option) : positive(parts[a], option);
     return v;
 }
 
@@ -70,7 +73,8 @@ bool on_off(const std::string& text, const std::string& option) {
 
 const char* usage() {
     return "usage: stencil-miniapp [options]   (launch with mpirun/srun; one rank per GPU)\n"
-           "Acoustic wave propagation: leapfrog in time, order-2R Laplacian in space, Ricker source.\n"
+           "Acoustic wave propagation: leapfrog in time, order-2R Laplacian in space, Ricker "
+           "source.\n"
            "\n"
            "Problem\n"
            "  --grid NX,NY,NZ       global grid (default 128,128,128)\n"
@@ -81,50 +85,67 @@ const char* usage() {
            "  --warmup N            untimed steps before them (default 5)\n"
            "  --model constant|layered   velocity model (default constant, 1500 m/s)\n"
            "  --spacing H           grid spacing in metres (default 10)\n"
-           "  --dt S                time step; default 0.8 of the CFL limit, above the limit is refused\n"
-           "  --f0 HZ               Ricker peak frequency (default: 6 cells per minimum wavelength)\n"
+           "  --dt S                time step; default 0.8 of the CFL limit, above the limit is "
+           "refused\n"
+           "  --f0 HZ               Ricker peak frequency (default: 6 cells per minimum "
+           "wavelength)\n"
            "  --source X,Y,Z        source cell (default: the centre)\n"
            "  --sponge W            absorbing sponge W cells wide (default 0: rigid boundaries)\n"
            "\n"
            "Execution\n"
-           "  --comm auto|staged|gpu-aware|nccl|none   halo exchange (default auto: gpu-aware when the\n"
-           "                        MPI library reports GPU support, else staged; nccl where built)\n"
+           "  --comm auto|staged|gpu-aware|nccl|none   halo exchange (default auto: gpu-aware when "
+           "the\n"
+           "                        MPI library reports GPU support, else staged; nccl where "
+           "built)\n"
            "  --overlap on|off      overlap the exchange with the interior kernel (default on)\n"
            "  --block-x N --block-y N --window N  fused kernel launch shape\n"
-           "                        (default 16,8,16 for R<=5 and 8,16,16 for R>=6, measured on an H200)\n"
+           "                        (default 16,8,16 for R<=5 and 8,16,16 for R>=6, measured on an "
+           "H200)\n"
            "  --print-binding       list rank, host, device and PCI bus id\n"
-           "  --preflight           send a face to each neighbour and back, device and staged, check, time\n"
+           "  --preflight           send a face to each neighbour and back, device and staged, "
+           "check, time\n"
            "\n"
            "Output and checks\n"
            "  --report FILE.json    write the report as JSON\n"
-           "  --label TEXT          a label stored in the report (scaling scripts use weak/strong)\n"
-           "  --checksum            print 'checksum: <16 hex>' of the final field (decomposition-independent)\n"
+           "  --label TEXT          a label stored in the report (scaling scripts use "
+           "weak/strong)\n"
+           "  --checksum            print 'checksum: <16 hex>' of the final field "
+           "(decomposition-independent)\n"
            "  --output DIR          where snapshots, images and traces go (default output)\n"
-           "  --snapshot-every K    every K steps, the global field as raw float32 (x fastest, MPI-IO)\n"
+           "  --snapshot-every K    every K steps, the global field as raw float32 (x fastest, "
+           "MPI-IO)\n"
            "                        with a JSON sidecar; also the --slice image\n"
            "  --slice x|y|z=K       a PNG of that plane at each snapshot and at the end\n"
            "  --receivers FILE      record p at every step at the cells listed (x,y,z per line)\n"
            "  --receiver-line z=K   receivers at every x along depth K, at the source's y\n"
            "  --check               also run on one domain and compare bit for bit (small grids)\n"
-           "  --nan-check N         stop with the step and rank if a NaN/Inf appears, checked every N steps\n"
+           "  --nan-check N         stop with the step and rank if a NaN/Inf appears, checked "
+           "every N steps\n"
            "                        (default 50; 0: never)\n"
-           "  --progress S          a progress line on stderr every S seconds (default 1; 0: every step)\n"
+           "  --progress S          a progress line on stderr every S seconds (default 1; 0: every "
+           "step)\n"
            "  --quiet               only errors and the FOM line\n"
            "\n"
            "Testing aids\n"
            "  --poison-halo         fill received halos with NaN before each exchange\n"
-           "  --inject-fault drop-face|nan|fail-rank=N   plant a bug: zero a received face; put a NaN\n"
+           "  --inject-fault drop-face|nan|fail-rank=N   plant a bug: zero a received face; put a "
+           "NaN\n"
            "                        at the source at step 3; make rank N fail at step 3\n"
            "  --help                this text\n";
 }
 
 const char* comm_choice_name(CommChoice c) {
     switch (c) {
-    case CommChoice::Auto: return "auto";
-    case CommChoice::Staged: return "staged";
-    case CommChoice::GpuAware: return "gpu-aware";
-    case CommChoice::Nccl: return "nccl";
-    case CommChoice::None: return "none";
+    case CommChoice::Auto:
+        return "auto";
+    case CommChoice::Staged:
+        return "staged";
+    case CommChoice::GpuAware:
+        return "gpu-aware";
+    case CommChoice::Nccl:
+        return "nccl";
+    case CommChoice::None:
+        return "none";
     }
     return "?";
 }
@@ -141,73 +162,120 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 if (a + 1 >= argc) throw BadOption{opt + " needs a value"};
                 return argv[++a];
             };
-            if (opt == "--help" || opt == "-h") return "help";
-            else if (opt == "--grid") c.grid = triple(next(), opt, false), have_grid = true;
-            else if (opt == "--local") c.local = triple(next(), opt, false), have_local = true;
-            else if (opt == "--procs") c.procs = triple(next(), opt, false);
+            if (opt == "--help" || opt == "-h")
+                return "help";
+            else if (opt == "--grid")
+                c.grid = triple(next(), opt, false), have_grid = true;
+            else if (opt == "--local")
+                c.local = triple(next(), opt, false), have_local = true;
+            else if (opt == "--procs")
+                c.procs = triple(next(), opt, false);
             else if (opt == "--radius") {
                 const long r = parse_integer(next(), opt);
-                if (r < kMinRadius || r > kMaxRadius) throw BadOption{"--radius: " + std::to_string(r) + " is outside 1..8"};
+                if (r < kMinRadius || r > kMaxRadius)
+                    throw BadOption{"--radius: " + std::to_string(r) + " is outside 1..8"};
                 c.radius = int(r);
-            } else if (opt == "--steps") c.steps = positive(next(), opt);
-            else if (opt == "--warmup") c.warmup = non_negative(next(), opt);
+            } else if (opt == "--steps")
+                c.steps = positive(next(), opt);
+            else if (opt == "--warmup")
+                c.warmup = non_negative(next(), opt);
             else if (opt == "--comm") {
                 const std::string v = next();
-                if (v == "auto") c.comm = CommChoice::Auto;
-                else if (v == "staged") c.comm = CommChoice::Staged;
-                else if (v == "gpu-aware") c.comm = CommChoice::GpuAware;
-                else if (v == "nccl") c.comm = CommChoice::Nccl;
-                else if (v == "none") c.comm = CommChoice::None;
-                else throw BadOption{"--comm: '" + v + "' is not auto, staged, gpu-aware, nccl or none"};
-            } else if (opt == "--overlap") c.overlap = on_off(next(), opt);
+                if (v == "auto")
+                    c.comm = CommChoice::Auto;
+                else if (v == "staged")
+                    c.comm = CommChoice::Staged;
+                else if (v == "gpu-aware")
+                    c.comm = CommChoice::GpuAware;
+                else if (v == "nccl")
+                    c.comm = CommChoice::Nccl;
+                else if (v == "none")
+                    c.comm = CommChoice::None;
+                else
+                    throw BadOption{"--comm: '" + v +
+                                    "' is not auto, staged, gpu-aware, nccl or none"};
+            } else if (opt == "--overlap")
+                c.overlap = on_off(next(), opt);
             else if (opt == "--model") {
                 const std::string v = next();
-                if (v == "constant") c.model = ModelKind::Constant;
-                else if (v == "layered") c.model = ModelKind::Layered;
-                else throw BadOption{"--model: '" + v + "' is not constant or layered"};
-            } else if (opt == "--spacing") c.spacing = positive_real(next(), opt);
-            else if (opt == "--dt") c.dt = positive_real(next(), opt);
-            else if (opt == "--f0") c.f0 = positive_real(next(), opt);
-            else if (opt == "--source") c.source = triple(next(), opt, true);
-            else if (opt == "--sponge") c.sponge = non_negative(next(), opt);
-            else if (opt == "--report") c.report = next();
-            else if (opt == "--label") c.label = next();
-            else if (opt == "--output") c.output = next();
-            else if (opt == "--snapshot-every") c.snapshot_every = positive(next(), opt);
-            else if (opt == "--slice") axis_index(next(), opt, c.slice_axis, c.slice_index);
-            else if (opt == "--receivers") c.receivers_file = next();
+                if (v == "constant")
+                    c.model = ModelKind::Constant;
+                else if (v == "layered")
+                    c.model = ModelKind::Layered;
+                else
+                    throw BadOption{"--model: '" + v + "' is not constant or layered"};
+            } else if (opt == "--spacing")
+                c.spacing = positive_real(next(), opt);
+            else if (opt == "--dt")
+                c.dt = positive_real(next(), opt);
+            else if (opt == "--f0")
+                c.f0 = positive_real(next(), opt);
+            else if (opt == "--source")
+                c.source = triple(next(), opt, true);
+            else if (opt == "--sponge")
+                c.sponge = non_negative(next(), opt);
+            else if (opt == "--report")
+                c.report = next();
+            else if (opt == "--label")
+                c.label = next();
+            else if (opt == "--output")
+                c.output = next();
+            else if (opt == "--snapshot-every")
+                c.snapshot_every = positive(next(), opt);
+            else if (opt == "--slice")
+                axis_index(next(), opt, c.slice_axis, c.slice_index);
+            else if (opt == "--receivers")
+                c.receivers_file = next();
             else if (opt == "--receiver-line") {
                 axis_index(next(), opt, c.line_axis, c.line_index);
-                if (c.line_axis != 2) throw BadOption{"--receiver-line: only z=K (a line along x at depth K)"};
-            }
-            else if (opt == "--block-x") c.tuning.block_x = positive(next(), opt);
-            else if (opt == "--block-y") c.tuning.block_y = positive(next(), opt);
-            else if (opt == "--window") c.tuning.window = positive(next(), opt);
-            else if (opt == "--checksum") c.checksum = true;
-            else if (opt == "--check") c.check = true;
-            else if (opt == "--print-binding") c.print_binding = true;
-            else if (opt == "--preflight") c.preflight = true;
-            else if (opt == "--quiet") c.quiet = true;
-            else if (opt == "--poison-halo") c.poison_halo = true;
-            else if (opt == "--nan-check") c.nan_check_every = non_negative(next(), opt);
+                if (c.line_axis != 2)
+                    throw BadOption{"--receiver-line: only z=K (a line along x at depth K)"};
+            } else if (opt == "--block-x")
+                c.tuning.block_x = positive(next(), opt);
+            else if (opt == "--block-y")
+                c.tuning.block_y = positive(next(), opt);
+            else if (opt == "--window")
+                c.tuning.window = positive(next(), opt);
+            else if (opt == "--checksum")
+                c.checksum = true;
+            else if (opt == "--check")
+                c.check = true;
+            else if (opt == "--print-binding")
+                c.print_binding = true;
+            else if (opt == "--preflight")
+                c.preflight = true;
+            else if (opt == "--quiet")
+                c.quiet = true;
+            else if (opt == "--poison-halo")
+                c.poison_halo = true;
+            else if (opt == "--nan-check")
+                c.nan_check_every = non_negative(next(), opt);
             else if (opt == "--progress") {
                 const std::string v = next();
                 c.progress_seconds = v == "0" ? 0.0 : positive_real(v, opt);
             } else if (opt == "--inject-fault") {
                 const std::string v = next();
-                if (v == "drop-face") c.drop_face = true;
-                else if (v == "nan") c.inject_nan = true;
-                else if (v.rfind("fail-rank=", 0) == 0) c.fail_rank = non_negative(v.substr(10), opt);
-                else throw BadOption{"--inject-fault: '" + v + "' is not drop-face, nan or fail-rank=N"};
-            } else throw BadOption{"unknown option '" + opt + "'"};
+                if (v == "drop-face")
+                    c.drop_face = true;
+                else if (v == "nan")
+                    c.inject_nan = true;
+                else if (v.rfind("fail-rank=", 0) == 0)
+                    c.fail_rank = non_negative(v.substr(10), opt);
+                else
+                    throw BadOption{"--inject-fault: '" + v +
+                                    "' is not drop-face, nan or fail-rank=N"};
+            } else
+                throw BadOption{"unknown option '" + opt + "'"};
         }
     } catch (const BadOption& bad) {
         return bad.message;
     }
     if (have_grid && have_local) return "use --grid or --local, not both";
     if (!have_grid && !have_local) c.grid = {128, 128, 128};
-    if (const std::string why = validate(c.tuning); !why.empty()) return "bad kernel tuning: " + why;
-    if (c.check && c.comm == CommChoice::None) return "--check needs a halo exchange; --comm none moves no halos";
+    if (const std::string why = validate(c.tuning); !why.empty())
+        return "bad kernel tuning: " + why;
+    if (c.check && c.comm == CommChoice::None)
+        return "--check needs a halo exchange; --comm none moves no halos";
     return {};
 }
 

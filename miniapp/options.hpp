@@ -22,33 +22,34 @@ struct Config {
     CommChoice comm = CommChoice::Auto;
     bool overlap = true;
     ModelKind model = ModelKind::Constant;
-    double spacing = 10.0;               // metres, all directions
-    double dt = 0.0;                     // 0: from the CFL limit
-    double f0 = 0.0;                     // Hz; 0: 6 cells per minimum wavelength
+    double spacing = 10.0;                 // metres, all directions
+    double dt = 0.0;                       // 0: from the CFL limit
+    double f0 = 0.0;                       // Hz; 0: 6 cells per minimum wavelength
     std::array<int, 3> source{-1, -1, -1}; // global cell; -1: the centre
-    int sponge = 0;                      // cells
-    std::string report;                  // JSON path
+    int sponge = 0;                        // cells
+    std::string report;                    // JSON path
     // Outputs (miniapp/outputs.hpp), written under `output`.
     std::string output = "output";
-    int snapshot_every = 0;              // 0: no snapshots
+    int snapshot_every = 0;               // 0: no snapshots
     int slice_axis = -1, slice_index = 0; // --slice x|y|z=K; axis -1: none
     std::string receivers_file;
-    int line_axis = -1, line_index = 0;  // --receiver-line z=K (only z: a line along x at the source's y)
+    int line_axis = -1,
+        line_index = 0; // --receiver-line z=K (only z: a line along x at the source's y)
     std::vector<std::array<int, 3>> receivers; // filled by prepare_outputs
-    std::string label;                   // free text carried into the report (e.g. "weak")
+    std::string label;                         // free text carried into the report (e.g. "weak")
     bool checksum = false;
     bool check = false;
     bool print_binding = false;
     bool preflight = false;
     bool quiet = false;
     Tuning tuning;
-    int nan_check_every = 50;            // steps between NaN/Inf checks; 0 = never
-    double progress_seconds = 1.0;       // seconds between progress lines; 0 = every step
+    int nan_check_every = 50;      // steps between NaN/Inf checks; 0 = never
+    double progress_seconds = 1.0; // seconds between progress lines; 0 = every step
     // Testing aids.
     bool poison_halo = false;
-    bool drop_face = false;              // --inject-fault drop-face: zero a received face
-    bool inject_nan = false;             // --inject-fault nan: a NaN at the source at step 3
-    int fail_rank = -1;                  // --inject-fault fail-rank=N: rank N fails at step 3
+    bool drop_face = false;  // --inject-fault drop-face: zero a received face
+    bool inject_nan = false; // --inject-fault nan: a NaN at the source at step 3
+    int fail_rank = -1;      // --inject-fault fail-rank=N: rank N fails at step 3
 };
 
 // Parses argv. Returns an empty string on success, "help" for --help, else

@@ -24,7 +24,8 @@ std::string make_directory(const std::string& path) {
         partial += part + "/";
         if (part.empty() || part == ".") continue;
         if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
-            return "--output " + path + ": cannot create " + partial + " (" + std::strerror(errno) + ")";
+            return "--output " + path + ": cannot create " + partial + " (" + std::strerror(errno) +
+                   ")";
     }
     const std::string probe = path + "/.stencil-write-test";
     std::FILE* f = std::fopen(probe.c_str(), "w");
@@ -57,10 +58,10 @@ std::string read_receivers(const std::string& path, std::vector<std::array<int, 
 std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file) {
     std::ostringstream j;
     j << "{\n  \"file\": \"" << file << "\",\n  \"dtype\": \"float32\",\n  \"order\": \"x fastest: "
-      << "numpy.fromfile(file, numpy.float32).reshape(nz, ny, nx)\",\n  \"dims\": [" << c.grid[0] << ", "
-      << c.grid[1] << ", " << c.grid[2] << "],\n  \"spacing_m\": [" << c.spacing << ", " << c.spacing << ", "
-      << c.spacing << "],\n  \"dt_s\": " << p.dt << ",\n  \"step\": " << step << ",\n  \"time_s\": " << step * p.dt
-      << ",\n  \"radius\": " << c.radius << "\n}\n";
+      << "numpy.fromfile(file, numpy.float32).reshape(nz, ny, nx)\",\n  \"dims\": [" << c.grid[0]
+      << ", " << c.grid[1] << ", " << c.grid[2] << "],\n  \"spacing_m\": [" << c.spacing << ", "
+      << c.spacing << ", " << c.spacing << "],\n  \"dt_s\": " << p.dt << ",\n  \"step\": " << step
+      << ",\n  \"time_s\": " << step * p.dt << ",\n  \"radius\": " << c.radius << "\n}\n";
     return j.str();
 }
 
@@ -73,27 +74,30 @@ void write_text(const std::string& path, const std::string& text) {
 } // namespace
 
 std::string prepare_outputs(Config& c) {
-    const bool any = c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() || c.line_axis >= 0;
+    const bool any =
+        c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() || c.line_axis >= 0;
     char why[512] = {0};
     std::vector<int> flat;
     if (world_rank() == 0) {
         std::string problem = any ? make_directory(c.output) : "";
         std::vector<std::array<int, 3>> receivers;
-        if (problem.empty() && !c.receivers_file.empty()) problem = read_receivers(c.receivers_file, receivers);
+        if (problem.empty() && !c.receivers_file.empty())
+            problem = read_receivers(c.receivers_file, receivers);
         for (const auto& r : receivers) {
             for (int a = 0; a < 3 && problem.empty(); ++a)
                 if (r[a] < 0 || r[a] >= c.grid[a])
-                    problem = "receiver " + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," +
-                              std::to_string(r[2]) + " is outside the grid (" + kAxes[a] + " 0.." +
-                              std::to_string(c.grid[a] - 1) + ")";
+                    problem = "receiver " + std::to_string(r[0]) + "," + std::to_string(r[1]) +
+                              "," + std::to_string(r[2]) + " is outside the grid (" + kAxes[a] +
+                              " 0.." + std::to_string(c.grid[a] - 1) + ")";
             flat.insert(flat.end(), r.begin(), r.end());
         }
         if (problem.empty() && c.slice_axis >= 0 && c.slice_index >= c.grid[c.slice_axis])
-            problem = std::string("--slice ") + kAxes[c.slice_axis] + "=" + std::to_string(c.slice_index) +
-                      " is outside the grid (0.." + std::to_string(c.grid[c.slice_axis] - 1) + ")";
+            problem = std::string("--slice ") + kAxes[c.slice_axis] + "=" +
+                      std::to_string(c.slice_index) + " is outside the grid (0.." +
+                      std::to_string(c.grid[c.slice_axis] - 1) + ")";
         if (problem.empty() && c.line_axis >= 0 && c.line_index >= c.grid[2])
-            problem = "--receiver-line z=" + std::to_string(c.line_index) + " is outside the grid (0.." +
-                      std::to_string(c.grid[2] - 1) + ")";
+            problem = "--receiver-line z=" + std::to_string(c.line_index) +
+                      " is outside the grid (0.." + std::to_string(c.grid[2] - 1) + ")";
         if (problem.empty() && (c.slice_axis >= 0) && !images_available())
             problem = "--slice: this build has no PNG writer (install libstb-dev and reconfigure)";
         std::snprintf(why, sizeof why, "%s", problem.c_str());
@@ -104,7 +108,8 @@ std::string prepare_outputs(Config& c) {
     MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD));
     flat.resize(count);
     MPI_CHECK(MPI_Bcast(flat.data(), count, MPI_INT, 0, MPI_COMM_WORLD));
-    for (int n = 0; n < count; n += 3) c.receivers.push_back({flat[n], flat[n + 1], flat[n + 2]});
+    for (int n = 0; n < count; n += 3)
+        c.receivers.push_back({flat[n], flat[n + 1], flat[n + 2]});
     return {};
 }
 
@@ -116,7 +121,7 @@ struct Outputs::State {
     std::vector<int> mine;                     // indices into receivers owned here
     DeviceArray<std::size_t> offsets;          // their offsets in the field
     DeviceArray<float> samples;
-    std::vector<float> traces;                 // mine x time, time fastest... appended per step
+    std::vector<float> traces; // mine x time, time fastest... appended per step
     int recorded = 0;
 
     State(const Config& config, const Physics& p, Simulation& s) : c(config), physics(p), sim(s) {}
@@ -130,11 +135,13 @@ Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
     State& s = *state_;
     s.receivers = c.receivers;
     if (c.line_axis == 2)
-        for (int x = 0; x < c.grid[0]; ++x) s.receivers.push_back({x, physics.source[1], c.line_index});
+        for (int x = 0; x < c.grid[0]; ++x)
+            s.receivers.push_back({x, physics.source[1], c.line_index});
     std::vector<std::size_t> offsets;
     for (int n = 0; n < int(s.receivers.size()); ++n) {
         std::size_t offset = 0;
-        if (sim.local_offset(s.receivers[n], offset)) s.mine.push_back(n), offsets.push_back(offset);
+        if (sim.local_offset(s.receivers[n], offset))
+            s.mine.push_back(n), offsets.push_back(offset);
     }
     if (!offsets.empty()) {
         s.offsets = DeviceArray<std::size_t>(offsets.size());
@@ -177,19 +184,23 @@ void Outputs::State::snapshot(int step, const std::vector<float>& interior) {
     const std::string path = c.output + "/" + name;
     // The rank's box inside the global array, in C order (z slowest), which
     // is x fastest on disk: the file reads as numpy.fromfile(...).reshape(nz, ny, nx).
-    int sizes[3] = {d.global[2], d.global[1], d.global[0]}, sub[3] = {d.local[2], d.local[1], d.local[0]},
+    int sizes[3] = {d.global[2], d.global[1], d.global[0]},
+        sub[3] = {d.local[2], d.local[1], d.local[0]},
         start[3] = {d.offset[2], d.offset[1], d.offset[0]};
     MPI_Datatype box;
     MPI_CHECK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_FLOAT, &box));
     MPI_CHECK(MPI_Type_commit(&box));
     MPI_File file;
-    MPI_CHECK(MPI_File_open(d.cart.get(), path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &file));
+    MPI_CHECK(MPI_File_open(d.cart.get(), path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                            MPI_INFO_NULL, &file));
     MPI_CHECK(MPI_File_set_size(file, 0));
     MPI_CHECK(MPI_File_set_view(file, 0, MPI_FLOAT, box, "native", MPI_INFO_NULL));
-    MPI_CHECK(MPI_File_write_all(file, interior.data(), int(interior.size()), MPI_FLOAT, MPI_STATUS_IGNORE));
+    MPI_CHECK(MPI_File_write_all(file, interior.data(), int(interior.size()), MPI_FLOAT,
+                                 MPI_STATUS_IGNORE));
     MPI_CHECK(MPI_File_close(&file));
     MPI_CHECK(MPI_Type_free(&box));
-    if (d.rank == 0) write_text(path.substr(0, path.size() - 4) + ".json", sidecar_json(c, physics, step, name));
+    if (d.rank == 0)
+        write_text(path.substr(0, path.size() - 4) + ".json", sidecar_json(c, physics, step, name));
 }
 
 void Outputs::State::slice(int step, const std::vector<float>& interior) {
@@ -201,22 +212,25 @@ void Outputs::State::slice(int step, const std::vector<float>& interior) {
     std::vector<float> piece;
     int box[4] = {0, 0, 0, 0}; // first across, first down, count across, count down
     if (K >= d.offset[a] && K < d.offset[a] + d.local[a]) {
-        box[0] = d.offset[across], box[1] = d.offset[down], box[2] = d.local[across], box[3] = d.local[down];
+        box[0] = d.offset[across], box[1] = d.offset[down], box[2] = d.local[across],
+        box[3] = d.local[down];
         for (int v = 0; v < d.local[down]; ++v)
             for (int u = 0; u < d.local[across]; ++u) {
                 int l[3];
                 l[a] = K - d.offset[a], l[across] = u, l[down] = v;
-                piece.push_back(interior[l[0] + std::size_t(d.local[0]) * (l[1] + std::size_t(d.local[1]) * l[2])]);
+                piece.push_back(interior[l[0] + std::size_t(d.local[0]) *
+                                                    (l[1] + std::size_t(d.local[1]) * l[2])]);
             }
     }
     std::vector<int> boxes(4 * d.size), counts(d.size), displs(d.size);
     int count = int(piece.size());
     MPI_CHECK(MPI_Gather(box, 4, MPI_INT, boxes.data(), 4, MPI_INT, 0, d.cart.get()));
     MPI_CHECK(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, d.cart.get()));
-    for (int r = 1; r < d.size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+    for (int r = 1; r < d.size; ++r)
+        displs[r] = displs[r - 1] + counts[r - 1];
     std::vector<float> all(d.rank == 0 ? std::size_t(displs.back()) + counts.back() : 0);
-    MPI_CHECK(MPI_Gatherv(piece.data(), count, MPI_FLOAT, all.data(), counts.data(), displs.data(), MPI_FLOAT, 0,
-                          d.cart.get()));
+    MPI_CHECK(MPI_Gatherv(piece.data(), count, MPI_FLOAT, all.data(), counts.data(), displs.data(),
+                          MPI_FLOAT, 0, d.cart.get()));
     if (d.rank != 0) return;
     Image image;
     image.width = c.grid[across], image.height = c.grid[down];
@@ -225,14 +239,17 @@ void Outputs::State::slice(int step, const std::vector<float>& interior) {
         const int* b = &boxes[4 * r];
         std::size_t n = displs[r];
         for (int v = 0; v < b[3]; ++v)
-            for (int u = 0; u < b[2]; ++u) image.values[std::size_t(b[1] + v) * image.width + b[0] + u] = all[n++];
+            for (int u = 0; u < b[2]; ++u)
+                image.values[std::size_t(b[1] + v) * image.width + b[0] + u] = all[n++];
     }
     image.markers.push_back({physics.source[across], physics.source[down]});
     if (c.sponge > 0)
-        image.outlines.push_back({c.sponge, c.sponge, image.width - 1 - c.sponge, image.height - 1 - c.sponge});
+        image.outlines.push_back(
+            {c.sponge, c.sponge, image.width - 1 - c.sponge, image.height - 1 - c.sponge});
     char name[64];
     std::snprintf(name, sizeof name, "slice_%c%d_%06d.png", kAxes[a], K, step);
-    const std::string why = write_seismic_png(c.output + "/" + name, image, clip_at_percentile(image.values, 99.5));
+    const std::string why =
+        write_seismic_png(c.output + "/" + name, image, clip_at_percentile(image.values, 99.5));
     if (!why.empty()) fatal(why);
 }
 
@@ -243,35 +260,43 @@ void Outputs::State::write_traces() {
     // the file is receiver-major, so transpose while gathering.
     std::vector<float> rows(std::size_t(owned) * nt);
     for (int t = 0; t < nt; ++t)
-        for (int m = 0; m < owned; ++m) rows[std::size_t(m) * nt + t] = traces[std::size_t(t) * owned + m];
+        for (int m = 0; m < owned; ++m)
+            rows[std::size_t(m) * nt + t] = traces[std::size_t(t) * owned + m];
     std::vector<int> counts(d.size), displs(d.size), owners(d.size);
     MPI_CHECK(MPI_Gather(&owned, 1, MPI_INT, owners.data(), 1, MPI_INT, 0, d.cart.get()));
-    for (int r = 0; r < d.size; ++r) counts[r] = owners[r] * nt, displs[r] = r ? displs[r - 1] + counts[r - 1] : 0;
+    for (int r = 0; r < d.size; ++r)
+        counts[r] = owners[r] * nt, displs[r] = r ? displs[r - 1] + counts[r - 1] : 0;
     std::vector<int> indices(d.rank == 0 ? receivers.size() : 0), index_displs(d.size);
-    for (int r = 1; r < d.size; ++r) index_displs[r] = index_displs[r - 1] + owners[r - 1];
-    MPI_CHECK(MPI_Gatherv(mine.data(), owned, MPI_INT, indices.data(), owners.data(), index_displs.data(), MPI_INT, 0,
-                          d.cart.get()));
+    for (int r = 1; r < d.size; ++r)
+        index_displs[r] = index_displs[r - 1] + owners[r - 1];
+    MPI_CHECK(MPI_Gatherv(mine.data(), owned, MPI_INT, indices.data(), owners.data(),
+                          index_displs.data(), MPI_INT, 0, d.cart.get()));
     std::vector<float> gathered(d.rank == 0 ? receivers.size() * std::size_t(nt) : 0);
-    MPI_CHECK(MPI_Gatherv(rows.data(), owned * nt, MPI_FLOAT, gathered.data(), counts.data(), displs.data(), MPI_FLOAT,
-                          0, d.cart.get()));
+    MPI_CHECK(MPI_Gatherv(rows.data(), owned * nt, MPI_FLOAT, gathered.data(), counts.data(),
+                          displs.data(), MPI_FLOAT, 0, d.cart.get()));
     if (d.rank != 0) return;
     if (indices.size() != receivers.size()) fatal("a receiver was recorded by no rank or by two");
     std::vector<float> ordered(gathered.size());
     for (std::size_t g = 0; g < indices.size(); ++g)
         std::copy_n(gathered.begin() + g * nt, nt, ordered.begin() + std::size_t(indices[g]) * nt);
     std::ofstream bin(c.output + "/traces.bin", std::ios::binary);
-    bin.write(reinterpret_cast<const char*>(ordered.data()), std::streamsize(ordered.size() * sizeof(float)));
+    bin.write(reinterpret_cast<const char*>(ordered.data()),
+              std::streamsize(ordered.size() * sizeof(float)));
     if (!bin) fatal("cannot write " + c.output + "/traces.bin");
     std::ostringstream j;
-    j << "{\n  \"file\": \"traces.bin\",\n  \"dtype\": \"float32\",\n  \"order\": \"receiver-major: "
-      << "numpy.fromfile(file, numpy.float32).reshape(receivers, nt)\",\n  \"nt\": " << nt << ",\n  \"dt_s\": "
-      << physics.dt << ",\n  \"first_time_s\": " << physics.dt << ",\n  \"receivers\": [";
+    j << "{\n  \"file\": \"traces.bin\",\n  \"dtype\": \"float32\",\n  \"order\": "
+         "\"receiver-major: "
+      << "numpy.fromfile(file, numpy.float32).reshape(receivers, nt)\",\n  \"nt\": " << nt
+      << ",\n  \"dt_s\": " << physics.dt << ",\n  \"first_time_s\": " << physics.dt
+      << ",\n  \"receivers\": [";
     for (std::size_t r = 0; r < receivers.size(); ++r)
-        j << (r ? ", " : "") << "[" << receivers[r][0] << ", " << receivers[r][1] << ", " << receivers[r][2] << "]";
+        j << (r ? ", " : "") << "[" << receivers[r][0] << ", " << receivers[r][1] << ", "
+          << receivers[r][2] << "]";
     j << "]\n}\n";
     write_text(c.output + "/traces.json", j.str());
     if (!images_available()) {
-        std::printf("traces: %zu receivers x %d steps in %s/traces.bin (no PNG: built without libstb-dev)\n",
+        std::printf("traces: %zu receivers x %d steps in %s/traces.bin (no PNG: built without "
+                    "libstb-dev)\n",
                     receivers.size(), nt, c.output.c_str());
         return;
     }
@@ -284,11 +309,14 @@ void Outputs::State::write_traces() {
     gather.values.resize(std::size_t(gather.width) * gather.height);
     for (int row = 0; row < gather.height; ++row)
         for (int r = 0; r < gather.width; ++r)
-            gather.values[std::size_t(row) * gather.width + r] = ordered[std::size_t(r) * nt + std::size_t(row) * stride];
-    const std::string why = write_seismic_png(c.output + "/shot_gather.png", gather, clip_at_percentile(gather.values, 95));
+            gather.values[std::size_t(row) * gather.width + r] =
+                ordered[std::size_t(r) * nt + std::size_t(row) * stride];
+    const std::string why = write_seismic_png(c.output + "/shot_gather.png", gather,
+                                              clip_at_percentile(gather.values, 95));
     if (!why.empty()) fatal(why);
-    std::printf("traces: %zu receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png\n", receivers.size(),
-                nt, c.output.c_str(), c.output.c_str());
+    std::printf(
+        "traces: %zu receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png\n",
+        receivers.size(), nt, c.output.c_str(), c.output.c_str());
 }
 
 } // namespace stencil

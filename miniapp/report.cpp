@@ -20,7 +20,8 @@ std::vector<std::string> gather_names(const std::string& mine, MPI_Comm comm, in
     std::vector<char> all(rank == 0 ? sizeof name * size : 0);
     MPI_CHECK(MPI_Gather(name, sizeof name, MPI_CHAR, all.data(), sizeof name, MPI_CHAR, 0, comm));
     std::set<std::string> distinct;
-    for (int r = 0; rank == 0 && r < size; ++r) distinct.insert(all.data() + r * sizeof name);
+    for (int r = 0; rank == 0 && r < size; ++r)
+        distinct.insert(all.data() + r * sizeof name);
     return {distinct.begin(), distinct.end()};
 }
 
@@ -45,14 +46,16 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
 
     const double steps = std::max(t.steps, 1);
-    const double per_step[7] = {t.pack / steps,     t.post / steps,     t.interior / steps, t.wait / steps,
-                                t.unpack / steps,   t.boundary / steps, t.step / steps};
+    const double per_step[7] = {t.pack / steps, t.post / steps,   t.interior / steps,
+                                t.wait / steps, t.unpack / steps, t.boundary / steps,
+                                t.step / steps};
     const char* names[7] = {"pack", "post", "interior", "wait", "unpack", "boundary", "step"};
     double mins[7], maxs[7], sums[7];
     MPI_CHECK(MPI_Allreduce(per_step, mins, 7, MPI_DOUBLE, MPI_MIN, comm));
     MPI_CHECK(MPI_Allreduce(per_step, maxs, 7, MPI_DOUBLE, MPI_MAX, comm));
     MPI_CHECK(MPI_Allreduce(per_step, sums, 7, MPI_DOUBLE, MPI_SUM, comm));
-    for (int p = 0; p < 7; ++p) r.phases.push_back({names[p], mins[p], sums[p] / d.size, maxs[p]});
+    for (int p = 0; p < 7; ++p)
+        r.phases.push_back({names[p], mins[p], sums[p] / d.size, maxs[p]});
 
     // The slowest rank sets the pace of every step.
     const double global_cells = double(d.global[0]) * d.global[1] * d.global[2];
@@ -80,25 +83,29 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
 
 void print_report(const Report& r) {
     const Config& c = r.config;
-    std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n", r.backend.c_str(), r.ranks,
-                r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1], r.dims[2],
-                r.devices.empty() ? "?" : r.devices.front().c_str());
-    std::printf("  grid %d x %d x %d, R=%d (order %d), %d steps after %d warm-up, dt=%.4g s, f0=%.3g Hz\n",
-                r.grid[0], r.grid[1], r.grid[2], c.radius, 2 * c.radius, c.steps, c.warmup, r.physics.dt,
-                r.physics.f0);
-    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per step on rank 0, pinned host buffers %zu bytes\n",
-                r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off", r.halo_mib_per_step,
-                r.pinned_bytes);
-    if (r.comm_mode == "none") std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
+    std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n",
+                r.backend.c_str(), r.ranks, r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1],
+                r.dims[2], r.devices.empty() ? "?" : r.devices.front().c_str());
+    std::printf(
+        "  grid %d x %d x %d, R=%d (order %d), %d steps after %d warm-up, dt=%.4g s, f0=%.3g Hz\n",
+        r.grid[0], r.grid[1], r.grid[2], c.radius, 2 * c.radius, c.steps, c.warmup, r.physics.dt,
+        r.physics.f0);
+    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per step on rank 0, pinned host buffers "
+                "%zu bytes\n",
+                r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
+                r.halo_mib_per_step, r.pinned_bytes);
+    if (r.comm_mode == "none")
+        std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
     std::printf("\n  phase        min ms     avg ms     max ms   (per step, over ranks)\n");
     for (const PhaseStats& p : r.phases)
         std::printf("  %-9s %9.4f  %9.4f  %9.4f\n", p.name, p.min, p.avg, p.max);
-    std::printf("\n  Gcell/s: %.3f total, %.3f per rank; effective %.1f GB/s per rank\n", r.gcells_total,
-                r.gcells_per_rank, r.gbs_per_rank);
-    std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n", r.halo_ms,
-                100 * r.hidden_fraction);
-    std::printf("FOM: %.4f Gcell/s (R=%d, %d ranks, grid %dx%dx%d, comm %s, overlap %s)\n", r.gcells_total,
-                c.radius, r.ranks, r.grid[0], r.grid[1], r.grid[2], r.comm_mode.c_str(), c.overlap ? "on" : "off");
+    std::printf("\n  Gcell/s: %.3f total, %.3f per rank; effective %.1f GB/s per rank\n",
+                r.gcells_total, r.gcells_per_rank, r.gbs_per_rank);
+    std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
+                r.halo_ms, 100 * r.hidden_fraction);
+    std::printf("FOM: %.4f Gcell/s (R=%d, %d ranks, grid %dx%dx%d, comm %s, overlap %s)\n",
+                r.gcells_total, c.radius, r.ranks, r.grid[0], r.grid[1], r.grid[2],
+                r.comm_mode.c_str(), c.overlap ? "on" : "off");
 }
 
 std::string write_json(const Report& r, const std::string& path) {
@@ -107,33 +114,43 @@ std::string write_json(const Report& r, const std::string& path) {
     const Config& c = r.config;
     const Tuning tuning = resolve_tuning(c.tuning, c.radius);
     auto triple = [](const std::array<int, 3>& v) {
-        return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
+        return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
+               std::to_string(v[2]) + "]";
     };
     auto quoted = [](const std::string& s) {
         std::string q = "\"";
-        for (char ch : s) q += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
+        for (char ch : s)
+            q += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
         return q + "\"";
     };
     out << "{\n  \"program\": \"stencil-miniapp\",\n  \"label\": " << quoted(c.label)
-        << ",\n  \"revision\": " << quoted(r.revision)
-        << ",\n  \"backend\": " << quoted(r.backend) << ",\n  \"devices\": [";
-    for (std::size_t i = 0; i < r.devices.size(); ++i) out << (i ? ", " : "") << quoted(r.devices[i]);
-    out << "],\n  \"ranks\": " << r.ranks << ",\n  \"procs\": " << triple(r.dims) << ",\n  \"grid\": " << triple(r.grid)
-        << ",\n  \"local_rank0\": " << triple(r.local_rank0) << ",\n  \"radius\": " << c.radius
-        << ",\n  \"steps\": " << c.steps << ",\n  \"warmup\": " << c.warmup << ",\n  \"comm\": " << quoted(r.comm_mode)
-        << ",\n  \"comm_reason\": " << quoted(r.comm_reason) << ",\n  \"overlap\": " << (c.overlap ? "true" : "false")
+        << ",\n  \"revision\": " << quoted(r.revision) << ",\n  \"backend\": " << quoted(r.backend)
+        << ",\n  \"devices\": [";
+    for (std::size_t i = 0; i < r.devices.size(); ++i)
+        out << (i ? ", " : "") << quoted(r.devices[i]);
+    out << "],\n  \"ranks\": " << r.ranks << ",\n  \"procs\": " << triple(r.dims)
+        << ",\n  \"grid\": " << triple(r.grid) << ",\n  \"local_rank0\": " << triple(r.local_rank0)
+        << ",\n  \"radius\": " << c.radius << ",\n  \"steps\": " << c.steps
+        << ",\n  \"warmup\": " << c.warmup << ",\n  \"comm\": " << quoted(r.comm_mode)
+        << ",\n  \"comm_reason\": " << quoted(r.comm_reason)
+        << ",\n  \"overlap\": " << (c.overlap ? "true" : "false")
         << ",\n  \"model\": " << quoted(c.model == ModelKind::Constant ? "constant" : "layered")
-        << ",\n  \"spacing_m\": " << c.spacing << ",\n  \"dt_s\": " << r.physics.dt << ",\n  \"f0_hz\": " << r.physics.f0
-        << ",\n  \"sponge\": " << c.sponge << ",\n  \"tuning\": {\"block_x\": " << tuning.block_x
-        << ", \"block_y\": " << tuning.block_y << ", \"window\": " << tuning.window << "},\n  \"phases_ms\": {";
+        << ",\n  \"spacing_m\": " << c.spacing << ",\n  \"dt_s\": " << r.physics.dt
+        << ",\n  \"f0_hz\": " << r.physics.f0 << ",\n  \"sponge\": " << c.sponge
+        << ",\n  \"tuning\": {\"block_x\": " << tuning.block_x
+        << ", \"block_y\": " << tuning.block_y << ", \"window\": " << tuning.window
+        << "},\n  \"phases_ms\": {";
     for (std::size_t i = 0; i < r.phases.size(); ++i)
-        out << (i ? ", " : "") << "\n    " << quoted(r.phases[i].name) << ": {\"min\": " << r.phases[i].min
-            << ", \"avg\": " << r.phases[i].avg << ", \"max\": " << r.phases[i].max << "}";
-    out << "\n  },\n  \"gcells_per_s_total\": " << r.gcells_total << ",\n  \"gcells_per_s_per_rank\": " << r.gcells_per_rank
-        << ",\n  \"effective_gb_per_s_per_rank\": " << r.gbs_per_rank << ",\n  \"exchange_ms\": " << r.halo_ms
+        out << (i ? ", " : "") << "\n    " << quoted(r.phases[i].name)
+            << ": {\"min\": " << r.phases[i].min << ", \"avg\": " << r.phases[i].avg
+            << ", \"max\": " << r.phases[i].max << "}";
+    out << "\n  },\n  \"gcells_per_s_total\": " << r.gcells_total
+        << ",\n  \"gcells_per_s_per_rank\": " << r.gcells_per_rank
+        << ",\n  \"effective_gb_per_s_per_rank\": " << r.gbs_per_rank
+        << ",\n  \"exchange_ms\": " << r.halo_ms
         << ",\n  \"exchange_hidden_fraction\": " << r.hidden_fraction
-        << ",\n  \"pinned_host_bytes\": " << r.pinned_bytes
-        << ",\n  \"imbalance\": " << (r.phases.back().avg > 0 ? r.phases.back().max / r.phases.back().avg : 1.0);
+        << ",\n  \"pinned_host_bytes\": " << r.pinned_bytes << ",\n  \"imbalance\": "
+        << (r.phases.back().avg > 0 ? r.phases.back().max / r.phases.back().avg : 1.0);
     if (r.has_checksum) {
         char hex[17];
         std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);

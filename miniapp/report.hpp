@@ -25,15 +25,15 @@ struct Report {
     std::vector<PhaseStats> phases;   // pack, post, interior, wait, unpack, boundary, step
     double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
     double halo_ms = 0, hidden_fraction = 0;
-    double halo_mib_per_step = 0;     // rank 0's messages, sent plus received
-    std::size_t pinned_bytes = 0;     // pinned host memory held, largest over ranks (0: no staging)
+    double halo_mib_per_step = 0; // rank 0's messages, sent plus received
+    std::size_t pinned_bytes = 0; // pinned host memory held, largest over ranks (0: no staging)
     bool has_checksum = false;
     std::uint64_t checksum = 0;
 };
 
 // Collective over the simulation's communicator; meaningful on rank 0.
-Report summarize(const Simulation& sim, const Config& config, const Physics& physics,
-                 CommMode mode, const std::string& comm_reason, const Binding& binding);
+Report summarize(const Simulation& sim, const Config& config, const Physics& physics, CommMode mode,
+                 const std::string& comm_reason, const Binding& binding);
 
 void print_report(const Report& report);
 // Writes the JSON report; returns an empty string or why it could not.

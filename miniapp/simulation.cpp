@@ -12,7 +12,9 @@ namespace stencil {
 namespace {
 
 double now_ms() {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 } // namespace
@@ -45,10 +47,12 @@ void Simulation::Impl::setup_boxes() {
 void Simulation::Impl::setup_fields() {
     // Device memory first: if it does not fit, the allocator says how much
     // was asked for and how much is free, before any host staging is made.
-    for (auto& f : fields) f = DeviceArray<float>(layout.allocation());
+    for (auto& f : fields)
+        f = DeviceArray<float>(layout.allocation());
     vel = DeviceArray<float>(layout.allocation());
     std::vector<float> host(layout.allocation(), 0.0f);
-    for (auto& f : fields) copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
+    for (auto& f : fields)
+        copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
     // dt^2 c^2 everywhere, the halo included (its cells are never updated).
     const FieldView<float> v = view_of(host.data(), layout);
     const double dt = physics.dt;
@@ -56,13 +60,15 @@ void Simulation::Impl::setup_fields() {
         const int gk = std::min(std::max(k - layout.radius + d.offset[2], 0), d.global[2] - 1);
         const float value = float(std::pow(velocity_at(config.model, gk, d.global[2]) * dt, 2));
         for (int j = 0; j < layout.py(); ++j)
-            for (int i = 0; i < layout.px(); ++i) v(i, j, k) = value;
+            for (int i = 0; i < layout.px(); ++i)
+                v(i, j, k) = value;
     }
     copy_to_device(vel, host.data());
 }
 
-Simulation::Simulation(const Config& config, const Physics& physics, const std::array<int, 3>& global,
-                       const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode)
+Simulation::Simulation(const Config& config, const Physics& physics,
+                       const std::array<int, 3>& global, const std::array<int, 3>& procs,
+                       MPI_Comm comm, CommMode mode)
     : impl_(std::make_unique<Impl>()) {
     Impl& s = *impl_;
     s.config = config;
@@ -80,7 +86,8 @@ Simulation::Simulation(const Config& config, const Physics& physics, const std::
     sponge.width = config.sponge;
     sponge.strength = physics.sponge_strength;
     sponge.radius = R;
-    for (int a = 0; a < 3; ++a) sponge.offset[a] = s.d.offset[a], sponge.extent[a] = global[a];
+    for (int a = 0; a < 3; ++a)
+        sponge.offset[a] = s.d.offset[a], sponge.extent[a] = global[a];
     s.owns_source = true;
     for (int a = 0; a < 3; ++a) {
         const int local = physics.source[a] - s.d.offset[a];
@@ -93,8 +100,8 @@ Simulation::Simulation(const Config& config, const Physics& physics, const std::
     s.update = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, float>(h, h, h);
-        return [c, sponge, tuning](FieldView<const float> p, FieldView<float> prev, FieldView<const float> v,
-                                   const Box& box, Stream& stream) {
+        return [c, sponge, tuning](FieldView<const float> p, FieldView<float> prev,
+                                   FieldView<const float> v, const Box& box, Stream& stream) {
             launch_wave_step<RR>(p, prev, v, box, c, sponge, stream, tuning);
         };
     });
@@ -115,7 +122,8 @@ void Simulation::Impl::step(bool timed) {
         interior_stop.record(compute);
         exchange->finish(p).make_wait(compute);
         boundary_start.record(compute);
-        for (const Box& slab : slabs) update(p, next, vel_view(), slab, compute);
+        for (const Box& slab : slabs)
+            update(p, next, vel_view(), slab, compute);
         boundary_stop.record(compute);
     } else {
         exchange->finish(p).make_wait(compute);
@@ -128,7 +136,8 @@ void Simulation::Impl::step(bool timed) {
     if (owns_source) {
         const double h3 = std::pow(config.spacing, 3);
         const double t = steps_done * physics.dt;
-        const float amplitude = float(physics.dt * physics.dt * ricker(t, physics.f0, physics.t0) / h3);
+        const float amplitude =
+            float(physics.dt * physics.dt * ricker(t, physics.f0, physics.t0) / h3);
         launch_add_at(next, source_local[0], source_local[1], source_local[2], amplitude, compute);
     }
     ready.record(compute);
@@ -147,18 +156,27 @@ void Simulation::Impl::step(bool timed) {
 }
 
 void Simulation::run(int steps, bool timed) {
-    for (int n = 0; n < steps; ++n) impl_->step(timed);
+    for (int n = 0; n < steps; ++n)
+        impl_->step(timed);
 }
 
-const PhaseTotals& Simulation::totals() const { return impl_->totals; }
-const Decomposition& Simulation::decomposition() const { return impl_->d; }
-std::size_t Simulation::halo_bytes_per_step() const { return impl_->exchange->bytes_per_exchange(); }
-int Simulation::steps_done() const { return impl_->steps_done; }
+const PhaseTotals& Simulation::totals() const {
+    return impl_->totals;
+}
+const Decomposition& Simulation::decomposition() const {
+    return impl_->d;
+}
+std::size_t Simulation::halo_bytes_per_step() const {
+    return impl_->exchange->bytes_per_exchange();
+}
+int Simulation::steps_done() const {
+    return impl_->steps_done;
+}
 
 std::size_t Simulation::largest_face_floats() const {
     const Layout& L = impl_->layout;
-    const std::size_t x = std::size_t(L.radius) * L.ny * L.nz, y = std::size_t(L.nx) * L.radius * L.nz,
-                      z = std::size_t(L.radius) * L.slice;
+    const std::size_t x = std::size_t(L.radius) * L.ny * L.nz,
+                      y = std::size_t(L.nx) * L.radius * L.nz, z = std::size_t(L.radius) * L.slice;
     return std::max({x, y, z});
 }
 

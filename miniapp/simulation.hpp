@@ -39,9 +39,9 @@ public:
     int steps_done() const;
 
     // Collective queries of the current field p(t_n).
-    std::uint64_t checksum() const;     // hash of the interior bit patterns, decomposition-independent
-    std::vector<float> gather() const;  // rank 0: the global interior, x fastest; others: empty
-    double energy() const;              // sum of p^2 over the interior
+    std::uint64_t checksum() const; // hash of the interior bit patterns, decomposition-independent
+    std::vector<float> gather() const; // rank 0: the global interior, x fastest; others: empty
+    double energy() const;             // sum of p^2 over the interior
     float value_at(const std::array<int, 3>& cell) const; // p at a global cell
     bool all_finite() const;
     // This rank's interior of p, x fastest (a host copy).
@@ -50,7 +50,8 @@ public:
     bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const;
     // out[n] = p at offsets[n], n < count; device arrays (compute stream, waits).
     void sample(const std::size_t* offsets, int count, float* out);
-    // The lowest rank holding a NaN or Inf in its interior, or -1 (collective, cheap: a device count).
+    // The lowest rank holding a NaN or Inf in its interior, or -1 (collective, cheap: a device
+    // count).
     int first_nonfinite_rank() const;
     // p at a global cell = value, on the rank that owns it (testing aid; collective).
     void set_value_at(const std::array<int, 3>& cell, float value);

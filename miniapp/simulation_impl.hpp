@@ -11,8 +11,8 @@
 namespace stencil {
 
 // The wave update over one box, with the radius already fixed (dispatched once).
-using UpdateFn = std::function<void(FieldView<const float>, FieldView<float>, FieldView<const float>,
-                                    const Box&, Stream&)>;
+using UpdateFn = std::function<void(FieldView<const float>, FieldView<float>,
+                                    FieldView<const float>, const Box&, Stream&)>;
 
 struct Simulation::Impl {
     Config config;
@@ -35,7 +35,9 @@ struct Simulation::Impl {
     int steps_done = 0;
 
     FieldView<float> view(int which) { return view_of(fields[which].data(), layout); }
-    FieldView<const float> vel_view() { return view_of(static_cast<const float*>(vel.data()), layout); }
+    FieldView<const float> vel_view() {
+        return view_of(static_cast<const float*>(vel.data()), layout);
+    }
     FieldView<float> view(int which) const {
         return view_of(const_cast<float*>(fields[which].data()), layout);
     }

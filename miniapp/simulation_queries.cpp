@@ -31,7 +31,8 @@ std::vector<float> Simulation::Impl::local_interior() const {
     interior.reserve(whole.cells());
     for (int k = whole.z0; k < whole.z1; ++k)
         for (int j = whole.y0; j < whole.y1; ++j)
-            for (int i = whole.x0; i < whole.x1; ++i) interior.push_back(v(i, j, k));
+            for (int i = whole.x0; i < whole.x1; ++i)
+                interior.push_back(v(i, j, k));
     return interior;
 }
 
@@ -43,13 +44,15 @@ std::uint64_t Simulation::checksum() const {
     for (int k = 0; k < s.d.local[2]; ++k)
         for (int j = 0; j < s.d.local[1]; ++j)
             for (int i = 0; i < s.d.local[0]; ++i, ++n) {
-                const std::uint64_t g = std::uint64_t(i + s.d.offset[0]) +
-                                        std::uint64_t(s.d.global[0]) *
-                                            (std::uint64_t(j + s.d.offset[1]) +
-                                             std::uint64_t(s.d.global[1]) * std::uint64_t(k + s.d.offset[2]));
+                const std::uint64_t g =
+                    std::uint64_t(i + s.d.offset[0]) +
+                    std::uint64_t(s.d.global[0]) *
+                        (std::uint64_t(j + s.d.offset[1]) +
+                         std::uint64_t(s.d.global[1]) * std::uint64_t(k + s.d.offset[2]));
                 std::uint32_t bits;
                 std::memcpy(&bits, &cells[n], sizeof bits);
-                sum += mix(mix(g) ^ bits); // a sum commutes: the order of ranks and cells is irrelevant
+                sum += mix(mix(g) ^
+                           bits); // a sum commutes: the order of ranks and cells is irrelevant
             }
     std::uint64_t total = 0;
     MPI_CHECK(MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, s.d.cart.get()));
@@ -60,17 +63,19 @@ std::vector<float> Simulation::gather() const {
     const Impl& s = *impl_;
     const std::vector<float> mine = s.local_interior();
     const int count = int(mine.size());
-    int box[6] = {s.d.offset[0], s.d.offset[1], s.d.offset[2], s.d.local[0], s.d.local[1], s.d.local[2]};
+    int box[6] = {s.d.offset[0], s.d.offset[1], s.d.offset[2],
+                  s.d.local[0],  s.d.local[1],  s.d.local[2]};
     std::vector<int> counts(s.d.size), displs(s.d.size), boxes(6 * s.d.size);
     MPI_CHECK(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, s.d.cart.get()));
     MPI_CHECK(MPI_Gather(box, 6, MPI_INT, boxes.data(), 6, MPI_INT, 0, s.d.cart.get()));
     std::vector<float> pieces;
     if (s.d.rank == 0) {
-        for (int r = 1; r < s.d.size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+        for (int r = 1; r < s.d.size; ++r)
+            displs[r] = displs[r - 1] + counts[r - 1];
         pieces.resize(std::size_t(displs.back()) + counts.back());
     }
-    MPI_CHECK(MPI_Gatherv(mine.data(), count, MPI_FLOAT, pieces.data(), counts.data(), displs.data(),
-                          MPI_FLOAT, 0, s.d.cart.get()));
+    MPI_CHECK(MPI_Gatherv(mine.data(), count, MPI_FLOAT, pieces.data(), counts.data(),
+                          displs.data(), MPI_FLOAT, 0, s.d.cart.get()));
     if (s.d.rank != 0) return {};
     const std::size_t gx = s.d.global[0], gy = s.d.global[1];
     std::vector<float> global(gx * gy * std::size_t(s.d.global[2]));
@@ -87,7 +92,8 @@ std::vector<float> Simulation::gather() const {
 
 double Simulation::energy() const {
     double local = 0, total = 0;
-    for (float v : impl_->local_interior()) local += double(v) * v;
+    for (float v : impl_->local_interior())
+        local += double(v) * v;
     MPI_CHECK(MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, impl_->d.cart.get()));
     return total;
 }
@@ -95,27 +101,34 @@ double Simulation::energy() const {
 float Simulation::value_at(const std::array<int, 3>& cell) const {
     const Impl& s = *impl_;
     bool mine = true;
-    for (int a = 0; a < 3; ++a) mine = mine && cell[a] >= s.d.offset[a] && cell[a] < s.d.offset[a] + s.d.local[a];
+    for (int a = 0; a < 3; ++a)
+        mine = mine && cell[a] >= s.d.offset[a] && cell[a] < s.d.offset[a] + s.d.local[a];
     double value = 0, total = 0;
     if (mine) {
         float v = 0;
         const FieldView<float> p = s.view(s.current);
-        copy(&v, p.ptr(cell[0] - s.d.offset[0] + s.layout.radius, cell[1] - s.d.offset[1] + s.layout.radius,
-                       cell[2] - s.d.offset[2] + s.layout.radius), sizeof v);
+        copy(&v,
+             p.ptr(cell[0] - s.d.offset[0] + s.layout.radius,
+                   cell[1] - s.d.offset[1] + s.layout.radius,
+                   cell[2] - s.d.offset[2] + s.layout.radius),
+             sizeof v);
         value = v;
     }
     MPI_CHECK(MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, s.d.cart.get()));
     return float(total);
 }
 
-std::vector<float> Simulation::interior_copy() const { return impl_->local_interior(); }
+std::vector<float> Simulation::interior_copy() const {
+    return impl_->local_interior();
+}
 
 bool Simulation::local_offset(const std::array<int, 3>& cell, std::size_t& offset) const {
     const Impl& s = *impl_;
     for (int a = 0; a < 3; ++a)
         if (cell[a] < s.d.offset[a] || cell[a] >= s.d.offset[a] + s.d.local[a]) return false;
     const int R = s.layout.radius;
-    offset = s.layout.index(cell[0] - s.d.offset[0] + R, cell[1] - s.d.offset[1] + R, cell[2] - s.d.offset[2] + R);
+    offset = s.layout.index(cell[0] - s.d.offset[0] + R, cell[1] - s.d.offset[1] + R,
+                            cell[2] - s.d.offset[2] + R);
     return true;
 }
 
@@ -140,19 +153,22 @@ int Simulation::first_nonfinite_rank() const {
 void Simulation::set_value_at(const std::array<int, 3>& cell, float value) {
     Impl& s = *impl_;
     bool mine = true;
-    for (int a = 0; a < 3; ++a) mine = mine && cell[a] >= s.d.offset[a] && cell[a] < s.d.offset[a] + s.d.local[a];
+    for (int a = 0; a < 3; ++a)
+        mine = mine && cell[a] >= s.d.offset[a] && cell[a] < s.d.offset[a] + s.d.local[a];
     if (!mine) return;
     const FieldView<float> p = s.view(s.current);
     const int R = s.layout.radius;
-    const Box one{cell[0] - s.d.offset[0] + R, cell[0] - s.d.offset[0] + R + 1, cell[1] - s.d.offset[1] + R,
-                  cell[1] - s.d.offset[1] + R + 1, cell[2] - s.d.offset[2] + R, cell[2] - s.d.offset[2] + R + 1};
+    const Box one{cell[0] - s.d.offset[0] + R, cell[0] - s.d.offset[0] + R + 1,
+                  cell[1] - s.d.offset[1] + R, cell[1] - s.d.offset[1] + R + 1,
+                  cell[2] - s.d.offset[2] + R, cell[2] - s.d.offset[2] + R + 1};
     launch_fill(p, one, value, s.compute);
     s.compute.synchronize();
 }
 
 bool Simulation::all_finite() const {
     int ok = 1, all = 0;
-    for (float v : impl_->local_interior()) ok = ok && std::isfinite(v);
+    for (float v : impl_->local_interior())
+        ok = ok && std::isfinite(v);
     MPI_CHECK(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, impl_->d.cart.get()));
     return all == 1;
 }

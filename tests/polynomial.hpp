@@ -15,7 +15,8 @@ public:
         std::uniform_real_distribution<double> coef(-1.0, 1.0);
         for (int a = 0; a <= degree; ++a)
             for (int b = 0; a + b <= degree; ++b)
-                for (int c = 0; a + b + c <= degree; ++c) terms_.push_back({a, b, c, coef(rng)});
+                for (int c = 0; a + b + c <= degree; ++c)
+                    terms_.push_back({a, b, c, coef(rng)});
     }
 
     double value(double x, double y, double z) const { return eval(x, y, z, -1); }
@@ -34,7 +35,8 @@ private:
     double eval(double x, double y, double z, int axis) const {
         double sum = 0;
         for (const Term& t : terms_) {
-            double fx = power(x, t.a), fy = power(y, t.b), fz = power(z, t.c), scale = t.coefficient;
+            double fx = power(x, t.a), fy = power(y, t.b), fz = power(z, t.c),
+                   scale = t.coefficient;
             if (axis == 0) fx = t.a * (t.a - 1) * power(x, t.a - 2);
             if (axis == 1) fy = t.b * (t.b - 1) * power(y, t.b - 2);
             if (axis == 2) fz = t.c * (t.c - 1) * power(z, t.c - 2);

@@ -14,14 +14,18 @@ namespace {
 long double closed_form_weight(int R, int r) {
     if (r == 0) {
         long double sum = 0;
-        for (int s = 1; s <= R; ++s) sum += closed_form_weight(R, s);
+        for (int s = 1; s <= R; ++s)
+            sum += closed_form_weight(R, s);
         return -2 * sum;
     }
     long double value = 2.0L * ((r + 1) % 2 == 0 ? 1 : -1);
-    for (int n = 1; n <= R; ++n) value *= n * n; // (R!)^2
+    for (int n = 1; n <= R; ++n)
+        value *= n * n; // (R!)^2
     long double denominator = (long double)r * r;
-    for (int n = 1; n <= R - r; ++n) denominator *= n;
-    for (int n = 1; n <= R + r; ++n) denominator *= n;
+    for (int n = 1; n <= R - r; ++n)
+        denominator *= n;
+    for (int n = 1; n <= R + r; ++n)
+        denominator *= n;
     return value / denominator;
 }
 
@@ -35,7 +39,8 @@ TEST(Coefficients, RadiusOneIsTheClassicThreePointStencil) {
 TEST(Coefficients, RadiusFourMatchesTheKnownRationals) {
     const auto w = central_second_derivative_weights(4);
     const double expected[5] = {-205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
-    for (int r = 0; r <= 4; ++r) EXPECT_NEAR(double(w[r]), expected[r], 1e-15) << "r=" << r;
+    for (int r = 0; r <= 4; ++r)
+        EXPECT_NEAR(double(w[r]), expected[r], 1e-15) << "r=" << r;
 }
 
 TEST(Coefficients, EveryRadiusMatchesTheClosedForm) {

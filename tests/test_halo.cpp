@@ -34,7 +34,8 @@ TEST(Decomposition, SplitCheckNamesTheRadiusLimit) {
 TEST(Decomposition, OneRankOwnsEverythingAndHasNoNeighbours) {
     const Decomposition d = decompose(MPI_COMM_SELF, {10, 20, 30}, {0, 0, 0});
     EXPECT_EQ(d.local, (std::array<int, 3>{10, 20, 30}));
-    for (int a = 0; a < 3; ++a) EXPECT_FALSE(d.has_neighbour(a, Low) || d.has_neighbour(a, High));
+    for (int a = 0; a < 3; ++a)
+        EXPECT_FALSE(d.has_neighbour(a, Low) || d.has_neighbour(a, High));
 }
 
 TEST(GpuAwareDetection, EnvironmentForcesTheAnswerEitherWay) {

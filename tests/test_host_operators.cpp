@@ -16,7 +16,9 @@ using test::HostField;
 // Grid spacing differs per direction so that a wrong per-direction scaling shows.
 constexpr double kH[3] = {0.11, 0.13, 0.07};
 
-double coord(int index, int radius, int n, int axis) { return (index - radius - n / 2) * kH[axis]; }
+double coord(int index, int radius, int n, int axis) {
+    return (index - radius - n / 2) * kH[axis];
+}
 
 template <int R>
 void check_polynomial_exactness() {
@@ -39,7 +41,8 @@ void check_polynomial_exactness() {
             }
     const auto c = make_coefficients<R, double>(kH[0], kH[1], kH[2]);
     double weight_sum = 0;
-    for (int r = 0; r <= R; ++r) weight_sum += 2 * (std::fabs(c.x[r]) + std::fabs(c.y[r]) + std::fabs(c.z[r]));
+    for (int r = 0; r <= R; ++r)
+        weight_sum += 2 * (std::fabs(c.x[r]) + std::fabs(c.y[r]) + std::fabs(c.z[r]));
     // Rounding bound: the stencil sums terms of size up to |w| * max|p|.
     const double tolerance = 1e3 * 2.2e-16 * weight_sum * max_value;
     const Box box = L.interior();
@@ -95,8 +98,10 @@ double laplacian_error(int n) {
     for (int k = all.z0; k < all.z1; ++k)
         for (int j = all.y0; j < all.y1; ++j)
             for (int i = all.x0; i < all.x1; ++i)
-                f(i, j, k) = std::sin(kw * x(i) + 0.3) * std::sin(kw * x(j) + 0.7) * std::sin(kw * x(k) + 1.1);
-    host_laplacian<R, double>(f.cview(), out.view(), L.interior(), make_coefficients<R, double>(h, h, h));
+                f(i, j, k) = std::sin(kw * x(i) + 0.3) * std::sin(kw * x(j) + 0.7) *
+                             std::sin(kw * x(k) + 1.1);
+    host_laplacian<R, double>(f.cview(), out.view(), L.interior(),
+                              make_coefficients<R, double>(h, h, h));
     double error = 0;
     const Box box = L.interior();
     for (int k = box.z0; k < box.z1; ++k)
@@ -148,7 +153,8 @@ void check_untouched_outside(const Box& box) {
     // The wave update works in place: p_prev is poison outside the box, random inside.
     for (int k = box.z0; k < box.z1; ++k)
         for (int j = box.y0; j < box.y1; ++j)
-            for (int i = box.x0; i < box.x1; ++i) out(i, j, k) = 0.5f;
+            for (int i = box.x0; i < box.x1; ++i)
+                out(i, j, k) = 0.5f;
     host_wave_step<R, float>(in.cview(), out.view(), vel.cview(), box, c, Sponge{});
     check("wave");
 }

@@ -51,10 +51,13 @@ HostField<double> reference(Variant v, const HostField<double>& in, const Box& b
     for (char a : axes) {
         const Axis axis = a == 'x' ? Axis::X : a == 'y' ? Axis::Y : Axis::Z;
         host_second_derivative<R, double>(axis, in.cview(), part.view(), box,
-                                          a == 'x' ? c.x : a == 'y' ? c.y : c.z);
+                                          a == 'x'   ? c.x
+                                          : a == 'y' ? c.y
+                                                     : c.z);
         for (int k = box.z0; k < box.z1; ++k)
             for (int j = box.y0; j < box.y1; ++j)
-                for (int i = box.x0; i < box.x1; ++i) out(i, j, k) += part(i, j, k);
+                for (int i = box.x0; i < box.x1; ++i)
+                    out(i, j, k) += part(i, j, k);
     }
     return out;
 }
@@ -80,7 +83,8 @@ void expect_result(const HostField<float>& got, const HostField<double>& ref, co
             }
     EXPECT_EQ(outside_written, 0) << what << ": cells outside the box were written";
     EXPECT_EQ(inside_unwritten, 0) << what << ": cells inside the box were not written";
-    EXPECT_LT(max_error / max_ref, kTolerance) << what << ": max error " << max_error << ", max |ref| " << max_ref;
+    EXPECT_LT(max_error / max_ref, kTolerance)
+        << what << ": max error " << max_error << ", max |ref| " << max_ref;
 }
 
 struct Geometry {
@@ -139,7 +143,8 @@ void check_wave(const Geometry& g) {
     std::uniform_real_distribution<float> dist(-1, 1);
     for (int k = box.z0; k < box.z1; ++k)
         for (int j = box.y0; j < box.y1; ++j)
-            for (int i = box.x0; i < box.x1; ++i) prev(i, j, k) = dist(rng);
+            for (int i = box.x0; i < box.x1; ++i)
+                prev(i, j, k) = dist(rng);
     // A sponge over the array's interior, as one rank owning the whole grid.
     Sponge sponge;
     sponge.width = 6;
@@ -175,7 +180,8 @@ TEST_P(Kernels, MatchHostReferenceAndWriteExactlyTheBox) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Kernels,
-                         testing::Combine(testing::ValuesIn(available_variants()), testing::Range(1, 9)),
+                         testing::Combine(testing::ValuesIn(available_variants()),
+                                          testing::Range(1, 9)),
                          [](const auto& info) {
                              return std::string(variant_name(std::get<0>(info.param))) + "_R" +
                                     std::to_string(std::get<1>(info.param));

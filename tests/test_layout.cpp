@@ -1,7 +1,7 @@
 // The padded layout's promises, on awkward sizes and every radius.
 #include "device.hpp"
-#include "layout.hpp"
 #include "field.hpp"
+#include "layout.hpp"
 #include "memory.hpp"
 
 #include <gtest/gtest.h>
@@ -32,7 +32,8 @@ TEST(Layout, PaddingAndAlignmentHoldForAwkwardSizes) {
 }
 
 TEST(Layout, AllocatedRowsAreAlignedInMemory) {
-    if (STENCIL_HAS_GPU && device_count() == 0) GTEST_SKIP() << "no GPU visible: allocation alignment not checked";
+    if (STENCIL_HAS_GPU && device_count() == 0)
+        GTEST_SKIP() << "no GPU visible: allocation alignment not checked";
     const Layout L(67, 45, 33, 3);
     DeviceArray<float> storage(L.allocation()); // host memory on the HOST back-end
     const FieldView<float> v = view_of(storage.data(), L);

@@ -46,11 +46,14 @@ void fill_random(HostField<T>& f, std::mt19937_64& rng, double lo = -1.0, double
     const Box all = f.layout.padded();
     for (int k = all.z0; k < all.z1; ++k)
         for (int j = all.y0; j < all.y1; ++j)
-            for (int i = all.x0; i < all.x1; ++i) f(i, j, k) = T(dist(rng));
+            for (int i = all.x0; i < all.x1; ++i)
+                f(i, j, k) = T(dist(rng));
 }
 
 // Seeds from the test's own random device so that every run draws fresh inputs;
 // the seed is printed on failure through SCOPED_TRACE by callers.
-inline std::uint64_t fresh_seed() { return std::random_device{}() * 0x9E3779B97F4A7C15ull + 1; }
+inline std::uint64_t fresh_seed() {
+    return std::random_device{}() * 0x9E3779B97F4A7C15ull + 1;
+}
 
 } // namespace stencil::test

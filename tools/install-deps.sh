@@ -3,7 +3,7 @@
 # usage: tools/install-deps.sh [host] [hip] [lint]
 #   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, matplotlib (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
-#   lint: shellcheck
+#   lint: shellcheck, clang-format
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
 packages=(g++ cmake ninja-build make git python3 python3-matplotlib libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
@@ -11,7 +11,7 @@ for extra in "$@"; do
   case "$extra" in
     host) ;;
     hip) packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
-    lint) packages+=(shellcheck) ;;
+    lint) packages+=(shellcheck clang-format) ;;
     *) echo "install-deps: unknown group '$extra'" >&2; exit 2 ;;
   esac
 done
