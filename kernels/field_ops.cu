@@ -92,15 +92,15 @@ void launch_gather_cells(FieldView<const float> field, const std::size_t* offset
     GPU_CHECK_LAUNCH();
 }
 
-std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream& stream) {
+std::size_t count_nonfinite(FieldView<const float> field, const Box& box,
+                            unsigned long long* counter, Stream& stream) {
     if (box.empty()) return 0;
-    DeviceArray<unsigned long long> count(1);
     unsigned long long result = 0;
-    copy_async(count.data(), &result, sizeof result, stream);
+    copy_async(counter, &result, sizeof result, stream);
     const unsigned blocks = unsigned(std::min<std::size_t>((box.cells() + 255) / 256, 4096));
-    count_nonfinite_kernel<<<blocks, 256, 0, stream.handle()>>>(field, box, count.data());
+    count_nonfinite_kernel<<<blocks, 256, 0, stream.handle()>>>(field, box, counter);
     GPU_CHECK_LAUNCH();
-    copy_async(&result, count.data(), sizeof result, stream);
+    copy_async(&result, counter, sizeof result, stream);
     stream.synchronize();
     return std::size_t(result);
 }

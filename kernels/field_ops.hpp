@@ -24,7 +24,9 @@ void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Str
 // device arrays. Records receivers without copying the field.
 void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count,
                          float* out, Stream& stream);
-// The number of NaN or infinite cells of `box`; waits for the answer.
-std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream& stream);
+// The number of NaN or infinite cells of `box`, counted into `counter` (one
+// device word the caller keeps, so the check allocates nothing); waits.
+std::size_t count_nonfinite(FieldView<const float> field, const Box& box,
+                            unsigned long long* counter, Stream& stream);
 
 } // namespace stencil

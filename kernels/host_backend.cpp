@@ -112,7 +112,8 @@ void launch_gather_cells(FieldView<const float> field, const std::size_t* offset
         out[n] = field.origin[offsets[n]];
 }
 
-std::size_t count_nonfinite(FieldView<const float> field, const Box& box, Stream&) {
+std::size_t count_nonfinite(FieldView<const float> field, const Box& box, unsigned long long*,
+                            Stream&) {
     std::size_t count = 0;
     if (box.empty()) return 0;
 #pragma omp parallel for collapse(2) reduction(+ : count) schedule(static)

@@ -63,4 +63,11 @@ private:
 
 double elapsed_ms(const Event& start, const Event& stop);
 
+// Host wall-clock milliseconds (steady), for phases the host itself waits in.
+inline double wall_clock_ms() {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 } // namespace stencil

@@ -2,29 +2,23 @@
 
 #include "mpi_util.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
 namespace stencil {
 namespace {
 
-double now_s() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 // One progress line on stderr from rank 0, at most every c.progress_seconds.
 class Progress {
 public:
     Progress(const Config& c, const Physics& p, int total)
         : enabled_(!c.quiet && world_rank() == 0), every_(c.progress_seconds), dt_(p.dt),
-          total_(total), cells_(double(c.grid[0]) * c.grid[1] * c.grid[2]), start_(now_s()),
-          last_(start_) {}
+          total_(total), cells_(double(c.grid[0]) * c.grid[1] * c.grid[2]),
+          start_(wall_clock_ms() * 1e-3), last_(start_) {}
 
     void after_step(int done) {
         if (!enabled_) return;
-        const double now = now_s();
+        const double now = wall_clock_ms() * 1e-3;
         if (now - last_ < every_ && done != total_) return;
         last_ = now;
         const double elapsed = now - start_, rate = elapsed > 0 ? done / elapsed : 0;

@@ -21,7 +21,8 @@ struct Simulation::Impl {
     Layout layout;
     DeviceArray<float> fields[2]; // p and p_prev; the update writes p_next over p_prev
     DeviceArray<float> vel;       // dt^2 c^2
-    int current = 0;              // index of p in fields
+    DeviceArray<unsigned long long> nan_counter{1}; // scratch of the NaN/Inf check
+    int current = 0;                                // index of p in fields
     Stream compute{StreamPriority::Normal};
     Stream halo{StreamPriority::High};
     std::unique_ptr<HaloExchange> exchange;

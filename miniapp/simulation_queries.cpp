@@ -140,7 +140,8 @@ void Simulation::sample(const std::size_t* offsets, int count, float* out) {
 
 int Simulation::first_nonfinite_rank() const {
     Impl& s = *impl_;
-    const bool bad = count_nonfinite(s.view(s.current), s.whole, s.compute) > 0;
+    const bool bad =
+        count_nonfinite(s.view(s.current), s.whole, s.nan_counter.data(), s.compute) > 0;
     int mine = bad ? s.d.rank : INT_MAX, first = INT_MAX;
     MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, s.d.cart.get()));
     if (first == INT_MAX) return -1;
