@@ -62,6 +62,36 @@ std::string check_outputs_writable(const Config& c) {
     return why;
 }
 
+// The halo path for --comm, and why; an empty string, or why it cannot be had.
+std::string choose_comm_mode(CommChoice choice, const GpuAwareness& aware, CommMode& mode,
+                             std::string& reason) {
+    switch (choice) {
+    case CommChoice::None:
+        mode = CommMode::None, reason = "requested; no halos move";
+        return {};
+    case CommChoice::Staged:
+        mode = CommMode::Staged, reason = "requested";
+        return {};
+    case CommChoice::Nccl:
+        if (!nccl_available())
+            return std::string("--comm nccl: this ") + backend_name() +
+                   " build has no NCCL/RCCL (CMake found none; see README)";
+        mode = CommMode::Nccl, reason = "requested; NCCL/RCCL on the halo stream";
+        return {};
+    case CommChoice::GpuAware:
+        if (!aware.supported)
+            return "--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
+                   "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better";
+        mode = CommMode::GpuAware, reason = aware.reason;
+        return {};
+    case CommChoice::Auto:
+        mode = aware.supported ? CommMode::GpuAware : CommMode::Staged;
+        reason = std::string("auto: ") + (aware.supported ? "" : "staged, since ") + aware.reason;
+        return {};
+    }
+    return "unknown --comm choice";
+}
+
 // --check: the same problem on one domain, on rank 0, compared bit for bit.
 bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& physics,
                         CommMode mode) {
@@ -100,32 +130,9 @@ int run(int argc, char** argv) {
 
     const GpuAwareness aware = detect_gpu_aware_mpi();
     CommMode mode = CommMode::Staged;
-    std::string reason = aware.reason;
-    switch (c.comm) {
-    case CommChoice::None:
-        mode = CommMode::None, reason = "requested; no halos move";
-        break;
-    case CommChoice::Staged:
-        mode = CommMode::Staged, reason = "requested";
-        break;
-    case CommChoice::Nccl:
-        if (!nccl_available())
-            return refuse(std::string("--comm nccl: this ") + backend_name() +
-                          " build has no NCCL/RCCL (CMake found none; see README)");
-        mode = CommMode::Nccl, reason = "requested; NCCL/RCCL on the halo stream";
-        break;
-    case CommChoice::GpuAware:
-        if (!aware.supported)
-            return refuse(
-                "--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
-                "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better");
-        mode = CommMode::GpuAware;
-        break;
-    case CommChoice::Auto:
-        mode = aware.supported ? CommMode::GpuAware : CommMode::Staged;
-        reason = std::string("auto: ") + (aware.supported ? "" : "staged, since ") + aware.reason;
-        break;
-    }
+    std::string reason;
+    if (const std::string why = choose_comm_mode(c.comm, aware, mode, reason); !why.empty())
+        return refuse(why);
 
     const Binding binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
     if (c.print_binding) {
