@@ -29,15 +29,6 @@ struct Box {
     STENCIL_HD bool contains(int i, int j, int k) const {
         return i >= x0 && i < x1 && j >= y0 && j < y1 && k >= z0 && k < z1;
     }
-    // True when `inner` lies entirely inside this box (an empty box lies anywhere).
-    STENCIL_HD bool encloses(const Box& inner) const {
-        return inner.empty() || (inner.x0 >= x0 && inner.x1 <= x1 && inner.y0 >= y0 &&
-                                 inner.y1 <= y1 && inner.z0 >= z0 && inner.z1 <= z1);
-    }
-    // This box with `by` cells removed from every side.
-    STENCIL_HD Box shrunk(int by) const {
-        return {x0 + by, x1 - by, y0 + by, y1 - by, z0 + by, z1 - by};
-    }
 
     friend bool operator==(const Box& a, const Box& b) {
         return a.x0 == b.x0 && a.x1 == b.x1 && a.y0 == b.y0 && a.y1 == b.y1 && a.z0 == b.z0 &&

@@ -3,45 +3,34 @@
 
 namespace stencil {
 
-const char* variant_name(Variant v) {
-    switch (v) {
-    case Variant::BaselineX:
-        return "baseline_x";
-    case Variant::BaselineY:
-        return "baseline_y";
-    case Variant::BaselineZ:
-        return "baseline_z";
-    case Variant::VectorX:
-        return "vector_x";
-    case Variant::LdsY:
-        return "lds_y";
-    case Variant::WindowZ:
-        return "window_z";
-    case Variant::FusedXY:
-        return "fused_xy";
-    case Variant::FusedXYZ:
-        return "fused_xyz";
-    }
-    return "?";
+namespace {
+
+struct VariantInfo {
+    Variant variant;
+    const char* name;
+    const char* axes; // the directions it differentiates
+};
+
+constexpr VariantInfo kVariants[] = {
+    {Variant::BaselineX, "baseline_x", "x"}, {Variant::BaselineY, "baseline_y", "y"},
+    {Variant::BaselineZ, "baseline_z", "z"}, {Variant::VectorX, "vector_x", "x"},
+    {Variant::LdsY, "lds_y", "y"},           {Variant::WindowZ, "window_z", "z"},
+    {Variant::FusedXY, "fused_xy", "xy"},    {Variant::FusedXYZ, "fused_xyz", "xyz"},
+};
+
+const VariantInfo& info(Variant v) {
+    for (const VariantInfo& i : kVariants)
+        if (i.variant == v) return i;
+    fatal("unknown kernel variant");
 }
 
+} // namespace
+
+const char* variant_name(Variant v) {
+    return info(v).name;
+}
 const char* variant_axes(Variant v) {
-    switch (v) {
-    case Variant::BaselineX:
-    case Variant::VectorX:
-        return "x";
-    case Variant::BaselineY:
-    case Variant::LdsY:
-        return "y";
-    case Variant::BaselineZ:
-    case Variant::WindowZ:
-        return "z";
-    case Variant::FusedXY:
-        return "xy";
-    case Variant::FusedXYZ:
-        return "xyz";
-    }
-    return "?";
+    return info(v).axes;
 }
 
 const std::vector<Variant>& available_variants() {

@@ -2,6 +2,7 @@
 
 #include "coefficients.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -30,8 +31,12 @@ double ricker(double t, double f0, double t0) {
 }
 
 std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& p) {
-    p.c_min = c.model == ModelKind::Constant ? 1500.0 : 1500.0;
-    p.c_max = c.model == ModelKind::Constant ? 1500.0 : 3200.0;
+    // The speed range comes from the model itself, over every depth of the grid.
+    p.c_min = p.c_max = velocity_at(c.model, 0, grid[2]);
+    for (int k = 1; k < grid[2]; ++k) {
+        p.c_min = std::min(p.c_min, velocity_at(c.model, k, grid[2]));
+        p.c_max = std::max(p.c_max, velocity_at(c.model, k, grid[2]));
+    }
     p.dt_limit = cfl_limit(c.radius, c.spacing, p.c_max);
     p.dt = c.dt > 0 ? c.dt : 0.8 * p.dt_limit;
     if (p.dt > p.dt_limit) {

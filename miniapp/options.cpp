@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace stencil {
@@ -61,6 +62,19 @@ void axis_index(const std::string& text, const std::string& option, int& axis, i
         throw BadOption{option + ": '" + text + "' is not x=K, y=K or z=K"};
     axis = text[0] - 'x';
     index = non_negative(text.substr(2), option);
+}
+
+// The names --comm accepts, in the order --help lists them.
+constexpr std::pair<const char*, CommChoice> kCommChoices[] = {{"auto", CommChoice::Auto},
+                                                               {"staged", CommChoice::Staged},
+                                                               {"gpu-aware", CommChoice::GpuAware},
+                                                               {"nccl", CommChoice::Nccl},
+                                                               {"none", CommChoice::None}};
+
+CommChoice comm_choice(const std::string& text) {
+    for (const auto& [name, choice] : kCommChoices)
+        if (text == name) return choice;
+    throw BadOption{"--comm: '" + text + "' is not auto, staged, gpu-aware, nccl or none"};
 }
 
 bool on_off(const std::string& text, const std::string& option) {
@@ -134,22 +148,6 @@ const char* usage() {
            "  --help                this text\n";
 }
 
-const char* comm_choice_name(CommChoice c) {
-    switch (c) {
-    case CommChoice::Auto:
-        return "auto";
-    case CommChoice::Staged:
-        return "staged";
-    case CommChoice::GpuAware:
-        return "gpu-aware";
-    case CommChoice::Nccl:
-        return "nccl";
-    case CommChoice::None:
-        return "none";
-    }
-    return "?";
-}
-
 std::string parse_options(int argc, char** argv, Config& c) {
     bool have_grid = false, have_local = false;
     try {
@@ -179,22 +177,9 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 c.steps = positive(next(), opt);
             else if (opt == "--warmup")
                 c.warmup = non_negative(next(), opt);
-            else if (opt == "--comm") {
-                const std::string v = next();
-                if (v == "auto")
-                    c.comm = CommChoice::Auto;
-                else if (v == "staged")
-                    c.comm = CommChoice::Staged;
-                else if (v == "gpu-aware")
-                    c.comm = CommChoice::GpuAware;
-                else if (v == "nccl")
-                    c.comm = CommChoice::Nccl;
-                else if (v == "none")
-                    c.comm = CommChoice::None;
-                else
-                    throw BadOption{"--comm: '" + v +
-                                    "' is not auto, staged, gpu-aware, nccl or none"};
-            } else if (opt == "--overlap")
+            else if (opt == "--comm")
+                c.comm = comm_choice(next());
+            else if (opt == "--overlap")
                 c.overlap = on_off(next(), opt);
             else if (opt == "--model") {
                 const std::string v = next();

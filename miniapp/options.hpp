@@ -58,6 +58,5 @@ struct Config {
 std::string parse_options(int argc, char** argv, Config& config);
 
 const char* usage();
-const char* comm_choice_name(CommChoice c);
 
 } // namespace stencil
