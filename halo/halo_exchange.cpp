@@ -31,6 +31,18 @@ void face_boxes(const Layout& L, int axis, Side side, Box& send, Box& recv) {
 
 } // namespace
 
+std::size_t halo_message_floats(const Layout& L, int axis) {
+    const std::size_t R = std::size_t(L.radius);
+    switch (axis) {
+    case 0:
+        return R * L.ny * L.nz;
+    case 1:
+        return std::size_t(L.nx) * R * L.nz;
+    default:
+        return R * L.slice;
+    }
+}
+
 const char* comm_mode_name(CommMode mode) {
     switch (mode) {
     case CommMode::Staged:
@@ -54,7 +66,7 @@ HaloExchange::HaloExchange(const Decomposition& d, const Layout& layout, CommMod
             if (!d.has_neighbour(axis, side)) continue;
             Face f{axis, side, d.neighbour[axis][side], {}, {}, 0};
             face_boxes(layout, axis, side, f.send_box, f.recv_box);
-            f.count = axis == 2 ? std::size_t(layout.radius) * layout.slice : f.send_box.cells();
+            f.count = halo_message_floats(layout, axis);
             if (f.count > std::size_t(INT_MAX))
                 fatal("a halo face of " + std::to_string(f.count) +
                       " floats exceeds MPI's int count");

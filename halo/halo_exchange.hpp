@@ -28,6 +28,10 @@ namespace stencil {
 enum class CommMode { Staged, GpuAware, Nccl, None };
 const char* comm_mode_name(CommMode mode);
 
+// Floats in one halo message along `axis`: an R-thick face of the interior
+// for x and y (packed), R whole planes for z (sent in place).
+std::size_t halo_message_floats(const Layout& layout, int axis);
+
 // Milliseconds spent in each phase of the last exchange.
 struct HaloPhaseTimes {
     double pack = 0, post = 0, wait = 0, unpack = 0;

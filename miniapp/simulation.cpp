@@ -166,9 +166,8 @@ int Simulation::steps_done() const {
 
 std::size_t Simulation::largest_face_floats() const {
     const Layout& L = impl_->layout;
-    const std::size_t x = std::size_t(L.radius) * L.ny * L.nz,
-                      y = std::size_t(L.nx) * L.radius * L.nz, z = std::size_t(L.radius) * L.slice;
-    return std::max({x, y, z});
+    return std::max(
+        {halo_message_floats(L, 0), halo_message_floats(L, 1), halo_message_floats(L, 2)});
 }
 
 } // namespace stencil

@@ -142,13 +142,10 @@ int Simulation::first_nonfinite_rank() const {
     Impl& s = *impl_;
     const bool bad =
         count_nonfinite(s.view(s.current), s.whole, s.nan_counter.data(), s.compute) > 0;
-    int mine = bad ? s.d.rank : INT_MAX, first = INT_MAX;
+    // Ranks as users see them: numbers in MPI_COMM_WORLD.
+    int mine = bad ? world_rank() : INT_MAX, first = INT_MAX;
     MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, s.d.cart.get()));
-    if (first == INT_MAX) return -1;
-    // Report the rank's number in MPI_COMM_WORLD, the one users see.
-    int world = first == s.d.rank ? world_rank() : 0, named = 0;
-    MPI_CHECK(MPI_Allreduce(&world, &named, 1, MPI_INT, MPI_MAX, s.d.cart.get()));
-    return named;
+    return first == INT_MAX ? -1 : first;
 }
 
 void Simulation::set_value_at(const std::array<int, 3>& cell, float value) {
