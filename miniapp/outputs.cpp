@@ -120,8 +120,10 @@ struct Outputs::State {
     std::vector<std::array<int, 3>> receivers; // all of them, in order
     std::vector<int> mine;                     // indices into receivers owned here
     DeviceArray<std::size_t> offsets;          // their offsets in the field
+    // Every step's samples stay on the device, one row of owned receivers
+    // per step (time-major), and come to the host once, at the end.
     DeviceArray<float> samples;
-    std::vector<float> traces; // mine x time, time fastest... appended per step
+    int capacity = 0; // steps the sample buffer holds
     int recorded = 0;
 
     State(const Config& config, const Physics& p, Simulation& s) : c(config), physics(p), sim(s) {}
@@ -146,7 +148,8 @@ Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
     if (!offsets.empty()) {
         s.offsets = DeviceArray<std::size_t>(offsets.size());
         copy_to_device(s.offsets, offsets.data());
-        s.samples = DeviceArray<float>(offsets.size());
+        s.capacity = c.warmup + c.steps;
+        s.samples = DeviceArray<float>(offsets.size() * std::size_t(s.capacity));
     }
 }
 
@@ -157,10 +160,9 @@ void Outputs::after_step(int n) {
     if (!s.receivers.empty()) {
         const int count = int(s.mine.size());
         if (count) {
-            s.sim.sample(s.offsets.data(), count, s.samples.data());
-            const std::size_t at = s.traces.size();
-            s.traces.resize(at + count);
-            copy(s.traces.data() + at, s.samples.data(), count * sizeof(float));
+            if (s.recorded >= s.capacity) fatal("more steps than the receiver buffer holds");
+            s.sim.sample(s.offsets.data(), count,
+                         s.samples.data() + std::size_t(s.recorded) * count);
         }
         ++s.recorded;
     }
@@ -256,6 +258,8 @@ void Outputs::State::slice(int step, const std::vector<float>& interior) {
 void Outputs::State::write_traces() {
     const Decomposition& d = sim.decomposition();
     const int nt = recorded, owned = int(mine.size());
+    std::vector<float> traces(std::size_t(owned) * nt); // time-major, as recorded
+    if (!traces.empty()) copy(traces.data(), samples.data(), traces.size() * sizeof(float));
     // Here traces are time-major (one row of owned receivers per step);
     // the file is receiver-major, so transpose while gathering.
     std::vector<float> rows(std::size_t(owned) * nt);
