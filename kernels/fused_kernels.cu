@@ -1,93 +1,35 @@
 // The fused one-pass kernels: d2/dx2 + d2/dy2, the full Laplacian, and the
 // wave update built on it. One source, compiled as HIP or CUDA.
 //
-// A block owns a tile of 4*block_x by block_y cells and walks `window` planes
-// along z. Per plane it stages the tile with an R-wide ring (R rows above and
-// below, whole 16-byte groups left and right) in LDS: x neighbours come from
-// LDS into a register window of vectors, y neighbours from LDS columns, and
-// z neighbours from a per-thread sliding window of 2R+1 planes in registers,
+// A block owns a tile of 4*block_x by block_y cells (times the rows per
+// thread of the z-walking kernels) and walks `window` planes along z. Per
+// plane it stages the tile with an R-wide ring (R rows above and below,
+// whole 16-byte groups left and right) in LDS: x neighbours come from LDS
+// into a register window of vectors, y neighbours from LDS columns, and z
+// neighbours from a per-thread sliding window of 2R+1 planes in registers,
 // which also supplies the tile's centre. Each input value is then read from
 // memory about once; results leave with nontemporal stores.
-#include "device_vec.hpp"
+#include "fused_tile.hpp"
 #include "gpu_launch.hpp"
 
+// A per-kernel register budget. CUDA only: HIP's occupancy works in waves
+// per SIMD and is left to the compiler.
+#if defined(STENCIL_BACKEND_CUDA)
+#define STENCIL_MAX_REGISTERS(n) __maxnreg__(n)
+#else
+#define STENCIL_MAX_REGISTERS(n)
+#endif
+
 namespace stencil::detail {
+using device::laplacian_of;
 using device::load4;
+using device::stage_ring;
 using device::store4_masked;
+using device::TilePlace;
 using device::Vec4;
 using device::XGroups;
 
 namespace {
-
-// Where a block sits: the first cell of its tile and the tile's LDS shape.
-struct TilePlace {
-    int i_block; // x index of the first cell of the block's first group
-    int j_first; // y index of the block's first row
-    int width;   // LDS slots (groups) per staged row: block_x + 2G
-};
-
-template <int R>
-__device__ inline void load_slot(Vec4* tile, const TilePlace& t, int row, int slot,
-                                 FieldView<const float> p, int k, const Box& box) {
-    constexpr int G = device::kHaloGroups<R>;
-    const int i = t.i_block + 4 * (slot - G);
-    const int j = t.j_first - R + row;
-    // Cells at or beyond x1+R / y1+R are no output's neighbour: skip them,
-    // which also keeps partial tiles inside the allocation.
-    if (i < box.x1 + R && j < box.y1 + R) tile[row * t.width + slot] = load4(p.ptr(i, j, k));
-}
-
-// Stages the ring around the tile of plane k: R full rows above and below,
-// and G groups left and right of every centre row. Loops over slots, so any
-// R works whatever the block's height.
-template <int R>
-__device__ inline void stage_ring(Vec4* tile, const TilePlace& t, FieldView<const float> p, int k,
-                                  const Box& box) {
-    constexpr int G = device::kHaloGroups<R>;
-    const int bx = blockDim.x, by = blockDim.y;
-    const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
-    for (int s = tid; s < 2 * R * t.width; s += threads) {
-        const int h = s / t.width, slot = s - h * t.width;
-        load_slot<R>(tile, t, h < R ? h : h + by, slot, p, k, box);
-    }
-    for (int s = tid; s < by * 2 * G; s += threads) {
-        const int r = s / (2 * G), e = s - r * (2 * G);
-        load_slot<R>(tile, t, r + R, e < G ? e : e + bx, p, k, box);
-    }
-}
-
-// The x and y terms from the staged tile, and the z terms from the window,
-// summed in the canonical order of cell_math.hpp.
-template <int R, bool WithZ>
-__device__ inline Vec4 laplacian_from_tile(const Vec4* tile, int width, const Vec4 (&w)[2 * R + 1],
-                                           const Coefficients<R, float>& c) {
-    constexpr int G = device::kHaloGroups<R>;
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const Vec4* row = tile + (ty + R) * width + tx; // slots tx .. tx+2G; centre at tx+G
-    float xr[4 * (2 * G + 1)];
-#pragma unroll
-    for (int s = 0; s < 2 * G + 1; ++s) {
-        const Vec4 v = row[s];
-#pragma unroll
-        for (int q = 0; q < 4; ++q)
-            xr[4 * s + q] = v.v[q];
-    }
-    const Vec4* column = row + G;
-    Vec4 lap;
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-        const int centre = 4 * G + q;
-        float acc = c.centre * xr[centre];
-#pragma unroll
-        for (int r = 1; r <= R; ++r) {
-            acc = add_pair(acc, c.x[r], xr[centre - r], xr[centre + r]);
-            acc = add_pair(acc, c.y[r], column[-r * width].v[q], column[r * width].v[q]);
-            if (WithZ) acc = add_pair(acc, c.z[r], w[R - r].v[q], w[R + r].v[q]);
-        }
-        lap.v[q] = acc;
-    }
-    return lap;
-}
 
 template <int R>
 __global__ void __launch_bounds__(256)
@@ -102,19 +44,37 @@ __global__ void __launch_bounds__(256)
 
     stage_ring<R>(tile, t, in, k, box);
     Vec4 w[2 * R + 1]; // unused without z; kept so both variants share the arithmetic
-    if (i < box.x1 + R && j < box.y1 + R)
-        tile[(threadIdx.y + R) * t.width + threadIdx.x + G] = load4(in.ptr(i, j, k));
+    Vec4 y[2 * R + 1];
+    if (i < box.x1 + R && j < box.y1 + R) {
+        y[R] = load4(in.ptr(i, j, k));
+        tile[(threadIdx.y + R) * t.width + threadIdx.x + G] = y[R];
+    }
     __syncthreads();
     if (i >= box.x1 || j >= box.y1) return;
-    store4_masked(out.ptr(i, j, k), i, box.x0, box.x1,
-                  laplacian_from_tile<R, false>(tile, t.width, w, c));
+    const Vec4* row = tile + (threadIdx.y + R) * t.width + threadIdx.x;
+#pragma unroll
+    for (int m = 0; m < 2 * R + 1; ++m)
+        if (m != R) y[m] = row[(m - R) * t.width + G];
+    store4_masked(out.ptr(i, j, k), i, box.x0, box.x1, laplacian_of<R, false>(row, y, w, c));
 }
 
 // Ring slots a thread prefetches in registers; any further slots (only for
 // wide, short blocks) are loaded synchronously, which is slower but correct.
 constexpr int kRingPrefetch = 2;
 
+// Registers per thread of the fused kernels. With two rows per thread the
+// Laplacian fits in 168 without spilling, so three 128-thread blocks share
+// an SM instead of two (H200, R=4, 512^3: 0.48 -> 0.39 ms). The wave update
+// needs about 230; capped at 168 it spills and runs 1.4x slower.
+template <int R, bool Wave>
+constexpr int kRegisterCap = !Wave && fused_rows_per_thread(R) == 2 ? 168 : 255;
+
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
+//
+// Each thread owns Rows consecutive rows of one 4-cell group, so a block's
+// tile is 4*block_x by Rows*block_y cells (Rows: fused_rows_per_thread).
+// The rows share their y column in registers, which halves the LDS reads
+// for the y terms, at the price of Rows z windows in registers.
 //
 // Software-pipelined over planes: while plane k is computed from one LDS
 // buffer, the loads of plane k+1 (its ring, the window's next plane and, for
@@ -123,27 +83,28 @@ constexpr int kRingPrefetch = 2;
 // Two buffers need one barrier per plane: a buffer is rewritten only after
 // every thread has passed the barrier that followed its last read.
 template <int R, bool Wave>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wave>))
     fused_kernel(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
                  Box box, Coefficients<R, float> c, Sponge sponge, XGroups groups, int window) {
+    constexpr int Rows = fused_rows_per_thread(R);
     constexpr int G = device::kHaloGroups<R>;
-    extern __shared__ Vec4 tiles[]; // two buffers of (block_y + 2R) x (block_x + 2G) groups
-    const int bx = blockDim.x, by = blockDim.y;
-    const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
-    const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y * by),
+    extern __shared__ Vec4 tiles[]; // two buffers of (tile_rows + 2R) x (block_x + 2G) groups
+    const int bx = blockDim.x, tile_rows = Rows * int(blockDim.y);
+    const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * blockDim.y;
+    const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y) * tile_rows,
                       bx + 2 * G};
-    const int tile_slots = (by + 2 * R) * t.width;
-    const int ring_slots = 2 * R * t.width + by * 2 * G;
-    const int i = t.i_block + 4 * int(threadIdx.x), j = t.j_first + int(threadIdx.y);
+    const int tile_slots = (tile_rows + 2 * R) * t.width;
+    const int ring_slots = 2 * R * t.width + tile_rows * 2 * G;
+    const int i = t.i_block + 4 * int(threadIdx.x), j0 = t.j_first + Rows * int(threadIdx.y);
     const int k_first = box.z0 + int(blockIdx.z) * window;
     const int k_last = min(k_first + window, box.z1);
     const long long slice = (long long)p.layout.slice;
-    // A thread loads its column if any output needs it (as centre or halo),
-    // and stores if its group holds a cell of the box.
-    const bool loads = i < box.x1 + R && j < box.y1 + R;
-    const bool stores = i < box.x1 && j < box.y1;
-    const long long my_offset = (long long)p.layout.index(i, j, 0);
-    const int centre_slot = (threadIdx.y + R) * t.width + threadIdx.x + G;
+    const int line = p.layout.line;
+    // A row is loaded if any output needs it (as centre or halo), and stored
+    // if its group holds a cell of the box.
+    const bool x_loads = i < box.x1 + R, x_stores = i < box.x1;
+    const long long my_offset = (long long)p.layout.index(i, j0, 0);
+    const int my_row = (Rows * int(threadIdx.y) + R) * t.width + threadIdx.x; // slot tx of row j0
 
     // Ring slot n of this thread: its LDS index and plane offset, or -1 when
     // it does not exist or no output needs it. The same for every plane.
@@ -157,7 +118,7 @@ __global__ void __launch_bounds__(256)
         if (s < 2 * R * t.width) {
             const int h = s / t.width;
             slot = s - h * t.width;
-            row = h < R ? h : h + by;
+            row = h < R ? h : h + tile_rows;
         } else {
             const int e = s - 2 * R * t.width, r = e / (2 * G), q = e - r * (2 * G);
             row = r + R;
@@ -176,29 +137,60 @@ __global__ void __launch_bounds__(256)
         ring_offset[n] = place.offset;
     }
 
-    Vec4 w[2 * R + 1] = {}; // planes k-R .. k+R of this thread's column
-    Vec4 w_next = {}, ring_next[kRingPrefetch], prev_next = {}, vel_next = {};
-    auto prefetch = [&](int k) { // the loads plane k needs, into registers
-        if (loads) w_next = load4(p.origin + my_offset + (k + R) * slice);
+    // Pointers to plane k+1 of what prefetch() reads (the window's incoming
+    // plane is k+1+R), moved one slice per plane instead of recomputed.
+    const float* window_in = p.origin + my_offset + (k_first + R) * slice;
+    const float* vel_in = vel.origin + my_offset + k_first * slice;
+    float* target = out.origin + my_offset + k_first * slice; // plane k; p_prev too
+    const float* ring_in[kRingPrefetch];
 #pragma unroll
-        for (int n = 0; n < kRingPrefetch; ++n)
-            if (ring_lds[n] >= 0) ring_next[n] = load4(p.origin + ring_offset[n] + k * slice);
-        if (Wave && stores) {
-            prev_next = load4(out.origin + my_offset + k * slice);
-            vel_next = load4(vel.origin + my_offset + k * slice);
+    for (int n = 0; n < kRingPrefetch; ++n)
+        ring_in[n] = p.origin + ring_offset[n] + k_first * slice;
+    bool row_loads[Rows], row_stores[Rows];
+#pragma unroll
+    for (int m = 0; m < Rows; ++m) {
+        row_loads[m] = x_loads && j0 + m < box.y1 + R;
+        row_stores[m] = x_stores && j0 + m < box.y1;
+    }
+
+    Vec4 w[Rows][2 * R + 1] = {}; // planes k-R .. k+R of each of this thread's rows
+    Vec4 w_next[Rows] = {}, ring_next[kRingPrefetch], prev_next[Rows] = {}, vel_next[Rows] = {};
+    // The loads of the next plane, into registers; `prev_in` is p_prev there.
+    auto prefetch = [&](const float* prev_in) {
+#pragma unroll
+        for (int m = 0; m < Rows; ++m) {
+            if (row_loads[m]) w_next[m] = load4(window_in + m * line);
+            if (Wave && row_stores[m]) {
+                prev_next[m] = load4(prev_in + m * line);
+                vel_next[m] = load4(vel_in + m * line);
+            }
         }
-    };
-    if (loads)
 #pragma unroll
-        for (int s = 0; s < 2 * R; ++s)
-            w[s] = load4(p.origin + my_offset + (k_first + s - R) * slice);
-    if (k_first < k_last) prefetch(k_first);
+        for (int n = 0; n < kRingPrefetch; ++n) {
+            if (ring_lds[n] >= 0) ring_next[n] = load4(ring_in[n]);
+            ring_in[n] += slice;
+        }
+        window_in += slice;
+        vel_in += slice;
+    };
+#pragma unroll
+    for (int m = 0; m < Rows; ++m)
+        if (row_loads[m])
+#pragma unroll
+            for (int s = 0; s < 2 * R; ++s)
+                w[m][s] = load4(window_in + m * line + (s - 2 * R) * slice);
+    if (k_first < k_last) prefetch(target);
 
     for (int k = k_first, buffer = 0; k < k_last; ++k, buffer ^= 1) {
         Vec4* tile = tiles + buffer * tile_slots;
-        w[2 * R] = w_next;
-        const Vec4 prev = prev_next, v = vel_next;
-        tile[centre_slot] = w[R];
+        Vec4 prev[Rows], v[Rows];
+#pragma unroll
+        for (int m = 0; m < Rows; ++m) {
+            w[m][2 * R] = w_next[m];
+            prev[m] = prev_next[m];
+            v[m] = vel_next[m];
+            tile[my_row + m * t.width + G] = w[m][R];
+        }
 #pragma unroll
         for (int n = 0; n < kRingPrefetch; ++n)
             if (ring_lds[n] >= 0) tile[ring_lds[n]] = ring_next[n];
@@ -206,32 +198,50 @@ __global__ void __launch_bounds__(256)
             const RingPlace place = ring_place(s);
             if (place.lds >= 0) tile[place.lds] = load4(p.origin + place.offset + k * slice);
         }
-        if (k + 1 < k_last) prefetch(k + 1);
+        if (k + 1 < k_last) prefetch(target + slice);
         __syncthreads();
-        if (stores) {
-            const Vec4 lap = laplacian_from_tile<R, true>(tile, t.width, w, c);
-            float* target = out.origin + my_offset + k * slice;
-            if (Wave) {
-                Vec4 next;
+        if (x_stores) {
+            // The y column of all Rows rows: R rows above from LDS, the
+            // thread's own rows from the windows, R rows below from LDS.
+            const Vec4* row0 = tile + my_row;
+            Vec4 column[Rows + 2 * R];
 #pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    next.v[q] =
-                        leapfrog(w[R].v[q], prev.v[q], v.v[q], lap.v[q], sponge.eta(i + q, j, k));
-                store4_masked(target, i, box.x0, box.x1, next);
-            } else {
-                store4_masked(target, i, box.x0, box.x1, lap);
+            for (int m = 0; m < Rows + 2 * R; ++m)
+                column[m] = (m >= R && m < R + Rows) ? w[m - R][R] : row0[(m - R) * t.width + G];
+#pragma unroll
+            for (int m = 0; m < Rows; ++m) {
+                const int j = j0 + m;
+                if (j >= box.y1) break;
+                Vec4 y[2 * R + 1];
+#pragma unroll
+                for (int s = 0; s < 2 * R + 1; ++s)
+                    y[s] = column[m + s];
+                const Vec4 lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
+                if (Wave) {
+                    Vec4 next;
+#pragma unroll
+                    for (int q = 0; q < 4; ++q)
+                        next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
+                                             sponge.eta(i + q, j, k));
+                    store4_masked(target + m * line, i, box.x0, box.x1, next);
+                } else {
+                    store4_masked(target + m * line, i, box.x0, box.x1, lap);
+                }
             }
         }
+        target += slice;
 #pragma unroll
-        for (int s = 0; s < 2 * R; ++s)
-            w[s] = w[s + 1];
+        for (int m = 0; m < Rows; ++m)
+#pragma unroll
+            for (int s = 0; s < 2 * R; ++s)
+                w[m][s] = w[m][s + 1];
     }
 }
 
 template <int R>
-std::size_t tile_bytes(const Tuning& t) {
-    return std::size_t(t.block_y + 2 * R) * std::size_t(t.block_x + 2 * device::kHaloGroups<R>) *
-           sizeof(Vec4);
+std::size_t tile_bytes(const Tuning& t, int rows = 1) {
+    return std::size_t(rows * t.block_y + 2 * R) *
+           std::size_t(t.block_x + 2 * device::kHaloGroups<R>) * sizeof(Vec4);
 }
 
 template <int R, bool Wave>
@@ -240,8 +250,9 @@ void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<cons
                   Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
     const Tuning t = resolve_tuning(requested, R);
-    const GroupLaunch g(p.layout, box, t, t.window);
-    fused_kernel<R, Wave><<<g.grid, g.block, 2 * tile_bytes<R>(t), stream.handle()>>>(
+    constexpr int rows = fused_rows_per_thread(R);
+    const GroupLaunch g(p.layout, box, t, t.window, rows);
+    fused_kernel<R, Wave><<<g.grid, g.block, 2 * tile_bytes<R>(t, rows), stream.handle()>>>(
         p, out, vel, box, c, sponge, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }

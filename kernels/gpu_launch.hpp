@@ -21,9 +21,9 @@ struct GroupLaunch {
     device::XGroups groups;
     dim3 grid, block;
 
-    GroupLaunch(const Layout& layout, const Box& box, const Tuning& t, int planes)
+    GroupLaunch(const Layout& layout, const Box& box, const Tuning& t, int planes, int rows = 1)
         : groups(device::XGroups::of(layout, box.x0, box.x1)),
-          grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), t.block_y),
+          grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), rows * t.block_y),
                blocks_for(box.nz(), planes)),
           block(t.block_x, t.block_y) {}
 };

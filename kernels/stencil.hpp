@@ -41,14 +41,24 @@ const std::vector<Variant>& available_variants();
 const char* variant_axes(Variant v);
 
 // Launch shape of the LDS, window and fused kernels. Each thread owns 4
-// consecutive x cells, so a block covers 4*block_x by block_y cells and
-// walks `window` planes along z. A field left 0 takes the measured default
-// for the radius (default_tuning).
+// consecutive x cells (and, in the fused Laplacian and wave kernels,
+// fused_rows_per_thread rows), so a block covers 4*block_x by block_y (times
+// the rows) cells and walks `window` planes along z. A field left 0 takes
+// the measured default for the radius (default_tuning).
 struct Tuning {
     int block_x = 0; // threads along x
     int block_y = 0; // threads along y
     int window = 0;  // z planes per block (nw)
 };
+
+// Rows of one 4-cell group that a thread of the fused Laplacian and wave
+// kernels computes. Two rows share all but one of their y neighbours, which
+// are then read from LDS once for both: LDS and instruction throughput, not
+// memory, limit these kernels on an H200. Above R = 4 two z windows of
+// 2R+1 vectors no longer fit in registers.
+STENCIL_HD constexpr int fused_rows_per_thread(int radius) {
+    return radius <= 4 ? 2 : 1;
+}
 
 // Measured on an H200, 512^3 (docs/PERFORMANCE.md): 16 x 8 threads with a
 // 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose

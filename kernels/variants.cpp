@@ -66,14 +66,20 @@ std::string validate(const Tuning& requested) {
             if (t.block_x * t.block_y > 256)
                 return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
                        ", above the kernels' launch bound of 256 threads";
-            // The largest LDS use: the fused kernels' two tiles at R = 8, each
-            // (block_y + 16) rows of (block_x + 4) 16-byte groups.
-            const long long lds = 2 * (t.block_y + 2LL * kMaxRadius) * (t.block_x + 4LL) * 16;
-            if (lds > 48 * 1024)
-                return "the LDS tile needs " + std::to_string(lds) + " bytes at R=8, above 48 KiB";
             return {};
         }();
         if (!why.empty()) return why;
+    }
+    // The fused kernels' two LDS tiles, each (rows*block_y + 2R) rows of
+    // (block_x + 2G) 16-byte groups, G = ceil(R/4), must fit the 48 KiB
+    // that every back-end grants without opting in.
+    for (int radius = kMinRadius; radius <= kMaxRadius; ++radius) {
+        const Tuning t = resolve_tuning(requested, radius);
+        const long long rows = fused_rows_per_thread(radius) * t.block_y + 2LL * radius;
+        const long long lds = 2 * rows * (t.block_x + 2LL * ((radius + 3) / 4)) * 16;
+        if (lds > 48 * 1024)
+            return "the LDS tiles need " + std::to_string(lds) +
+                   " bytes at R=" + std::to_string(radius) + ", above 48 KiB";
     }
     return {};
 }

@@ -1,0 +1,82 @@
+// The LDS tile of the fused kernels (fused_kernels.cu): where a block's tile
+// sits, how its R-wide ring is staged, and the Laplacian of one 4-cell group
+// from a staged row, a y column and a z window. Included only by .cu files.
+#pragma once
+
+#include "cell_math.hpp"
+#include "coefficients.hpp"
+#include "device_vec.hpp"
+#include "field.hpp"
+
+namespace stencil::device {
+
+// Where a block sits: the first cell of its tile and the tile's LDS shape.
+struct TilePlace {
+    int i_block; // x index of the first cell of the block's first group
+    int j_first; // y index of the block's first row
+    int width;   // LDS slots (groups) per staged row: block_x + 2G
+};
+
+template <int R>
+__device__ inline void load_slot(Vec4* tile, const TilePlace& t, int row, int slot,
+                                 FieldView<const float> p, int k, const Box& box) {
+    constexpr int G = kHaloGroups<R>;
+    const int i = t.i_block + 4 * (slot - G);
+    const int j = t.j_first - R + row;
+    // Cells at or beyond x1+R / y1+R are no output's neighbour: skip them,
+    // which also keeps partial tiles inside the allocation.
+    if (i < box.x1 + R && j < box.y1 + R) tile[row * t.width + slot] = load4(p.ptr(i, j, k));
+}
+
+// Stages the ring around the tile of plane k: R full rows above and below,
+// and G groups left and right of every centre row. Loops over slots, so any
+// R works whatever the block's height.
+template <int R>
+__device__ inline void stage_ring(Vec4* tile, const TilePlace& t, FieldView<const float> p, int k,
+                                  const Box& box) {
+    constexpr int G = kHaloGroups<R>;
+    const int bx = blockDim.x, by = blockDim.y;
+    const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
+    for (int s = tid; s < 2 * R * t.width; s += threads) {
+        const int h = s / t.width, slot = s - h * t.width;
+        load_slot<R>(tile, t, h < R ? h : h + by, slot, p, k, box);
+    }
+    for (int s = tid; s < by * 2 * G; s += threads) {
+        const int r = s / (2 * G), e = s - r * (2 * G);
+        load_slot<R>(tile, t, r + R, e < G ? e : e + bx, p, k, box);
+    }
+}
+
+// The x terms from a staged row, the y terms from a column of 2R+1 groups
+// (its centre is the cell's own group) and the z terms from the window,
+// summed in the canonical order of cell_math.hpp.
+template <int R, bool WithZ>
+__device__ inline Vec4 laplacian_of(const Vec4* row, const Vec4 (&y)[2 * R + 1],
+                                    const Vec4 (&w)[2 * R + 1], const Coefficients<R, float>& c) {
+    constexpr int G = kHaloGroups<R>;
+    // row: slots tx .. tx+2G of the staged row; the centre slot is y[R].
+    float xr[4 * (2 * G + 1)];
+#pragma unroll
+    for (int s = 0; s < 2 * G + 1; ++s) {
+        const Vec4 v = s == G ? y[R] : row[s];
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+            xr[4 * s + q] = v.v[q];
+    }
+    Vec4 lap;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        const int centre = 4 * G + q;
+        float acc = c.centre * xr[centre];
+#pragma unroll
+        for (int r = 1; r <= R; ++r) {
+            acc = add_pair(acc, c.x[r], xr[centre - r], xr[centre + r]);
+            acc = add_pair(acc, c.y[r], y[R - r].v[q], y[R + r].v[q]);
+            if (WithZ) acc = add_pair(acc, c.z[r], w[R - r].v[q], w[R + r].v[q]);
+        }
+        lap.v[q] = acc;
+    }
+    return lap;
+}
+
+} // namespace stencil::device
