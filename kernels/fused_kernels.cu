@@ -23,6 +23,8 @@
 namespace stencil::detail {
 using device::laplacian_of;
 using device::load4;
+using device::ring_slot;
+using device::RingSlot;
 using device::stage_ring;
 using device::store4_masked;
 using device::TilePlace;
@@ -94,7 +96,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y) * tile_rows,
                       bx + 2 * G};
     const int tile_slots = (tile_rows + 2 * R) * t.width;
-    const int ring_slots = 2 * R * t.width + tile_rows * 2 * G;
+    const int ring_slots = device::ring_slots<R>(t.width, tile_rows);
     const int i = t.i_block + 4 * int(threadIdx.x), j0 = t.j_first + Rows * int(threadIdx.y);
     const int k_first = box.z0 + int(blockIdx.z) * window;
     const int k_last = min(k_first + window, box.z1);
@@ -114,19 +116,10 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     };
     auto ring_place = [&](int s) -> RingPlace {
         if (s >= ring_slots) return {-1, 0};
-        int row, slot;
-        if (s < 2 * R * t.width) {
-            const int h = s / t.width;
-            slot = s - h * t.width;
-            row = h < R ? h : h + tile_rows;
-        } else {
-            const int e = s - 2 * R * t.width, r = e / (2 * G), q = e - r * (2 * G);
-            row = r + R;
-            slot = q < G ? q : q + bx;
-        }
-        const int gi = t.i_block + 4 * (slot - G), gj = t.j_first - R + row;
+        const RingSlot rs = ring_slot<R>(s, t.width, tile_rows, bx);
+        const int gi = t.i_block + 4 * (rs.column - G), gj = t.j_first - R + rs.row;
         if (gi >= box.x1 + R || gj >= box.y1 + R) return {-1, 0};
-        return {row * t.width + slot, (long long)p.layout.index(gi, gj, 0)};
+        return {rs.row * t.width + rs.column, (long long)p.layout.index(gi, gj, 0)};
     };
     int ring_lds[kRingPrefetch];
     long long ring_offset[kRingPrefetch];

@@ -17,33 +17,44 @@ struct TilePlace {
     int width;   // LDS slots (groups) per staged row: block_x + 2G
 };
 
+// The staged ring of a tile with `rows` centre rows and block_x centre
+// groups, counted slot by slot: first the R full rows above and the R below
+// (width = block_x + 2G slots each), then G groups left and right of every
+// centre row. ring_slot(s) is slot s's LDS row and column.
+struct RingSlot {
+    int row, column;
+};
+
 template <int R>
-__device__ inline void load_slot(Vec4* tile, const TilePlace& t, int row, int slot,
-                                 FieldView<const float> p, int k, const Box& box) {
-    constexpr int G = kHaloGroups<R>;
-    const int i = t.i_block + 4 * (slot - G);
-    const int j = t.j_first - R + row;
-    // Cells at or beyond x1+R / y1+R are no output's neighbour: skip them,
-    // which also keeps partial tiles inside the allocation.
-    if (i < box.x1 + R && j < box.y1 + R) tile[row * t.width + slot] = load4(p.ptr(i, j, k));
+__device__ inline int ring_slots(int width, int rows) {
+    return 2 * R * width + rows * 2 * kHaloGroups<R>;
 }
 
-// Stages the ring around the tile of plane k: R full rows above and below,
-// and G groups left and right of every centre row. Loops over slots, so any
-// R works whatever the block's height.
+template <int R>
+__device__ inline RingSlot ring_slot(int s, int width, int rows, int block_x) {
+    constexpr int G = kHaloGroups<R>;
+    if (s < 2 * R * width) {
+        const int h = s / width;
+        return {h < R ? h : h + rows, s - h * width};
+    }
+    const int e = s - 2 * R * width, r = e / (2 * G), q = e - r * (2 * G);
+    return {r + R, q < G ? q : q + block_x};
+}
+
+// Stages the ring around a one-row-per-thread tile of plane k. Loops over
+// slots, so any R works whatever the block's height.
 template <int R>
 __device__ inline void stage_ring(Vec4* tile, const TilePlace& t, FieldView<const float> p, int k,
                                   const Box& box) {
-    constexpr int G = kHaloGroups<R>;
     const int bx = blockDim.x, by = blockDim.y;
     const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
-    for (int s = tid; s < 2 * R * t.width; s += threads) {
-        const int h = s / t.width, slot = s - h * t.width;
-        load_slot<R>(tile, t, h < R ? h : h + by, slot, p, k, box);
-    }
-    for (int s = tid; s < by * 2 * G; s += threads) {
-        const int r = s / (2 * G), e = s - r * (2 * G);
-        load_slot<R>(tile, t, r + R, e < G ? e : e + bx, p, k, box);
+    for (int s = tid; s < ring_slots<R>(t.width, by); s += threads) {
+        const RingSlot rs = ring_slot<R>(s, t.width, by, bx);
+        const int i = t.i_block + 4 * (rs.column - kHaloGroups<R>), j = t.j_first - R + rs.row;
+        // Cells at or beyond x1+R / y1+R are no output's neighbour: skip
+        // them, which also keeps partial tiles inside the allocation.
+        if (i < box.x1 + R && j < box.y1 + R)
+            tile[rs.row * t.width + rs.column] = load4(p.ptr(i, j, k));
     }
 }
 
