@@ -60,8 +60,10 @@ __global__ void __launch_bounds__(256)
     store4_masked(out.ptr(i, j, k), i, box.x0, box.x1, laplacian_of<R, false>(row, y, w, c));
 }
 
-// Ring slots a thread prefetches in registers; any further slots (only for
-// wide, short blocks) are loaded synchronously, which is slower but correct.
+// Ring slots a thread prefetches in registers. Blocks whose ring has more
+// slots than kRingPrefetch per thread (only small or very wide blocks) run
+// the SyncRing variant, which loads the whole ring synchronously each plane:
+// correct, but slower.
 constexpr int kRingPrefetch = 2;
 
 // Registers per thread of the fused kernels. With two rows per thread the
@@ -84,7 +86,7 @@ constexpr int kRegisterCap = !Wave && fused_rows_per_thread(R) == 2 ? 168 : 255;
 // registers, and are written into the other buffer at the next iteration.
 // Two buffers need one barrier per plane: a buffer is rewritten only after
 // every thread has passed the barrier that followed its last read.
-template <int R, bool Wave>
+template <int R, bool Wave, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wave>))
     fused_kernel(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
                  Box box, Coefficients<R, float> c, Sponge sponge, XGroups groups, int window) {
@@ -121,10 +123,11 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         if (gi >= box.x1 + R || gj >= box.y1 + R) return {-1, 0};
         return {rs.row * t.width + rs.column, (long long)p.layout.index(gi, gj, 0)};
     };
+    constexpr int Prefetch = SyncRing ? 0 : kRingPrefetch;
     int ring_lds[kRingPrefetch];
     long long ring_offset[kRingPrefetch];
 #pragma unroll
-    for (int n = 0; n < kRingPrefetch; ++n) {
+    for (int n = 0; n < Prefetch; ++n) {
         const RingPlace place = ring_place(tid + n * threads);
         ring_lds[n] = place.lds;
         ring_offset[n] = place.offset;
@@ -134,10 +137,11 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     // plane is k+1+R), moved one slice per plane instead of recomputed.
     const float* window_in = p.origin + my_offset + (k_first + R) * slice;
     const float* vel_in = vel.origin + my_offset + k_first * slice;
-    float* target = out.origin + my_offset + k_first * slice; // plane k; p_prev too
+    float* target = out.origin + my_offset + k_first * slice;     // plane k; p_prev too
+    const float* p_mine = p.origin + my_offset + k_first * slice; // (i, j0, k) of p
     const float* ring_in[kRingPrefetch];
 #pragma unroll
-    for (int n = 0; n < kRingPrefetch; ++n)
+    for (int n = 0; n < Prefetch; ++n)
         ring_in[n] = p.origin + ring_offset[n] + k_first * slice;
     bool row_loads[Rows], row_stores[Rows];
 #pragma unroll
@@ -159,7 +163,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
             }
         }
 #pragma unroll
-        for (int n = 0; n < kRingPrefetch; ++n) {
+        for (int n = 0; n < Prefetch; ++n) {
             if (ring_lds[n] >= 0) ring_next[n] = load4(ring_in[n]);
             ring_in[n] += slice;
         }
@@ -185,11 +189,16 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
             tile[my_row + m * t.width + G] = w[m][R];
         }
 #pragma unroll
-        for (int n = 0; n < kRingPrefetch; ++n)
+        for (int n = 0; n < Prefetch; ++n)
             if (ring_lds[n] >= 0) tile[ring_lds[n]] = ring_next[n];
-        for (int s = tid + kRingPrefetch * threads; s < ring_slots; s += threads) {
-            const RingPlace place = ring_place(s);
-            if (place.lds >= 0) tile[place.lds] = load4(p.origin + place.offset + k * slice);
+        if (SyncRing) {
+            for (int s = tid; s < ring_slots; s += threads) {
+                const RingSlot rs = ring_slot<R>(s, t.width, tile_rows, bx);
+                const int gi = t.i_block + 4 * (rs.column - G), gj = t.j_first - R + rs.row;
+                if (gi < box.x1 + R && gj < box.y1 + R)
+                    tile[rs.row * t.width + rs.column] =
+                        load4(p_mine + (gi - i) + (gj - j0) * line);
+            }
         }
         if (k + 1 < k_last) prefetch(target + slice);
         __syncthreads();
@@ -223,6 +232,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
             }
         }
         target += slice;
+        p_mine += slice;
 #pragma unroll
         for (int m = 0; m < Rows; ++m)
 #pragma unroll
@@ -245,8 +255,17 @@ void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<cons
     const Tuning t = resolve_tuning(requested, R);
     constexpr int rows = fused_rows_per_thread(R);
     const GroupLaunch g(p.layout, box, t, t.window, rows);
-    fused_kernel<R, Wave><<<g.grid, g.block, 2 * tile_bytes<R>(t, rows), stream.handle()>>>(
-        p, out, vel, box, c, sponge, g.groups, t.window);
+    const std::size_t lds = 2 * tile_bytes<R>(t, rows);
+    // A variant of its own for blocks that stage the ring synchronously:
+    // in the prefetching kernel that loop kept a dozen uniform values live
+    // and, at R = 8 on gfx90a, spilled scalar registers.
+    const int width = t.block_x + 2 * device::kHaloGroups<R>;
+    if (device::ring_slots<R>(width, rows * t.block_y) > kRingPrefetch * t.block_x * t.block_y)
+        fused_kernel<R, Wave, true><<<g.grid, g.block, lds, stream.handle()>>>(
+            p, out, vel, box, c, sponge, g.groups, t.window);
+    else
+        fused_kernel<R, Wave, false><<<g.grid, g.block, lds, stream.handle()>>>(
+            p, out, vel, box, c, sponge, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }
 

@@ -26,7 +26,7 @@ struct RingSlot {
 };
 
 template <int R>
-__device__ inline int ring_slots(int width, int rows) {
+STENCIL_HD inline int ring_slots(int width, int rows) {
     return 2 * R * width + rows * 2 * kHaloGroups<R>;
 }
 
