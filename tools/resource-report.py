@@ -118,7 +118,8 @@ def main():
           + (f"; {lanes} spill SGPRs into VGPR lanes (no memory traffic)" if lanes else ""))
     if sys.argv[1] == "hip":
         print("LDS column: static LDS only. Sized at launch: lds_y (block_y + 2R) * block_x * 16 B;"
-              " fused_xy one tile, fused_kernel two tiles of (block_y + 2R) * (block_x + 2*ceil(R/4)) * 16 B.")
+              " fused_xy one tile of (block_y + 2R) * (block_x + 2*ceil(R/4)) * 16 B; fused_kernel two,"
+              " with rows * block_y centre rows (rows = 2 up to R = 4, else 1).")
     sys.exit(1 if failures else 0)
 
 
