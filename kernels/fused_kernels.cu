@@ -69,7 +69,7 @@ constexpr int kRingPrefetch = 2;
 // Registers per thread of the fused kernels. With two rows per thread the
 // Laplacian fits in 168 without spilling, so three 128-thread blocks share
 // an SM instead of two (H200, R=4, 512^3: 0.48 -> 0.39 ms). The wave update
-// needs about 220; capped at 168 it spills (measured 1.3x slower), even
+// needs about 220; capped at 168 it spills (measured 1.36x slower), even
 // with p_prev and the velocity loaded after the barrier instead of ahead.
 template <int R, bool Wave>
 constexpr int kRegisterCap = !Wave && fused_rows_per_thread(R) == 2 ? 168 : 255;

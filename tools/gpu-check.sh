@@ -28,7 +28,7 @@ if [ -d .deps/root/usr ]; then
   export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 fi
 export PATH=/usr/local/cuda/bin:$PATH
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,power.limit,pci.bus_id --format=csv | tee "$OUT/gpu.txt"
 
 build="build-cuda"
 cmake -S . -B "$build" -DSTENCIL_BACKEND=CUDA -DSTENCIL_CUDA_ARCHS="${STENCIL_CUDA_ARCHS:-90}" \
