@@ -242,12 +242,6 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     }
 }
 
-template <int R>
-std::size_t tile_bytes(const Tuning& t, int rows = 1) {
-    return std::size_t(rows * t.block_y + 2 * R) *
-           std::size_t(t.block_x + 2 * device::kHaloGroups<R>) * sizeof(Vec4);
-}
-
 template <int R, bool Wave>
 void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
                   const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
@@ -256,7 +250,7 @@ void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<cons
     const Tuning t = resolve_tuning(requested, R);
     constexpr int rows = fused_rows_per_thread(R);
     const GroupLaunch g(p.layout, box, t, t.window, rows);
-    const std::size_t lds = 2 * tile_bytes<R>(t, rows);
+    const std::size_t lds = 2 * fused_tile_bytes(t, R, rows);
     // A variant of its own for blocks that stage the ring synchronously:
     // in the prefetching kernel that loop kept a dozen uniform values live
     // and, at R = 8 on gfx90a, spilled scalar registers.
@@ -280,8 +274,8 @@ void launch_fused_xy(FieldView<const float> in, FieldView<float> out, const Box&
     Coefficients<R, float> xy = c;
     xy.centre = c.x[0] + c.y[0];
     const GroupLaunch g(in.layout, box, t, 1);
-    fused_xy_kernel<R>
-        <<<g.grid, g.block, tile_bytes<R>(t), stream.handle()>>>(in, out, box, xy, g.groups);
+    fused_xy_kernel<R><<<g.grid, g.block, fused_tile_bytes(t, R, 1), stream.handle()>>>(
+        in, out, box, xy, g.groups);
     GPU_CHECK_LAUNCH();
 }
 

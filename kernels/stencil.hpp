@@ -67,6 +67,11 @@ Tuning default_tuning(int radius);
 // `requested` with its zero fields filled from default_tuning(radius).
 Tuning resolve_tuning(const Tuning& requested, int radius);
 
+// Bytes of one LDS tile of the fused kernels: rows*block_y + 2R staged rows
+// of block_x + 2*ceil(R/4) 16-byte groups. The xyz and wave kernels use two
+// (double-buffered), with rows = fused_rows_per_thread(R); fused xy one, rows 1.
+std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows);
+
 // Empty string when the tuning can be launched; otherwise why not.
 std::string validate(const Tuning& t);
 

@@ -56,27 +56,24 @@ Tuning resolve_tuning(const Tuning& requested, int radius) {
             requested.window ? requested.window : d.window};
 }
 
+std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows) {
+    const std::size_t halo_groups = std::size_t(radius + 3) / 4;
+    return std::size_t(rows * t.block_y + 2 * radius) * (std::size_t(t.block_x) + 2 * halo_groups) *
+           16;
+}
+
 std::string validate(const Tuning& requested) {
     if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0)
         return "block sizes and the z window must be positive";
-    // The worst case over the radii whose defaults fill the unset fields.
-    for (int radius : {kMinRadius, kMaxRadius}) {
-        const std::string why = [&]() -> std::string {
-            const Tuning t = resolve_tuning(requested, radius);
-            if (t.block_x * t.block_y > 256)
-                return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
-                       ", above the kernels' launch bound of 256 threads";
-            return {};
-        }();
-        if (!why.empty()) return why;
-    }
-    // The fused kernels' two LDS tiles, each (rows*block_y + 2R) rows of
-    // (block_x + 2G) 16-byte groups, G = ceil(R/4), must fit the 48 KiB
-    // that every back-end grants without opting in.
+    // Unset fields take each radius's default, so check every radius.
     for (int radius = kMinRadius; radius <= kMaxRadius; ++radius) {
         const Tuning t = resolve_tuning(requested, radius);
-        const long long rows = fused_rows_per_thread(radius) * t.block_y + 2LL * radius;
-        const long long lds = 2 * rows * (t.block_x + 2LL * ((radius + 3) / 4)) * 16;
+        if (t.block_x * t.block_y > 256)
+            return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
+                   ", above the kernels' launch bound of 256 threads";
+        // The fused kernels' two tiles must fit the 48 KiB that every
+        // back-end grants without opting in.
+        const std::size_t lds = 2 * fused_tile_bytes(t, radius, fused_rows_per_thread(radius));
         if (lds > 48 * 1024)
             return "the LDS tiles need " + std::to_string(lds) +
                    " bytes at R=" + std::to_string(radius) + ", above 48 KiB";

@@ -8,7 +8,6 @@
 #include <cmath>
 
 namespace stencil {
-namespace {} // namespace
 
 void Simulation::Impl::setup_boxes() {
     const int R = layout.radius;
