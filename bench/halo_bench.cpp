@@ -123,7 +123,6 @@ int run(int argc, char** argv) {
             else
                 std::fprintf(stderr, "stencil-halo-bench: %s (try --help)\n", why.c_str());
         }
-        MPI_Finalize();
         return why == "help" ? 0 : 2;
     }
     const Binding binding = bind_to_device(MPI_COMM_WORLD);
@@ -159,7 +158,6 @@ int run(int argc, char** argv) {
                             ms > 0 ? double(bytes) / (ms * 1e-3) * 1e-9 : 0.0);
         }
     }
-    MPI_Finalize();
     return 0;
 }
 
@@ -167,7 +165,5 @@ int run(int argc, char** argv) {
 } // namespace stencil
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    stencil::install_mpi_fatal_handler();
-    return stencil::run(argc, argv);
+    return stencil::run_mpi_program("stencil-halo-bench", argc, argv, stencil::run);
 }

@@ -1,6 +1,8 @@
 #include "mpi_util.hpp"
 
 #include <cstdio>
+#include <exception>
+#include <new>
 
 namespace stencil {
 
@@ -25,25 +27,35 @@ int world_size() {
 }
 
 namespace {
+const char* program_name = "stencil";
+
 void abort_job(const std::string& message) {
-    std::fprintf(stderr, "stencil-miniapp: rank %d: %s\n", world_rank(), message.c_str());
+    std::fprintf(stderr, "%s: rank %d: %s\n", program_name, world_rank(), message.c_str());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 } // namespace
 
-void install_mpi_fatal_handler() {
+int run_mpi_program(const char* program, int argc, char** argv, int (*body)(int, char**)) {
+    MPI_Init(&argc, &argv);
+    program_name = program;
     set_fatal_handler(abort_job);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int status = 0;
+    try {
+        status = body(argc, argv);
+    } catch (const std::bad_alloc&) {
+        fatal("out of host memory");
+    } catch (const std::exception& e) {
+        fatal(std::string("unexpected error: ") + e.what());
+    }
+    MPI_Finalize();
+    return status;
 }
 
 void Communicator::reset() {
-    if (comm_ != MPI_COMM_NULL) {
-        int finalized = 0;
-        MPI_Finalized(&finalized);
-        if (!finalized) MPI_Comm_free(&comm_);
-        comm_ = MPI_COMM_NULL;
-    }
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+    comm_ = MPI_COMM_NULL;
 }
 
 PersistentRequests::~PersistentRequests() {
@@ -59,11 +71,8 @@ PersistentRequests& PersistentRequests::operator=(PersistentRequests&& o) noexce
 }
 
 void PersistentRequests::free_all() noexcept {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized)
-        for (MPI_Request& r : requests_)
-            if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    for (MPI_Request& r : requests_)
+        if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
     requests_.clear();
 }
 

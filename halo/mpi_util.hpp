@@ -23,11 +23,14 @@ std::string mpi_error_string(int code);
                                    ::stencil::mpi_error_string(stencil_mpi_err_));                 \
     } while (0)
 
-// Routes stencil::fatal (GPU_CHECK, MPI_CHECK, out-of-memory, ...) to one
-// line on stderr naming this rank, then MPI_Abort of MPI_COMM_WORLD. Call
-// right after MPI_Init; also makes MPI return errors instead of aborting
-// silently, so that MPI_CHECK can name them.
-void install_mpi_fatal_handler();
+// The whole life of an MPI program: MPI_Init; stencil::fatal (GPU_CHECK,
+// MPI_CHECK, out of memory, ...) routed to one line on stderr, starting
+// with `program` and naming the rank, then MPI_Abort of MPI_COMM_WORLD;
+// MPI errors returned, so that MPI_CHECK can name them; `body`; and
+// MPI_Finalize once everything `body` made is destroyed. An exception
+// escaping `body` also becomes one fatal line: a failing rank never leaves
+// the others waiting. Returns body's exit status.
+int run_mpi_program(const char* program, int argc, char** argv, int (*body)(int, char**));
 
 int world_rank();
 int world_size();

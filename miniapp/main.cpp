@@ -16,8 +16,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <exception>
-#include <new>
 
 namespace stencil {
 namespace {
@@ -26,7 +24,6 @@ namespace {
 // rank 0 alone prints it and every rank exits non-zero, without MPI_Abort.
 int refuse(const std::string& message) {
     if (world_rank() == 0) std::fprintf(stderr, "stencil-miniapp: %s\n", message.c_str());
-    MPI_Finalize();
     return 2;
 }
 
@@ -116,7 +113,6 @@ int run(int argc, char** argv) {
     const std::string parsed = parse_options(argc, argv, c);
     if (parsed == "help") {
         if (world_rank() == 0) std::fputs(usage(), stdout);
-        MPI_Finalize();
         return 0;
     }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");
@@ -148,7 +144,6 @@ int run(int argc, char** argv) {
         if (!pre.ok) {
             if (world_rank() == 0)
                 std::fprintf(stderr, "stencil-miniapp: preflight: a message came back wrong\n");
-            MPI_Finalize();
             return 1;
         }
     }
@@ -161,7 +156,6 @@ int run(int argc, char** argv) {
                 "stencil-miniapp: unstable: NaN or Inf in the field at step %d, first on rank %d "
                 "(dt=%.4g s, limit %.4g s)\n",
                 outcome.bad_step, outcome.bad_rank, physics.dt, physics.dt_limit);
-        MPI_Finalize();
         return 1;
     }
 
@@ -191,7 +185,6 @@ int run(int argc, char** argv) {
         status = 1;
     }
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    MPI_Finalize();
     return status;
 }
 
@@ -199,13 +192,5 @@ int run(int argc, char** argv) {
 } // namespace stencil
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    stencil::install_mpi_fatal_handler();
-    try {
-        return stencil::run(argc, argv);
-    } catch (const std::bad_alloc&) {
-        stencil::fatal("out of host memory"); // one line naming the rank, then MPI_Abort
-    } catch (const std::exception& e) {
-        stencil::fatal(std::string("unexpected error: ") + e.what());
-    }
+    return stencil::run_mpi_program("stencil-miniapp", argc, argv, stencil::run);
 }

@@ -5,10 +5,8 @@
 #include <mpi.h>
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    stencil::install_mpi_fatal_handler();
-    testing::InitGoogleTest(&argc, argv);
-    const int status = RUN_ALL_TESTS();
-    MPI_Finalize();
-    return status;
+    return stencil::run_mpi_program("stencil-tests", argc, argv, [](int argc, char** argv) {
+        testing::InitGoogleTest(&argc, argv);
+        return RUN_ALL_TESTS();
+    });
 }
