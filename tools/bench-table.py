@@ -6,6 +6,8 @@ usage: bench-table.py BENCH.json [--markdown]
 import json
 import sys
 
+from text_table import print_table
+
 
 def main():
     if len(sys.argv) < 2:
@@ -27,17 +29,7 @@ def main():
     for (name, r, size), b in rows.items():
         lines.append([name, r, size, "%.3f" % b["real_time"], "%.0f" % b.get("GB/s", 0),
                       "%.0f%%" % (100 * b.get("copy_ratio", 0)), "%.1f" % b.get("Gcell/s", 0)])
-    if md:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for l in lines:
-            print("| " + " | ".join(l) + " |")
-    else:
-        widths = [max(len(x) for x in col) for col in zip(header, *lines)]
-        fmt = "  ".join("{:>%d}" % w for w in widths)
-        print(fmt.format(*header))
-        for l in lines:
-            print(fmt.format(*l))
+    print_table(header, lines, md)
 
     # The targets of the kernels issue, where the run measured them.
     checks = []

@@ -8,6 +8,8 @@ usage: miniapp-table.py REPORT.json... [--markdown]
 import json
 import sys
 
+from text_table import print_table
+
 
 def main():
     files = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -30,18 +32,7 @@ def main():
                     ["%.3f" % step, "%.0f%%" % (100 * r["exchange_hidden_fraction"]) if r["comm"] != "none" else "-",
                      "%.1f" % r["gcells_per_s_per_rank"],
                      ("%.3f" % (step / ref)) if ref and r["comm"] != "none" else "-"])
-    if md:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-        return
-    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
-    fmt = "  ".join("{:>%d}" % w for w in widths)
-    print(fmt.format(*header))
-    for row in rows:
-        print(fmt.format(*row))
-
+    print_table(header, rows, md)
 
 if __name__ == "__main__":
     main()
