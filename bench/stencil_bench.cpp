@@ -126,7 +126,8 @@ void register_all(const Options& o) {
         register_copy(s, o);
         for (int R : o.radii) {
             const std::string suffix = "/R" + std::to_string(R) + "/" + s.label();
-            auto add = [&](const std::string& name, double bytes, auto launch) {
+            // window_of(arrays, box): the z window the launch uses, 0 for none.
+            auto add = [&](const std::string& name, double bytes, auto launch, auto window_of) {
                 if (!o.wants(name)) return;
                 benchmark::RegisterBenchmark((name + suffix).c_str(),
                                              [=](benchmark::State& st) {
@@ -137,6 +138,8 @@ void register_all(const Options& o) {
                                                      time_launches(st, stream, o.warmup,
                                                                    [&] { launch(x, box, stream); });
                                                  report(st, s, bytes, t);
+                                                 if (const int w = window_of(x, box))
+                                                     st.counters["window"] = w;
                                              })
                     ->UseManualTime()
                     ->Unit(benchmark::kMillisecond);
@@ -145,26 +148,36 @@ void register_all(const Options& o) {
                 constexpr int RR = decltype(rc)::value;
                 const auto c = make_coefficients<RR, float>(1, 1, 1);
                 const Tuning tuning = o.tuning;
+                const auto no_window = [](const Arrays&, const Box&) { return 0; };
                 for (Variant v : available_variants())
-                    add(variant_name(v), derivative_bytes(s, RR, variant_axes(v)),
+                    add(
+                        variant_name(v), derivative_bytes(s, RR, variant_axes(v)),
                         [=](Arrays& x, const Box& box, Stream& stream) {
                             launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
                                                   tuning);
-                        });
+                        },
+                        no_window);
                 // The articles' starting point for the Laplacian: three baseline passes.
                 // Each pass writes its own result (no accumulation), so this is a
                 // lower bound on the three-pass cost and flatters the baseline.
-                add("baseline_3pass", derivative_bytes(s, RR, "xyz"),
+                add(
+                    "baseline_3pass", derivative_bytes(s, RR, "xyz"),
                     [=](Arrays& x, const Box& box, Stream& stream) {
                         for (Variant v :
                              {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
                             launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
                                                   tuning);
+                    },
+                    no_window);
+                add(
+                    "wave", wave_bytes(s, RR),
+                    [=](Arrays& x, const Box& box, Stream& stream) {
+                        launch_wave_step<RR>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c,
+                                             Sponge{}, stream, tuning);
+                    },
+                    [=](const Arrays& x, const Box& box) {
+                        return wave_tuning<RR>(tuning, x.layout, box).window;
                     });
-                add("wave", wave_bytes(s, RR), [=](Arrays& x, const Box& box, Stream& stream) {
-                    launch_wave_step<RR>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c,
-                                         Sponge{}, stream, tuning);
-                });
             });
         }
     }
@@ -192,7 +205,8 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext(
         "tuning",
         "block_x x block_y x window: " + shape(stencil::resolve_tuning(options.tuning, 1)) +
-            " (R<=5), " + shape(stencil::resolve_tuning(options.tuning, 8)) + " (R>=6)");
+            " (R<=5), " + shape(stencil::resolve_tuning(options.tuning, 8)) + " (R>=6)" +
+            (options.tuning.window ? "" : "; wave: window chosen per box (its 'window' counter)"));
     stencil::bench::register_all(options);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -242,25 +242,33 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     }
 }
 
+// The instantiation a launch shape runs. Blocks whose ring has more slots
+// than kRingPrefetch per thread stage it synchronously, in a variant of their
+// own: in the prefetching kernel that loop kept a dozen uniform values live
+// and, at R = 8 on gfx90a, spilled scalar registers.
+template <int R, bool Wave>
+auto fused_kernel_for(const Tuning& t) {
+    const int width = t.block_x + 2 * device::kHaloGroups<R>;
+    const bool sync_ring = device::ring_slots<R>(width, fused_rows_per_thread(R) * t.block_y) >
+                           kRingPrefetch * t.block_x * t.block_y;
+    return sync_ring ? fused_kernel<R, Wave, true> : fused_kernel<R, Wave, false>;
+}
+
+// LDS bytes of a fused launch: two tiles (double-buffered).
+template <int R>
+std::size_t fused_lds_bytes(const Tuning& t) {
+    return 2 * fused_tile_bytes(t, R, fused_rows_per_thread(R));
+}
+
 template <int R, bool Wave>
 void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
                   const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
                   Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
-    const Tuning t = resolve_tuning(requested, R);
-    constexpr int rows = fused_rows_per_thread(R);
-    const GroupLaunch g(p.layout, box, t, t.window, rows);
-    const std::size_t lds = 2 * fused_tile_bytes(t, R, rows);
-    // A variant of its own for blocks that stage the ring synchronously:
-    // in the prefetching kernel that loop kept a dozen uniform values live
-    // and, at R = 8 on gfx90a, spilled scalar registers.
-    const int width = t.block_x + 2 * device::kHaloGroups<R>;
-    if (device::ring_slots<R>(width, rows * t.block_y) > kRingPrefetch * t.block_x * t.block_y)
-        fused_kernel<R, Wave, true><<<g.grid, g.block, lds, stream.handle()>>>(
-            p, out, vel, box, c, sponge, g.groups, t.window);
-    else
-        fused_kernel<R, Wave, false><<<g.grid, g.block, lds, stream.handle()>>>(
-            p, out, vel, box, c, sponge, g.groups, t.window);
+    const Tuning t = Wave ? wave_tuning<R>(requested, p.layout, box) : resolve_tuning(requested, R);
+    const GroupLaunch g(p.layout, box, t, t.window, fused_rows_per_thread(R));
+    fused_kernel_for<R, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R>(t), stream.handle()>>>(
+        p, out, vel, box, c, sponge, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }
 
@@ -290,6 +298,19 @@ void launch_fused_laplacian(FieldView<const float> in, FieldView<float> out, con
 namespace stencil {
 
 template <int R>
+Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
+    Tuning t = resolve_tuning(requested, R);
+    if (requested.window != 0 || box.empty()) return t;
+    const detail::GroupLaunch g(layout, box, t, t.window, fused_rows_per_thread(R));
+    const auto kernel = detail::fused_kernel_for<R, true>(t);
+    const long long resident =
+        detail::resident_blocks(reinterpret_cast<const void*>(kernel), t.block_x * t.block_y,
+                                detail::fused_lds_bytes<R>(t));
+    t.window = auto_wave_window((long long)g.grid.x * g.grid.y, box.nz(), resident);
+    return t;
+}
+
+template <int R>
 void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldView<const float> vel,
                       const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
                       Stream& stream, const Tuning& tuning) {
@@ -303,6 +324,7 @@ void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldVi
     template void detail::launch_fused_laplacian<R>(FieldView<const float>, FieldView<float>,      \
                                                     const Box&, const Coefficients<R, float>&,     \
                                                     Stream&, const Tuning&);                       \
+    template Tuning wave_tuning<R>(const Tuning&, const Layout&, const Box&);                      \
     template void launch_wave_step<R>(                                                             \
         FieldView<const float>, FieldView<float>, FieldView<const float>, const Box&,              \
         const Coefficients<R, float>&, const Sponge&, Stream&, const Tuning&);

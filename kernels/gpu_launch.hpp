@@ -28,6 +28,11 @@ struct GroupLaunch {
           block(t.block_x, t.block_y) {}
 };
 
+// Blocks of `kernel` with this shape that the device runs at once, over all
+// its SMs (CUs). Cached per kernel and shape, since launches ask every step;
+// a process drives one device.
+long long resident_blocks(const void* kernel, int threads, std::size_t lds_bytes);
+
 template <int R>
 void launch_baseline(Axis axis, FieldView<const float> in, FieldView<float> out, const Box& box,
                      const Coefficients<R, float>& c, Stream& stream);

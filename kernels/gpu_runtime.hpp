@@ -40,6 +40,7 @@ inline const char* error_string(Error e) {
 // The calls whose names differ beyond the prefix.
 #if defined(STENCIL_BACKEND_HIP)
 using DeviceProperties = hipDeviceProp_t;
+inline constexpr auto kMultiprocessorCount = hipDeviceAttributeMultiprocessorCount;
 inline Error malloc_pinned(void** p, std::size_t bytes) {
     return hipHostMalloc(p, bytes, 0);
 }
@@ -48,6 +49,7 @@ inline Error free_pinned(void* p) {
 }
 #else
 using DeviceProperties = cudaDeviceProp;
+inline constexpr auto kMultiprocessorCount = cudaDevAttrMultiProcessorCount;
 inline Error malloc_pinned(void** p, std::size_t bytes) {
     return cudaMallocHost(p, bytes);
 }

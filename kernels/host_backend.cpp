@@ -41,6 +41,13 @@ void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldVi
     if (!box.empty()) host_wave_step<R>(p, p_prev, vel, box, c, sponge);
 }
 
+template <int R>
+Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
+    (void)layout;
+    (void)box;
+    return resolve_tuning(requested, R); // the host loops have no launch shape
+}
+
 void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream) {
     (void)stream;
     // Split across threads as the stencil loops are, so the ratio compares like with like.
@@ -55,6 +62,7 @@ void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream
     template void launch_derivative<R>(Variant, FieldView<const float>, FieldView<float>,          \
                                        const Box&, const Coefficients<R, float>&, Stream&,         \
                                        const Tuning&);                                             \
+    template Tuning wave_tuning<R>(const Tuning&, const Layout&, const Box&);                      \
     template void launch_wave_step<R>(                                                             \
         FieldView<const float>, FieldView<float>, FieldView<const float>, const Box&,              \
         const Coefficients<R, float>&, const Sponge&, Stream&, const Tuning&);

@@ -3,6 +3,10 @@
 #include "device_vec.hpp"
 #include "gpu_launch.hpp"
 
+#include <map>
+#include <mutex>
+#include <tuple>
+
 namespace stencil {
 namespace {
 
@@ -20,6 +24,24 @@ __global__ void copy_tail_kernel(const float* src, float* dst, std::size_t count
 }
 
 } // namespace
+
+namespace detail {
+
+long long resident_blocks(const void* kernel, int threads, std::size_t lds_bytes) {
+    static std::mutex mutex;
+    static std::map<std::tuple<const void*, int, std::size_t>, long long> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(kernel, threads, lds_bytes);
+    if (const auto it = known.find(key); it != known.end()) return it->second;
+    int per_unit = 0, device = 0, units = 0;
+    GPU_CHECK(STENCIL_RT(OccupancyMaxActiveBlocksPerMultiprocessor)(&per_unit, kernel, threads,
+                                                                    lds_bytes));
+    GPU_CHECK(STENCIL_RT(GetDevice)(&device));
+    GPU_CHECK(STENCIL_RT(DeviceGetAttribute)(&units, gpu::kMultiprocessorCount, device));
+    return known[key] = (long long)per_unit * units;
+}
+
+} // namespace detail
 
 template <int R>
 void launch_derivative(Variant variant, FieldView<const float> in, FieldView<float> out,

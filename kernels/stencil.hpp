@@ -44,7 +44,8 @@ const char* variant_axes(Variant v);
 // consecutive x cells (and, in the fused Laplacian and wave kernels,
 // fused_rows_per_thread rows), so a block covers 4*block_x by block_y (times
 // the rows) cells and walks `window` planes along z. A field left 0 takes
-// the measured default for the radius (default_tuning).
+// the measured default for the radius (default_tuning), except the wave
+// kernel's window, which is chosen per box (wave_tuning).
 struct Tuning {
     int block_x = 0; // threads along x
     int block_y = 0; // threads along y
@@ -66,6 +67,20 @@ STENCIL_HD constexpr int fused_rows_per_thread(int radius) {
 Tuning default_tuning(int radius);
 // `requested` with its zero fields filled from default_tuning(radius).
 Tuning resolve_tuning(const Tuning& requested, int radius);
+
+// The wave kernel's z window when none is requested: the longest of 64, 32
+// and 16 planes whose launch still has a block for every block slot of the
+// device (`resident_blocks`, all SMs at full occupancy), given the launch's
+// blocks per z layer. A longer window reloads fewer halo planes, which the
+// wave turns into speed as long as the device stays full (H200, R = 4,
+// 512^3: 16 -> 64 planes, 76% -> 80% of copy); the Laplacian does not gain,
+// so it keeps 16 (docs/PERFORMANCE.md, history item 13).
+int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks);
+
+// The launch shape of launch_wave_step over `box` of `layout`: `requested`
+// with its zero fields filled, the window by auto_wave_window on a GPU.
+template <int R>
+Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box);
 
 // Bytes of one LDS tile of the fused kernels: rows*block_y + 2R staged rows
 // of block_x + 2*ceil(R/4) 16-byte groups. The xyz and wave kernels use two

@@ -56,6 +56,12 @@ Tuning resolve_tuning(const Tuning& requested, int radius) {
             requested.window ? requested.window : d.window};
 }
 
+int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks) {
+    for (const int window : {64, 32})
+        if (blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks) return window;
+    return 16;
+}
+
 std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows) {
     const std::size_t halo_groups = std::size_t(radius + 3) / 4;
     return std::size_t(rows * t.block_y + 2 * radius) * (std::size_t(t.block_x) + 2 * halo_groups) *

@@ -44,6 +44,7 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.backend = backend_name();
     r.revision = STENCIL_GIT_REVISION;
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
+    r.tuning = sim.interior_tuning();
 
     const double steps = std::max(t.steps, 1);
     const double per_step[7] = {t.pack / steps, t.post / steps,   t.interior / steps,
@@ -94,6 +95,10 @@ void print_report(const Report& r) {
                 "%zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
                 r.halo_mib_per_step, r.pinned_bytes);
+    if (r.backend != "HOST")
+        std::printf("  interior kernel: %d x %d threads, %d-plane z window (%s)\n",
+                    r.tuning.block_x, r.tuning.block_y, r.tuning.window,
+                    c.tuning.window ? "--window" : "chosen for the box");
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
     std::printf("\n  phase        min ms     avg ms     max ms   (per step, over ranks)\n");
@@ -112,7 +117,7 @@ std::string write_json(const Report& r, const std::string& path) {
     std::ofstream out(path);
     if (!out) return "cannot write the report to '" + path + "'";
     const Config& c = r.config;
-    const Tuning tuning = resolve_tuning(c.tuning, c.radius);
+    const Tuning& tuning = r.tuning;
     auto triple = [](const std::array<int, 3>& v) {
         return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
                std::to_string(v[2]) + "]";
@@ -139,6 +144,7 @@ std::string write_json(const Report& r, const std::string& path) {
         << ",\n  \"f0_hz\": " << r.physics.f0 << ",\n  \"sponge\": " << c.sponge
         << ",\n  \"tuning\": {\"block_x\": " << tuning.block_x
         << ", \"block_y\": " << tuning.block_y << ", \"window\": " << tuning.window
+        << ", \"window_chosen\": " << (c.tuning.window ? "\"by --window\"" : "\"per box\"")
         << "},\n  \"phases_ms\": {";
     for (std::size_t i = 0; i < r.phases.size(); ++i)
         out << (i ? ", " : "") << "\n    " << quoted(r.phases[i].name)

@@ -90,6 +90,7 @@ Simulation::Simulation(const Config& config, const Physics& physics,
     s.update = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, float>(h, h, h);
+        s.interior_tuning = wave_tuning<RR>(tuning, s.layout, config.overlap ? s.inner : s.whole);
         return [c, sponge, tuning](FieldView<const float> p, FieldView<float> prev,
                                    FieldView<const float> v, const Box& box, Stream& stream) {
             launch_wave_step<RR>(p, prev, v, box, c, sponge, stream, tuning);
@@ -161,6 +162,10 @@ std::size_t Simulation::halo_bytes_per_step() const {
 }
 int Simulation::steps_done() const {
     return impl_->steps_done;
+}
+
+const Tuning& Simulation::interior_tuning() const {
+    return impl_->interior_tuning;
 }
 
 std::size_t Simulation::largest_face_floats() const {

@@ -37,6 +37,9 @@ public:
     std::size_t halo_bytes_per_step() const;
     std::size_t largest_face_floats() const; // the largest halo message of this rank
     int steps_done() const;
+    // The wave kernel's launch shape over this rank's interior box (the
+    // window chosen per box unless --window set it).
+    const Tuning& interior_tuning() const;
 
     // Collective queries of the current field p(t_n).
     std::uint64_t checksum() const; // hash of the interior bit patterns, decomposition-independent

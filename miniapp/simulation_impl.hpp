@@ -32,6 +32,7 @@ struct Simulation::Impl {
     bool owns_source = false;
     int source_local[3] = {0, 0, 0};
     UpdateFn update;
+    Tuning interior_tuning; // what `update` launches over the interior box
     PhaseTotals totals;
     int steps_done = 0;
 

@@ -45,9 +45,21 @@ if [ "$run_tests" = 1 ]; then
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/ctest.log" | tail -25
 fi
 if [ "$run_bench" = 1 ]; then
+  # Power and SM clock while the benchmark runs: an H200 at R >= 4 reaches its
+  # power limit and lowers its clock, which moves results between machines.
+  samples=$(mktemp)
+  nvidia-smi --query-gpu=power.draw,clocks.sm,clocks_event_reasons.sw_power_cap \
+    --format=csv,noheader,nounits -lms 500 >"$samples" 2>/dev/null &
+  sampler=$!
   # shellcheck disable=SC2086 # bench_args is a list of flags
   "$build"/bench/stencil-bench $bench_args --benchmark_min_time=0.2 \
     --benchmark_out="$OUT/bench.json" --benchmark_out_format=json >"$OUT/bench.txt" 2>&1 || { tail -20 "$OUT/bench.txt"; status=1; }
-  python3 tools/bench-table.py "$OUT/bench.json" | tee "$OUT/bench-table.txt"
+  kill "$sampler" 2>/dev/null || true
+  {
+    python3 tools/bench-table.py "$OUT/bench.json"
+    awk -F', *' '{n++; if ($1 > w) w = $1; if (!c || $2 < c) c = $2; if ($2 > d) d = $2; a += ($3 == "Active")}
+      END {if (n) printf "power during the benchmark: max %.0f W, SM clock %d-%d MHz, at the power cap in %d of %d samples\n", w, c, d, a, n}' "$samples"
+  } | tee "$OUT/bench-table.txt"
+  rm -f "$samples"
 fi
 exit $status

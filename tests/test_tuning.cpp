@@ -1,0 +1,63 @@
+// Launch-shape rules that hold on every back-end: the wave kernel's window
+// choice and the checks on requested shapes.
+#include "stencil.hpp"
+
+#include <gtest/gtest.h>
+
+namespace stencil {
+namespace {
+
+TEST(AutoWaveWindow, LongestWindowThatFillsTheDevice) {
+    // An H200 holds 264 wave blocks at R = 4 (132 SMs x 2). 512^3: 8 x 32
+    // blocks per layer, 8 layers of 64 planes: 2048 blocks.
+    EXPECT_EQ(auto_wave_window(256, 512, 264), 64);
+    // 256^3: 64 blocks per layer; 64 planes give 256 blocks (< 264), 32 give 512.
+    EXPECT_EQ(auto_wave_window(64, 256, 264), 32);
+    // A launch that cannot fill the device at any window keeps the most blocks.
+    EXPECT_EQ(auto_wave_window(16, 64, 264), 16);
+    // Exactly full counts as full; one block short does not.
+    EXPECT_EQ(auto_wave_window(33, 512, 264), 64);
+    EXPECT_EQ(auto_wave_window(33, 448, 264), 32);
+    // A thin slab: few planes, so a longer window adds no blocks and no reuse.
+    EXPECT_EQ(auto_wave_window(1000, 4, 264), 64);
+}
+
+TEST(AutoWaveWindow, NoLongerWindowWouldStillFillTheDevice) {
+    // Against a brute-force reading of the rule over a range of launches.
+    for (long long per_layer : {1, 7, 64, 256, 1024})
+        for (int nz : {1, 15, 16, 17, 100, 511, 512})
+            for (long long resident : {1, 100, 264, 2000}) {
+                const int w = auto_wave_window(per_layer, nz, resident);
+                SCOPED_TRACE(testing::Message() << per_layer << " per layer, nz " << nz << ", "
+                                                << resident << " resident: window " << w);
+                auto fills = [&](int window) {
+                    return per_layer * ((nz + window - 1) / window) >= resident;
+                };
+                ASSERT_TRUE(w == 16 || w == 32 || w == 64);
+                if (w != 16) {
+                    EXPECT_TRUE(fills(w));
+                }
+                for (int longer = 2 * w; longer <= 64; longer *= 2)
+                    EXPECT_FALSE(fills(longer));
+            }
+}
+
+TEST(Tuning, RequestedFieldsWinAndZeroFieldsTakeTheRadiusDefault) {
+    const Tuning t = resolve_tuning(Tuning{0, 4, 0}, 2);
+    EXPECT_EQ(t.block_x, default_tuning(2).block_x);
+    EXPECT_EQ(t.block_y, 4);
+    EXPECT_EQ(t.window, default_tuning(2).window);
+    // A requested window is what the wave kernel uses, whatever the box.
+    const Layout L(64, 64, 64, 4);
+    EXPECT_EQ(wave_tuning<4>(Tuning{0, 0, 24}, L, L.interior()).window, 24);
+}
+
+TEST(Tuning, ValidateRefusesShapesNoRadiusCanLaunch) {
+    EXPECT_EQ(validate(Tuning{}), "");
+    EXPECT_NE(validate(Tuning{32, 16, 0}), ""); // 512 threads
+    EXPECT_NE(validate(Tuning{128, 2, 0}), ""); // LDS tiles above 48 KiB at R = 8
+    EXPECT_NE(validate(Tuning{0, 0, -1}), "");
+}
+
+} // namespace
+} // namespace stencil
