@@ -57,8 +57,12 @@ if [ "$run_bench" = 1 ]; then
   kill "$sampler" 2>/dev/null || true
   {
     python3 tools/bench-table.py "$OUT/bench.json"
-    awk -F', *' '{n++; if ($1 > w) w = $1; if (!c || $2 < c) c = $2; if ($2 > d) d = $2; a += ($3 == "Active")}
-      END {if (n) printf "power during the benchmark: max %.0f W, SM clock %d-%d MHz, at the power cap in %d of %d samples\n", w, c, d, a, n}' "$samples"
+    # Samples between kernels idle at low clocks: the clock range is that of
+    # the samples taken at the power cap.
+    awk -F', *' '{n++; if ($1 > w) w = $1}
+      $3 == "Active" {a++; if (!c || $2 < c) c = $2; if ($2 > d) d = $2}
+      END {if (n) printf "power during the benchmark: max %.0f W; at the power cap in %d of %d samples%s\n", w, a, n,
+             a ? sprintf(", SM clock there %d-%d MHz", c, d) : ""}' "$samples"
   } | tee "$OUT/bench-table.txt"
   rm -f "$samples"
 fi
