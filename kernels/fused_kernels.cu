@@ -304,7 +304,10 @@ namespace stencil {
 template <int R>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
     Tuning t = resolve_tuning(requested, R);
-    if (requested.window != 0 || box.empty()) return t;
+    if (box.empty()) return t;
+    if (requested.block_x == 0 && requested.block_y == 0)
+        t = fit_block_to_box(t, device::XGroups::of(layout, box.x0, box.x1).count);
+    if (requested.window != 0) return t;
     const detail::GroupLaunch g(layout, box, t, t.window, fused_rows_per_thread(R));
     const auto kernel = detail::fused_kernel_for<R, true>(t);
     const long long resident =

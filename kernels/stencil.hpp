@@ -44,8 +44,8 @@ const char* variant_axes(Variant v);
 // consecutive x cells (and, in the fused Laplacian and wave kernels,
 // fused_rows_per_thread rows), so a block covers 4*block_x by block_y (times
 // the rows) cells and walks `window` planes along z. A field left 0 takes
-// the measured default for the radius (default_tuning), except the wave
-// kernel's window, which is chosen per box (wave_tuning).
+// the measured default for the radius (default_tuning), except in the wave
+// kernel, whose block and window are chosen per box (wave_tuning).
 struct Tuning {
     int block_x = 0; // threads along x
     int block_y = 0; // threads along y
@@ -77,8 +77,16 @@ Tuning resolve_tuning(const Tuning& requested, int radius);
 // so it keeps 16 (docs/PERFORMANCE.md, history item 13).
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks);
 
+// The wave kernel's block for a box `groups` 4-cell groups wide when no
+// block is requested: the radius default, or for a box narrower than that
+// block (the boundary slabs of a split along x) the taller 8 x 16 block,
+// which leaves half as many threads idle (H200, R = 4, a 4 x 512 x 512
+// slab: 0.081 -> 0.054 ms; docs/PERFORMANCE.md, history item 14).
+Tuning fit_block_to_box(const Tuning& defaults, int groups);
+
 // The launch shape of launch_wave_step over `box` of `layout`: `requested`
-// with its zero fields filled, the window by auto_wave_window on a GPU.
+// with its zero fields filled: on a GPU, the block by fit_block_to_box and
+// the window by auto_wave_window.
 template <int R>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box);
 

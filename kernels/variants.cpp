@@ -56,6 +56,11 @@ Tuning resolve_tuning(const Tuning& requested, int radius) {
             requested.window ? requested.window : d.window};
 }
 
+Tuning fit_block_to_box(const Tuning& defaults, int groups) {
+    if (groups >= defaults.block_x || defaults.block_x <= 8) return defaults;
+    return {8, 16, defaults.window};
+}
+
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks) {
     for (const int window : {64, 32})
         if (blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks) return window;

@@ -108,6 +108,8 @@ const Geometry kGeometries[] = {
     // Blocks one row high (R > block height) and three groups wide, short z walks.
     {"tiny_blocks", 41, 19, 17, 1, 2, 3, 37, 13, 11, Tuning{3, 1, 5}},
     {"odd_blocks", 50, 40, 30, 5, 0, 2, 33, 40, 27, Tuning{24, 5, 7}},
+    // A boundary slab of an x split, 4 cells wide: the wave kernel fits its block to it.
+    {"x_slab", 60, 50, 40, 5, 0, 0, 4, 50, 40, Tuning{}},
 };
 
 template <int R>

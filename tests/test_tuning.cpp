@@ -42,14 +42,29 @@ TEST(AutoWaveWindow, NoLongerWindowWouldStillFillTheDevice) {
             }
 }
 
+TEST(FitBlockToBox, ThinXBoxesGetTheTallBlock) {
+    const Tuning wide{16, 8, 16};
+    EXPECT_EQ(fit_block_to_box(wide, 1).block_x, 8); // a 4-cell x slab
+    EXPECT_EQ(fit_block_to_box(wide, 1).block_y, 16);
+    EXPECT_EQ(fit_block_to_box(wide, 1).window, 16);
+    EXPECT_EQ(fit_block_to_box(wide, 15).block_x, 8);
+    EXPECT_EQ(fit_block_to_box(wide, 16).block_x, 16); // as wide as the block: kept
+    EXPECT_EQ(fit_block_to_box(wide, 500).block_x, 16);
+    // Blocks already 8 wide or narrower are kept.
+    EXPECT_EQ(fit_block_to_box(Tuning{8, 16, 16}, 1).block_x, 8);
+    EXPECT_EQ(fit_block_to_box(Tuning{4, 32, 16}, 1).block_y, 32);
+}
+
 TEST(Tuning, RequestedFieldsWinAndZeroFieldsTakeTheRadiusDefault) {
     const Tuning t = resolve_tuning(Tuning{0, 4, 0}, 2);
     EXPECT_EQ(t.block_x, default_tuning(2).block_x);
     EXPECT_EQ(t.block_y, 4);
     EXPECT_EQ(t.window, default_tuning(2).window);
-    // A requested window is what the wave kernel uses, whatever the box.
+    // A requested shape is what the wave kernel uses, whatever the box.
     const Layout L(64, 64, 64, 4);
     EXPECT_EQ(wave_tuning<4>(Tuning{0, 0, 24}, L, L.interior()).window, 24);
+    const Box x_slab{4, 8, 4, 68, 4, 68};
+    EXPECT_EQ(wave_tuning<4>(Tuning{16, 8, 16}, L, x_slab).block_x, 16);
 }
 
 TEST(Tuning, ValidateRefusesShapesNoRadiusCanLaunch) {
