@@ -126,6 +126,12 @@ void copy_async(void* dst, const void* src, std::size_t bytes, Stream& stream) {
 void copy(void* dst, const void* src, std::size_t bytes) {
 #if STENCIL_HAS_GPU
     GPU_CHECK(STENCIL_RT(Memcpy)(dst, src, bytes, STENCIL_RT(MemcpyDefault)));
+    // From pageable host memory, cudaMemcpy may return once the data is
+    // staged, before its DMA reaches the device, and kernels on our
+    // non-blocking streams do not wait for the legacy stream that carries
+    // it. Without this wait a small kernel test could finish first and
+    // then see its output overwritten by the poison fill.
+    GPU_CHECK(STENCIL_RT(StreamSynchronize)(nullptr));
 #else
     std::memcpy(dst, src, bytes);
 #endif

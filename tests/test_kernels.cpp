@@ -62,27 +62,51 @@ HostField<double> reference(Variant v, const HostField<double>& in, const Box& b
     return out;
 }
 
+// Cells that break a rule, and the smallest box holding them: where a
+// failing kernel went wrong, not only how often.
+struct Offenders {
+    long long count = 0;
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    void add(int i, int j, int k) {
+        const int c[3] = {i, j, k};
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = count ? std::min(lo[a], c[a]) : c[a];
+            hi[a] = count ? std::max(hi[a], c[a]) : c[a];
+        }
+        ++count;
+    }
+    std::string where() const {
+        std::string s;
+        for (int a = 0; a < 3; ++a)
+            s += std::string(a ? ", " : " at ") + "xyz"[a] + " " + std::to_string(lo[a]) + ".." +
+                 std::to_string(hi[a]);
+        return count ? s : "";
+    }
+};
+
 // Checks the box against the reference and every other cell against the poison.
 void expect_result(const HostField<float>& got, const HostField<double>& ref, const Box& box,
                    const std::string& what) {
     double max_error = 0, max_ref = 0;
-    long long outside_written = 0, inside_unwritten = 0;
+    Offenders outside_written, inside_unwritten;
     const Box all = got.layout.padded();
     for (int k = all.z0; k < all.z1; ++k)
         for (int j = all.y0; j < all.y1; ++j)
             for (int i = all.x0; i < all.x1; ++i) {
                 const float g = got(i, j, k);
                 if (!box.contains(i, j, k)) {
-                    outside_written += !test::is_poison(g);
+                    if (!test::is_poison(g)) outside_written.add(i, j, k);
                     continue;
                 }
-                inside_unwritten += test::is_poison(g);
+                if (test::is_poison(g)) inside_unwritten.add(i, j, k);
                 const double e = std::fabs(double(g) - ref(i, j, k));
                 max_error = std::isnan(e) ? INFINITY : std::max(max_error, e);
                 max_ref = std::max(max_ref, std::fabs(ref(i, j, k)));
             }
-    EXPECT_EQ(outside_written, 0) << what << ": cells outside the box were written";
-    EXPECT_EQ(inside_unwritten, 0) << what << ": cells inside the box were not written";
+    EXPECT_EQ(outside_written.count, 0)
+        << what << ": cells outside the box were written" << outside_written.where();
+    EXPECT_EQ(inside_unwritten.count, 0)
+        << what << ": cells inside the box were not written" << inside_unwritten.where();
     EXPECT_LT(max_error / max_ref, kTolerance)
         << what << ": max error " << max_error << ", max |ref| " << max_ref;
 }

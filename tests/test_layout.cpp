@@ -1,12 +1,16 @@
-// The padded layout's promises, on awkward sizes and every radius.
+// The padded layout's promises, on awkward sizes and every radius, and the
+// memory layer's.
 #include "device.hpp"
 #include "field.hpp"
 #include "layout.hpp"
 #include "memory.hpp"
+#include "stencil.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace stencil {
 namespace {
@@ -40,6 +44,30 @@ TEST(Layout, AllocatedRowsAreAlignedInMemory) {
     for (int k = 0; k < L.pz(); k += 7)
         for (int j = 0; j < L.py(); ++j)
             EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.ptr(L.radius, j, k)) % 256, 0u);
+}
+
+// copy() to the device is complete when it returns: a kernel launched next,
+// on a stream that does not wait for the legacy one, sees the new contents.
+// Large pageable copies are the case where cudaMemcpy alone returns early.
+TEST(Memory, CopyToDeviceIsCompleteOnReturn) {
+    if (!STENCIL_HAS_GPU || device_count() == 0)
+        GTEST_SKIP() << "copies are checked on a GPU back-end with a visible GPU only";
+    const std::size_t n = std::size_t(64) << 20; // 256 MB of floats
+    const std::size_t tail = 1024;
+    std::vector<float> host(n);
+    DeviceArray<float> device(n), last(tail);
+    std::vector<float> seen(tail);
+    Stream stream;
+    for (int round = 1; round <= 6; ++round) {
+        std::fill(host.begin(), host.end(), float(round));
+        copy_to_device(device, host.data());
+        // The end of the array arrives last.
+        launch_copy(device.data() + n - tail, last.data(), tail, stream);
+        stream.synchronize();
+        copy_to_host(seen.data(), last);
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), float(round)), long(tail))
+            << "round " << round << ": the kernel ran before the copy had landed";
+    }
 }
 
 TEST(Box, GeometryHelpers) {
