@@ -130,7 +130,8 @@ void copy(void* dst, const void* src, std::size_t bytes) {
     // staged, before its DMA reaches the device, and kernels on our
     // non-blocking streams do not wait for the legacy stream that carries
     // it. Without this wait a small kernel test could finish first and
-    // then see its output overwritten by the poison fill.
+    // then see its output overwritten by the poison fill: the likely cause
+    // of two rare 'cells not written' failures, never reproduced at will.
     GPU_CHECK(STENCIL_RT(StreamSynchronize)(nullptr));
 #else
     std::memcpy(dst, src, bytes);
