@@ -49,7 +49,7 @@ const char* kUsage =
     "thread\n"
     "                           in x); default 16x8 for R<=5, 8x16 for R>=6, measured on an H200\n"
     "  --window=N               z planes per block (nw) of the window/fused kernels (default 16;\n"
-    "                           the wave's, when not given: 64, 32 or 16 chosen per box)\n"
+    "                           the wave's, when not given: 16, 32 or 64 by R and box)\n"
     "  --warmup=3               untimed launches before timing\n"
     "Counters: GB/s (effective, minimal bytes, decimal), Gcell/s, copy_ratio (GB/s over the\n"
     "copy kernel's GB/s for the same size in this run). JSON: --benchmark_out=FILE.json\n";

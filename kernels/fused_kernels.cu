@@ -313,7 +313,7 @@ Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box
     const long long resident =
         detail::resident_blocks(reinterpret_cast<const void*>(kernel), t.block_x * t.block_y,
                                 detail::fused_lds_bytes<R>(t));
-    t.window = auto_wave_window((long long)g.grid.x * g.grid.y, box.nz(), resident);
+    t.window = auto_wave_window((long long)g.grid.x * g.grid.y, box.nz(), resident, R);
     return t;
 }
 

@@ -68,14 +68,16 @@ Tuning default_tuning(int radius);
 // `requested` with its zero fields filled from default_tuning(radius).
 Tuning resolve_tuning(const Tuning& requested, int radius);
 
-// The wave kernel's z window when none is requested: the longest of 64, 32
-// and 16 planes whose launch still has a block for every block slot of the
-// device (`resident_blocks`, all SMs at full occupancy), given the launch's
-// blocks per z layer. A longer window reloads fewer halo planes, which the
-// wave turns into speed as long as the device stays full (H200, R = 4,
-// 512^3: 16 -> 64 planes, 76% -> 80% of copy); the Laplacian does not gain,
-// so it keeps 16 (docs/PERFORMANCE.md, history item 13).
-int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks);
+// The wave kernel's z window when none is requested. Each block reloads 2R
+// halo planes; the window is the shortest of 16, 32 and 64 planes that
+// keeps them to an eighth of the planes it computes (64 from R = 3 on), or
+// shorter where the
+// launch would otherwise have fewer blocks (blocks_per_layer times its z
+// layers) than the device holds at once (`resident_blocks`). Measured on an
+// H200 (docs/PERFORMANCE.md, history item 13): R = 4, 512^3, 16 -> 64
+// planes, 76% -> 81% of copy; R = 1 loses 3-7 points at 32 or 64 planes;
+// the Laplacian gains nothing, so it keeps 16.
+int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius);
 
 // The wave kernel's block for a box `groups` 4-cell groups wide when no
 // block is requested: the radius default, or for a box narrower than that

@@ -61,9 +61,12 @@ Tuning fit_block_to_box(const Tuning& defaults, int groups) {
     return {8, 16, defaults.window};
 }
 
-int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks) {
-    for (const int window : {64, 32})
-        if (blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks) return window;
+int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius) {
+    for (const int window : {64, 32}) {
+        const bool needed = window / 2 < 16 * radius; // half of it would reload more than 1/8
+        const bool fills = blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks;
+        if (needed && fills) return window;
+    }
     return 16;
 }
 

@@ -7,39 +7,46 @@
 namespace stencil {
 namespace {
 
-TEST(AutoWaveWindow, LongestWindowThatFillsTheDevice) {
+TEST(AutoWaveWindow, LongEnoughForTheHaloShortEnoughToFillTheDevice) {
     // An H200 holds 264 wave blocks at R = 4 (132 SMs x 2). 512^3: 8 x 32
     // blocks per layer, 8 layers of 64 planes: 2048 blocks.
-    EXPECT_EQ(auto_wave_window(256, 512, 264), 64);
+    EXPECT_EQ(auto_wave_window(256, 512, 264, 4), 64);
     // 256^3: 64 blocks per layer; 64 planes give 256 blocks (< 264), 32 give 512.
-    EXPECT_EQ(auto_wave_window(64, 256, 264), 32);
+    EXPECT_EQ(auto_wave_window(64, 256, 264, 4), 32);
     // A launch that cannot fill the device at any window keeps the most blocks.
-    EXPECT_EQ(auto_wave_window(16, 64, 264), 16);
+    EXPECT_EQ(auto_wave_window(16, 64, 264, 4), 16);
     // Exactly full counts as full; one block short does not.
-    EXPECT_EQ(auto_wave_window(33, 512, 264), 64);
-    EXPECT_EQ(auto_wave_window(33, 448, 264), 32);
-    // A thin slab: few planes, so a longer window adds no blocks and no reuse.
-    EXPECT_EQ(auto_wave_window(1000, 4, 264), 64);
+    EXPECT_EQ(auto_wave_window(33, 512, 264, 4), 64);
+    EXPECT_EQ(auto_wave_window(33, 448, 264, 4), 32);
+    // The halo sets how long a window is worth it: 2R reloaded planes are an
+    // eighth of 16 planes at R = 1 and of 32 at R = 2.
+    EXPECT_EQ(auto_wave_window(256, 512, 264, 1), 16);
+    EXPECT_EQ(auto_wave_window(256, 512, 264, 2), 32);
+    EXPECT_EQ(auto_wave_window(256, 512, 264, 3), 64);
+    EXPECT_EQ(auto_wave_window(256, 512, 264, 8), 64);
 }
 
-TEST(AutoWaveWindow, NoLongerWindowWouldStillFillTheDevice) {
-    // Against a brute-force reading of the rule over a range of launches.
-    for (long long per_layer : {1, 7, 64, 256, 1024})
-        for (int nz : {1, 15, 16, 17, 100, 511, 512})
-            for (long long resident : {1, 100, 264, 2000}) {
-                const int w = auto_wave_window(per_layer, nz, resident);
-                SCOPED_TRACE(testing::Message() << per_layer << " per layer, nz " << nz << ", "
-                                                << resident << " resident: window " << w);
-                auto fills = [&](int window) {
-                    return per_layer * ((nz + window - 1) / window) >= resident;
-                };
-                ASSERT_TRUE(w == 16 || w == 32 || w == 64);
-                if (w != 16) {
-                    EXPECT_TRUE(fills(w));
+TEST(AutoWaveWindow, AgreesWithABruteForceReadingOfTheRule) {
+    for (int radius = 1; radius <= 8; ++radius)
+        for (long long per_layer : {1, 7, 64, 256, 1024})
+            for (int nz : {1, 15, 16, 17, 100, 511, 512})
+                for (long long resident : {1, 100, 264, 2000}) {
+                    const int w = auto_wave_window(per_layer, nz, resident, radius);
+                    SCOPED_TRACE(testing::Message()
+                                 << "R " << radius << ", " << per_layer << " per layer, nz " << nz
+                                 << ", " << resident << " resident: window " << w);
+                    auto fills = [&](int window) {
+                        return per_layer * ((nz + window - 1) / window) >= resident;
+                    };
+                    // Worth it: the next shorter window reloads more than an eighth.
+                    auto worth = [&](int window) { return 2 * radius * 8 > window / 2; };
+                    ASSERT_TRUE(w == 16 || w == 32 || w == 64);
+                    if (w != 16) {
+                        EXPECT_TRUE(fills(w) && worth(w));
+                    }
+                    for (int longer = 2 * w; longer <= 64; longer *= 2)
+                        EXPECT_FALSE(fills(longer) && worth(longer));
                 }
-                for (int longer = 2 * w; longer <= 64; longer *= 2)
-                    EXPECT_FALSE(fills(longer));
-            }
 }
 
 TEST(FitBlockToBox, ThinXBoxesGetTheTallBlock) {
