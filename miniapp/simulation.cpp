@@ -11,27 +11,26 @@ namespace stencil {
 
 void Simulation::Impl::setup_boxes() {
     const int R = layout.radius;
-    whole = layout.interior();
+    const Box w = layout.interior();
     // Shrink by R only on sides with a neighbour: a physical boundary's halo
     // is zero and never exchanged, so cells next to it need not wait.
     int lo[3], hi[3];
-    const int w0[3] = {whole.x0, whole.y0, whole.z0}, w1[3] = {whole.x1, whole.y1, whole.z1};
+    const int w0[3] = {w.x0, w.y0, w.z0}, w1[3] = {w.x1, w.y1, w.z1};
     for (int a = 0; a < 3; ++a) {
         lo[a] = std::min(w0[a] + (d.has_neighbour(a, Low) ? R : 0), w1[a]);
         hi[a] = std::max(w1[a] - (d.has_neighbour(a, High) ? R : 0), lo[a]);
     }
-    inner = {lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
+    const Box in{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
     // z slabs span the whole x-y extent, y slabs the remaining z, x slabs the rest.
     const Box candidates[6] = {
-        {whole.x0, whole.x1, whole.y0, whole.y1, whole.z0, inner.z0},
-        {whole.x0, whole.x1, whole.y0, whole.y1, inner.z1, whole.z1},
-        {whole.x0, whole.x1, whole.y0, inner.y0, inner.z0, inner.z1},
-        {whole.x0, whole.x1, inner.y1, whole.y1, inner.z0, inner.z1},
-        {whole.x0, inner.x0, inner.y0, inner.y1, inner.z0, inner.z1},
-        {inner.x1, whole.x1, inner.y0, inner.y1, inner.z0, inner.z1},
+        {w.x0, w.x1, w.y0, w.y1, w.z0, in.z0},     {w.x0, w.x1, w.y0, w.y1, in.z1, w.z1},
+        {w.x0, w.x1, w.y0, in.y0, in.z0, in.z1},   {w.x0, w.x1, in.y1, w.y1, in.z0, in.z1},
+        {w.x0, in.x0, in.y0, in.y1, in.z0, in.z1}, {in.x1, w.x1, in.y0, in.y1, in.z0, in.z1},
     };
+    whole.box = w;
+    inner.box = in;
     for (const Box& b : candidates)
-        if (!b.empty()) slabs.push_back(b);
+        if (!b.empty()) slabs.push_back({b, Tuning{}});
 }
 
 void Simulation::Impl::setup_fields() {
@@ -85,15 +84,19 @@ Simulation::Simulation(const Config& config, const Physics& physics,
         s.source_local[a] = local + R;
     }
     // The one run-time to compile-time radius switch of the time loop.
-    const Tuning tuning = config.tuning;
     const double h = config.spacing;
     s.update = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, float>(h, h, h);
-        s.interior_tuning = wave_tuning<RR>(tuning, s.layout, config.overlap ? s.inner : s.whole);
-        return [c, sponge, tuning](FieldView<const float> p, FieldView<float> prev,
-                                   FieldView<const float> v, const Box& box, Stream& stream) {
-            launch_wave_step<RR>(p, prev, v, box, c, sponge, stream, tuning);
+        auto shape = [&](UpdateBox& u) {
+            u.tuning = wave_tuning<RR>(config.tuning, s.layout, u.box);
+        };
+        shape(s.whole);
+        shape(s.inner);
+        std::for_each(s.slabs.begin(), s.slabs.end(), shape);
+        return [c, sponge](FieldView<const float> p, FieldView<float> prev,
+                           FieldView<const float> v, const UpdateBox& u, Stream& stream) {
+            launch_wave_step<RR>(p, prev, v, u.box, c, sponge, stream, u.tuning);
         };
     });
     s.ready.record(s.compute);
@@ -113,7 +116,7 @@ void Simulation::Impl::step(bool timed) {
         interior_stop.record(compute);
         exchange->finish(p).make_wait(compute);
         boundary_start.record(compute);
-        for (const Box& slab : slabs)
+        for (const UpdateBox& slab : slabs)
             update(p, next, vel_view(), slab, compute);
         boundary_stop.record(compute);
     } else {
@@ -165,7 +168,7 @@ int Simulation::steps_done() const {
 }
 
 const Tuning& Simulation::interior_tuning() const {
-    return impl_->interior_tuning;
+    return (impl_->config.overlap ? impl_->inner : impl_->whole).tuning;
 }
 
 std::size_t Simulation::largest_face_floats() const {

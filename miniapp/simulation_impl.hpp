@@ -10,9 +10,16 @@
 
 namespace stencil {
 
+// A box the wave update covers, with the launch shape it runs: resolved once
+// at setup (wave_tuning asks the occupancy API), not every step.
+struct UpdateBox {
+    Box box;
+    Tuning tuning;
+};
+
 // The wave update over one box, with the radius already fixed (dispatched once).
 using UpdateFn = std::function<void(FieldView<const float>, FieldView<float>,
-                                    FieldView<const float>, const Box&, Stream&)>;
+                                    FieldView<const float>, const UpdateBox&, Stream&)>;
 
 struct Simulation::Impl {
     Config config;
@@ -27,12 +34,11 @@ struct Simulation::Impl {
     Stream halo{StreamPriority::High};
     std::unique_ptr<HaloExchange> exchange;
     Event ready, interior_start, interior_stop, boundary_start, boundary_stop;
-    Box whole, inner;
-    std::vector<Box> slabs; // the shell whole - inner, as non-overlapping boxes
+    UpdateBox whole, inner;
+    std::vector<UpdateBox> slabs; // the shell whole - inner, as non-overlapping boxes
     bool owns_source = false;
     int source_local[3] = {0, 0, 0};
     UpdateFn update;
-    Tuning interior_tuning; // what `update` launches over the interior box
     PhaseTotals totals;
     int steps_done = 0;
 

@@ -28,10 +28,10 @@ std::vector<float> Simulation::Impl::local_interior() const {
     copy_to_host(all.data(), fields[current]);
     const FieldView<float> v = view_of(all.data(), layout);
     std::vector<float> interior;
-    interior.reserve(whole.cells());
-    for (int k = whole.z0; k < whole.z1; ++k)
-        for (int j = whole.y0; j < whole.y1; ++j)
-            for (int i = whole.x0; i < whole.x1; ++i)
+    interior.reserve(whole.box.cells());
+    for (int k = whole.box.z0; k < whole.box.z1; ++k)
+        for (int j = whole.box.y0; j < whole.box.y1; ++j)
+            for (int i = whole.box.x0; i < whole.box.x1; ++i)
                 interior.push_back(v(i, j, k));
     return interior;
 }
@@ -141,7 +141,7 @@ void Simulation::sample(const std::size_t* offsets, int count, float* out) {
 int Simulation::first_nonfinite_rank() const {
     Impl& s = *impl_;
     const bool bad =
-        count_nonfinite(s.view(s.current), s.whole, s.nan_counter.data(), s.compute) > 0;
+        count_nonfinite(s.view(s.current), s.whole.box, s.nan_counter.data(), s.compute) > 0;
     // Ranks as users see them: numbers in MPI_COMM_WORLD.
     int mine = bad ? world_rank() : INT_MAX, first = INT_MAX;
     MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, s.d.cart.get()));
