@@ -6,15 +6,18 @@
 # along, against that CUDA-aware Open MPI (--comm gpu-aware, and nccl where
 # NCCL is installed). Then, per build: the preflight; 2 ranks against 1,
 # bit for bit, split along z and along x; the timing matrix; the halo
-# micro-benchmark. Prints a table last; reports and logs go to $OUT.
+# micro-benchmark. With --scaling, also the weak and strong scaling study of
+# docs/scaling/ (GPU-aware MPI; ranks along z and along x, overlap on and
+# off; 1, 2, 4 ... ranks up to the GPUs present). Prints a table last;
+# reports and logs go to $OUT, in one archive.
 #
 # usage: tools/gpu-miniapp.sh [--sizes "512,512,512 ..."] [--splits "1,1,2 2,1,1"]
-#                             [--radius 4] [--steps 100] [--one-gpu]
+#                             [--radius 4] [--steps 100] [--one-gpu] [--scaling]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
-sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0
+sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0 scaling=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes=$2; shift ;;
@@ -22,6 +25,7 @@ while [ $# -gt 0 ]; do
     --radius) radius=$2; shift ;;
     --steps) steps=$2; shift ;;
     --one-gpu) one_gpu=1 ;;
+    --scaling) scaling=1 ;;
     *) echo "gpu-miniapp: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -99,9 +103,35 @@ for spec in "${builds[@]}"; do
   run "$launcher" 2 "halo-bench-$(basename "$dir")" "$dir/bench/stencil-halo-bench" --sizes 64,128,256,512 \
     --radius "$radius" --modes "$bench_modes"
 done
+if [ "$scaling" = 1 ]; then
+  if [ ! -x build-gpu-cudampi/miniapp/stencil-miniapp ]; then
+    echo "FAILED: --scaling needs the CUDA-aware Open MPI in .deps/ (tools/fetch-device-deps.sh)"
+    status=1
+  else
+    gpus=$(nvidia-smi -L | wc -l) ranks_list=1
+    for ((n = 2; n <= gpus; n *= 2)); do ranks_list+=" $n"; done
+    for along in "" x; do
+      for overlap in on off; do
+        # The collector needs matplotlib, which the lent machines lack: it
+        # runs afterwards, where the reports are fetched to.
+        LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-} APP=build-gpu-cudampi/miniapp/stencil-miniapp \
+          MPIRUN="/tmp/gpumpi/install/bin/mpirun --mca pml ob1" RANKS_LIST=$ranks_list COMM=gpu-aware \
+          RADIUS=$radius STEPS=$steps OVERLAP=$overlap PROCS_ALONG=$along LABEL_SUFFIX=${along:+-along-$along} \
+          RESULTS="$OUT/scaling" COLLECT=off jobscripts/local/scaling.sh >>"$OUT/scaling.txt" 2>&1 ||
+          { echo "FAILED: scaling ${along:+along $along }overlap $overlap"; tail -15 "$OUT/scaling.txt"; status=1; }
+      done
+    done
+    python3 tools/miniapp-table.py "$OUT"/scaling/*.json
+  fi
+fi
 cat "$OUT"/halo-bench-*.txt | grep -v "^$" || true
 python3 tools/miniapp-table.py "$OUT"/perf-*.json --markdown >"$OUT/table.md"
 python3 tools/miniapp-table.py "$OUT"/perf-*.json
 # The device tool returns at most 8 files: everything travels in one archive.
-(cd "$OUT" && tar czf reports.tgz ./*.txt ./*.json ./*.md && find . -maxdepth 1 -type f ! -name reports.tgz -delete)
+(
+  cd "$OUT"
+  archived=(./*.txt ./*.json ./*.md)
+  [ ! -d scaling ] || archived+=(./scaling)
+  tar czf reports.tgz "${archived[@]}" && find . -maxdepth 1 -type f ! -name reports.tgz -delete && rm -rf scaling
+)
 exit $status

@@ -6,7 +6,7 @@
 # usage: jobscripts/local/scaling.sh
 # env:   RANKS_LIST ("1 2 4 8"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512),
 #        APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, RESULTS, MPIRUN ("mpirun"),
-#        STUDIES ("weak strong"), COLLECT_FLAGS (e.g. --verify),
+#        STUDIES ("weak strong"), COLLECT_FLAGS (e.g. --verify), COLLECT (off: reports only),
 #        PROCS_ALONG (x, y or z: every rank along one axis instead of MPI_Dims_create's
 #        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x)
 set -euo pipefail
@@ -43,4 +43,4 @@ for ranks in $RANKS_LIST; do
   done
 done
 # shellcheck disable=SC2086 # COLLECT_FLAGS is a list of flags
-"$(stencil_python)" jobscripts/collect.py "$RESULTS" ${COLLECT_FLAGS:-}
+[ "${COLLECT:-on}" = off ] || "$(stencil_python)" jobscripts/collect.py "$RESULTS" ${COLLECT_FLAGS:-}
