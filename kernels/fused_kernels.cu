@@ -3,8 +3,8 @@
 //
 // A block owns a tile of 4*block_x by block_y cells (times the rows per
 // thread of the z-walking kernels) and walks `window` planes along z. Per
-// plane it stages the tile with an R-wide ring (R rows above and below,
-// whole 16-byte groups left and right) in LDS: x neighbours come from LDS
+// plane it stages the tile with an R-wide ring (R rows above and below its
+// columns, whole 16-byte groups left and right) in LDS: x neighbours from LDS
 // into a register window of vectors, y neighbours from LDS columns, and z
 // neighbours from a per-thread sliding window of 2R+1 planes in registers,
 // which also supplies the tile's centre. Each input value is then read from
@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y) * tile_rows,
                       bx + 2 * G};
     const int tile_slots = (tile_rows + 2 * R) * t.width;
-    const int ring_slots = device::ring_slots<R>(t.width, tile_rows);
+    const int ring_slots = device::ring_slots<R>(bx, tile_rows);
     const int i = t.i_block + 4 * int(threadIdx.x), j0 = t.j_first + Rows * int(threadIdx.y);
     const int k_first = box.z0 + int(blockIdx.z) * window;
     const int k_last = min(k_first + window, box.z1);
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     };
     auto ring_place = [&](int s) -> RingPlace {
         if (s >= ring_slots) return {-1, 0};
-        const RingSlot rs = ring_slot<R>(s, t.width, tile_rows, bx);
+        const RingSlot rs = ring_slot<R>(s, bx, tile_rows);
         const int gi = t.i_block + 4 * (rs.column - G), gj = t.j_first - R + rs.row;
         if (gi >= box.x1 + R || gj >= box.y1 + R) return {-1, 0};
         return {rs.row * t.width + rs.column, (long long)p.layout.index(gi, gj, 0)};
@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
             if (ring_lds[n] >= 0) tile[ring_lds[n]] = ring_next[n];
         if (SyncRing) {
             for (int s = tid; s < ring_slots; s += threads) {
-                const RingSlot rs = ring_slot<R>(s, t.width, tile_rows, bx);
+                const RingSlot rs = ring_slot<R>(s, bx, tile_rows);
                 const int gi = t.i_block + 4 * (rs.column - G), gj = t.j_first - R + rs.row;
                 if (gi < box.x1 + R && gj < box.y1 + R)
                     tile[rs.row * t.width + rs.column] =
@@ -252,8 +252,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
 // and, at R = 8 on gfx90a, spilled scalar registers.
 template <int R, bool Wave>
 auto fused_kernel_for(const Tuning& t) {
-    const int width = t.block_x + 2 * device::kHaloGroups<R>;
-    const bool sync_ring = device::ring_slots<R>(width, fused_rows_per_thread(R) * t.block_y) >
+    const bool sync_ring = device::ring_slots<R>(t.block_x, fused_rows_per_thread(R) * t.block_y) >
                            kRingPrefetch * t.block_x * t.block_y;
     return sync_ring ? fused_kernel<R, Wave, true> : fused_kernel<R, Wave, false>;
 }

@@ -18,26 +18,29 @@ struct TilePlace {
 };
 
 // The staged ring of a tile with `rows` centre rows and block_x centre
-// groups, counted slot by slot: first the R full rows above and the R below
-// (width = block_x + 2G slots each), then G groups left and right of every
-// centre row. ring_slot(s) is slot s's LDS row and column.
+// groups, counted slot by slot: first the R rows above and the R below,
+// centre columns only (block_x slots each: the y terms read only a cell's
+// own column, so the corners are never needed, and leaving them out keeps
+// each of those rows to whole 32-byte sectors), then G groups left and right
+// of every centre row. ring_slot(s) is slot s's LDS row and column in a tile
+// of block_x + 2G columns.
 struct RingSlot {
     int row, column;
 };
 
 template <int R>
-STENCIL_HD inline int ring_slots(int width, int rows) {
-    return 2 * R * width + rows * 2 * kHaloGroups<R>;
+STENCIL_HD inline int ring_slots(int block_x, int rows) {
+    return 2 * R * block_x + rows * 2 * kHaloGroups<R>;
 }
 
 template <int R>
-__device__ inline RingSlot ring_slot(int s, int width, int rows, int block_x) {
+__device__ inline RingSlot ring_slot(int s, int block_x, int rows) {
     constexpr int G = kHaloGroups<R>;
-    if (s < 2 * R * width) {
-        const int h = s / width;
-        return {h < R ? h : h + rows, s - h * width};
+    if (s < 2 * R * block_x) {
+        const int h = s / block_x;
+        return {h < R ? h : h + rows, G + s - h * block_x};
     }
-    const int e = s - 2 * R * width, r = e / (2 * G), q = e - r * (2 * G);
+    const int e = s - 2 * R * block_x, r = e / (2 * G), q = e - r * (2 * G);
     return {r + R, q < G ? q : q + block_x};
 }
 
@@ -48,8 +51,8 @@ __device__ inline void stage_ring(Vec4* tile, const TilePlace& t, FieldView<cons
                                   const Box& box) {
     const int bx = blockDim.x, by = blockDim.y;
     const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
-    for (int s = tid; s < ring_slots<R>(t.width, by); s += threads) {
-        const RingSlot rs = ring_slot<R>(s, t.width, by, bx);
+    for (int s = tid; s < ring_slots<R>(bx, by); s += threads) {
+        const RingSlot rs = ring_slot<R>(s, bx, by);
         const int i = t.i_block + 4 * (rs.column - kHaloGroups<R>), j = t.j_first - R + rs.row;
         // Cells at or beyond x1+R / y1+R are no output's neighbour: skip
         // them, which also keeps partial tiles inside the allocation.
