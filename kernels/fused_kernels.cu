@@ -124,6 +124,14 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         if (gi >= box.x1 + R || gj >= box.y1 + R) return {-1, 0};
         return {rs.row * t.width + rs.column, (long long)p.layout.index(gi, gj, 0)};
     };
+    // The SyncRing loop's view of the same slots: LDS slot (row, column)
+    // holds the group at sync_corner + 4 * column + row * line from this
+    // thread's cell, needed while 4 * column < sync_x_limit and row <
+    // sync_y_limit. Relative to the thread, so few uniform values stay live
+    // across the loop (gfx90a runs short of scalar registers at R = 8).
+    const int sync_x_limit = box.x1 + R - t.i_block + 4 * G;
+    const int sync_y_limit = box.y1 + 2 * R - t.j_first;
+    const long long sync_corner = (t.i_block - 4 * G - i) + (long long)(t.j_first - R - j0) * line;
     constexpr int Prefetch = SyncRing ? 0 : kRingPrefetch;
     int ring_lds[kRingPrefetch];
     long long ring_offset[kRingPrefetch];
@@ -195,10 +203,9 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         if (SyncRing) {
             for (int s = tid; s < ring_slots; s += threads) {
                 const RingSlot rs = ring_slot<R>(s, bx, tile_rows);
-                const int gi = t.i_block + 4 * (rs.column - G), gj = t.j_first - R + rs.row;
-                if (gi < box.x1 + R && gj < box.y1 + R)
+                if (4 * rs.column < sync_x_limit && rs.row < sync_y_limit)
                     tile[rs.row * t.width + rs.column] =
-                        load4(p_mine + (gi - i) + (gj - j0) * line);
+                        load4(p_mine + sync_corner + 4 * rs.column + rs.row * line);
             }
         }
         if (k + 1 < k_last) prefetch(target + slice);
