@@ -20,8 +20,8 @@ struct TilePlace {
 // The staged ring of a tile with `rows` centre rows and block_x centre
 // groups, counted slot by slot: first the R rows above and the R below,
 // centre columns only (block_x slots each: the y terms read only a cell's
-// own column, so the corners are never needed, and leaving them out keeps
-// each of those rows to whole 32-byte sectors), then G groups left and right
+// own column, so the corners are never needed; without them an aligned
+// tile's rows are whole 32-byte sectors), then G groups left and right
 // of every centre row. ring_slot(s) is slot s's LDS row and column in a tile
 // of block_x + 2G columns.
 struct RingSlot {
