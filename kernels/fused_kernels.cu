@@ -111,27 +111,24 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     const long long my_offset = (long long)p.layout.index(i, j0, 0);
     const int my_row = (Rows * int(threadIdx.y) + R) * t.width + threadIdx.x; // slot tx of row j0
 
-    // Ring slot n of this thread: its LDS index and plane offset, or -1 when
-    // it does not exist or no output needs it. The same for every plane.
+    // Ring slot s of the tile: its LDS index and the offset of its group from
+    // this thread's cell (i, j0) in the same plane, or lds = -1 when it does
+    // not exist or no output needs it (at or beyond x1+R or y1+R). Relative
+    // to the thread, so few uniform values stay live where the SyncRing loop
+    // calls it every plane (gfx90a runs short of scalar registers at R = 8).
     struct RingPlace {
         int lds;          // -1: no such slot, or no output needs it
-        long long offset; // in the plane
+        long long offset; // from (i, j0) in the plane
     };
+    const int ring_x_limit = box.x1 + R - t.i_block + 4 * G; // needed while 4 * column < this
+    const int ring_y_limit = box.y1 + 2 * R - t.j_first;     // and row < this
+    const long long ring_corner = (t.i_block - 4 * G - i) + (long long)(t.j_first - R - j0) * line;
     auto ring_place = [&](int s) -> RingPlace {
         if (s >= ring_slots) return {-1, 0};
         const RingSlot rs = ring_slot<R>(s, bx, tile_rows);
-        const int gi = t.i_block + 4 * (rs.column - G), gj = t.j_first - R + rs.row;
-        if (gi >= box.x1 + R || gj >= box.y1 + R) return {-1, 0};
-        return {rs.row * t.width + rs.column, (long long)p.layout.index(gi, gj, 0)};
+        if (4 * rs.column >= ring_x_limit || rs.row >= ring_y_limit) return {-1, 0};
+        return {rs.row * t.width + rs.column, ring_corner + 4 * rs.column + rs.row * line};
     };
-    // The SyncRing loop's view of the same slots: LDS slot (row, column)
-    // holds the group at sync_corner + 4 * column + row * line from this
-    // thread's cell, needed while 4 * column < sync_x_limit and row <
-    // sync_y_limit. Relative to the thread, so few uniform values stay live
-    // across the loop (gfx90a runs short of scalar registers at R = 8).
-    const int sync_x_limit = box.x1 + R - t.i_block + 4 * G;
-    const int sync_y_limit = box.y1 + 2 * R - t.j_first;
-    const long long sync_corner = (t.i_block - 4 * G - i) + (long long)(t.j_first - R - j0) * line;
     constexpr int Prefetch = SyncRing ? 0 : kRingPrefetch;
     int ring_lds[kRingPrefetch];
     long long ring_offset[kRingPrefetch];
@@ -151,7 +148,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     const float* ring_in[kRingPrefetch];
 #pragma unroll
     for (int n = 0; n < Prefetch; ++n)
-        ring_in[n] = p.origin + ring_offset[n] + k_first * slice;
+        ring_in[n] = p_mine + ring_offset[n];
     bool row_loads[Rows], row_stores[Rows];
 #pragma unroll
     for (int m = 0; m < Rows; ++m) {
@@ -202,10 +199,8 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
             if (ring_lds[n] >= 0) tile[ring_lds[n]] = ring_next[n];
         if (SyncRing) {
             for (int s = tid; s < ring_slots; s += threads) {
-                const RingSlot rs = ring_slot<R>(s, bx, tile_rows);
-                if (4 * rs.column < sync_x_limit && rs.row < sync_y_limit)
-                    tile[rs.row * t.width + rs.column] =
-                        load4(p_mine + sync_corner + 4 * rs.column + rs.row * line);
+                const RingPlace place = ring_place(s);
+                if (place.lds >= 0) tile[place.lds] = load4(p_mine + place.offset);
             }
         }
         if (k + 1 < k_last) prefetch(target + slice);
