@@ -126,20 +126,25 @@ void register_all(const Options& o) {
         register_copy(s, o);
         for (int R : o.radii) {
             const std::string suffix = "/R" + std::to_string(R) + "/" + s.label();
-            // window_of(arrays, box): the z window the launch uses, 0 for none.
-            auto add = [&](const std::string& name, double bytes, auto launch, auto window_of) {
+            // launch(arrays, box, stream, shape): `shape` is shape_of(arrays, box),
+            // resolved once per benchmark as the mini-app does, not per launch;
+            // with `report_window`, its z window is recorded as a counter.
+            auto add = [&](const std::string& name, double bytes, auto shape_of, bool report_window,
+                           auto launch) {
                 if (!o.wants(name)) return;
                 benchmark::RegisterBenchmark((name + suffix).c_str(),
                                              [=](benchmark::State& st) {
                                                  Arrays& x = arrays_for(s, R);
                                                  Stream stream;
                                                  const Box box = x.layout.interior();
+                                                 const Tuning shape = shape_of(x, box);
                                                  const double t =
-                                                     time_launches(st, stream, o.warmup,
-                                                                   [&] { launch(x, box, stream); });
+                                                     time_launches(st, stream, o.warmup, [&] {
+                                                         launch(x, box, stream, shape);
+                                                     });
                                                  report(st, s, bytes, t);
-                                                 if (const int w = window_of(x, box))
-                                                     st.counters["window"] = w;
+                                                 if (report_window)
+                                                     st.counters["window"] = shape.window;
                                              })
                     ->UseManualTime()
                     ->Unit(benchmark::kMillisecond);
@@ -148,35 +153,32 @@ void register_all(const Options& o) {
                 constexpr int RR = decltype(rc)::value;
                 const auto c = make_coefficients<RR, float>(1, 1, 1);
                 const Tuning tuning = o.tuning;
-                const auto no_window = [](const Arrays&, const Box&) { return 0; };
+                const auto as_given = [tuning](const Arrays&, const Box&) { return tuning; };
                 for (Variant v : available_variants())
-                    add(
-                        variant_name(v), derivative_bytes(s, RR, variant_axes(v)),
-                        [=](Arrays& x, const Box& box, Stream& stream) {
+                    add(variant_name(v), derivative_bytes(s, RR, variant_axes(v)), as_given, false,
+                        [=](Arrays& x, const Box& box, Stream& stream, const Tuning& shape) {
                             launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
-                                                  tuning);
-                        },
-                        no_window);
+                                                  shape);
+                        });
                 // The articles' starting point for the Laplacian: three baseline passes.
                 // Each pass writes its own result (no accumulation), so this is a
                 // lower bound on the three-pass cost and flatters the baseline.
-                add(
-                    "baseline_3pass", derivative_bytes(s, RR, "xyz"),
-                    [=](Arrays& x, const Box& box, Stream& stream) {
+                add("baseline_3pass", derivative_bytes(s, RR, "xyz"), as_given, false,
+                    [=](Arrays& x, const Box& box, Stream& stream, const Tuning& shape) {
                         for (Variant v :
                              {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
                             launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
-                                                  tuning);
-                    },
-                    no_window);
+                                                  shape);
+                    });
                 add(
                     "wave", wave_bytes(s, RR),
-                    [=](Arrays& x, const Box& box, Stream& stream) {
-                        launch_wave_step<RR>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c,
-                                             Sponge{}, stream, tuning);
+                    [tuning](const Arrays& x, const Box& box) {
+                        return wave_tuning<RR>(tuning, x.layout, box);
                     },
-                    [=](const Arrays& x, const Box& box) {
-                        return wave_tuning<RR>(tuning, x.layout, box).window;
+                    true,
+                    [=](Arrays& x, const Box& box, Stream& stream, const Tuning& shape) {
+                        launch_wave_step<RR>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c,
+                                             Sponge{}, stream, shape);
                     });
             });
         }
