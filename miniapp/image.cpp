@@ -1,11 +1,13 @@
 #include "image.hpp"
 
+#include "checked_io.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 #if STENCIL_HAVE_STB
 #define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_WRITE_NO_STDIO_REDIRECT
+#define STBI_WRITE_NO_STDIO // every file is written through write_file_completely
 #include <stb_image_write.h>
 #endif
 
@@ -30,7 +32,26 @@ Rgb seismic(float t) {
     return {channel(0), channel(1), channel(2)};
 }
 
+// The upscaling factor that makes the shorter side at least 256 pixels.
+int upscale(int width, int height) {
+    const int shorter = std::max(1, std::min(width, height));
+    return std::clamp((256 + shorter - 1) / shorter, 1, 8);
+}
+
+#if STENCIL_HAVE_STB
+void append_to_string(void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+}
+#endif
+
 } // namespace
+
+std::uint64_t png_size_bound(int width, int height) {
+    const std::uint64_t scale = std::uint64_t(upscale(width, height));
+    const std::uint64_t raw =
+        (std::uint64_t(width) * scale * 3 + 1) * std::uint64_t(height) * scale;
+    return raw + raw / 64 + 4096; // stored deflate blocks at worst, plus the chunks
+}
 
 bool images_available() {
     return STENCIL_HAVE_STB != 0;
@@ -50,8 +71,7 @@ float clip_at_percentile(const std::vector<float>& values, double percentile) {
 
 std::string write_seismic_png(const std::string& path, const Image& image, float clip) {
 #if STENCIL_HAVE_STB
-    const int shorter = std::max(1, std::min(image.width, image.height));
-    const int scale = std::clamp((256 + shorter - 1) / shorter, 1, 8);
+    const int scale = upscale(image.width, image.height);
     const int w = image.width * scale, h = image.height * scale;
     std::vector<unsigned char> pixels(std::size_t(w) * h * 3);
     auto put = [&](int x, int y, Rgb c) {
@@ -78,9 +98,11 @@ std::string write_seismic_png(const std::string& path, const Image& image, float
             for (int t = -1; t <= 1; ++t)
                 put(cx + d, cy + t, marker), put(cx + t, cy + d, marker);
     }
-    if (!stbi_write_png(path.c_str(), w, h, 3, pixels.data(), w * 3))
-        return "cannot write the image '" + path + "'";
-    return {};
+    // Encoded in memory: stbi_write_png would not report a failed fwrite.
+    std::string png;
+    if (!stbi_write_png_to_func(append_to_string, &png, w, h, 3, pixels.data(), w * 3))
+        return "writing " + path + ": the PNG encoder failed";
+    return write_file_completely(path, png);
 #else
     (void)image, (void)clip;
     return "cannot write '" + path +

@@ -4,6 +4,7 @@
 // (Debian's libstb-dev); without it, images_available() is false.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,11 @@ struct Image {
 float clip_at_percentile(const std::vector<float>& values, double percentile);
 
 // Writes `image` as a PNG, upscaled so its shorter side is at least 256
-// pixels. Returns an empty string, or why it could not.
+// pixels, complete or not at all (checked_io.hpp). Returns an empty
+// string, or why it could not.
 std::string write_seismic_png(const std::string& path, const Image& image, float clip);
+
+// At most how many bytes write_seismic_png writes for a width x height image.
+std::uint64_t png_size_bound(int width, int height);
 
 } // namespace stencil

@@ -1,6 +1,7 @@
 // stencil-miniapp: distributed acoustic wave propagation with an order-2R
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
+#include "checked_io.hpp"
 #include "driver.hpp"
 #include "gpu_aware.hpp"
 #include "nccl_comm.hpp"
@@ -20,11 +21,17 @@
 namespace stencil {
 namespace {
 
-// A user error: every rank reaches the same verdict from the same input, so
-// rank 0 alone prints it and every rank exits non-zero, without MPI_Abort.
-int refuse(const std::string& message) {
+// A verdict every rank has reached together (from the same input, or agreed
+// over MPI): rank 0 alone prints it and every rank exits with `status`,
+// without MPI_Abort.
+int fail_together(const std::string& message, int status) {
     if (world_rank() == 0) std::fprintf(stderr, "stencil-miniapp: %s\n", message.c_str());
-    return 2;
+    return status;
+}
+
+// A user error: exit status 2.
+int refuse(const std::string& message) {
+    return fail_together(message, 2);
 }
 
 // The process grid and global grid from --grid/--local/--procs, or why not.
@@ -43,17 +50,20 @@ std::string resolve_grid(Config& c, std::array<int, 3>& procs) {
     return check_split(c.grid, procs, c.radius);
 }
 
-// Rank 0 tries every output path now rather than after an hour of compute;
-// the verdict is broadcast so that every rank refuses together.
-std::string check_outputs_writable(const Config& c) {
+// Rank 0 tries the report's path now rather than after an hour of compute,
+// through the partial name the report is written under (so no empty report
+// is left behind); the verdict is broadcast so that every rank refuses
+// together.
+std::string check_report_writable(const Config& c) {
     char why[512] = {0};
     if (world_rank() == 0 && !c.report.empty()) {
-        std::FILE* f = std::fopen(c.report.c_str(), "a");
+        const std::string probe = partial_path(c.report);
+        std::FILE* f = std::fopen(probe.c_str(), "w");
         if (!f)
             std::snprintf(why, sizeof why, "--report %s: cannot write there (%s)", c.report.c_str(),
                           std::strerror(errno));
         else
-            std::fclose(f);
+            std::fclose(f), std::remove(probe.c_str());
     }
     MPI_CHECK(MPI_Bcast(why, sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD));
     return why;
@@ -121,8 +131,9 @@ int run(int argc, char** argv) {
     Physics physics;
     if (const std::string why = resolve_physics(c, c.grid, physics); !why.empty())
         return refuse(why);
-    if (const std::string why = check_outputs_writable(c); !why.empty()) return refuse(why);
-    if (const std::string why = prepare_outputs(c); !why.empty()) return refuse(why);
+    if (const std::string why = check_report_writable(c); !why.empty()) return refuse(why);
+    OutputFolderLock folder_lock; // held by rank 0 until the run ends; left behind if it dies
+    if (const std::string why = prepare_outputs(c, folder_lock); !why.empty()) return refuse(why);
 
     const GpuAwareness aware = detect_gpu_aware_mpi();
     CommMode mode = CommMode::Staged;
@@ -148,7 +159,12 @@ int run(int argc, char** argv) {
         }
     }
     Outputs outputs(c, physics, sim);
-    const DriveResult outcome = drive(sim, c, physics, outputs);
+    DriveResult outcome;
+    try {
+        outcome = drive(sim, c, physics, outputs);
+    } catch (const OutputFailure& failure) { // thrown on every rank together
+        return fail_together(failure.what(), 1);
+    }
     if (!outcome.stable) {
         if (world_rank() == 0)
             std::fprintf(

@@ -126,7 +126,15 @@ const char* usage() {
            "weak/strong)\n"
            "  --checksum            print 'checksum: <16 hex>' of the final field "
            "(decomposition-independent)\n"
-           "  --output DIR          where snapshots, images and traces go (default output)\n"
+           "  --output DIR          where snapshots, images and traces go (default output); the "
+           "run\n"
+           "                        locks it, refuses one in use, holding a finished run's files, "
+           "or\n"
+           "                        without room for what it will write\n"
+           "  --output-force        take the folder anyway: replace a dead run's lock and a "
+           "finished\n"
+           "                        run's files, skip the free-space check (never a live run's "
+           "lock)\n"
            "  --snapshot-every K    every K steps, the global field as raw float32 (x fastest, "
            "MPI-IO)\n"
            "                        with a JSON sidecar; also the --slice image\n"
@@ -143,9 +151,11 @@ const char* usage() {
            "\n"
            "Testing aids\n"
            "  --poison-halo         fill received halos with NaN before each exchange\n"
-           "  --inject-fault drop-face|nan|fail-rank=N   plant a bug: zero a received face; put a "
-           "NaN\n"
-           "                        at the source at step 3; make rank N fail at step 3\n"
+           "  --inject-fault drop-face|nan|fail-rank=N|write-error   plant a bug: zero a received "
+           "face;\n"
+           "                        put a NaN at the source at step 3; make rank N fail at step "
+           "3;\n"
+           "                        the last rank's part of the 2nd snapshot meets a full disk\n"
            "  --help                this text\n";
 }
 
@@ -206,6 +216,8 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 c.label = next();
             else if (opt == "--output")
                 c.output = next();
+            else if (opt == "--output-force")
+                c.output_force = true;
             else if (opt == "--snapshot-every")
                 c.snapshot_every = positive(next(), opt);
             else if (opt == "--slice")
@@ -247,9 +259,11 @@ std::string parse_options(int argc, char** argv, Config& c) {
                     c.inject_nan = true;
                 else if (v.rfind("fail-rank=", 0) == 0)
                     c.fail_rank = non_negative(v.substr(10), opt);
+                else if (v == "write-error")
+                    c.inject_write_error = true;
                 else
                     throw BadOption{"--inject-fault: '" + v +
-                                    "' is not drop-face, nan or fail-rank=N"};
+                                    "' is not drop-face, nan, fail-rank=N or write-error"};
             } else
                 throw BadOption{"unknown option '" + opt + "'"};
         }
@@ -260,6 +274,8 @@ std::string parse_options(int argc, char** argv, Config& c) {
     if (!have_grid && !have_local) c.grid = {128, 128, 128};
     if (const std::string why = validate(c.tuning); !why.empty())
         return "bad kernel tuning: " + why;
+    if (c.inject_write_error && c.snapshot_every == 0)
+        return "--inject-fault write-error needs --snapshot-every";
     if (c.check && c.comm == CommChoice::None)
         return "--check needs a halo exchange; --comm none moves no halos";
     return {};

@@ -30,13 +30,16 @@ struct Config {
     std::string report;                    // JSON path
     // Outputs (miniapp/outputs.hpp), written under `output`.
     std::string output = "output";
+    bool output_force =
+        false; // take a stale lock, replace a finished run's files, skip the space check
     int snapshot_every = 0;               // 0: no snapshots
     int slice_axis = -1, slice_index = 0; // --slice x|y|z=K; axis -1: none
     std::string receivers_file;
     int line_axis = -1,
         line_index = 0; // --receiver-line z=K (only z: a line along x at the source's y)
     std::vector<std::array<int, 3>> receivers; // filled by prepare_outputs
-    std::string label;                         // free text carried into the report (e.g. "weak")
+    std::string run_id; // filled by prepare_outputs; names the run in sidecars
+    std::string label;  // free text carried into the report (e.g. "weak")
     bool checksum = false;
     bool check = false;
     bool print_binding = false;
@@ -50,6 +53,8 @@ struct Config {
     bool drop_face = false;  // --inject-fault drop-face: zero a received face
     bool inject_nan = false; // --inject-fault nan: a NaN at the source at step 3
     int fail_rank = -1;      // --inject-fault fail-rank=N: rank N fails at step 3
+    bool inject_write_error =
+        false; // --inject-fault write-error: the 2nd snapshot meets a full disk
 };
 
 // Parses argv. Returns an empty string on success, "help" for --help, else

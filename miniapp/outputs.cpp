@@ -1,5 +1,8 @@
 #include "outputs.hpp"
 
+#include "checked_io.hpp"
+#include "crc32.hpp"
+#include "field_file.hpp"
 #include "image.hpp"
 #include "memory.hpp"
 #include "mpi_util.hpp"
@@ -27,11 +30,6 @@ std::string make_directory(const std::string& path) {
             return "--output " + path + ": cannot create " + partial + " (" + std::strerror(errno) +
                    ")";
     }
-    const std::string probe = path + "/.stencil-write-test";
-    std::FILE* f = std::fopen(probe.c_str(), "w");
-    if (!f) return "--output " + path + ": cannot write there (" + std::strerror(errno) + ")";
-    std::fclose(f);
-    std::remove(probe.c_str());
     return {};
 }
 
@@ -55,9 +53,36 @@ std::string read_receivers(const std::string& path, std::vector<std::array<int, 
     return {};
 }
 
-std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file) {
+// Image axes of a slice normal to `axis`: z slices show x across and y
+// down; x and y slices show the other horizontal axis across and depth down.
+void slice_axes(int axis, int& across, int& down) {
+    across = axis == 0 ? 1 : 0, down = axis == 2 ? 1 : 2;
+}
+
+// The shot gather keeps every stride-th step, so that a long record stays
+// at most twice as tall as it is wide.
+int gather_stride(int steps, int receivers) {
+    return std::max(1, steps / std::max(1, 2 * receivers));
+}
+
+std::string hex32(std::uint32_t v) {
+    char text[9];
+    std::snprintf(text, sizeof text, "%08x", v);
+    return text;
+}
+
+// What ties a sidecar to its raw file: length, checksum and the run's name.
+std::string integrity_json(std::uint64_t bytes, std::uint32_t crc, const std::string& run_id) {
+    return "  \"bytes\": " + std::to_string(bytes) + ",\n  \"crc32\": \"" + hex32(crc) +
+           "\",\n  \"run\": \"" + run_id + "\",\n";
+}
+
+std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file,
+                         const FieldFile& written) {
     std::ostringstream j;
-    j << "{\n  \"file\": \"" << file << "\",\n  \"dtype\": \"float32\",\n  \"order\": \"x fastest: "
+    j << "{\n  \"file\": \"" << file << "\",\n"
+      << integrity_json(written.bytes, written.crc32, c.run_id)
+      << "  \"dtype\": \"float32\",\n  \"order\": \"x fastest: "
       << "numpy.fromfile(file, numpy.float32).reshape(nz, ny, nx)\",\n  \"dims\": [" << c.grid[0]
       << ", " << c.grid[1] << ", " << c.grid[2] << "],\n  \"spacing_m\": [" << c.spacing << ", "
       << c.spacing << ", " << c.spacing << "],\n  \"dt_s\": " << p.dt << ",\n  \"step\": " << step
@@ -65,24 +90,75 @@ std::string sidecar_json(const Config& c, const Physics& p, int step, const std:
     return j.str();
 }
 
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) fatal("cannot write " + path);
+// An upper bound of the bytes the run will write under c.output.
+std::uint64_t estimated_output_bytes(const Config& c) {
+    constexpr std::uint64_t kSidecar = 1024;
+    const std::uint64_t steps = std::uint64_t(c.warmup) + std::uint64_t(c.steps);
+    const std::uint64_t snapshots =
+        c.snapshot_every > 0 ? steps / std::uint64_t(c.snapshot_every) : 0;
+    const std::uint64_t field = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * sizeof(float);
+    std::uint64_t bytes = snapshots * (field + kSidecar);
+    if (c.slice_axis >= 0) {
+        int across = 0, down = 0;
+        slice_axes(c.slice_axis, across, down);
+        bytes += (snapshots + 1) * png_size_bound(c.grid[across], c.grid[down]);
+    }
+    const int receivers = int(c.receivers.size()) + (c.line_axis == 2 ? c.grid[0] : 0);
+    if (receivers > 0) {
+        const int stride = gather_stride(int(steps), receivers);
+        bytes += std::uint64_t(receivers) * (steps * sizeof(float) + 32) + kSidecar +
+                 png_size_bound(receivers, int((steps + stride - 1) / stride));
+    }
+    return bytes;
+}
+
+// Rank 0: makes the folder, locks it for this run, refuses (or with
+// --output-force replaces) a finished run's files, and checks the room.
+std::string claim_output_folder(Config& c, OutputFolderLock& lock,
+                                std::vector<std::string>& notes) {
+    const std::string& dir = c.output;
+    if (std::string why = make_directory(dir); !why.empty()) return why;
+    const RunIdentity me = RunIdentity::of_this_process();
+    std::string note;
+    if (std::string why = lock.take(dir, c.output_force, me, note); !why.empty()) return why;
+    if (!note.empty()) notes.push_back(note);
+    c.run_id = me.id();
+    const std::vector<std::string> earlier = earlier_outputs(dir);
+    if (!earlier.empty() && !c.output_force)
+        return "--output " + dir + " already holds a finished run's outputs (" +
+               std::to_string(earlier.size()) + " files, such as " + earlier.front() +
+               "); choose another folder, or pass --output-force to replace them";
+    for (const std::string& name : earlier)
+        if (std::remove((dir + "/" + name).c_str()) != 0)
+            return "--output-force: cannot remove " + dir + "/" + name + " (" +
+                   std::strerror(errno) + ")";
+    if (!earlier.empty())
+        notes.push_back("--output-force: removed " + std::to_string(earlier.size()) +
+                        " files of an earlier run from " + dir);
+    const std::uint64_t need = estimated_output_bytes(c), room = free_bytes(dir);
+    if (need > room) {
+        const std::string numbers = "the run will write up to " + human_bytes(need) +
+                                    ", and the file system has " + human_bytes(room) + " free";
+        if (!c.output_force)
+            return "--output " + dir + ": " + numbers +
+                   "; free some space, choose another folder, or pass --output-force";
+        notes.push_back("--output-force: " + numbers);
+    }
+    return {};
 }
 
 } // namespace
 
-std::string prepare_outputs(Config& c) {
+std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
     const bool any =
         c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() || c.line_axis >= 0;
     char why[512] = {0};
     std::vector<int> flat;
+    std::vector<std::string> notes;
     if (world_rank() == 0) {
-        std::string problem = any ? make_directory(c.output) : "";
+        std::string problem;
         std::vector<std::array<int, 3>> receivers;
-        if (problem.empty() && !c.receivers_file.empty())
-            problem = read_receivers(c.receivers_file, receivers);
+        if (!c.receivers_file.empty()) problem = read_receivers(c.receivers_file, receivers);
         for (const auto& r : receivers) {
             for (int a = 0; a < 3 && problem.empty(); ++a)
                 if (r[a] < 0 || r[a] >= c.grid[a])
@@ -100,10 +176,17 @@ std::string prepare_outputs(Config& c) {
                       " is outside the grid (0.." + std::to_string(c.grid[2] - 1) + ")";
         if (problem.empty() && (c.slice_axis >= 0) && !images_available())
             problem = "--slice: this build has no PNG writer (install libstb-dev and reconfigure)";
+        if (problem.empty() && any) {
+            c.receivers = receivers; // for the size estimate; broadcast below
+            problem = claim_output_folder(c, lock, notes);
+            c.receivers.clear();
+        }
         std::snprintf(why, sizeof why, "%s", problem.c_str());
     }
     MPI_CHECK(MPI_Bcast(why, sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD));
     if (why[0]) return why;
+    for (const std::string& note : notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
     int count = int(flat.size());
     MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD));
     flat.resize(count);
@@ -125,11 +208,15 @@ struct Outputs::State {
     DeviceArray<float> samples;
     int capacity = 0; // steps the sample buffer holds
     int recorded = 0;
+    int snapshots = 0; // written so far
 
     State(const Config& config, const Physics& p, Simulation& s) : c(config), physics(p), sim(s) {}
     void snapshot(int step, const std::vector<float>& interior);
     void slice(int step, const std::vector<float>& interior);
+    std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,
+                           const std::vector<float>& all) const;
     void write_traces();
+    std::string save_traces(const std::vector<float>& ordered) const;
 };
 
 Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
@@ -184,33 +271,22 @@ void Outputs::State::snapshot(int step, const std::vector<float>& interior) {
     char name[64];
     std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
     const std::string path = c.output + "/" + name;
-    // The rank's box inside the global array, in C order (z slowest), which
-    // is x fastest on disk: the file reads as numpy.fromfile(...).reshape(nz, ny, nx).
-    int sizes[3] = {d.global[2], d.global[1], d.global[0]},
-        sub[3] = {d.local[2], d.local[1], d.local[0]},
-        start[3] = {d.offset[2], d.offset[1], d.offset[0]};
-    MPI_Datatype box;
-    MPI_CHECK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_FLOAT, &box));
-    MPI_CHECK(MPI_Type_commit(&box));
-    MPI_File file;
-    MPI_CHECK(MPI_File_open(d.cart.get(), path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
-                            MPI_INFO_NULL, &file));
-    MPI_CHECK(MPI_File_set_size(file, 0));
-    MPI_CHECK(MPI_File_set_view(file, 0, MPI_FLOAT, box, "native", MPI_INFO_NULL));
-    MPI_CHECK(MPI_File_write_all(file, interior.data(), int(interior.size()), MPI_FLOAT,
-                                 MPI_STATUS_IGNORE));
-    MPI_CHECK(MPI_File_close(&file));
-    MPI_CHECK(MPI_Type_free(&box));
+    const bool inject = c.inject_write_error && snapshots == 1 && d.rank == d.size - 1;
+    const FieldFile written = write_field_file(d, path, interior, inject);
+    ++snapshots;
+    // The sidecar last: one that exists always describes a complete raw file.
+    std::string problem;
     if (d.rank == 0)
-        write_text(path.substr(0, path.size() - 4) + ".json", sidecar_json(c, physics, step, name));
+        problem = write_file_completely(path.substr(0, path.size() - 4) + ".json",
+                                        sidecar_json(c, physics, step, name, written));
+    agree_on_outcome(d.cart.get(), problem);
 }
 
 void Outputs::State::slice(int step, const std::vector<float>& interior) {
     const Decomposition& d = sim.decomposition();
     const int a = c.slice_axis, K = c.slice_index;
-    // Image axes: z slices show x across and y down; x and y slices show the
-    // other horizontal axis across and depth (z) down.
-    const int across = a == 0 ? 1 : 0, down = a == 2 ? 1 : 2;
+    int across = 0, down = 0;
+    slice_axes(a, across, down);
     std::vector<float> piece;
     int box[4] = {0, 0, 0, 0}; // first across, first down, count across, count down
     if (K >= d.offset[a] && K < d.offset[a] + d.local[a]) {
@@ -233,11 +309,21 @@ void Outputs::State::slice(int step, const std::vector<float>& interior) {
     std::vector<float> all(d.rank == 0 ? std::size_t(displs.back()) + counts.back() : 0);
     MPI_CHECK(MPI_Gatherv(piece.data(), count, MPI_FLOAT, all.data(), counts.data(), displs.data(),
                           MPI_FLOAT, 0, d.cart.get()));
-    if (d.rank != 0) return;
+    std::string problem;
+    if (d.rank == 0) problem = draw_slice(step, boxes, displs, all);
+    agree_on_outcome(d.cart.get(), problem);
+}
+
+std::string Outputs::State::draw_slice(int step, const std::vector<int>& boxes,
+                                       const std::vector<int>& displs,
+                                       const std::vector<float>& all) const {
+    const int a = c.slice_axis, K = c.slice_index;
+    int across = 0, down = 0;
+    slice_axes(a, across, down);
     Image image;
     image.width = c.grid[across], image.height = c.grid[down];
     image.values.assign(std::size_t(image.width) * image.height, 0.0f);
-    for (int r = 0; r < d.size; ++r) {
+    for (std::size_t r = 0; r < displs.size(); ++r) {
         const int* b = &boxes[4 * r];
         std::size_t n = displs[r];
         for (int v = 0; v < b[3]; ++v)
@@ -250,9 +336,7 @@ void Outputs::State::slice(int step, const std::vector<float>& interior) {
             {c.sponge, c.sponge, image.width - 1 - c.sponge, image.height - 1 - c.sponge});
     char name[64];
     std::snprintf(name, sizeof name, "slice_%c%d_%06d.png", kAxes[a], K, step);
-    const std::string why =
-        write_seismic_png(c.output + "/" + name, image, clip_at_percentile(image.values, 99.5));
-    if (!why.empty()) fatal(why);
+    return write_seismic_png(c.output + "/" + name, image, clip_at_percentile(image.values, 99.5));
 }
 
 void Outputs::State::write_traces() {
@@ -278,18 +362,33 @@ void Outputs::State::write_traces() {
     std::vector<float> gathered(d.rank == 0 ? receivers.size() * std::size_t(nt) : 0);
     MPI_CHECK(MPI_Gatherv(rows.data(), owned * nt, MPI_FLOAT, gathered.data(), counts.data(),
                           displs.data(), MPI_FLOAT, 0, d.cart.get()));
-    if (d.rank != 0) return;
-    if (indices.size() != receivers.size()) fatal("a receiver was recorded by no rank or by two");
-    std::vector<float> ordered(gathered.size());
-    for (std::size_t g = 0; g < indices.size(); ++g)
-        std::copy_n(gathered.begin() + g * nt, nt, ordered.begin() + std::size_t(indices[g]) * nt);
-    std::ofstream bin(c.output + "/traces.bin", std::ios::binary);
-    bin.write(reinterpret_cast<const char*>(ordered.data()),
-              std::streamsize(ordered.size() * sizeof(float)));
-    if (!bin) fatal("cannot write " + c.output + "/traces.bin");
+    std::string problem;
+    if (d.rank == 0) {
+        std::size_t recorded_receivers = 0;
+        for (int owned_there : owners)
+            recorded_receivers += std::size_t(owned_there);
+        if (recorded_receivers != receivers.size())
+            fatal("a receiver was recorded by no rank or by two");
+        std::vector<float> ordered(gathered.size());
+        for (std::size_t g = 0; g < indices.size(); ++g)
+            std::copy_n(gathered.begin() + g * nt, nt,
+                        ordered.begin() + std::size_t(indices[g]) * nt);
+        problem = save_traces(ordered);
+    }
+    agree_on_outcome(d.cart.get(), problem);
+}
+
+// Rank 0: traces.bin, then its sidecar, then the shot gather.
+std::string Outputs::State::save_traces(const std::vector<float>& ordered) const {
+    const int nt = recorded;
+    const std::size_t bytes = ordered.size() * sizeof(float);
+    if (std::string why = write_file_completely(c.output + "/traces.bin", ordered.data(), bytes);
+        !why.empty())
+        return why;
     std::ostringstream j;
-    j << "{\n  \"file\": \"traces.bin\",\n  \"dtype\": \"float32\",\n  \"order\": "
-         "\"receiver-major: "
+    j << "{\n  \"file\": \"traces.bin\",\n"
+      << integrity_json(bytes, crc32_of(ordered.data(), bytes), c.run_id)
+      << "  \"dtype\": \"float32\",\n  \"order\": \"receiver-major: "
       << "numpy.fromfile(file, numpy.float32).reshape(receivers, nt)\",\n  \"nt\": " << nt
       << ",\n  \"dt_s\": " << physics.dt << ",\n  \"first_time_s\": " << physics.dt
       << ",\n  \"receivers\": [";
@@ -297,30 +396,32 @@ void Outputs::State::write_traces() {
         j << (r ? ", " : "") << "[" << receivers[r][0] << ", " << receivers[r][1] << ", "
           << receivers[r][2] << "]";
     j << "]\n}\n";
-    write_text(c.output + "/traces.json", j.str());
+    if (std::string why = write_file_completely(c.output + "/traces.json", j.str()); !why.empty())
+        return why;
     if (!images_available()) {
         std::printf("traces: %zu receivers x %d steps in %s/traces.bin (no PNG: built without "
                     "libstb-dev)\n",
                     receivers.size(), nt, c.output.c_str());
-        return;
+        return {};
     }
-    // The shot gather: receivers across, time down; every stride-th step, so
-    // that a long record stays at most twice as tall as it is wide.
+    // The shot gather: receivers across, time down.
     Image gather;
     gather.width = int(receivers.size());
-    const int stride = std::max(1, nt / std::max(1, 2 * gather.width));
+    const int stride = gather_stride(nt, gather.width);
     gather.height = (nt + stride - 1) / stride;
     gather.values.resize(std::size_t(gather.width) * gather.height);
     for (int row = 0; row < gather.height; ++row)
         for (int r = 0; r < gather.width; ++r)
             gather.values[std::size_t(row) * gather.width + r] =
                 ordered[std::size_t(r) * nt + std::size_t(row) * stride];
-    const std::string why = write_seismic_png(c.output + "/shot_gather.png", gather,
-                                              clip_at_percentile(gather.values, 95));
-    if (!why.empty()) fatal(why);
+    if (std::string why = write_seismic_png(c.output + "/shot_gather.png", gather,
+                                            clip_at_percentile(gather.values, 95));
+        !why.empty())
+        return why;
     std::printf(
         "traces: %zu receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png\n",
         receivers.size(), nt, c.output.c_str(), c.output.c_str());
+    return {};
 }
 
 } // namespace stencil

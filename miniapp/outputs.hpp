@@ -1,10 +1,13 @@
 // What a run leaves behind besides timings: wavefield snapshots (collective
 // MPI-IO into one raw float32 file each, with a JSON sidecar), PNG slices,
-// and receiver traces with a shot-gather image.
+// and receiver traces with a shot-gather image. Every file is complete or
+// absent, every sidecar carries its file's length and CRC-32, and a write
+// that fails on any rank ends the run on every rank with OutputFailure.
 #pragma once
 
 #include "model.hpp"
 #include "options.hpp"
+#include "output_folder.hpp"
 #include "simulation.hpp"
 
 #include <string>
@@ -12,11 +15,14 @@
 
 namespace stencil {
 
-// Collective, before the run: creates the output folder if outputs are
-// asked for, reads the receivers (rank 0 reads, all get them) into
-// c.receivers and checks that every receiver and the slice lie inside the
-// grid. Returns an empty string or one line saying what is wrong.
-std::string prepare_outputs(Config& c);
+// Collective, before the run: reads the receivers (rank 0 reads, all get
+// them) into c.receivers and checks that every receiver and the slice lie
+// inside the grid. If outputs are asked for, rank 0 creates the folder and
+// claims it for this run in `lock` (output_folder.hpp): a folder in use, one
+// holding a finished run's files, or one without room for what the run will
+// write is refused unless --output-force. Returns an empty string or one
+// line saying what is wrong.
+std::string prepare_outputs(Config& c, OutputFolderLock& lock);
 
 class Outputs {
 public:
@@ -28,9 +34,10 @@ public:
     Outputs& operator=(const Outputs&) = delete;
 
     // After step n (1-based; collective): receivers every step, snapshots
-    // and slices every snapshot_every steps.
+    // and slices every snapshot_every steps. Throws OutputFailure.
     void after_step(int n);
-    // At the end (collective): traces, shot gather, the last slice.
+    // At the end (collective): traces, shot gather, the last slice. Throws
+    // OutputFailure.
     void finish(int steps_done);
 
 private:

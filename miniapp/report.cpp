@@ -1,11 +1,12 @@
 #include "report.hpp"
 
+#include "checked_io.hpp"
 #include "memory.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <set>
+#include <sstream>
 
 #ifndef STENCIL_GIT_REVISION
 #define STENCIL_GIT_REVISION "unknown"
@@ -114,8 +115,7 @@ void print_report(const Report& r) {
 }
 
 std::string write_json(const Report& r, const std::string& path) {
-    std::ofstream out(path);
-    if (!out) return "cannot write the report to '" + path + "'";
+    std::ostringstream out;
     const Config& c = r.config;
     const Tuning& tuning = r.tuning;
     auto triple = [](const std::array<int, 3>& v) {
@@ -163,7 +163,7 @@ std::string write_json(const Report& r, const std::string& path) {
         out << ",\n  \"checksum\": \"" << hex << "\"";
     }
     out << "\n}\n";
-    return out ? std::string() : "error while writing '" + path + "'";
+    return write_file_completely(path, out.str());
 }
 
 } // namespace stencil

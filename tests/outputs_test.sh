@@ -4,7 +4,8 @@
 # slice gathers and receiver ownership all right); writing them changes no
 # result (same checksum as a run without outputs); every receiver, including
 # one on a rank boundary, is recorded exactly once; the files are what their
-# JSON sidecars say.
+# JSON sidecars say, and their checksums match across rank counts and the
+# files (tools/verify-output.py).
 # usage: outputs_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -28,9 +29,14 @@ checksum() { grep '^checksum:' "$1"; }
 for f in snapshot_000010.raw snapshot_000030.raw traces.bin slice_z20_000030.png shot_gather.png; do
   cmp "$work/np1/$f" "$work/np4/$f" || { echo "$f differs between 1 and 4 ranks"; exit 1; }
 done
-python3 - "$work/np4" <<'PY'
+verify=$(dirname "$0")/../tools/verify-output.py
+python3 "$verify" "$work/np1" "$work/np4" || { echo "the outputs do not verify against their sidecars"; exit 1; }
+python3 - "$work/np4" "$work/np1" <<'PY'
 import json, os, struct, sys
 out = sys.argv[1]
+for name in ("snapshot_000010.json", "snapshot_000030.json", "traces.json"):  # CRCs from 4 ranks' pieces and from 1
+    four, one = (json.load(open(os.path.join(d, name))) for d in sys.argv[1:3])
+    assert four["crc32"] == one["crc32"] and four["bytes"] == one["bytes"], (name, four, one)
 meta = json.load(open(os.path.join(out, "snapshot_000030.json")))
 nx, ny, nz = meta["dims"]
 size = os.path.getsize(os.path.join(out, meta["file"]))

@@ -1,0 +1,140 @@
+#include "field_file.hpp"
+
+#include "checked_io.hpp"
+#include "crc32.hpp"
+#include "output_folder.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace stencil {
+namespace {
+
+// Remembers the first failure of a sequence of calls that every rank must
+// still make (collectives), so that no rank stops early and leaves the
+// others waiting.
+struct FirstProblem {
+    std::string text;
+    void check(int code, const char* what) {
+        if (code != MPI_SUCCESS && text.empty()) text = mpi_io_reason(code) + " (" + what + ")";
+    }
+    void set(const std::string& why) {
+        if (text.empty()) text = why;
+    }
+};
+
+// Why a part that MPI said it wrote did not read back intact.
+std::string read_back_reason(const std::string& path) {
+    const std::string folder = path.substr(0, path.find_last_of('/') + 1);
+    if (free_bytes(folder.empty() ? "." : folder) == 0)
+        return std::string(std::strerror(ENOSPC)) + " (found on reading the file back)";
+    return "the file read back differs from what was written";
+}
+
+// The file's type map for this rank: its box inside the global array, in C
+// order (z slowest), which is x fastest on disk.
+class BoxType {
+public:
+    explicit BoxType(const Decomposition& d) {
+        int sizes[3] = {d.global[2], d.global[1], d.global[0]},
+            sub[3] = {d.local[2], d.local[1], d.local[0]},
+            start[3] = {d.offset[2], d.offset[1], d.offset[0]};
+        MPI_CHECK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_FLOAT, &type_));
+        MPI_CHECK(MPI_Type_commit(&type_));
+    }
+    ~BoxType() { MPI_Type_free(&type_); }
+    BoxType(const BoxType&) = delete;
+    BoxType& operator=(const BoxType&) = delete;
+    MPI_Datatype get() const { return type_; }
+
+private:
+    MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// This rank's share of the file's CRC register: its rows at their file
+// offsets, every other byte taken as zero (crc32.hpp says why that adds up).
+std::uint32_t raw_crc_of_box(const Decomposition& d, const std::vector<float>& interior,
+                             std::uint64_t file_bytes) {
+    RawCrc32 crc;
+    const std::size_t row = std::size_t(d.local[0]);
+    for (int k = 0; k < d.local[2]; ++k)
+        for (int j = 0; j < d.local[1]; ++j) {
+            const std::uint64_t cell =
+                (std::uint64_t(d.offset[2] + k) * d.global[1] + (d.offset[1] + j)) * d.global[0] +
+                d.offset[0];
+            crc.feed_at(cell * sizeof(float),
+                        interior.data() + (std::size_t(k) * d.local[1] + j) * row,
+                        row * sizeof(float));
+        }
+    crc.extend_to(file_bytes);
+    return crc.value();
+}
+
+} // namespace
+
+FieldFile write_field_file(const Decomposition& d, const std::string& path,
+                           const std::vector<float>& interior, bool inject_no_space) {
+    const MPI_Comm comm = d.cart.get();
+    const std::string partial = partial_path(path);
+    const int count = int(interior.size());
+    const BoxType box(d);
+    auto fail_if_any = [&](const std::string& local) {
+        const std::string agreed = first_problem(comm, local);
+        if (agreed.empty()) return;
+        if (d.rank == 0) std::remove(partial.c_str());
+        throw OutputFailure("writing " + path + ": " + agreed);
+    };
+
+    MPI_File file = MPI_FILE_NULL;
+    FirstProblem problem;
+    problem.check(MPI_File_open(comm, partial.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                                MPI_INFO_NULL, &file),
+                  "open");
+    fail_if_any(problem.text);
+    problem.check(MPI_File_set_size(file, 0), "set_size"); // a leftover partial file
+    problem.check(MPI_File_set_view(file, 0, MPI_FLOAT, box.get(), "native", MPI_INFO_NULL),
+                  "set_view");
+    MPI_Status status;
+    problem.check(
+        MPI_File_write_all(file, interior.data(), inject_no_space ? 0 : count, MPI_FLOAT, &status),
+        "write_all");
+    int written = 0;
+    MPI_Get_count(&status, MPI_FLOAT, &written);
+    if (inject_no_space) problem.set(std::string(std::strerror(ENOSPC)) + " (injected)");
+    if (written != count)
+        problem.set("wrote " + std::to_string(written) + " of " + std::to_string(count) +
+                    " values");
+    problem.check(MPI_File_sync(file), "sync");
+    problem.check(MPI_File_close(&file), "close");
+    fail_if_any(problem.text);
+
+    std::vector<float> back(interior.size());
+    problem.check(MPI_File_open(comm, partial.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file),
+                  "reopen");
+    fail_if_any(problem.text);
+    problem.check(MPI_File_set_view(file, 0, MPI_FLOAT, box.get(), "native", MPI_INFO_NULL),
+                  "set_view");
+    problem.check(MPI_File_read_all(file, back.data(), count, MPI_FLOAT, &status), "read_all");
+    int read = 0;
+    MPI_Get_count(&status, MPI_FLOAT, &read);
+    problem.check(MPI_File_close(&file), "close");
+    if (problem.text.empty() &&
+        (read != count || std::memcmp(back.data(), interior.data(), back.size() * 4) != 0))
+        problem.set(read_back_reason(path));
+    fail_if_any(problem.text);
+
+    FieldFile result;
+    result.bytes = std::uint64_t(d.global[0]) * d.global[1] * d.global[2] * sizeof(float);
+    std::uint32_t raw = raw_crc_of_box(d, interior, result.bytes);
+    MPI_CHECK(
+        MPI_Reduce(d.rank == 0 ? MPI_IN_PLACE : &raw, &raw, 1, MPI_UINT32_T, MPI_BXOR, 0, comm));
+    result.crc32 = standard_crc32(raw, result.bytes);
+    std::string renamed;
+    if (d.rank == 0 && std::rename(partial.c_str(), path.c_str()) != 0)
+        renamed = std::strerror(errno);
+    fail_if_any(renamed);
+    return result;
+}
+
+} // namespace stencil

@@ -1,0 +1,29 @@
+// One raw float32 file of the global field, written by every rank at once
+// with collective MPI-IO: complete under its final name, or absent.
+#pragma once
+
+#include "decomposition.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+struct FieldFile {
+    std::uint64_t bytes = 0;
+    std::uint32_t crc32 = 0; // the standard CRC-32 of the whole file (valid on rank 0)
+};
+
+// Collective over d.cart. Each rank writes `interior` (its box, x fastest)
+// at its place in the global array (x fastest on disk), under a partial
+// name, then reads its part back and compares: Open MPI's default I/O
+// component has been seen to report success for writes that hit a full
+// disk. Only when every rank agrees is the file renamed to `path`. On any
+// failure the partial file is removed and every rank throws OutputFailure
+// with "writing PATH: reason". `inject_no_space`: this rank behaves as if
+// its write had failed with ENOSPC (tests).
+FieldFile write_field_file(const Decomposition& d, const std::string& path,
+                           const std::vector<float>& interior, bool inject_no_space);
+
+} // namespace stencil

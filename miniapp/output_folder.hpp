@@ -1,0 +1,70 @@
+// One run owns its output folder. Rank 0 takes a lock file, created
+// exclusively, that names the run (host, PID, batch job, start time); it is
+// removed when the run ends, and left behind when the run dies, so a later
+// run can tell a live owner from a dead one. Also: which files of a finished
+// run a folder holds, and how much room its file system has.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+struct RunIdentity {
+    std::string host;
+    long pid = 0;
+    std::string
+        job_id; // SLURM_JOB_ID, PBS_JOBID, LSB_JOBID or FLUX_JOB_ID; empty outside a batch job
+    std::string started; // UTC, ISO 8601
+    long long pid_start =
+        0; // the process's start in clock ticks after boot (Linux), against PID reuse
+
+    static RunIdentity of_this_process();
+    std::string json() const;
+    // "host H, pid P, job J, started T"
+    std::string describe() const;
+    // host:pid:started, written into every sidecar so a file names its run.
+    std::string id() const;
+};
+
+// Reads a lock file's text; false if it is not one.
+bool parse_run_identity(const std::string& text, RunIdentity& out);
+
+class OutputFolderLock {
+public:
+    static constexpr const char* kFileName = "stencil-miniapp.lock";
+
+    OutputFolderLock() = default;
+    ~OutputFolderLock() { release(); }
+    OutputFolderLock(OutputFolderLock&& other) noexcept;
+    OutputFolderLock& operator=(OutputFolderLock&& other) noexcept;
+    OutputFolderLock(const OutputFolderLock&) = delete;
+    OutputFolderLock& operator=(const OutputFolderLock&) = delete;
+
+    // Takes `folder` for this run, or returns one line saying why not. A lock
+    // whose run is dead (same host, no such process), or whose run cannot be
+    // checked from here (another host), is replaced only with `force`, and
+    // `note` then says what was replaced. A live run's lock never is.
+    std::string take(const std::string& folder, bool force, const RunIdentity& me,
+                     std::string& note);
+    // Removes the lock file if it is still this run's.
+    void release() noexcept;
+    bool held() const { return !path_.empty(); }
+
+private:
+    std::string path_, contents_;
+};
+
+// Files a finished run of this program left in `folder` (snapshots and
+// sidecars, traces, images, partial files), by name.
+std::vector<std::string> earlier_outputs(const std::string& folder);
+
+// Bytes the caller may still write in `folder`'s file system (statvfs), or
+// UINT64_MAX if it cannot tell.
+std::uint64_t free_bytes(const std::string& folder);
+
+// "1.5 GiB" and the like.
+std::string human_bytes(std::uint64_t bytes);
+
+} // namespace stencil

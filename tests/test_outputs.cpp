@@ -1,0 +1,170 @@
+// The pieces that keep outputs honest: the combinable CRC-32, the folder
+// lock, and files written complete or not at all. The end-to-end cases (a
+// full disk, concurrent runs, a dead run's lock) are in output_safety_test.sh.
+#include "checked_io.hpp"
+#include "crc32.hpp"
+#include "field_file.hpp"
+#include "output_folder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace stencil {
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+bool exists(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+// A fresh empty folder per test.
+std::string fresh_folder() {
+    char name[] = "/tmp/stencil-outputs-XXXXXX";
+    const char* made = ::mkdtemp(name);
+    EXPECT_NE(made, nullptr);
+    return made ? made : "";
+}
+
+TEST(Crc32, MatchesTheStandardCheckValue) {
+    EXPECT_EQ(crc32_of("123456789", 9), 0xCBF43926u); // the CRC-32 catalogue's check value
+    EXPECT_EQ(crc32_of("", 0), 0u);
+}
+
+TEST(Crc32, PiecesFromSeveralRanksCombineToTheWholeFilesCrc) {
+    std::mt19937 random(7);
+    std::vector<unsigned char> file(200003);
+    for (auto& byte : file)
+        byte = static_cast<unsigned char>(random());
+    // Three "ranks" own interleaved pieces of random length, as the rows of
+    // a decomposed field are; each sees the others' bytes as zeros.
+    RawCrc32 rank[3];
+    for (std::size_t at = 0, owner = 0; at < file.size(); owner = (owner + 1) % 3) {
+        const std::size_t length = std::min<std::size_t>(1 + random() % 900, file.size() - at);
+        rank[owner].feed_at(at, &file[at], length);
+        at += length;
+    }
+    std::uint32_t raw = 0;
+    for (RawCrc32& r : rank) {
+        r.extend_to(file.size());
+        raw ^= r.value();
+    }
+    EXPECT_EQ(standard_crc32(raw, file.size()), crc32_of(file.data(), file.size()));
+}
+
+TEST(Crc32, SkippingIsFeedingZeros) {
+    const std::vector<unsigned char> zeros(100000, 0);
+    RawCrc32 fed, skipped;
+    fed.feed("abc", 3), skipped.feed("abc", 3);
+    fed.feed(zeros.data(), zeros.size()), skipped.skip(zeros.size());
+    EXPECT_EQ(fed.value(), skipped.value());
+    EXPECT_EQ(fed.length(), skipped.length());
+}
+
+TEST(CheckedIo, WritesCompletelyAndLeavesNoPartialFile) {
+    const std::string folder = fresh_folder(), path = folder + "/a.bin";
+    EXPECT_EQ(write_file_completely(path, std::string("hello")), "");
+    EXPECT_EQ(read_file(path), "hello");
+    EXPECT_FALSE(exists(partial_path(path)));
+    const std::string why = write_file_completely(folder + "/no/such/dir/b.bin", std::string("x"));
+    EXPECT_EQ(why, "writing " + folder + "/no/such/dir/b.bin: No such file or directory");
+}
+
+TEST(OutputFolderLock, OneRunAtATimeAndReleasedAtTheEnd) {
+    const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
+    const RunIdentity me = RunIdentity::of_this_process();
+    std::string note;
+    {
+        OutputFolderLock lock;
+        ASSERT_EQ(lock.take(folder, false, me, note), "");
+        RunIdentity written;
+        ASSERT_TRUE(parse_run_identity(read_file(lock_path), written));
+        EXPECT_EQ(written.pid, me.pid);
+        EXPECT_EQ(written.host, me.host);
+        // This process is alive: a second run is refused, even with force.
+        OutputFolderLock second;
+        EXPECT_NE(second.take(folder, false, me, note).find("is in use by a running job"),
+                  std::string::npos);
+        EXPECT_NE(second.take(folder, true, me, note).find("is in use by a running job"),
+                  std::string::npos);
+        EXPECT_FALSE(second.held());
+    }
+    EXPECT_FALSE(exists(lock_path)) << "the lock outlived its run";
+}
+
+TEST(OutputFolderLock, ADeadRunsLockNeedsForce) {
+    const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    ::waitpid(child, nullptr, 0); // now a PID with no process
+    RunIdentity dead = RunIdentity::of_this_process();
+    dead.pid = child, dead.pid_start = 0;
+    std::ofstream(lock_path) << dead.json();
+    OutputFolderLock lock;
+    std::string note;
+    const RunIdentity me = RunIdentity::of_this_process();
+    const std::string why = lock.take(folder, false, me, note);
+    EXPECT_NE(why.find("has a stale lock from a run that died"), std::string::npos) << why;
+    EXPECT_NE(why.find("--output-force"), std::string::npos) << why;
+    EXPECT_EQ(lock.take(folder, true, me, note), "");
+    EXPECT_NE(note.find("replaced the lock of a dead run"), std::string::npos) << note;
+    EXPECT_TRUE(lock.held());
+}
+
+TEST(OutputFolderLock, ALockFromAnotherHostOrUnreadableIsNotTakenSilently) {
+    const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
+    RunIdentity other = RunIdentity::of_this_process();
+    other.host += "-elsewhere";
+    std::ofstream(lock_path) << other.json();
+    OutputFolderLock lock;
+    std::string note;
+    const RunIdentity me = RunIdentity::of_this_process();
+    EXPECT_NE(lock.take(folder, false, me, note).find("cannot be checked from here"),
+              std::string::npos);
+    std::ofstream(lock_path) << "garbage";
+    EXPECT_NE(lock.take(folder, false, me, note).find("an unreadable lock"), std::string::npos);
+    EXPECT_FALSE(lock.held());
+}
+
+TEST(OutputFolder, FindsAFinishedRunsFilesAndNothingElse) {
+    const std::string folder = fresh_folder();
+    for (const char* name : {"snapshot_000010.raw", "snapshot_000010.json", "traces.bin",
+                             "slice_z4_000010.png", "notes.txt", "run.json"})
+        std::ofstream(folder + "/" + name) << "x";
+    EXPECT_EQ(earlier_outputs(folder),
+              (std::vector<std::string>{"slice_z4_000010.png", "snapshot_000010.json",
+                                        "snapshot_000010.raw", "traces.bin"}));
+    EXPECT_GT(free_bytes(folder), 0u);
+    EXPECT_EQ(human_bytes(1536), "1.5 KiB");
+}
+
+TEST(FieldFile, OneRankWritesTheFileItsSidecarDescribes) {
+    const std::string folder = fresh_folder(), path = folder + "/f.raw";
+    const Decomposition d = decompose(MPI_COMM_SELF, {5, 3, 2}, {0, 0, 0});
+    std::vector<float> field(30);
+    for (std::size_t n = 0; n < field.size(); ++n)
+        field[n] = 0.25f * float(n) - 3;
+    const FieldFile written = write_field_file(d, path, field, false);
+    const std::string bytes = read_file(path);
+    ASSERT_EQ(bytes.size(), 120u);
+    EXPECT_EQ(written.bytes, 120u);
+    EXPECT_EQ(written.crc32, crc32_of(bytes.data(), bytes.size()));
+    EXPECT_FALSE(exists(partial_path(path)));
+    EXPECT_THROW(write_field_file(d, folder + "/g.raw", field, true), OutputFailure);
+    EXPECT_FALSE(exists(folder + "/g.raw"));
+    EXPECT_FALSE(exists(partial_path(folder + "/g.raw")));
+}
+
+} // namespace
+} // namespace stencil
