@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, from Debian/Ubuntu packages.
-# usage: tools/install-deps.sh [host] [hip] [lint]
+# usage: tools/install-deps.sh [host] [hip] [lint] [slurm]
 #   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, matplotlib (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
+#   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
 packages=(g++ cmake ninja-build make git python3 python3-matplotlib libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
@@ -12,6 +13,7 @@ for extra in "$@"; do
     host) ;;
     hip) packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
     lint) packages+=(shellcheck clang-format) ;;
+    slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
     *) echo "install-deps: unknown group '$extra'" >&2; exit 2 ;;
   esac
 done

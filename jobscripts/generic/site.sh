@@ -1,20 +1,47 @@
-# A generic Slurm cluster with Open MPI over UCX, AMD or NVIDIA GPUs.
+# A generic Slurm cluster with Open MPI over UCX, AMD or NVIDIA GPUs; on a
+# node without GPUs, the HOST back-end on CPU ranks (to try the scripts).
 # shellcheck disable=SC2034 # GCDS_PER_NODE is read by the scripts that source this file
 # shellcheck shell=bash
-: "${GPU_VENDOR:=amd}"      # amd: ROCm-aware UCX; nvidia: CUDA-aware UCX
-: "${GPUS_PER_NODE:=8}"
-export OMPI_MCA_pml=ucx      # the same as mpirun --mca pml ucx
+# GPU_VENDOR: amd (ROCm-aware UCX), nvidia (CUDA-aware UCX) or none; by
+# default whichever the node running the batch script has.
+if [ -z "${GPU_VENDOR:-}" ]; then
+  if [ -e /dev/kfd ]; then
+    GPU_VENDOR=amd
+  elif nvidia-smi -L >/dev/null 2>&1; then
+    GPU_VENDOR=nvidia
+  else
+    GPU_VENDOR=none
+  fi
+fi
+# The build of the README's layout for that vendor, unless APP is set.
 case "$GPU_VENDOR" in
-  amd) export UCX_TLS=${UCX_TLS:-rc,sm,self,rocm_copy,rocm_ipc} ;;
-  nvidia) export UCX_TLS=${UCX_TLS:-rc,sm,self,cuda_copy,cuda_ipc,gdr_copy} ;;
-  *) echo "GPU_VENDOR must be amd or nvidia" >&2; exit 2 ;;
+  amd)
+    : "${APP:=build-hip/miniapp/stencil-miniapp}"
+    export OMPI_MCA_pml=ucx UCX_TLS=${UCX_TLS:-rc,sm,self,rocm_copy,rocm_ipc}
+    : "${GPUS_PER_NODE:=8}" ;;
+  nvidia)
+    : "${APP:=build-cuda/miniapp/stencil-miniapp}"
+    export OMPI_MCA_pml=ucx UCX_TLS=${UCX_TLS:-rc,sm,self,cuda_copy,cuda_ipc,gdr_copy}
+    : "${GPUS_PER_NODE:=8}" ;;
+  none)
+    : "${APP:=build/miniapp/stencil-miniapp}"
+    # One rank per task Slurm gave the node (--ntasks-per-node), each on one
+    # core: the HOST back-end's OpenMP threads would otherwise share them.
+    : "${GPUS_PER_NODE:=${SLURM_NTASKS_PER_NODE:-${SLURM_CPUS_ON_NODE:-1}}}"
+    export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+    # Under srun, Open MPI cannot tell that the node may have fewer cores
+    # than ranks, and would busy-poll.
+    export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
+    echo "stencil: no GPU on $(hostname): the HOST back-end ($APP), $GPUS_PER_NODE ranks per node" ;;
+  *) echo "GPU_VENDOR must be amd, nvidia or none" >&2; exit 2 ;;
 esac
-GCDS_PER_NODE=$GPUS_PER_NODE # read by the job scripts that source this file
+GCDS_PER_NODE=$GPUS_PER_NODE # ranks per node; read by the job scripts that source this file
 # Every rank sees every GPU of its node (GPU IPC needs that) and picks the
 # one of its node-local rank itself.
 launch() {
-  local ranks=$1
+  local ranks=$1 gpus=()
   shift
+  [ "$GPU_VENDOR" = none ] || gpus=(--gpus-per-node="$GPUS_PER_NODE")
   srun --mpi=pmix -N"$(((ranks + GPUS_PER_NODE - 1) / GPUS_PER_NODE))" -n"$ranks" \
-    --ntasks-per-node="$((ranks < GPUS_PER_NODE ? ranks : GPUS_PER_NODE))" --gpus-per-node="$GPUS_PER_NODE" "$@"
+    --ntasks-per-node="$((ranks < GPUS_PER_NODE ? ranks : GPUS_PER_NODE))" "${gpus[@]}" "$@"
 }

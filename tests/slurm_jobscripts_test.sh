@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The job scripts under a real Slurm (tools/local-slurm.sh: one node, as root):
+#  - Frontier and LUMI: every script's #SBATCH lines pass `sbatch --test-only`
+#    on nodes of their shape (64 cores, 8 GPUs), at its default node count
+#    and at 4 nodes, and the srun line of each site's launch() passes
+#    `srun --test-only` at 1, 8, 16 and 32 ranks; a request no node can meet
+#    is refused (the check can fail);
+#  - generic: weak.sbatch and strong.sbatch, unmodified, run to completion
+#    with `sbatch --wait` on the HOST back-end at 1, 2 and 4 ranks; the job
+#    ends COMPLETED, one JSON report per rank count lands in
+#    results/JOBNAME-JOBID/, each run's binding table lists its ranks, and
+#    the collector passes --verify on each folder.
+# usage: tests/slurm_jobscripts_test.sh [WORKDIR]   (needs a HOST build in build/, and root or sudo)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+work=${1:-$repo/build/slurm-test}
+export STENCIL_SLURM_DIR=${STENCIL_SLURM_DIR:-/tmp/stencil-slurm-test}
+fail() { echo "slurm_jobscripts_test: $*" >&2; exit 1; }
+[ -x build/miniapp/stencil-miniapp ] || fail "build the HOST back-end first (tools/run-tests.sh)"
+rm -rf "$work" && mkdir -p "$work"
+trap 'tools/local-slurm.sh stop' EXIT
+tools/local-slurm.sh start
+export SLURM_CONF=$STENCIL_SLURM_DIR/slurm.conf
+
+echo "== Frontier and LUMI: sbatch --test-only"
+test_only() { # SCRIPT [sbatch options]: passes when Slurm says when and where it would start
+  local out
+  out=$(sbatch --test-only -A PROJECT "${@:2}" "$1" 2>&1) || fail "$1 ${*:2}: $out"
+  grep -q "to start at" <<<"$out" || fail "$1 ${*:2}: $out"
+  echo "ok  $1 ${*:2}: ${out#sbatch: }"
+}
+for site in frontier lumi; do
+  for script in jobscripts/"$site"/*.sbatch; do
+    test_only "$script"
+    [[ $script == *bench-single-gcd* ]] || test_only "$script" -N 4
+  done
+done
+if sbatch --test-only -A PROJECT -N 2 --gpus-per-node=9 jobscripts/lumi/weak.sbatch >/dev/null 2>&1; then
+  fail "a node with 9 GPUs was accepted: the GPU check cannot fail"
+fi
+echo "ok  9 GPUs per node refused"
+
+echo "== Frontier and LUMI: each site's srun line, srun --test-only"
+for site in frontier:batch lumi:standard-g; do
+  name=${site%%:*} partition=${site#*:}
+  for ranks in 1 8 16 32; do
+    out=$(
+      # shellcheck disable=SC2317 # called by the site's launch()
+      module() { :; } # no Cray modules here
+      # shellcheck disable=SC2317
+      srun() { command srun --test-only -p "$partition" -A PROJECT "$@" 2>&1; }
+      # shellcheck disable=SC1090
+      source "jobscripts/$name/site.sh"
+      launch "$ranks" true
+    ) || fail "$name launch $ranks: $out"
+    grep -q "to start at" <<<"$out" || fail "$name launch $ranks: $out"
+    echo "ok  $name launch $ranks: ${out#srun: }"
+  done
+done
+
+echo "== generic weak and strong, sbatch --wait, HOST back-end"
+# Small sizes through the scripts' own variables; 4 tasks on the one node.
+export LOCAL=24,20,16 GRID=48,40,32 STEPS=4 RADIUS=2 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+for study in weak strong; do
+  job=$(sbatch --parsable --wait -N 1 --ntasks-per-node=4 -o "$work/%x-%j.out" "jobscripts/generic/$study.sbatch") ||
+    { cat "$work"/*.out; fail "$study: sbatch --wait failed"; }
+  job=${job%%;*}
+  state=$(scontrol show job "$job" | grep -o "JobState=[A-Z]*" | head -1)
+  code=$(scontrol show job "$job" | grep -o " ExitCode=[0-9:]*" | head -1)
+  if [ "$state" != JobState=COMPLETED ] || [ "$code" != " ExitCode=0:0" ]; then
+    cat "$work/stencil-$study-$job.out"
+    fail "$study job $job: $state$code"
+  fi
+  results=results/stencil-$study-$job
+  [ -d "$results" ] || fail "$study: no results folder named after job $job"
+  for ranks in 1 2 4; do
+    report=$results/$study-gpu-aware-overlap-on-n$ranks.json
+    [ -f "$report" ] || fail "$study: no report for $ranks ranks in $results"
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['ranks']==$ranks and r['backend']=='HOST', r" "$report"
+    # The binding table: one row per rank, ranks 0..n-1 on this host.
+    listed=$(awk '/^ *rank +host/{t=1; next} t && /^ *[0-9]+ /{print $1} t && !/^ *[0-9]+ /{t=0}' \
+      "${report%.json}.txt" | sort -n | paste -sd' ' -)
+    [ "$listed" = "$(seq -s' ' 0 $((ranks - 1)))" ] || fail "$study n$ranks: binding table lists ranks '$listed'"
+  done
+  [ "$(find "$results" -name '*.json' | wc -l)" -eq 3 ] || fail "$study: not exactly 3 reports in $results"
+  "$(source jobscripts/common.sh && stencil_python)" jobscripts/collect.py "$results" --verify >"$work/collect-$study.txt" ||
+    { cat "$work/collect-$study.txt"; fail "$study: the collector failed"; }
+  echo "ok  $study job $job: $state$code, reports n1 n2 n4 in $results, collector verified"
+  mv "$results" "$work/"
+done
+rmdir results 2>/dev/null || true
+echo "slurm job scripts ok"
