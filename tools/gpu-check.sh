@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build the CUDA back-end, print its resource
 # table, run the GPU test suite, run the benchmark, and print a short table
-# last. Logs and JSON go to $OUT (the device tool returns that folder).
+# last. Logs and JSON go to the results folder $OUT.
 #
 # usage: tools/gpu-check.sh [--bench-args "..."] [--skip-tests] [--skip-bench]
 # env:   OUT (default .out), STENCIL_CUDA_ARCHS (default 90)
@@ -21,7 +21,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# GoogleTest and Google Benchmark travel in .deps/ (tools/fetch-device-deps.sh).
+# On a node without a package archive, GoogleTest and Google Benchmark come
+# from .deps/ (tools/prepare-offline-deps.sh).
 prefix=()
 if [ -d .deps/root/usr ]; then
   prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")

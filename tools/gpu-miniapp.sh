@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The mini-app on a lent multi-GPU machine, in one call.
+# The mini-app on a multi-GPU node, in one script: build, check, time.
+# It needs no package archive (tools/prepare-offline-deps.sh).
 #
 # Builds the CUDA back-end twice: against the system MPI (not GPU-aware, so
-# --comm staged) and, when .deps/ompi-4.1.4-cuda-install.tar.xz travels
-# along, against that CUDA-aware Open MPI (--comm gpu-aware, and nccl where
+# --comm staged) and, when .deps/ompi-4.1.4-cuda-install.tar.xz is there
+# (tools/prepare-offline-deps.sh ARCHIVE), against that CUDA-aware Open MPI (--comm gpu-aware, and nccl where
 # NCCL is installed). Then, per build: the preflight; 2 ranks against 1,
 # bit for bit, split along z and along x; the timing matrix; the halo
 # micro-benchmark. With --scaling, also the weak and strong scaling study of
 # docs/scaling/ (GPU-aware MPI; ranks along z and along x, overlap on and
 # off; 1, 2, 4 ... ranks up to the GPUs present). Prints a table last;
-# reports and logs go to $OUT, in one archive.
+# reports and logs go to the results folder $OUT (default .out), in one
+# archive, reports.tgz.
 #
 # usage: tools/gpu-miniapp.sh [--sizes "512,512,512 ..."] [--splits "1,1,2 2,1,1"]
 #                             [--radius 4] [--steps 100] [--one-gpu] [--scaling]
@@ -66,7 +68,7 @@ run() { # run LAUNCHER RANKS NAME ARGS...
   LD_LIBRARY_PATH=$libs $launcher -np "$ranks" "$@" >"$OUT/$name.txt" 2>&1 ||
     { echo "FAILED: $name"; tail -15 "$OUT/$name.txt"; status=1; }
 }
-tag() { echo "$1" | tr , x; } # file names without commas (the device tool refuses them)
+tag() { echo "$1" | tr , x; } # file names without commas: safe in every shell and copy tool
 
 for spec in "${builds[@]}"; do
   IFS='|' read -r dir launcher modes <<<"$spec"
@@ -105,15 +107,15 @@ for spec in "${builds[@]}"; do
 done
 if [ "$scaling" = 1 ]; then
   if [ ! -x build-gpu-cudampi/miniapp/stencil-miniapp ]; then
-    echo "FAILED: --scaling needs the CUDA-aware Open MPI in .deps/ (tools/fetch-device-deps.sh)"
+    echo "FAILED: --scaling needs the CUDA-aware Open MPI in .deps/ (tools/prepare-offline-deps.sh ARCHIVE)"
     status=1
   else
     gpus=$(nvidia-smi -L | wc -l) ranks_list=1
     for ((n = 2; n <= gpus; n *= 2)); do ranks_list+=" $n"; done
     for along in "" x; do
       for overlap in on off; do
-        # The collector needs matplotlib, which the lent machines lack: it
-        # runs afterwards, where the reports are fetched to.
+        # The collector needs matplotlib, which a GPU node may lack: run it
+        # afterwards, wherever the reports are copied to.
         LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-} APP=build-gpu-cudampi/miniapp/stencil-miniapp \
           MPIRUN="/tmp/gpumpi/install/bin/mpirun --mca pml ob1" RANKS_LIST=$ranks_list COMM=gpu-aware \
           RADIUS=$radius STEPS=$steps OVERLAP=$overlap PROCS_ALONG=$along LABEL_SUFFIX=${along:+-along-$along} \
@@ -127,7 +129,7 @@ fi
 cat "$OUT"/halo-bench-*.txt | grep -v "^$" || true
 python3 tools/miniapp-table.py "$OUT"/perf-*.json --markdown >"$OUT/table.md"
 python3 tools/miniapp-table.py "$OUT"/perf-*.json
-# The device tool returns at most 8 files: everything travels in one archive.
+# One archive is the easiest thing to copy off a node.
 (
   cd "$OUT"
   archived=(./*.txt ./*.json ./*.md)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Prepares .deps/ (git-ignored) for a GPU node that cannot reach a package
+# archive: run it on a machine that can (Debian or Ubuntu), then copy the
+# repository, .deps/ included, to the GPU node. tools/gpu-check.sh and
+# tools/gpu-miniapp.sh find everything there.
+#   .deps/root/      GoogleTest, Google Benchmark and stb headers, unpacked
+#                    from the distribution's packages (no install needed)
+#   .deps/ompi-4.1.4-cuda-install.tar.xz
+#                    a CUDA-aware Open MPI build, if you name its archive (an
+#                    install/ tree, as shipped by your site or built with
+#                    --with-cuda); without it the GPU runs use staged MPI
+#
+# usage: tools/prepare-offline-deps.sh [CUDA_AWARE_OPENMPI_ARCHIVE.tar.xz]
+set -euo pipefail
+archive=${1:+$(realpath "$1")}
+cd "$(dirname "$0")/.."
+mkdir -p .deps/debs .deps/root
+(cd .deps/debs && apt-get download libgtest-dev libbenchmark-dev libbenchmark1debian libstb-dev >/dev/null)
+for deb in .deps/debs/*.deb; do dpkg -x "$deb" .deps/root; done
+if [ -n "$archive" ]; then
+  [ -f "$archive" ] || { echo "prepare-offline-deps: $archive: no such file" >&2; exit 2; }
+  cp "$archive" .deps/ompi-4.1.4-cuda-install.tar.xz
+fi
+du -sh .deps
