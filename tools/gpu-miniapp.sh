@@ -7,7 +7,10 @@
 # (tools/prepare-offline-deps.sh ARCHIVE), against that CUDA-aware Open MPI (--comm gpu-aware, and nccl where
 # NCCL is installed). Then, per build: the preflight; 2 ranks against 1,
 # bit for bit, split along z and along x; the timing matrix; the halo
-# micro-benchmark. With --scaling, also the weak and strong scaling study of
+# micro-benchmark; a snapshot run whose files must pass
+# tools/verify-output.py. With --sweep "64 128 ...", one GPU at each --local
+# N,N,N with --comm none (the projection's input, jobscripts/project.py).
+# With --scaling, also the weak and strong scaling study of
 # docs/scaling/ (GPU-aware MPI; ranks along z and along x, overlap on and
 # off; 1, 2, 4 ... ranks up to the GPUs present). Prints a table last;
 # reports and logs go to the results folder $OUT (default .out), in one
@@ -15,11 +18,12 @@
 #
 # usage: tools/gpu-miniapp.sh [--sizes "512,512,512 ..."] [--splits "1,1,2 2,1,1"]
 #                             [--radius 4] [--steps 100] [--one-gpu] [--scaling]
+#                             [--sweep "64 96 128 ..."]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
-sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0 scaling=0
+sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0 scaling=0 sweep=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes=$2; shift ;;
@@ -28,6 +32,7 @@ while [ $# -gt 0 ]; do
     --steps) steps=$2; shift ;;
     --one-gpu) one_gpu=1 ;;
     --scaling) scaling=1 ;;
+    --sweep) sweep=$2; shift ;;
     *) echo "gpu-miniapp: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -36,10 +41,18 @@ export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS
 export NCCL_NVLS_ENABLE=0 # never NVLink multicast on shared machines
 nvidia-smi topo -m >"$OUT/topology.txt" 2>&1 || true
 
+# On a node without a package archive, Google Benchmark comes from .deps/
+# (tools/prepare-offline-deps.sh).
+prefix=()
+if [ -d .deps/root/usr ]; then
+  prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
+  export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+fi
+
 build() { # build DIR [cmake args...]
   local dir=$1 log; shift
   log=$OUT/$(basename "$dir")
-  cmake -S . -B "$dir" -DSTENCIL_BACKEND=CUDA -DSTENCIL_BUILD_TESTS=OFF "$@" >"$log-configure.log" 2>&1 ||
+  cmake -S . -B "$dir" -DSTENCIL_BACKEND=CUDA -DSTENCIL_BUILD_TESTS=OFF "${prefix[@]}" "$@" >"$log-configure.log" 2>&1 ||
     { tail -20 "$log-configure.log"; exit 1; }
   grep -E "NCCL|mini-app" "$log-configure.log" || true
   cmake --build "$dir" -j"$(nproc)" --target stencil-miniapp stencil-halo-bench >"$log-build.log" 2>&1 ||
@@ -105,6 +118,24 @@ for spec in "${builds[@]}"; do
   run "$launcher" 2 "halo-bench-$(basename "$dir")" "$dir/bench/stencil-halo-bench" --sizes 64,128,256,512 \
     --radius "$radius" --modes "$bench_modes"
 done
+if [ -n "$sweep" ]; then
+  mkdir -p "$OUT/sweep"
+  for n in $sweep; do
+    run mpirun 1 "sweep/sweep-$n" build-gpu-sysmpi/miniapp/stencil-miniapp --local "$n,$n,$n" --radius "$radius" \
+      --steps "$steps" --warmup 10 --comm none --label sweep --report "$OUT/sweep/sweep-$n.json"
+  done
+  python3 tools/miniapp-table.py "$OUT"/sweep/*.json
+fi
+# Snapshots from the GPUs, written by MPI-IO from every rank, must verify
+# against their sidecars (length and CRC-32).
+spec=${builds[-1]}
+IFS='|' read -r dir launcher modes <<<"$spec"
+rm -rf /tmp/stencil-snapshots
+run "$launcher" 2 snapshots "$dir/miniapp/stencil-miniapp" --grid 192,160,176 --steps 40 --snapshot-every 20 \
+  --receiver-line z=40 --output /tmp/stencil-snapshots --checksum
+python3 tools/verify-output.py /tmp/stencil-snapshots >"$OUT/snapshots-verify.txt" 2>&1 ||
+  { echo "FAILED: the GPU run's snapshots do not verify"; status=1; }
+cat "$OUT/snapshots-verify.txt"
 if [ "$scaling" = 1 ]; then
   if [ ! -x build-gpu-cudampi/miniapp/stencil-miniapp ]; then
     echo "FAILED: --scaling needs the CUDA-aware Open MPI in .deps/ (tools/prepare-offline-deps.sh ARCHIVE)"
@@ -134,6 +165,7 @@ python3 tools/miniapp-table.py "$OUT"/perf-*.json
   cd "$OUT"
   archived=(./*.txt ./*.json ./*.md)
   [ ! -d scaling ] || archived+=(./scaling)
-  tar czf reports.tgz "${archived[@]}" && find . -maxdepth 1 -type f ! -name reports.tgz -delete && rm -rf scaling
+  [ ! -d sweep ] || archived+=(./sweep)
+  tar czf reports.tgz "${archived[@]}" && find . -maxdepth 1 -type f ! -name reports.tgz -delete && rm -rf scaling sweep
 )
 exit $status
