@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The measured inputs of jobscripts/project.py, on one node of the machine
+# you plan for: one rank at each --local N,N,N with --comm none (kernel time
+# against cells), stencil-halo-bench on two ranks (latency and bandwidth of
+# an exchange inside the node), two ranks split along x (strided faces, thin
+# x slabs), and the weak and strong series to compare the projection with.
+#
+# usage: jobscripts/local/calibrate.sh
+# env:   RESULTS (default results/calibration-DATE), APP and HALO_BENCH (the
+#        HOST build in build/ by default), MPIRUN ("mpirun"), SWEEP ("64 96
+#        128 192 256 384 512"), RADIUS (4), STEPS (100), COMM (gpu-aware),
+#        RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
+# then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${RESULTS:=results/calibration-$(date +%Y%m%d-%H%M%S)}" "${APP:=build/miniapp/stencil-miniapp}"
+: "${HALO_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-halo-bench}" "${MPIRUN:=mpirun}"
+: "${SWEEP:=64 96 128 192 256 384 512}" "${RADIUS:=4}" "${STEPS:=100}" "${COMM:=gpu-aware}"
+export RESULTS APP MPIRUN RADIUS STEPS COMM RANKS_LIST=${RANKS_LIST:-1 2}
+if ! command -v nvidia-smi >/dev/null && ! [ -e /dev/kfd ]; then
+  export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=passive # HOST: one core per rank, as scaling.sh
+fi
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p "$RESULTS/sweep"
+for n in $SWEEP; do
+  # shellcheck disable=SC2086 # MPIRUN may carry flags
+  $MPIRUN -np 1 "$APP" --local "$n,$n,$n" --radius "$RADIUS" --steps "$STEPS" --warmup 10 --comm none \
+    --label sweep --quiet --report "$RESULTS/sweep/sweep-$n.json" >/dev/null
+done
+sizes=$(echo "$SWEEP" | tr ' ' ',')
+# shellcheck disable=SC2086
+$MPIRUN -np 2 "$HALO_BENCH" --sizes "$sizes" --radius "$RADIUS" --modes "$COMM" >"$RESULTS/halo-bench-calibration.txt"
+for overlap in on off; do
+  OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off jobscripts/local/scaling.sh >/dev/null
+  OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off \
+    jobscripts/local/scaling.sh >/dev/null
+done
+echo "calibrate: inputs in $RESULTS"

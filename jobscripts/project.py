@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Projects stencil-miniapp's time per step to thousands of GPUs: a model
+calibrated on what one node measures, with its assumptions stated. It is a
+projection, not a measurement.
+
+usage:
+  project.py CALIBRATION --machine M.json weak --local 512,512,512 [--nodes 1,2,...]
+  project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
+  project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
+  common: [--radius 4] [--overlap on|off] [--markdown FILE] [--plot FILE.png]
+
+CALIBRATION is a folder with (tools/gpu-miniapp.sh --sweep ... --scaling):
+  sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
+                       kernel time against cells, and the fixed cost per step
+  halo-bench-*.txt     stencil-halo-bench on two GPUs of one node: latency
+                       and bandwidth of an exchange inside a node
+  scaling/*along-x*n2  two GPUs split along x: what a strided face costs to
+                       pack and unpack, and how slow a thin x slab is
+M.json describes a machine (jobscripts/machines/): GPUs per node, links,
+NICs, and kernel_time_scale when its GPUs are not the calibration's. For a
+real plan, calibrate on one node of the target machine: then no scale.
+
+The model, per rank, per step (the job takes its slowest rank):
+  overlap on:  F + max(interior, pack + exchange) + unpack + boundary
+  overlap off: F + pack + exchange + unpack + kernel(whole box)
+  kernel(cells): interpolated in the sweep (log-log); slabs R thick use the
+    same curve, x slabs times the measured thin-slab factor
+  exchange: max over the rank's neighbours in its node of
+    latency + face bytes / link bandwidth, and, for neighbours on other
+    nodes, network latency + the node's off-node bytes / its NICs' bandwidth
+Ranks are placed as the mini-app does: MPI_Dims_create's grid, reversed so
+z gets the most ranks, rank = (x * PY + y) * PZ + z, GPUs_per_node
+consecutive ranks per node.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+FLOAT = 4
+
+
+# ---- calibration -------------------------------------------------------------
+
+def load_reports(pattern):
+    out = []
+    for path in sorted(glob.glob(pattern, recursive=True)):
+        try:
+            r = json.load(open(path))
+        except (OSError, ValueError):
+            continue
+        if r.get("program") == "stencil-miniapp":
+            r["_path"] = path
+            out.append(r)
+    return out
+
+
+def phase(r, name):
+    return r["phases_ms"][name]["avg"]
+
+
+class Calibration:
+    """Measured inputs: kernel time against cells, fixed cost per step,
+    exchange latency and bandwidth inside a node, strided-face costs."""
+
+    def __init__(self, kernel_points, fixed_ms, latency_ms, link_bytes_per_ms,
+                 pack_ms_per_byte=0.0, unpack_ms_per_byte=0.0, x_slab_factor=1.0, source=""):
+        self.points = sorted(kernel_points)  # (cells, ms)
+        self.fixed_ms = fixed_ms
+        self.latency_ms = latency_ms
+        self.link_bytes_per_ms = link_bytes_per_ms  # one direction, one neighbour
+        self.pack_ms_per_byte = pack_ms_per_byte
+        self.unpack_ms_per_byte = unpack_ms_per_byte
+        self.x_slab_factor = x_slab_factor
+        self.source = source
+        self.mode = "gpu-aware"
+
+    @classmethod
+    def from_folder(cls, folder, mode="gpu-aware"):
+        sweep = [r for r in load_reports(os.path.join(folder, "sweep", "*.json"))
+                 if r["ranks"] == 1 and r["comm"] == "none"]
+        if len(sweep) < 2:
+            raise SystemExit(f"project: {folder}/sweep needs two or more one-GPU --comm none reports")
+        points = [(math.prod(r["grid"]), phase(r, "interior")) for r in sweep]
+        fixed = sorted(phase(r, "step") - phase(r, "interior") - phase(r, "boundary") for r in sweep)
+        rows = []
+        for path in glob.glob(os.path.join(folder, "halo-bench-*.txt")):
+            with open(path) as bench:
+                for line in bench:
+                    m = re.match(rf"^{re.escape(mode)}\s+\d+\s+([\d.]+)\s+([\d.]+)\s", line)
+                    if m:
+                        rows.append((float(m.group(1)) * 1048576, float(m.group(2)) * 1e-3))
+        if len(rows) < 2:
+            raise SystemExit(f"project: no '{mode}' rows in {folder}/halo-bench-*.txt")
+        latency, per_byte = fit_line(rows)
+        # The bench's bytes are sent plus received by one rank with one
+        # neighbour: S each way, at once, in latency + 2S * slope. So one
+        # direction moves 1 / (2 * slope) bytes per ms.
+        link = 1.0 / (2.0 * per_byte) if per_byte > 0 else float("inf")
+        cal = cls(points, fixed[len(fixed) // 2], latency, link, source=folder)
+        cal.mode = mode
+        cal._strided_from(load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json")))
+        return cal
+
+    def _strided_from(self, reports):
+        """Pack, unpack and thin x slabs, from two ranks split along x."""
+        off = [r for r in reports if not r["overlap"]]
+        on = [r for r in reports if r["overlap"]]
+        if not off or not on:
+            return
+        r = off[0]
+        nx, ny, nz = r["local_rank0"]
+        face = r["radius"] * ny * nz * FLOAT
+        self.pack_ms_per_byte = phase(r, "pack") / face
+        self.unpack_ms_per_byte = phase(r, "unpack") / face
+        slab = r["radius"] * ny * nz
+        self.x_slab_factor = max(1.0, phase(on[0], "boundary") / self.kernel_ms(slab))
+
+    def kernel_ms(self, cells):
+        """Kernel time for a box of `cells`, log-log between sweep points;
+        below the smallest, its time (launch-bound); above, linear."""
+        if cells <= 0:
+            return 0.0
+        pts = self.points
+        if cells <= pts[0][0]:
+            return pts[0][1]
+        if cells >= pts[-1][0]:
+            return pts[-1][1] * cells / pts[-1][0]
+        for (c0, t0), (c1, t1) in zip(pts, pts[1:]):
+            if c0 <= cells <= c1:
+                f = math.log(cells / c0) / math.log(c1 / c0)
+                return math.exp(math.log(t0) + f * (math.log(t1) - math.log(t0)))
+        raise AssertionError("unreachable")
+
+    def describe(self):
+        return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange latency {self.latency_ms * 1e3:.1f} us, "
+                f"link {self.link_bytes_per_ms * 1e3 / 1e9:.0f} GB/s per direction; pack "
+                f"{self.pack_ms_per_byte * 1e6:.3f} and unpack {self.unpack_ms_per_byte * 1e6:.3f} ns/byte "
+                f"(strided faces); thin x slabs {self.x_slab_factor:.1f}x slower")
+
+
+def fit_line(rows):
+    """Least-squares t = a + b * x over (x, t) rows."""
+    n = len(rows)
+    sx = sum(x for x, _ in rows)
+    st = sum(t for _, t in rows)
+    sxx = sum(x * x for x, _ in rows)
+    sxt = sum(x * t for x, t in rows)
+    b = (n * sxt - sx * st) / (n * sxx - sx * sx)
+    return (st - b * sx) / n, b
+
+
+# ---- decomposition, as the mini-app does it ------------------------------------
+
+def dims_create(ranks):
+    """MPI_Dims_create(ranks, 3): the most balanced factors, non-increasing."""
+    divisors = [d for d in range(1, int(math.isqrt(ranks)) + 1) if ranks % d == 0]
+    divisors = sorted(set(divisors + [ranks // d for d in divisors]))
+    best = None
+    for a in divisors:
+        for b in divisors:
+            if b > a or (ranks // a) % b:
+                continue
+            c = ranks // a // b
+            if c > b:
+                continue
+            key = (a - c, a)
+            if best is None or key < best[0]:
+                best = (key, (a, b, c))
+    return best[1]
+
+
+def process_grid(ranks):
+    a, b, c = dims_create(ranks)
+    return (c, b, a)  # reversed: z, the slowest index, gets the most ranks
+
+
+def piece(n, parts, coord):
+    return n // parts + (1 if coord < n % parts else 0)
+
+
+# ---- the model -----------------------------------------------------------------
+
+def project_run(cal, machine, grid, procs, radius, overlap):
+    """Time per step (ms) of the slowest rank, and what made it."""
+    px, py, pz = procs
+    gpn = machine["gpus_per_node"]
+    nic_bytes_per_ms = machine.get("nics_per_node", 1) * machine.get("nic_GBps", 0) * 1e9 / 1e3
+    net_latency_ms = machine.get("nic_latency_us", 0) * 1e-3
+    link_bytes_per_ms = cal.link_bytes_per_ms if machine.get("link_GBps") in (None, "measured") \
+        else machine["link_GBps"] * 1e9 / 1e3
+    # CPU ranks sharing cores (HOST back-end) all slow down together.
+    on_node = min(gpn, px * py * pz)
+    share = max(1.0, on_node / machine["cores_per_node"]) if machine.get("cores_per_node") else 1.0
+    scale = machine.get("kernel_time_scale", 1.0)  # another GPU than the calibration's (assumption)
+    floor = cal.points[0][1]
+
+    def kernel(cells):
+        # Only the part above the small-box floor is memory-bound and scales
+        # with the GPU's bandwidth; the floor (launch, too few blocks) does not.
+        t = cal.kernel_ms(cells)
+        return share * (min(t, floor) + max(0.0, t - floor) * scale)
+
+    ranks = []
+    node_offnode = {}
+    for cx in range(px):
+        for cy in range(py):
+            for cz in range(pz):
+                c = (cx, cy, cz)
+                local = [piece(grid[a], procs[a], c[a]) for a in range(3)]
+                rank = (cx * py + cy) * pz + cz
+                faces = []  # (axis, bytes, off-node)
+                for a in range(3):
+                    for d in (-1, 1):
+                        n = list(c)
+                        n[a] += d
+                        if not 0 <= n[a] < procs[a]:
+                            continue
+                        other = (n[0] * py + n[1]) * pz + n[2]
+                        area = math.prod(local[b] for b in range(3) if b != a)
+                        faces.append((a, radius * area * FLOAT, other // gpn != rank // gpn))
+                node = rank // gpn
+                node_offnode[node] = node_offnode.get(node, 0) + sum(f[1] for f in faces if f[2])
+                ranks.append((rank, local, faces))
+    worst = None
+    for rank, local, faces in ranks:
+        per_axis = [sum(1 for f in faces if f[0] == a) for a in range(3)]
+        inner = [max(0, local[a] - radius * per_axis[a]) for a in range(3)]
+        t_int = kernel(math.prod(inner))
+        # Slabs: z slabs span x and y; y slabs the remaining z; x slabs the rest.
+        t_bnd = 0.0
+        for _ in range(per_axis[2]):
+            t_bnd += kernel(local[0] * local[1] * radius)
+        for _ in range(per_axis[1]):
+            t_bnd += kernel(local[0] * radius * inner[2])
+        for _ in range(per_axis[0]):
+            t_bnd += cal.x_slab_factor * kernel(radius * inner[1] * inner[2])
+        strided = sum(f[1] for f in faces if f[0] < 2)
+        t_pack = cal.pack_ms_per_byte * strided * share * scale
+        t_unpack = cal.unpack_ms_per_byte * strided * share * scale
+        t_ex = 0.0
+        for axis, size, off in faces:
+            if not off:
+                t_ex = max(t_ex, cal.latency_ms + size / link_bytes_per_ms)
+        if any(f[2] for f in faces):
+            if nic_bytes_per_ms <= 0:
+                raise SystemExit(f"project: {machine['name']} has no NICs (nics_per_node, nic_GBps), "
+                                 f"but {len(ranks)} ranks need {len(ranks) // gpn} nodes")
+            t_ex = max(t_ex, cal.latency_ms + net_latency_ms +
+                       node_offnode[rank // gpn] / nic_bytes_per_ms)
+        fixed = cal.fixed_ms * share
+        if overlap:
+            step = fixed + max(t_int, t_pack + t_ex) + t_unpack + t_bnd
+        else:
+            step = fixed + t_pack + t_ex + t_unpack + kernel(math.prod(local))
+        row = {"step_ms": step, "interior_ms": t_int, "exchange_ms": t_pack + t_ex,
+               "boundary_ms": t_bnd, "hidden": overlap and t_pack + t_ex <= t_int, "local": local,
+               "face_mib": max((f[1] for f in faces), default=0) / 1048576}
+        if worst is None or step > worst["step_ms"]:
+            worst = row
+    return worst
+
+
+# ---- studies -------------------------------------------------------------------
+
+def node_series(maximum):
+    n, out = 1, []
+    while n < maximum:
+        out.append(n)
+        n *= 2
+    return out + [maximum]
+
+
+def weak(cal, machine, local, radius, overlap, nodes):
+    base = project_run(cal, machine, local, (1, 1, 1), radius, overlap)["step_ms"]
+    rows = []
+    for n in nodes:
+        ranks = n * machine["gpus_per_node"]
+        procs = process_grid(ranks)
+        grid = [local[a] * procs[a] for a in range(3)]
+        r = project_run(cal, machine, grid, procs, radius, overlap)
+        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / r["step_ms"])
+        rows.append(r)
+    return rows
+
+
+def strong(cal, machine, grid, radius, overlap, nodes):
+    rows, base = [], None
+    for n in nodes:
+        ranks = n * machine["gpus_per_node"]
+        procs = process_grid(ranks)
+        if any(procs[a] > 1 and grid[a] // procs[a] < 2 * radius + 1 for a in range(3)):
+            break  # boxes thinner than 2R+1: no interior left
+        r = project_run(cal, machine, grid, procs, radius, overlap)
+        base = base or r["step_ms"] * n
+        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n))
+        rows.append(r)
+    return rows
+
+
+def table(rows, study):
+    head = ("| nodes | GPUs | procs | local box | largest face MiB | interior ms | exchange ms | hidden | "
+            "step ms | " + ("weak eff." if study == "weak" else "strong eff.") + " |")
+    out = [head, "|" + "---|" * 10]
+    for r in rows:
+        out.append(f"| {r['nodes']} | {r['ranks']} | {'x'.join(map(str, r['procs']))} | "
+                   f"{'x'.join(map(str, r['local']))} | {r['face_mib']:.2f} | {r['interior_ms']:.3f} | "
+                   f"{r['exchange_ms']:.3f} | {'yes' if r['hidden'] else 'no'} | {r['step_ms']:.3f} | "
+                   f"{100 * r['efficiency']:.1f}% |")
+    return "\n".join(out)
+
+
+def validate(cal, machine, folder, tolerance):
+    """Projection against each measured report; calibration inputs marked."""
+    rows, worst, other = [], 0.0, set()
+    for r in load_reports(os.path.join(folder, "**", "*.json")):
+        if r["ranks"] > 1 and r["comm"] != cal.mode:
+            other.add(r["comm"])  # the model's exchange is the calibrated mode's
+            continue
+        projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"])["step_ms"]
+        measured = phase(r, "step")
+        error = projected / measured - 1
+        role = "calibration" if ("along-x" in r["_path"] and r["ranks"] == 2) or "sweep" in r["_path"] \
+            else "validation"
+        if role == "validation":
+            worst = max(worst, abs(error))
+        rows.append((os.path.relpath(r["_path"], folder), r["ranks"], "x".join(map(str, r["procs"])),
+                     "x".join(map(str, r["grid"])), "on" if r["overlap"] else "off", measured, projected,
+                     error, role))
+    out = ["| report | GPUs | procs | grid | overlap | measured ms | projected ms | error | role |",
+           "|" + "---|" * 9]
+    for name, ranks, procs, grid, ov, m, p, e, role in sorted(rows, key=lambda x: (x[8], x[0])):
+        out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {m:.3f} | {p:.3f} | {100 * e:+.1f}% | {role} |")
+    if other:
+        out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs with --comm "
+                   f"{', '.join(sorted(other))}.")
+    return "\n".join(out), worst, len([r for r in rows if r[8] == "validation"])
+
+
+def plot(rows_by_label, study, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label, rows in rows_by_label.items():
+        x = [r["nodes"] for r in rows]
+        if study == "weak":
+            ax.plot(x, [100 * r["efficiency"] for r in rows], marker="o", label=label)
+        else:
+            ax.plot(x, [r["step_ms"] for r in rows], marker="o", label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("nodes")
+    if study == "weak":
+        ax.set_ylabel("weak-scaling efficiency (%)")
+        ax.set_ylim(0, 105)
+    else:
+        ax.set_yscale("log")
+        ax.set_ylabel("time per step (ms)")
+    ax.set_title(f"PROJECTION, not a measurement: {study} scaling")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def triple(text):
+    v = [int(x) for x in text.split(",")]
+    if len(v) != 3 or min(v) <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not three positive integers")
+    return v
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("calibration")
+    ap.add_argument("--machine", required=True, action="append", help="a machine file; repeat to compare")
+    ap.add_argument("--radius", type=int, default=4)
+    ap.add_argument("--overlap", choices=("on", "off"), default="on")
+    ap.add_argument("--markdown")
+    ap.add_argument("--plot")
+    sub = ap.add_subparsers(dest="study", required=True)
+    w = sub.add_parser("weak")
+    w.add_argument("--local", type=triple, default=[512, 512, 512])
+    w.add_argument("--nodes", help="comma-separated node counts (default 1, 2, 4 ... the machine's)")
+    s = sub.add_parser("strong")
+    s.add_argument("--grid", type=triple, required=True)
+    s.add_argument("--nodes")
+    v = sub.add_parser("validate")
+    v.add_argument("reports")
+    v.add_argument("--tolerance", type=float, default=0.10)
+    a = ap.parse_args(argv[1:])
+    cal = Calibration.from_folder(a.calibration)
+    text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
+    status, by_label = 0, {}
+    for path in a.machine:
+        machine = json.load(open(path))
+        name = machine["name"]
+        nodes = [int(n) for n in a.nodes.split(",")] if getattr(a, "nodes", None) else \
+            node_series(machine.get("nodes", 1))
+        if max(nodes) > machine.get("nodes", 1):
+            raise SystemExit(f"project: {name} has {machine.get('nodes', 1)} nodes, not {max(nodes)}")
+        overlap = a.overlap == "on"
+        if a.study == "validate":
+            md, worst, count = validate(cal, machine, a.reports, a.tolerance)
+            text += [f"## {name}: projection against measurement", "", md, "",
+                     f"{count} validation runs, worst error {100 * worst:.1f}% "
+                     f"(tolerance {100 * a.tolerance:.0f}%)", ""]
+            status |= worst > a.tolerance
+            continue
+        rows = weak(cal, machine, a.local, a.radius, overlap, nodes) if a.study == "weak" else \
+            strong(cal, machine, a.grid, a.radius, overlap, nodes)
+        by_label[name] = rows
+        what = f"local {'x'.join(map(str, a.local))}" if a.study == "weak" else f"grid {'x'.join(map(str, a.grid))}"
+        text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap} (PROJECTION)", "",
+                 table(rows, a.study), ""]
+    print("\n".join(text))
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write("\n".join(text) + "\n")
+    if a.plot and by_label:
+        plot(by_label, a.study, a.plot)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""jobscripts/project.py on synthetic inputs whose answers are known by hand:
+a kernel whose time is exactly 1 ns per cell, a fixed cost, a link of known
+latency and bandwidth. Run by ctest (projection_model)."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "jobscripts"))
+import project  # noqa: E402
+
+
+def linear_calibration(link_bytes_per_ms=1e6):
+    # kernel(cells) = 1e-6 ms per cell: exact under log-log interpolation.
+    return project.Calibration([(1e3, 1e-3), (1e9, 1e3)], fixed_ms=0.01, latency_ms=0.005,
+                               link_bytes_per_ms=link_bytes_per_ms)
+
+
+NODE_OF_TWO = {"name": "two", "gpus_per_node": 2, "nodes": 8, "link_GBps": "measured",
+               "nics_per_node": 1, "nic_GBps": 1.0, "nic_latency_us": 0.0}
+
+
+class Decomposition(unittest.TestCase):
+    def test_dims_are_mpi_dims_create_reversed(self):
+        self.assertEqual(project.dims_create(8), (2, 2, 2))
+        self.assertEqual(project.dims_create(12), (3, 2, 2))
+        self.assertEqual(project.process_grid(12), (2, 2, 3))  # z gets the most ranks
+        self.assertEqual(project.process_grid(2), (1, 1, 2))
+        a, b, c = project.dims_create(75264)
+        self.assertEqual(a * b * c, 75264)
+        self.assertEqual((a, b, c), (49, 48, 32))
+
+    def test_uneven_pieces_give_the_remainder_to_the_first(self):
+        self.assertEqual([project.piece(10, 3, c) for c in range(3)], [4, 3, 3])
+
+
+class Model(unittest.TestCase):
+    def test_one_rank_is_fixed_cost_plus_kernel(self):
+        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0, places=9)
+
+    def test_hidden_exchange_gives_perfect_weak_scaling(self):
+        # Two ranks along z: interior 100x100x96 (0.96 ms), one slab
+        # 100x100x4 (0.04 ms), exchange 0.005 + 160000 B / 1e6 B/ms = 0.165 ms.
+        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True)
+        self.assertAlmostEqual(r["interior_ms"], 0.96, places=9)
+        self.assertAlmostEqual(r["exchange_ms"], 0.165, places=9)
+        self.assertTrue(r["hidden"])
+        self.assertAlmostEqual(r["step_ms"], 1.01, places=9)
+        rows = project.weak(linear_calibration(), NODE_OF_TWO, [100, 100, 100], 4, True, [1])
+        self.assertAlmostEqual(rows[0]["efficiency"], 1.0, places=9)
+
+    def test_overlap_off_adds_the_exchange(self):
+        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 0.165 + 1.0, places=9)
+
+    def test_a_slow_link_shows_through(self):
+        r = project.project_run(linear_calibration(1e5), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True)
+        self.assertFalse(r["hidden"])
+        self.assertAlmostEqual(r["step_ms"], 0.01 + (0.005 + 1.6) + 0.04, places=9)
+
+    def test_no_nics_no_second_node(self):
+        alone = dict(NODE_OF_TWO, nics_per_node=0)
+        with self.assertRaises(SystemExit):
+            project.project_run(linear_calibration(), alone, [100, 100, 400], (1, 1, 4), 4, True)
+
+    def test_neighbours_on_other_nodes_share_the_nics(self):
+        # One GPU per node: the z neighbour is off-node. Two NICs of 0.5 GB/s
+        # (1e6 B/ms together) and 1 us network latency.
+        machine = {"name": "n", "gpus_per_node": 1, "nodes": 2, "link_GBps": "measured",
+                   "nics_per_node": 2, "nic_GBps": 0.5, "nic_latency_us": 1.0}
+        r = project.project_run(linear_calibration(), machine, [100, 100, 200], (1, 1, 2), 4, True)
+        self.assertAlmostEqual(r["exchange_ms"], 0.005 + 0.001 + 0.16, places=9)
+
+    def test_strong_scaling_stops_below_2r_plus_1(self):
+        rows = project.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [1, 2, 4, 8])
+        # 2 ranks per node: 2, 4, 8 ranks give z pieces of 32, 16 cells; 16
+        # ranks (8 nodes) split z into 4 pieces of 16 and y into 2: still >= 9.
+        self.assertEqual([r["ranks"] for r in rows], [2, 4, 8, 16])
+        # 16x16x36: 2 ranks split z into 18s; 4 ranks (1x2x2) split y into 8s < 9.
+        rows = project.strong(linear_calibration(), NODE_OF_TWO, [16, 16, 36], 4, True, [1, 2, 4])
+        self.assertEqual([r["ranks"] for r in rows], [2])
+
+    def test_a_gpu_other_than_the_calibrations_scales_only_the_bandwidth_part(self):
+        scaled = dict(NODE_OF_TWO, kernel_time_scale=3.0)
+        r = project.project_run(linear_calibration(), scaled, [100, 100, 100], (1, 1, 1), 4, True)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 1e-3 + (1.0 - 1e-3) * 3.0, places=9)
+
+
+class Calibrating(unittest.TestCase):
+    def test_fits_the_halo_bench_and_reads_the_sweep(self):
+        with tempfile.TemporaryDirectory() as folder:
+            os.mkdir(os.path.join(folder, "sweep"))
+            for n, interior in ((64, 0.02), (128, 0.05)):
+                report = {"program": "stencil-miniapp", "ranks": 1, "comm": "none", "grid": [n, n, n],
+                          "phases_ms": {"interior": {"avg": interior}, "boundary": {"avg": 0.0},
+                                        "step": {"avg": interior + 0.03}}}
+                json.dump(report, open(os.path.join(folder, "sweep", f"s{n}.json"), "w"))
+            # latency 30 us, 1 MiB sent + received per extra 2 us: 262 GB/s one way.
+            with open(os.path.join(folder, "halo-bench-x.txt"), "w") as f:
+                for mib in (1, 4, 16):
+                    f.write(f"gpu-aware   64   {mib:.2f}   {30 + 2 * mib:.1f}   1.0\n")
+            cal = project.Calibration.from_folder(folder)
+        self.assertAlmostEqual(cal.fixed_ms, 0.03, places=9)
+        self.assertAlmostEqual(cal.latency_ms, 0.030, places=9)
+        self.assertAlmostEqual(cal.link_bytes_per_ms, 1048576 / (2 * 2e-3), delta=1)
+        self.assertAlmostEqual(cal.kernel_ms(128 ** 3), 0.05, places=9)
+
+
+if __name__ == "__main__":
+    unittest.main()
