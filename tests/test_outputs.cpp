@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sys/stat.h>
@@ -29,13 +30,26 @@ bool exists(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0;
 }
 
-// A fresh empty folder per test.
-std::string fresh_folder() {
-    char name[] = "/tmp/stencil-outputs-XXXXXX";
-    const char* made = ::mkdtemp(name);
-    EXPECT_NE(made, nullptr);
-    return made ? made : "";
-}
+// A fresh empty folder per test, removed with everything in it afterwards.
+class FolderTest : public testing::Test {
+protected:
+    void SetUp() override {
+        char name[] = "/tmp/stencil-outputs-XXXXXX";
+        const char* made = ::mkdtemp(name);
+        ASSERT_NE(made, nullptr);
+        folder_ = made;
+    }
+    void TearDown() override { std::filesystem::remove_all(folder_); }
+    const std::string& fresh_folder() const { return folder_; }
+
+private:
+    std::string folder_;
+};
+
+using CheckedIo = FolderTest;
+using FolderLock = FolderTest;
+using EarlierOutputs = FolderTest;
+using FieldFileWrite = FolderTest;
 
 TEST(Crc32, MatchesTheStandardCheckValue) {
     EXPECT_EQ(crc32_of("123456789", 9), 0xCBF43926u); // the CRC-32 catalogue's check value
@@ -72,7 +86,7 @@ TEST(Crc32, SkippingIsFeedingZeros) {
     EXPECT_EQ(fed.length(), skipped.length());
 }
 
-TEST(CheckedIo, WritesCompletelyAndLeavesNoPartialFile) {
+TEST_F(CheckedIo, WritesCompletelyAndLeavesNoPartialFile) {
     const std::string folder = fresh_folder(), path = folder + "/a.bin";
     EXPECT_EQ(write_file_completely(path, std::string("hello")), "");
     EXPECT_EQ(read_file(path), "hello");
@@ -81,7 +95,7 @@ TEST(CheckedIo, WritesCompletelyAndLeavesNoPartialFile) {
     EXPECT_EQ(why, "writing " + folder + "/no/such/dir/b.bin: No such file or directory");
 }
 
-TEST(OutputFolderLock, OneRunAtATimeAndReleasedAtTheEnd) {
+TEST_F(FolderLock, OneRunAtATimeAndReleasedAtTheEnd) {
     const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
     const RunIdentity me = RunIdentity::of_this_process();
     std::string note;
@@ -103,7 +117,7 @@ TEST(OutputFolderLock, OneRunAtATimeAndReleasedAtTheEnd) {
     EXPECT_FALSE(exists(lock_path)) << "the lock outlived its run";
 }
 
-TEST(OutputFolderLock, ADeadRunsLockNeedsForce) {
+TEST_F(FolderLock, ADeadRunsLockNeedsForce) {
     const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
     const pid_t child = ::fork();
     if (child == 0) ::_exit(0);
@@ -122,7 +136,7 @@ TEST(OutputFolderLock, ADeadRunsLockNeedsForce) {
     EXPECT_TRUE(lock.held());
 }
 
-TEST(OutputFolderLock, ALockFromAnotherHostOrUnreadableIsNotTakenSilently) {
+TEST_F(FolderLock, ALockFromAnotherHostOrUnreadableIsNotTakenSilently) {
     const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
     RunIdentity other = RunIdentity::of_this_process();
     other.host += "-elsewhere";
@@ -137,7 +151,7 @@ TEST(OutputFolderLock, ALockFromAnotherHostOrUnreadableIsNotTakenSilently) {
     EXPECT_FALSE(lock.held());
 }
 
-TEST(OutputFolder, FindsAFinishedRunsFilesAndNothingElse) {
+TEST_F(EarlierOutputs, FindsAFinishedRunsFilesAndNothingElse) {
     const std::string folder = fresh_folder();
     for (const char* name : {"snapshot_000010.raw", "snapshot_000010.json", "traces.bin",
                              "slice_z4_000010.png", "notes.txt", "run.json"})
@@ -149,7 +163,7 @@ TEST(OutputFolder, FindsAFinishedRunsFilesAndNothingElse) {
     EXPECT_EQ(human_bytes(1536), "1.5 KiB");
 }
 
-TEST(FieldFile, OneRankWritesTheFileItsSidecarDescribes) {
+TEST_F(FieldFileWrite, OneRankWritesTheFileItsSidecarDescribes) {
     const std::string folder = fresh_folder(), path = folder + "/f.raw";
     const Decomposition d = decompose(MPI_COMM_SELF, {5, 3, 2}, {0, 0, 0});
     std::vector<float> field(30);
