@@ -82,9 +82,13 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MinJobAge=3600
+# The stand-in nodes below never answer; 0 keeps them from being marked DOWN,
+# so --test-only can use them for as long as the cluster runs.
+SlurmdTimeout=0
 NodeName=$host CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000 $gres State=UNKNOWN
 # Three more nodes of the same shape that never start: sbatch/srun --test-only
-# can then check multi-node requests; nothing runs there.
+# can then check multi-node requests. Only the debug partition runs jobs for
+# real; a job sent to batch or standard-g could land on a stand-in and hang.
 NodeName=${host}-twin[1-3] NodeAddr=127.0.0.1 Port=6999 CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000 $gres State=IDLE
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 PartitionName=batch Nodes=$host,${host}-twin[1-3] MaxTime=INFINITE State=UP
