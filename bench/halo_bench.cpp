@@ -90,7 +90,7 @@ Timing time_exchange(const Decomposition& d, const Layout& layout, CommMode mode
     Event ready;
     ready.record(compute);
     auto once = [&] {
-        exchange.pack(field, ready);
+        exchange.pack(field, ready, 0);
         exchange.post();
         exchange.finish(field).synchronize();
     };

@@ -126,9 +126,11 @@ PersistentRequests& HaloExchange::requests_for(const float* origin) {
     fatal("halo exchange asked to work on an array it was not built for");
 }
 
-void HaloExchange::pack(FieldView<float> field, Event& ready) {
+void HaloExchange::pack(FieldView<float> field, Event& ready, int slot) {
+    slot_ = slot;
+    SlotTimers& t = timers_[slot_];
     ready.make_wait(stream_);
-    pack_start_.record(stream_);
+    t.pack_start.record(stream_);
     if (mode_ == CommMode::Nccl) nccl_field_ = field;
     if (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged)
         active_ = &requests_for(field.origin);
@@ -139,7 +141,7 @@ void HaloExchange::pack(FieldView<float> field, Event& ready) {
                 copy_async(f.send_host, send_source(f, field), f.count * sizeof(float), stream_);
         }
     }
-    pack_done_.record(stream_);
+    t.pack_done.record(stream_);
 }
 
 void HaloExchange::post() {
@@ -157,18 +159,20 @@ void HaloExchange::post() {
         }
         NCCL_CHECK(ncclGroupEnd());
 #endif
-    } else {
-        pack_done_.synchronize(); // MPI knows nothing of streams: the data must be in place
-        if (active_) active_->start_all();
+    } else if (active_ && !active_->empty()) {
+        // MPI knows nothing of streams: the packed data must be in place.
+        timers_[slot_].pack_done.synchronize();
+        active_->start_all();
     }
-    post_ms_ = wall_clock_ms() - start;
+    timers_[slot_].post_ms = wall_clock_ms() - start;
 }
 
 Event& HaloExchange::finish(FieldView<float> field) {
     const double start = wall_clock_ms();
+    SlotTimers& t = timers_[slot_];
     if (active_) active_->wait_all();
-    wait_ms_ = wall_clock_ms() - start;
-    unpack_start_.record(stream_);
+    t.wait_ms = wall_clock_ms() - start;
+    t.unpack_start.record(stream_);
     if (mode_ != CommMode::None) {
         for (const Face& f : faces_) {
             if (mode_ == CommMode::Staged)
@@ -179,8 +183,8 @@ Event& HaloExchange::finish(FieldView<float> field) {
             launch_fill(field, faces_.front().recv_box, 0.0f, stream_);
     }
     active_ = nullptr;
-    unpack_done_.record(stream_);
-    return unpack_done_;
+    t.unpack_done.record(stream_);
+    return t.unpack_done;
 }
 
 void HaloExchange::poison_halo(FieldView<float> field, Event& ready) {
@@ -189,12 +193,15 @@ void HaloExchange::poison_halo(FieldView<float> field, Event& ready) {
         launch_fill(field, f.recv_box, std::nanf(""), stream_);
 }
 
-void HaloExchange::read_times() {
-    times_.pack = elapsed_ms(pack_start_, pack_done_);
-    times_.post = post_ms_;
+HaloPhaseTimes HaloExchange::times(int slot) const {
+    const SlotTimers& t = timers_[slot];
+    HaloPhaseTimes h;
+    h.pack = elapsed_ms(t.pack_start, t.pack_done);
+    h.post = t.post_ms;
     // NCCL's transfers run on the halo stream between the pack and the unpack.
-    times_.wait = mode_ == CommMode::Nccl ? elapsed_ms(pack_done_, unpack_start_) : wait_ms_;
-    times_.unpack = elapsed_ms(unpack_start_, unpack_done_);
+    h.wait = mode_ == CommMode::Nccl ? elapsed_ms(t.pack_done, t.unpack_start) : t.wait_ms;
+    h.unpack = elapsed_ms(t.unpack_start, t.unpack_done);
+    return h;
 }
 
 } // namespace stencil

@@ -47,11 +47,17 @@ public:
                  const std::vector<float*>& arrays, Stream& halo_stream);
     ~HaloExchange();
 
+    // Steps whose timers may be in flight at once: the caller reads a step's
+    // times (times()) up to kTimingSlots - 1 steps later.
+    static constexpr int kTimingSlots = 4;
+
     // 1. On the halo stream, once `ready` (recorded on the compute stream)
-    //    has passed: pack the owned faces of `field`.
-    void pack(FieldView<float> field, Event& ready);
-    // 2. MPI: wait for the pack on the host (MPI reads the buffers) and
-    //    start the requests. NCCL: enqueue the group on the halo stream.
+    //    has passed: pack the owned faces of `field`. `slot` (0 ..
+    //    kTimingSlots - 1) holds this step's timers until times(slot).
+    void pack(FieldView<float> field, Event& ready, int slot);
+    // 2. MPI: wait on the host for the pack, and nothing else (MPI reads
+    //    the buffers), then start the requests; with no neighbour, no wait.
+    //    NCCL: enqueue the group on the halo stream.
     void post();
     // 4. Complete the requests and unpack into the halo of `field`; the
     //    returned event marks the halo as complete on the halo stream.
@@ -64,8 +70,9 @@ public:
     void poison_halo(FieldView<float> field, Event& ready);
     void set_drop_one_face(bool drop) { drop_one_face_ = drop; }
 
-    const HaloPhaseTimes& last_times() const { return times_; } // valid after finish() and a sync
-    void read_times();                                          // call after the step's sync
+    // The phases of the step that used `slot`, once the device has finished
+    // it (the caller has synchronised an event recorded after finish()).
+    HaloPhaseTimes times(int slot) const;
     std::size_t bytes_per_exchange() const { return bytes_; }
 
 private:
@@ -95,9 +102,12 @@ private:
     PersistentRequests* active_ = nullptr;
     std::unique_ptr<NcclComm> nccl_;
     FieldView<float> nccl_field_{};
-    Event pack_start_, pack_done_, unpack_start_, unpack_done_;
-    double post_ms_ = 0, wait_ms_ = 0;
-    HaloPhaseTimes times_;
+    struct SlotTimers {
+        Event pack_start, pack_done, unpack_start, unpack_done;
+        double post_ms = 0, wait_ms = 0; // host-side
+    };
+    std::array<SlotTimers, kTimingSlots> timers_;
+    int slot_ = 0; // of the step in progress
     std::size_t bytes_ = 0;
     bool drop_one_face_ = false;
 };

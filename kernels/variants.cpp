@@ -62,12 +62,18 @@ Tuning fit_block_to_box(const Tuning& defaults, int groups) {
 }
 
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius) {
+    auto fills = [&](int window) {
+        return blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks;
+    };
     for (const int window : {64, 32}) {
         const bool needed = window / 2 < 16 * radius; // half of it would reload more than 1/8
-        const bool fills = blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks;
-        if (needed && fills) return window;
+        if (needed && fills(window)) return window;
     }
-    return 16;
+    // A box too small to fill the device at 16 planes: a block's time goes
+    // with the planes it walks (window + 2R), so walk fewer, in more blocks.
+    for (const int window : {16, 8, 4, 2})
+        if (fills(window)) return window;
+    return 1;
 }
 
 std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows) {

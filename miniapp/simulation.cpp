@@ -99,54 +99,73 @@ Simulation::Simulation(const Config& config, const Physics& physics,
             launch_wave_step<RR>(p, prev, v, u.box, c, sponge, stream, u.tuning);
         };
     });
-    s.ready.record(s.compute);
+    s.first_start.record(s.compute);
 }
 
 Simulation::~Simulation() = default;
 
 void Simulation::Impl::step(bool timed) {
+    // Step n - kSlots + 1 measures itself from the done of step n - kSlots,
+    // whose slot this step is about to reuse: read it now.
+    while (collected <= steps_done - kSlots + 1)
+        collect(collected);
+    const int slot = steps_done % kSlots;
+    StepTimers& t = timers[slot];
+    Event& ready = last_done();
+    if (steps_done == 0) first_start.record(compute); // not the time spent on setup
     const FieldView<float> p = view(current), next = view(1 - current);
-    const double start = wall_clock_ms();
     if (config.poison_halo) exchange->poison_halo(p, ready);
-    exchange->pack(p, ready);
+    exchange->pack(p, ready, slot);
     exchange->post();
     if (config.overlap) {
-        interior_start.record(compute);
+        t.interior_start.record(compute);
         update(p, next, vel_view(), inner, compute);
-        interior_stop.record(compute);
+        t.interior_stop.record(compute);
         exchange->finish(p).make_wait(compute);
-        boundary_start.record(compute);
+        t.boundary_start.record(compute);
         for (const UpdateBox& slab : slabs)
             update(p, next, vel_view(), slab, compute);
-        boundary_stop.record(compute);
+        t.boundary_stop.record(compute);
     } else {
         exchange->finish(p).make_wait(compute);
-        interior_start.record(compute);
+        t.interior_start.record(compute);
         update(p, next, vel_view(), whole, compute);
-        interior_stop.record(compute);
-        boundary_start.record(compute);
-        boundary_stop.record(compute);
+        t.interior_stop.record(compute);
+        t.boundary_start.record(compute);
+        t.boundary_stop.record(compute);
     }
     if (owns_source) {
         const double h3 = std::pow(config.spacing, 3);
-        const double t = steps_done * physics.dt;
+        const double time = steps_done * physics.dt;
         const float amplitude =
-            float(physics.dt * physics.dt * ricker(t, physics.f0, physics.t0) / h3);
+            float(physics.dt * physics.dt * ricker(time, physics.f0, physics.t0) / h3);
         launch_add_at(next, source_local[0], source_local[1], source_local[2], amplitude, compute);
     }
-    ready.record(compute);
-    compute.synchronize();
-    const double stop = wall_clock_ms();
+    t.done.record(compute);
+    t.timed = timed;
     current = 1 - current;
     ++steps_done;
-    if (!timed) return;
-    exchange->read_times();
-    const HaloPhaseTimes& h = exchange->last_times();
+}
+
+void Simulation::Impl::collect(int n) {
+    StepTimers& t = timers[n % kSlots];
+    const Event& before = n ? timers[(n - 1) % kSlots].done : first_start;
+    t.done.synchronize();
+    collected = n + 1;
+    if (!t.timed) return;
+    const HaloPhaseTimes h = exchange->times(n % kSlots);
     totals.pack += h.pack, totals.post += h.post, totals.wait += h.wait, totals.unpack += h.unpack;
-    totals.interior += elapsed_ms(interior_start, interior_stop);
-    totals.boundary += elapsed_ms(boundary_start, boundary_stop);
-    totals.step += stop - start;
+    totals.interior += elapsed_ms(t.interior_start, t.interior_stop);
+    totals.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
+    // Done to done on the compute stream: the step as the device saw it,
+    // host gaps between steps included.
+    totals.step += elapsed_ms(before, t.done);
     ++totals.steps;
+}
+
+void Simulation::Impl::settle() {
+    while (collected < steps_done)
+        collect(collected);
 }
 
 void Simulation::run(int steps, bool timed) {
@@ -155,6 +174,7 @@ void Simulation::run(int steps, bool timed) {
 }
 
 const PhaseTotals& Simulation::totals() const {
+    impl_->settle();
     return impl_->totals;
 }
 const Decomposition& Simulation::decomposition() const {

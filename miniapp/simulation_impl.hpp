@@ -4,6 +4,7 @@
 #include "simulation.hpp"
 #include "stencil.hpp"
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -15,6 +16,15 @@ namespace stencil {
 struct UpdateBox {
     Box box;
     Tuning tuning;
+};
+
+// The events of one step. They are read up to HaloExchange::kTimingSlots - 1
+// steps later, so the time loop never waits for the device only to read its
+// timers.
+struct StepTimers {
+    Event interior_start, interior_stop, boundary_start, boundary_stop;
+    Event done; // the step's last work on the compute stream
+    bool timed = false;
 };
 
 // The wave update over one box, with the radius already fixed (dispatched once).
@@ -33,7 +43,10 @@ struct Simulation::Impl {
     Stream compute{StreamPriority::Normal};
     Stream halo{StreamPriority::High};
     std::unique_ptr<HaloExchange> exchange;
-    Event ready, interior_start, interior_stop, boundary_start, boundary_stop;
+    static constexpr int kSlots = HaloExchange::kTimingSlots;
+    std::array<StepTimers, kSlots> timers; // step n in timers[n % kSlots]
+    Event first_start;                     // the "done" before step 0
+    int collected = 0;                     // steps whose timers were read
     UpdateBox whole, inner;
     std::vector<UpdateBox> slabs; // the shell whole - inner, as non-overlapping boxes
     bool owns_source = false;
@@ -53,7 +66,13 @@ struct Simulation::Impl {
     void setup_boxes();
     void setup_fields();
     void step(bool timed);
-    std::vector<float> local_interior() const;
+    // The event the next step's work waits for: the last step's done.
+    Event& last_done() { return steps_done ? timers[(steps_done - 1) % kSlots].done : first_start; }
+    // Waits for step n and adds its phases to totals (steps in order).
+    void collect(int n);
+    // Waits for every step enqueued: before the host reads a field.
+    void settle();
+    std::vector<float> local_interior(); // settles first
 };
 
 } // namespace stencil

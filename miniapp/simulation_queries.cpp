@@ -23,7 +23,8 @@ std::uint64_t mix(std::uint64_t x) {
 
 } // namespace
 
-std::vector<float> Simulation::Impl::local_interior() const {
+std::vector<float> Simulation::Impl::local_interior() {
+    settle(); // copy() runs on the legacy stream, which does not wait for ours
     std::vector<float> all(layout.allocation());
     copy_to_host(all.data(), fields[current]);
     const FieldView<float> v = view_of(all.data(), layout);
@@ -37,7 +38,7 @@ std::vector<float> Simulation::Impl::local_interior() const {
 }
 
 std::uint64_t Simulation::checksum() const {
-    const Impl& s = *impl_;
+    Impl& s = *impl_;
     const std::vector<float> cells = s.local_interior();
     std::uint64_t sum = 0;
     std::size_t n = 0;
@@ -60,7 +61,7 @@ std::uint64_t Simulation::checksum() const {
 }
 
 std::vector<float> Simulation::gather() const {
-    const Impl& s = *impl_;
+    Impl& s = *impl_;
     const std::vector<float> mine = s.local_interior();
     const int count = int(mine.size());
     int box[6] = {s.d.offset[0], s.d.offset[1], s.d.offset[2],
@@ -99,7 +100,8 @@ double Simulation::energy() const {
 }
 
 float Simulation::value_at(const std::array<int, 3>& cell) const {
-    const Impl& s = *impl_;
+    Impl& s = *impl_;
+    s.settle();
     bool mine = true;
     for (int a = 0; a < 3; ++a)
         mine = mine && cell[a] >= s.d.offset[a] && cell[a] < s.d.offset[a] + s.d.local[a];

@@ -255,7 +255,8 @@ TEST_P(WaveKernel, WindowChangesNoBit) {
         SCOPED_TRACE(testing::Message() << "R=" << R << ", window chosen " << chosen);
         const auto reference = run(Tuning{0, 0, 16});
         EXPECT_TRUE(reference == run(Tuning{})) << "chosen window";
-        EXPECT_TRUE(reference == run(Tuning{0, 0, 64})) << "window 64";
+        for (const int window : {1, 2, 4, 8, 64}) // short ones fill the device on small boxes
+            EXPECT_TRUE(reference == run(Tuning{0, 0, window})) << "window " << window;
     });
 }
 
