@@ -60,8 +60,10 @@ public:
     //    NCCL: enqueue the group on the halo stream.
     void post();
     // 4. Complete the requests and unpack into the halo of `field`; the
-    //    returned event marks the halo as complete on the halo stream.
-    Event& finish(FieldView<float> field);
+    //    returned event marks the halo as complete on the halo stream, or is
+    //    null when nothing moves (no neighbour, or CommMode::None): then no
+    //    step touches the halo stream at all.
+    Event* finish(FieldView<float> field);
 
     // Testing aids. poison_halo fills every halo face that will be received
     // with NaN, after `ready` (call before pack). drop_one_face makes
@@ -90,6 +92,7 @@ private:
     const float* send_source(const Face& f, FieldView<float> field) const;
     float* recv_target(const Face& f, FieldView<float> field) const;
     PersistentRequests& requests_for(const float* origin);
+    bool idle() const { return faces_.empty() || mode_ == CommMode::None; }
 
     CommMode mode_;
     Layout layout_;

@@ -121,13 +121,13 @@ void Simulation::Impl::step(bool timed) {
         t.interior_start.record(compute);
         update(p, next, vel_view(), inner, compute);
         t.interior_stop.record(compute);
-        exchange->finish(p).make_wait(compute);
+        if (Event* halo_done = exchange->finish(p)) halo_done->make_wait(compute);
         t.boundary_start.record(compute);
         for (const UpdateBox& slab : slabs)
             update(p, next, vel_view(), slab, compute);
         t.boundary_stop.record(compute);
     } else {
-        exchange->finish(p).make_wait(compute);
+        if (Event* halo_done = exchange->finish(p)) halo_done->make_wait(compute);
         t.interior_start.record(compute);
         update(p, next, vel_view(), whole, compute);
         t.interior_stop.record(compute);
