@@ -47,9 +47,9 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
     r.tuning = sim.interior_tuning();
 
-    const double steps = std::max(t.steps, 1);
-    const double per_step[7] = {t.pack / steps, t.post / steps,   t.interior / steps,
-                                t.wait / steps, t.unpack / steps, t.boundary / steps,
+    const double steps = std::max(t.steps, 1), sampled = std::max(t.sampled, 1);
+    const double per_step[7] = {t.pack / sampled, t.post / sampled,   t.interior / sampled,
+                                t.wait / sampled, t.unpack / sampled, t.boundary / sampled,
                                 t.step / steps};
     const char* names[7] = {"pack", "post", "interior", "wait", "unpack", "boundary", "step"};
     double mins[7], maxs[7], sums[7];
@@ -102,7 +102,10 @@ void print_report(const Report& r) {
                     c.tuning.window ? "--window" : "chosen for the box");
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
-    std::printf("\n  phase        min ms     avg ms     max ms   (per step, over ranks)\n");
+    std::printf(
+        "\n  phase        min ms     avg ms     max ms   (per step, over ranks; phases timed "
+        "on every %dth step)\n",
+        kPhaseSampling);
     for (const PhaseStats& p : r.phases)
         std::printf("  %-9s %9.4f  %9.4f  %9.4f\n", p.name, p.min, p.avg, p.max);
     std::printf("\n  Gcell/s: %.3f total, %.3f per rank; effective %.1f GB/s per rank\n",

@@ -111,6 +111,12 @@ void Simulation::Impl::step(bool timed) {
         collect(collected);
     const int slot = steps_done % kSlots;
     StepTimers& t = timers[slot];
+    t.timed = timed;
+    t.sampled = timed && timed_steps % kPhaseSampling == 0;
+    timed_steps += timed;
+    auto mark = [&](Event& e) {
+        if (t.sampled) e.record(compute);
+    };
     Event& ready = last_done();
     if (steps_done == 0) first_start.record(compute); // not the time spent on setup
     const FieldView<float> p = view(current), next = view(1 - current);
@@ -118,21 +124,21 @@ void Simulation::Impl::step(bool timed) {
     exchange->pack(p, ready, slot);
     exchange->post();
     if (config.overlap) {
-        t.interior_start.record(compute);
+        mark(t.interior_start);
         update(p, next, vel_view(), inner, compute);
-        t.interior_stop.record(compute);
+        mark(t.interior_stop);
         if (Event* halo_done = exchange->finish(p)) halo_done->make_wait(compute);
-        t.boundary_start.record(compute);
+        mark(t.boundary_start);
         for (const UpdateBox& slab : slabs)
             update(p, next, vel_view(), slab, compute);
-        t.boundary_stop.record(compute);
+        mark(t.boundary_stop);
     } else {
         if (Event* halo_done = exchange->finish(p)) halo_done->make_wait(compute);
-        t.interior_start.record(compute);
+        mark(t.interior_start);
         update(p, next, vel_view(), whole, compute);
-        t.interior_stop.record(compute);
-        t.boundary_start.record(compute);
-        t.boundary_stop.record(compute);
+        mark(t.interior_stop);
+        mark(t.boundary_start);
+        mark(t.boundary_stop);
     }
     if (owns_source) {
         const double h3 = std::pow(config.spacing, 3);
@@ -142,7 +148,6 @@ void Simulation::Impl::step(bool timed) {
         launch_add_at(next, source_local[0], source_local[1], source_local[2], amplitude, compute);
     }
     t.done.record(compute);
-    t.timed = timed;
     current = 1 - current;
     ++steps_done;
 }
@@ -153,14 +158,16 @@ void Simulation::Impl::collect(int n) {
     t.done.synchronize();
     collected = n + 1;
     if (!t.timed) return;
-    const HaloPhaseTimes h = exchange->times(n % kSlots);
-    totals.pack += h.pack, totals.post += h.post, totals.wait += h.wait, totals.unpack += h.unpack;
-    totals.interior += elapsed_ms(t.interior_start, t.interior_stop);
-    totals.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
     // Done to done on the compute stream: the step as the device saw it,
     // host gaps between steps included.
     totals.step += elapsed_ms(before, t.done);
     ++totals.steps;
+    if (!t.sampled) return;
+    const HaloPhaseTimes h = exchange->times(n % kSlots);
+    totals.pack += h.pack, totals.post += h.post, totals.wait += h.wait, totals.unpack += h.unpack;
+    totals.interior += elapsed_ms(t.interior_start, t.interior_stop);
+    totals.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
+    ++totals.sampled;
 }
 
 void Simulation::Impl::settle() {

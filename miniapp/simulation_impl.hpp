@@ -23,8 +23,8 @@ struct UpdateBox {
 // timers.
 struct StepTimers {
     Event interior_start, interior_stop, boundary_start, boundary_stop;
-    Event done; // the step's last work on the compute stream
-    bool timed = false;
+    Event done;                          // the step's last work on the compute stream
+    bool timed = false, sampled = false; // sampled: the phase events were recorded
 };
 
 // The wave update over one box, with the radius already fixed (dispatched once).
@@ -47,6 +47,7 @@ struct Simulation::Impl {
     std::array<StepTimers, kSlots> timers; // step n in timers[n % kSlots]
     Event first_start;                     // the "done" before step 0
     int collected = 0;                     // steps whose timers were read
+    int timed_steps = 0;                   // enqueued, for the phase sampling
     UpdateBox whole, inner;
     std::vector<UpdateBox> slabs; // the shell whole - inner, as non-overlapping boxes
     bool owns_source = false;
