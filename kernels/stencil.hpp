@@ -73,11 +73,13 @@ Tuning resolve_tuning(const Tuning& requested, int radius);
 // keeps them to an eighth of the planes it computes (64 from R = 3 on), or
 // shorter where the launch would otherwise have fewer blocks
 // (blocks_per_layer times its z layers) than the device holds at once
-// (`resident_blocks`): down to 16, 8, 4, 2 and 1 planes for boxes too small
-// to fill the device, where a block's time goes with window + 2R (here three
-// quarters of the slots count as full; measured, docs/PERFORMANCE.md). Measured on an H200 (docs/PERFORMANCE.md, history
-// item 13): R = 4, 512^3, 16 -> 64 planes, 76% -> 81% of copy; R = 1 loses
-// 3-7 points at 32 or 64 planes; the Laplacian gains nothing, so it keeps 16.
+// (`resident_blocks`). Boxes too small to fill the device at 16 planes go
+// down to 8, 4, 2 and 1: a block's time goes with window + 2R, and there
+// three quarters of the slots count as full. Measured (docs/PERFORMANCE.md,
+// history items 13 and 20): on an H200, R = 4, 512^3, 16 -> 64 planes, 76%
+// -> 81% of copy, and R = 1 loses 3-7 points at 32 or 64 planes; on an
+// H100, the kernel at 64^3 and 128^3 runs 1.6x and 1.15x faster at 1 and 8
+// planes than at 16.
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius);
 
 // The wave kernel's block for a box `groups` 4-cell groups wide when no
