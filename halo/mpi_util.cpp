@@ -1,5 +1,6 @@
 #include "mpi_util.hpp"
 
+#include <climits>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -24,6 +25,19 @@ int world_size() {
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     return size;
+}
+
+std::string first_problem(MPI_Comm comm, const std::string& problem) {
+    int rank = 0;
+    MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    int first = problem.empty() ? INT_MAX : rank;
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first == INT_MAX) return {};
+    int length = rank == first ? int(problem.size()) : 0;
+    MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, first, comm));
+    std::string text = rank == first ? problem : std::string(std::size_t(length), ' ');
+    MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, first, comm));
+    return text;
 }
 
 namespace {

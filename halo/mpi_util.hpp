@@ -35,6 +35,11 @@ int run_mpi_program(const char* program, int argc, char** argv, int (*body)(int,
 int world_rank();
 int world_size();
 
+// Collective over `comm`: every rank passes "" or one line saying what went
+// wrong there (a bad input rank 0 found, a write that failed); every rank
+// gets "" or the lowest failing rank's line, so all can refuse together.
+std::string first_problem(MPI_Comm comm, const std::string& problem);
+
 // A communicator this program created; freed on destruction.
 class Communicator {
 public:

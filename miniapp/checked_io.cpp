@@ -3,12 +3,10 @@
 #include "mpi_util.hpp"
 
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
-#include <vector>
 
 namespace stencil {
 
@@ -49,20 +47,6 @@ std::string write_file_completely(const std::string& path, const void* data, std
 
 std::string write_file_completely(const std::string& path, const std::string& text) {
     return write_file_completely(path, text.data(), text.size());
-}
-
-std::string first_problem(MPI_Comm comm, const std::string& problem) {
-    int rank = 0;
-    MPI_CHECK(MPI_Comm_rank(comm, &rank));
-    int first = problem.empty() ? INT_MAX : rank;
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
-    if (first == INT_MAX) return {};
-    int length = rank == first ? int(problem.size()) : 0;
-    MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, first, comm));
-    std::vector<char> text(problem.begin(), problem.end());
-    text.resize(std::size_t(length));
-    MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, first, comm));
-    return std::string(text.begin(), text.end());
 }
 
 void agree_on_outcome(MPI_Comm comm, const std::string& problem) {

@@ -26,11 +26,9 @@ std::string partial_path(const std::string& path);
 std::string write_file_completely(const std::string& path, const void* data, std::size_t bytes);
 std::string write_file_completely(const std::string& path, const std::string& text);
 
-// Collective over `comm`: every rank passes "" or the line saying what went
-// wrong there; every rank gets "" or the lowest failing rank's line.
-std::string first_problem(MPI_Comm comm, const std::string& problem);
-
-// The same, but if any rank failed, every rank throws OutputFailure with it.
+// Collective over `comm` (mpi_util.hpp: first_problem): if any rank passes
+// a non-empty line, every rank throws OutputFailure with the lowest failing
+// rank's line.
 void agree_on_outcome(MPI_Comm comm, const std::string& problem);
 
 // "No space left on device" and the like for an MPI-IO error code.

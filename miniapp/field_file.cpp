@@ -11,10 +11,10 @@
 namespace stencil {
 namespace {
 
-// Remembers the first failure of a sequence of calls that every rank must
+// This rank's first failure in a sequence of calls that every rank must
 // still make (collectives), so that no rank stops early and leaves the
 // others waiting.
-struct FirstProblem {
+struct LocalProblem {
     std::string text;
     void check(int code, const char* what) {
         if (code != MPI_SUCCESS && text.empty()) text = mpi_io_reason(code) + " (" + what + ")";
@@ -87,7 +87,7 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
     };
 
     MPI_File file = MPI_FILE_NULL;
-    FirstProblem problem;
+    LocalProblem problem;
     problem.check(MPI_File_open(comm, partial.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
                                 MPI_INFO_NULL, &file),
                   "open");
@@ -119,8 +119,8 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
     int read = 0;
     MPI_Get_count(&status, MPI_FLOAT, &read);
     problem.check(MPI_File_close(&file), "close");
-    if (problem.text.empty() &&
-        (read != count || std::memcmp(back.data(), interior.data(), back.size() * 4) != 0))
+    if (problem.text.empty() && (read != count || std::memcmp(back.data(), interior.data(),
+                                                              back.size() * sizeof(float)) != 0))
         problem.set(read_back_reason(path));
     fail_if_any(problem.text);
 

@@ -55,18 +55,15 @@ std::string resolve_grid(Config& c, std::array<int, 3>& procs) {
 // is left behind); the verdict is broadcast so that every rank refuses
 // together.
 std::string check_report_writable(const Config& c) {
-    char why[512] = {0};
+    std::string why;
     if (world_rank() == 0 && !c.report.empty()) {
         const std::string probe = partial_path(c.report);
-        std::FILE* f = std::fopen(probe.c_str(), "w");
-        if (!f)
-            std::snprintf(why, sizeof why, "--report %s: cannot write there (%s)", c.report.c_str(),
-                          std::strerror(errno));
-        else
+        if (std::FILE* f = std::fopen(probe.c_str(), "w"))
             std::fclose(f), std::remove(probe.c_str());
+        else
+            why = "--report " + c.report + ": cannot write there (" + std::strerror(errno) + ")";
     }
-    MPI_CHECK(MPI_Bcast(why, sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD));
-    return why;
+    return first_problem(MPI_COMM_WORLD, why);
 }
 
 // The halo path for --comm, and why; an empty string, or why it cannot be had.

@@ -50,8 +50,9 @@ std::string read_receivers(const std::string& path, std::vector<std::array<int, 
     return {};
 }
 
-// An upper bound of the bytes the run will write under c.output.
-std::uint64_t estimated_output_bytes(const Config& c) {
+// An upper bound of the bytes the run will write under c.output, with
+// `file_receivers` receivers from --receivers.
+std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
     constexpr std::uint64_t kSidecar = 1024;
     const std::uint64_t steps = std::uint64_t(c.warmup) + std::uint64_t(c.steps);
     const std::uint64_t snapshots =
@@ -63,7 +64,7 @@ std::uint64_t estimated_output_bytes(const Config& c) {
         slice_axes(c.slice_axis, across, down);
         bytes += (snapshots + 1) * png_size_bound(c.grid[across], c.grid[down]);
     }
-    const int receivers = int(c.receivers.size()) + (c.line_axis == 2 ? c.grid[0] : 0);
+    const int receivers = file_receivers + (c.line_axis == 2 ? c.grid[0] : 0);
     if (receivers > 0) {
         const int stride = gather_stride(int(steps), receivers);
         bytes += std::uint64_t(receivers) * (steps * sizeof(float) + 32) + kSidecar +
@@ -74,7 +75,7 @@ std::uint64_t estimated_output_bytes(const Config& c) {
 
 // Rank 0: makes the folder, locks it for this run, refuses (or with
 // --output-force replaces) a finished run's files, and checks the room.
-std::string claim_output_folder(Config& c, OutputFolderLock& lock,
+std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock& lock,
                                 std::vector<std::string>& notes) {
     const std::string& dir = c.output;
     if (std::string why = make_directory(dir); !why.empty()) return why;
@@ -95,7 +96,7 @@ std::string claim_output_folder(Config& c, OutputFolderLock& lock,
     if (!earlier.empty())
         notes.push_back("--output-force: removed " + std::to_string(earlier.size()) +
                         " files of an earlier run from " + dir);
-    const std::uint64_t need = estimated_output_bytes(c), room = free_bytes(dir);
+    const std::uint64_t need = estimated_output_bytes(c, file_receivers), room = free_bytes(dir);
     if (need > room) {
         const std::string numbers = "the run will write up to " + human_bytes(need) +
                                     ", and the file system has " + human_bytes(room) + " free";
@@ -112,11 +113,10 @@ std::string claim_output_folder(Config& c, OutputFolderLock& lock,
 std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
     const bool any =
         c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() || c.line_axis >= 0;
-    char why[512] = {0};
+    std::string problem;
     std::vector<int> flat;
     std::vector<std::string> notes;
     if (world_rank() == 0) {
-        std::string problem;
         std::vector<std::array<int, 3>> receivers;
         if (!c.receivers_file.empty()) problem = read_receivers(c.receivers_file, receivers);
         for (const auto& r : receivers) {
@@ -136,15 +136,10 @@ std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
                       " is outside the grid (0.." + std::to_string(c.grid[2] - 1) + ")";
         if (problem.empty() && (c.slice_axis >= 0) && !images_available())
             problem = "--slice: this build has no PNG writer (install libstb-dev and reconfigure)";
-        if (problem.empty() && any) {
-            c.receivers = receivers; // for the size estimate; broadcast below
-            problem = claim_output_folder(c, lock, notes);
-            c.receivers.clear();
-        }
-        std::snprintf(why, sizeof why, "%s", problem.c_str());
+        if (problem.empty() && any)
+            problem = claim_output_folder(c, int(receivers.size()), lock, notes);
     }
-    MPI_CHECK(MPI_Bcast(why, sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD));
-    if (why[0]) return why;
+    if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
     for (const std::string& note : notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
     int count = int(flat.size());
