@@ -192,6 +192,7 @@ void Outputs::State::write_traces() {
     const Decomposition& d = sim.decomposition();
     const int nt = recorded, owned = int(mine.size());
     std::vector<float> traces(std::size_t(owned) * nt); // time-major, as recorded
+    sim.settle();                                       // the samples were enqueued, not waited for
     if (!traces.empty()) copy(traces.data(), samples.data(), traces.size() * sizeof(float));
     // Here traces are time-major (one row of owned receivers per step);
     // the file is receiver-major, so transpose while gathering.

@@ -178,6 +178,7 @@ void Simulation::Impl::collect(int n) {
 void Simulation::Impl::settle() {
     while (collected < steps_done)
         collect(collected);
+    compute.synchronize(); // and what followed the last step (receiver samples)
 }
 
 void Simulation::run(int steps, bool timed) {

@@ -55,8 +55,12 @@ public:
     std::vector<float> interior_copy() const;
     // The offset of a global cell from the field origin, if this rank owns it.
     bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const;
-    // out[n] = p at offsets[n], n < count; device arrays (compute stream, waits).
+    // out[n] = p at offsets[n], n < count; device arrays, enqueued on the
+    // compute stream: read `out` after settle().
     void sample(const std::size_t* offsets, int count, float* out);
+    // Waits until every step and sample enqueued so far is done, before the
+    // host reads device data they wrote (queries here do it themselves).
+    void settle();
     // The lowest rank holding a NaN or Inf in its interior, or -1 (collective, cheap: a device
     // count).
     int first_nonfinite_rank() const;

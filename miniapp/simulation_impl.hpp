@@ -71,7 +71,8 @@ struct Simulation::Impl {
     Event& last_done() { return steps_done ? timers[(steps_done - 1) % kSlots].done : first_start; }
     // Waits for step n and adds its phases to totals (steps in order).
     void collect(int n);
-    // Waits for every step enqueued: before the host reads a field.
+    // Waits for every step enqueued, and the compute stream's work after
+    // them: before the host reads a field.
     void settle();
     std::vector<float> local_interior(); // settles first
 };

@@ -137,7 +137,10 @@ bool Simulation::local_offset(const std::array<int, 3>& cell, std::size_t& offse
 void Simulation::sample(const std::size_t* offsets, int count, float* out) {
     Impl& s = *impl_;
     launch_gather_cells(s.view(s.current), offsets, count, out, s.compute);
-    s.compute.synchronize();
+}
+
+void Simulation::settle() {
+    impl_->settle();
 }
 
 int Simulation::first_nonfinite_rank() const {
