@@ -67,7 +67,7 @@ class Calibration:
     exchange latency and bandwidth inside a node, strided-face costs."""
 
     def __init__(self, kernel_points, fixed_ms, latency_ms, link_bytes_per_ms,
-                 pack_ms_per_byte=0.0, unpack_ms_per_byte=0.0, x_slab_factor=1.0, source=""):
+                 pack_ms_per_byte=0.0, unpack_ms_per_byte=0.0, x_slab_factor=1.0, mode="gpu-aware"):
         self.points = sorted(kernel_points)  # (cells, ms)
         self.fixed_ms = fixed_ms
         self.latency_ms = latency_ms
@@ -75,8 +75,8 @@ class Calibration:
         self.pack_ms_per_byte = pack_ms_per_byte
         self.unpack_ms_per_byte = unpack_ms_per_byte
         self.x_slab_factor = x_slab_factor
-        self.source = source
-        self.mode = "gpu-aware"
+        self.mode = mode  # the --comm mode whose exchange was measured
+        self.inputs = set()  # real paths of the reports the calibration read
 
     @classmethod
     def from_folder(cls, folder, mode="gpu-aware"):
@@ -100,9 +100,10 @@ class Calibration:
         # neighbour: S each way, at once, in latency + 2S * slope. So one
         # direction moves 1 / (2 * slope) bytes per ms.
         link = 1.0 / (2.0 * per_byte) if per_byte > 0 else float("inf")
-        cal = cls(points, fixed[len(fixed) // 2], latency, link, source=folder)
-        cal.mode = mode
-        cal._strided_from(load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json")))
+        cal = cls(points, fixed[len(fixed) // 2], latency, link, mode=mode)
+        strided = load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json"))
+        cal._strided_from(strided)
+        cal.inputs = {os.path.realpath(r["_path"]) for r in sweep + strided}
         return cal
 
     def _strided_from(self, reports):
@@ -323,8 +324,7 @@ def validate(cal, machine, folder, tolerance):
         projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"])["step_ms"]
         measured = phase(r, "step")
         error = projected / measured - 1
-        role = "calibration" if ("along-x" in r["_path"] and r["ranks"] == 2) or "sweep" in r["_path"] \
-            else "validation"
+        role = "calibration" if os.path.realpath(r["_path"]) in cal.inputs else "validation"
         if role == "validation":
             worst = max(worst, abs(error))
         rows.append((os.path.relpath(r["_path"], folder), r["ranks"], "x".join(map(str, r["procs"])),
