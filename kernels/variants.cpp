@@ -62,20 +62,17 @@ Tuning fit_block_to_box(const Tuning& defaults, int groups) {
 }
 
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius) {
-    auto fills = [&](int window) {
-        return blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks;
-    };
+    auto blocks = [&](int window) { return blocks_per_layer * ((nz + window - 1) / window); };
     for (const int window : {64, 32}) {
         const bool needed = window / 2 < 16 * radius; // half of it would reload more than 1/8
-        if (needed && fills(window)) return window;
+        if (needed && blocks(window) >= resident_blocks) return window;
     }
     // A box too small to fill the device at 16 planes: a block's time goes
     // with the planes it walks (window + 2R), so walk fewer, in more blocks.
     // Three quarters of the slots count as full here: on an H100, 128^3 at
     // R = 4 ran 8 planes (256 blocks for 264 slots) in 15.2 us, 4 in 18.2.
     for (const int window : {16, 8, 4, 2})
-        if (4 * blocks_per_layer * ((nz + window - 1) / window) >= 3 * resident_blocks)
-            return window;
+        if (4 * blocks(window) >= 3 * resident_blocks) return window;
     return 1;
 }
 
