@@ -21,13 +21,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# On a node without a package archive, GoogleTest and Google Benchmark come
-# from .deps/ (tools/prepare-offline-deps.sh).
-prefix=()
-if [ -d .deps/root/usr ]; then
-  prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
-  export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-fi
+source tools/offline-deps.sh # sets prefix
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,power.limit,pci.bus_id --format=csv | tee "$OUT/gpu.txt"
 

@@ -4,7 +4,8 @@
 #
 # Builds the CUDA back-end twice: against the system MPI (not GPU-aware, so
 # --comm staged) and, when .deps/ompi-4.1.4-cuda-install.tar.xz is there
-# (tools/prepare-offline-deps.sh ARCHIVE), against that CUDA-aware Open MPI (--comm gpu-aware, and nccl where
+# (tools/prepare-offline-deps.sh ARCHIVE), against that CUDA-aware Open MPI
+# (--comm gpu-aware, and nccl where
 # NCCL is installed). Then, per build: the preflight; 2 ranks against 1,
 # bit for bit, split along z and along x; the timing matrix; the halo
 # micro-benchmark; a snapshot run whose files must pass
@@ -41,13 +42,7 @@ export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS
 export NCCL_NVLS_ENABLE=0 # never NVLink multicast on shared machines
 nvidia-smi topo -m >"$OUT/topology.txt" 2>&1 || true
 
-# On a node without a package archive, Google Benchmark comes from .deps/
-# (tools/prepare-offline-deps.sh).
-prefix=()
-if [ -d .deps/root/usr ]; then
-  prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
-  export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-fi
+source tools/offline-deps.sh # sets prefix
 
 build() { # build DIR [cmake args...]
   local dir=$1 log; shift
