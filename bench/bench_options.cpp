@@ -42,12 +42,19 @@ const char* kUsage =
     "usage: stencil-bench [options] [Google Benchmark flags]\n"
     "  --radii=1,2,4,8          stencil radii R (1..8)\n"
     "  --sizes=256,512          cubes N, or NXxNYxNZ, comma-separated\n"
+    "  --precision=fp32,fp64    element types (default both); the copy runs in each\n"
     "  --variants=a,b           subset of (the copy always runs): baseline_x, baseline_y, "
     "baseline_z, vector_x,\n"
-    "                           lds_y, window_z, fused_xy, fused_xyz, baseline_3pass, wave\n"
-    "  --block-x=N --block-y=N  threads per block of the LDS/window/fused kernels (4 cells per "
-    "thread\n"
-    "                           in x); default 16x8 for R<=5, 8x16 for R>=6, measured on an H200\n"
+    "                           lds_y, window_z, fused_xy, fused_xyz, baseline_3pass, wave, "
+    "series\n"
+    "                           (series: the Laplacian series' 7-point steps at R=1, on a grid of\n"
+    "                           N^3 points including its boundary, as in the articles)\n"
+    "  --block-x=N --block-y=N  threads per block of the LDS/window/fused kernels (one 16-byte\n"
+    "                           group, 4 floats or 2 doubles, per thread in x); default 16x8 for\n"
+    "                           R<=5, 8x16 for R>=6, measured on an H200\n"
+    "  --rows=1,2,4,8           rows per thread of fused_xyz and wave, one benchmark each\n"
+    "                           (default: 2 for R<=4, else 1); rows a kernel is not built for\n"
+    "                           at some R are skipped, saying so\n"
     "  --window=N               z planes per block (nw) of the window/fused kernels (default 16;\n"
     "                           the wave's, when not given: 16, 32 or 64 by R and box)\n"
     "  --warmup=3               untimed launches before timing\n"
@@ -88,6 +95,22 @@ Options parse_options(int argc, char** argv) {
             o.sizes.clear();
             for (const auto& s : split(value, ','))
                 o.sizes.push_back(parse_size(s));
+        } else if (key == "--precision") {
+            o.precisions.clear();
+            for (const auto& p : split(value, ',')) {
+                Precision precision;
+                if (!parse_precision(p, precision))
+                    fail("precision '" + p + "' is not fp32 or fp64");
+                o.precisions.push_back(precision);
+            }
+        } else if (key == "--rows") {
+            o.rows.clear();
+            for (const auto& r : split(value, ',')) {
+                const int rows = parse_int(r, "rows");
+                if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
+                    fail("rows per thread must be 1, 2, 4 or 8, not " + r);
+                o.rows.push_back(rows);
+            }
         } else if (key == "--variants") {
             o.variants = split(value, ',');
         } else if (key == "--block-x") {
@@ -103,7 +126,8 @@ Options parse_options(int argc, char** argv) {
         }
     }
     if (const std::string why = validate(o.tuning); !why.empty()) fail("bad tuning: " + why);
-    if (o.radii.empty() || o.sizes.empty()) fail("need at least one radius and one size");
+    if (o.radii.empty() || o.sizes.empty() || o.precisions.empty())
+        fail("need at least one radius, size and precision");
     return o;
 }
 

@@ -18,8 +18,12 @@ struct Options {
     std::vector<int> radii{1, 2, 4, 8};
     std::vector<Size> sizes{{256, 256, 256}, {512, 512, 512}};
     std::vector<std::string>
-        variants; // empty: every variant of the back-end, plus the three-pass and wave
+        variants; // empty: every variant of the back-end, the three-pass, wave and series
+    std::vector<Precision> precisions{Precision::FP32, Precision::FP64};
     Tuning tuning;
+    // Rows per thread of the fused Laplacian and wave: each value is its own
+    // benchmark (named .../rows=N); empty: the default for R and precision.
+    std::vector<int> rows;
     int warmup = 3;
     bool wants(const std::string& name) const;
 };

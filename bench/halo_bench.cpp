@@ -85,7 +85,7 @@ struct Timing {
 Timing time_exchange(const Decomposition& d, const Layout& layout, CommMode mode, int iterations) {
     DeviceArray<float> storage(layout.allocation());
     Stream compute, halo(StreamPriority::High);
-    HaloExchange exchange(d, layout, mode, {storage.data()}, halo);
+    HaloExchange<float> exchange(d, layout, mode, {storage.data()}, halo);
     const FieldView<float> field = view_of(storage.data(), layout);
     Event ready;
     ready.record(compute);

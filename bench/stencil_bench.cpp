@@ -1,16 +1,19 @@
-// stencil-bench: single-GCD benchmark of every kernel variant x radius x size.
+// stencil-bench: single-GCD benchmark of every kernel variant x radius x
+// precision x size, and of the Laplacian series' steps.
 //
-// A device-to-device copy of the same number of cells runs first for each
-// size; every stencil benchmark reports its effective bandwidth as a ratio
-// to that copy's, measured in the same run. Timing is manual, with device
+// A device-to-device copy of the same number of cells in the same precision
+// runs first for each size; every stencil benchmark reports its effective
+// bandwidth as a ratio to that copy's, measured in the same run. Timing is manual, with device
 // events around each launch, after warm-up launches.
 #include "bench_options.hpp"
 #include "device.hpp"
 #include "memory.hpp"
+#include "series.hpp"
 #include "stencil.hpp"
 
 #include <benchmark/benchmark.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -20,42 +23,46 @@
 namespace stencil::bench {
 namespace {
 
-// The fields of one (size, R): input p, a second input, the velocity term,
-// and an output. Kept across Google Benchmark's repeated calls of one
-// benchmark and replaced when the next benchmark needs another shape.
+// The fields of one (size, R) in precision T: input p, a second input, the
+// velocity term, and an output. Kept across Google Benchmark's repeated
+// calls of one benchmark and replaced when the next benchmark needs another
+// shape.
+template <class T>
 struct Arrays {
     Layout layout;
-    DeviceArray<float> p, prev, vel, out;
+    DeviceArray<T> p, prev, vel, out;
     explicit Arrays(const Layout& l)
         : layout(l), p(l.allocation()), prev(l.allocation()), vel(l.allocation()),
           out(l.allocation()) {
         // Random data, not zeros: zeros can run faster than real data.
-        std::vector<float> host(l.allocation());
+        std::vector<T> host(l.allocation());
         std::mt19937 rng(42);
-        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-        for (float& x : host)
+        std::uniform_real_distribution<T> dist(-1, 1);
+        for (T& x : host)
             x = dist(rng);
         copy_to_device(p, host.data());
         copy_to_device(prev, host.data());
         copy_to_device(out, host.data());
-        for (float& x : host)
-            x = 0.05f + 0.05f * (x + 1.0f); // stable dt^2 c^2 / h^2 values
+        for (T& x : host)
+            x = T(0.05) + T(0.05) * (x + 1); // stable dt^2 c^2 / h^2 values
         copy_to_device(vel, host.data());
     }
-    FieldView<float> view(DeviceArray<float>& x) { return view_of(x.data(), layout); }
+    FieldView<T> view(DeviceArray<T>& x) { return view_of(x.data(), layout); }
 };
 
-Arrays& arrays_for(const Size& s, int radius) {
-    static std::unique_ptr<Arrays> current;
-    if (!current || current->layout.nx != s.nx || current->layout.ny != s.ny ||
-        current->layout.nz != s.nz || current->layout.radius != radius) {
+template <class T>
+Arrays<T>& arrays_for(const Layout& layout) {
+    static std::unique_ptr<Arrays<T>> current;
+    const Layout& l = layout;
+    if (!current || current->layout.nx != l.nx || current->layout.ny != l.ny ||
+        current->layout.nz != l.nz || current->layout.radius != l.radius) {
         current.reset(); // free first: two 512^3 sets need not fit at once
-        current = std::make_unique<Arrays>(Layout(s.nx, s.ny, s.nz, radius));
+        current = std::make_unique<Arrays<T>>(layout);
     }
     return *current;
 }
 
-std::map<std::string, double> g_copy_gbs; // copy GB/s per size label, this run
+std::map<std::string, double> g_copy_gbs; // copy GB/s per "precision/size" label, this run
 
 // Times `launch` with events; returns the mean seconds per launch.
 template <class Launch>
@@ -77,112 +84,172 @@ double time_launches(benchmark::State& state, Stream& stream, int warmup, Launch
     return state.iterations() ? total / double(state.iterations()) : 0.0;
 }
 
-void report(benchmark::State& state, const Size& s, double bytes, double seconds) {
-    const double cells = double(s.nx) * s.ny * s.nz;
+void report(benchmark::State& state, const std::string& copy_key, double cells, double bytes,
+            double seconds) {
     const double gbs = seconds > 0 ? bytes / seconds * 1e-9 : 0.0;
     state.counters["GB/s"] = gbs;
     state.counters["Gcell/s"] = seconds > 0 ? cells / seconds * 1e-9 : 0.0;
-    const auto copy = g_copy_gbs.find(s.label());
+    const auto copy = g_copy_gbs.find(copy_key);
     if (copy != g_copy_gbs.end() && copy->second > 0)
         state.counters["copy_ratio"] = gbs / copy->second;
 }
 
 // Minimal bytes (the articles' formula): every input cell read once, halo
 // planes included for each differentiated direction, every output written once.
-double derivative_bytes(const Size& s, int R, const std::string& axes) {
+double derivative_bytes(const Size& s, int R, const std::string& axes, std::size_t element) {
     const double nx = s.nx, ny = s.ny, nz = s.nz;
     double read = nx * ny * nz;
     for (char a : axes)
         read += 2.0 * R * (a == 'x' ? ny * nz : a == 'y' ? nx * nz : nx * ny);
-    return (read + nx * ny * nz) * sizeof(float);
+    return (read + nx * ny * nz) * double(element);
 }
 
 // The wave update reads p (with its halo), p_prev and the velocity term, and writes p_next.
-double wave_bytes(const Size& s, int R) {
-    return derivative_bytes(s, R, "xyz") + 2.0 * s.nx * s.ny * s.nz * sizeof(float);
+double wave_bytes(const Size& s, int R, std::size_t element) {
+    return derivative_bytes(s, R, "xyz", element) + 2.0 * s.nx * s.ny * s.nz * double(element);
 }
 
-// A device-to-device copy of the size's cells: it records its GB/s for the ratios.
-void register_copy(const Size& s, const Options& o) {
-    auto run = [s, o](benchmark::State& st) {
-        Arrays& x = arrays_for(s, 1);
-        Stream stream;
-        const std::size_t n = std::size_t(s.nx) * s.ny * s.nz;
-        const double t = time_launches(st, stream, o.warmup,
-                                       [&] { launch_copy(x.p.data(), x.out.data(), n, stream); });
-        const double bytes = 2.0 * n * sizeof(float);
-        if (t > 0) g_copy_gbs[s.label()] = bytes / t * 1e-9;
-        report(st, s, bytes, t);
-    };
-    benchmark::RegisterBenchmark(("copy/" + s.label()).c_str(), run)
+// The Laplacian series' formula on its grid of N^3 points, boundary
+// included: every point read once, the (N-2)^3 interior points written.
+double series_bytes(const Size& s, std::size_t element) {
+    return (double(s.nx) * s.ny * s.nz + double(s.nx - 2) * (s.ny - 2) * (s.nz - 2)) *
+           double(element);
+}
+
+template <class T>
+std::string precision_label() {
+    return precision_name(precision_of<T>());
+}
+
+void register_timed(const std::string& name, std::function<void(benchmark::State&)> run) {
+    benchmark::RegisterBenchmark(name.c_str(), std::move(run))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
 }
 
-void register_all(const Options& o) {
-    for (const Size& s : o.sizes) {
-        // The yardstick runs first for every size, whatever --variants says:
-        // every other benchmark reports its ratio to it.
-        register_copy(s, o);
-        for (int R : o.radii) {
-            const std::string suffix = "/R" + std::to_string(R) + "/" + s.label();
-            // launch(arrays, box, stream, shape): `shape` is shape_of(arrays, box),
-            // resolved once per benchmark as the mini-app does, not per launch;
-            // with `report_window`, its z window is recorded as a counter.
-            auto add = [&](const std::string& name, double bytes, auto shape_of, bool report_window,
-                           auto launch) {
-                if (!o.wants(name)) return;
-                benchmark::RegisterBenchmark((name + suffix).c_str(),
-                                             [=](benchmark::State& st) {
-                                                 Arrays& x = arrays_for(s, R);
-                                                 Stream stream;
-                                                 const Box box = x.layout.interior();
-                                                 const Tuning shape = shape_of(x, box);
-                                                 const double t =
-                                                     time_launches(st, stream, o.warmup, [&] {
-                                                         launch(x, box, stream, shape);
-                                                     });
-                                                 report(st, s, bytes, t);
-                                                 if (report_window)
-                                                     st.counters["window"] = shape.window;
-                                             })
-                    ->UseManualTime()
-                    ->Unit(benchmark::kMillisecond);
-            };
-            dispatch_radius(R, [&](auto rc) {
-                constexpr int RR = decltype(rc)::value;
-                const auto c = make_coefficients<RR, float>(1, 1, 1);
-                const Tuning tuning = o.tuning;
-                const auto as_given = [tuning](const Arrays&, const Box&) { return tuning; };
-                for (Variant v : available_variants())
-                    add(variant_name(v), derivative_bytes(s, RR, variant_axes(v)), as_given, false,
-                        [=](Arrays& x, const Box& box, Stream& stream, const Tuning& shape) {
-                            launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
-                                                  shape);
-                        });
-                // The articles' starting point for the Laplacian: three baseline passes.
-                // Each pass writes its own result (no accumulation), so this is a
-                // lower bound on the three-pass cost and flatters the baseline.
-                add("baseline_3pass", derivative_bytes(s, RR, "xyz"), as_given, false,
-                    [=](Arrays& x, const Box& box, Stream& stream, const Tuning& shape) {
-                        for (Variant v :
-                             {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
-                            launch_derivative<RR>(v, x.view(x.p), x.view(x.out), box, c, stream,
-                                                  shape);
-                    });
-                add(
-                    "wave", wave_bytes(s, RR),
-                    [tuning](const Arrays& x, const Box& box) {
-                        return wave_tuning<RR>(tuning, x.layout, box);
-                    },
-                    true,
-                    [=](Arrays& x, const Box& box, Stream& stream, const Tuning& shape) {
-                        launch_wave_step<RR>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c,
-                                             Sponge{}, stream, shape);
-                    });
+// A device-to-device copy of the size's cells in precision T: it records
+// its GB/s for the ratios of every benchmark of that precision and size.
+template <class T>
+void register_copy(const Size& s, const Options& o) {
+    const std::string key = precision_label<T>() + "/" + s.label();
+    register_timed("copy/" + key, [s, o, key](benchmark::State& st) {
+        Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, 1));
+        Stream stream;
+        const std::size_t n = std::size_t(s.nx) * s.ny * s.nz;
+        const double t = time_launches(st, stream, o.warmup,
+                                       [&] { launch_copy(x.p.data(), x.out.data(), n, stream); });
+        const double bytes = 2.0 * n * sizeof(T);
+        if (t > 0) g_copy_gbs[key] = bytes / t * 1e-9;
+        report(st, key, double(n), bytes, t);
+    });
+}
+
+// The Laplacian series' steps: on a GPU back-end, at R = 1, with the grid
+// of N^3 points holding (N-2)^3 computed ones.
+template <class T>
+void register_series(const Size& s, const Options& o) {
+#if STENCIL_HAS_GPU
+    if (!o.wants("series") || s.nx < 3 || s.ny < 3 || s.nz < 3) return;
+    const std::string key = precision_label<T>() + "/" + s.label();
+    const auto c = make_coefficients<1, T>(1, 1, 1);
+    for (SeriesStep step : series_steps())
+        for (int m : series_cells_per_thread(step)) {
+            const std::string name = std::string("series_") + series_step_name(step) +
+                                     "/m=" + std::to_string(m) + "/" + key;
+            register_timed(name, [=](benchmark::State& st) {
+                Arrays<T>& x = arrays_for<T>(Layout(s.nx - 2, s.ny - 2, s.nz - 2, 1));
+                Stream stream;
+                const Box box = x.layout.interior();
+                const double t = time_launches(st, stream, o.warmup, [&] {
+                    launch_series_laplacian<T>(step, m, x.view(x.p), x.view(x.out), box, c, stream);
+                });
+                report(st, key, double(box.cells()), series_bytes(s, sizeof(T)), t);
             });
         }
-    }
+#else
+    (void)s, (void)o;
+#endif
+}
+
+// Every variant at radius R in precision T over the size's interior.
+template <int R, class T>
+void register_radius(const Size& s, const Options& o) {
+    const std::string key = precision_label<T>() + "/" + s.label();
+    const std::string suffix = "/R" + std::to_string(R) + "/" + key;
+    const auto c = make_coefficients<R, T>(1, 1, 1);
+    const double cells = double(s.nx) * s.ny * s.nz;
+    // launch(arrays, box, stream, shape): `shape` is shape_of(arrays, box),
+    // resolved once per benchmark as the mini-app does, not per launch; its
+    // z window and rows are recorded as counters. A requested shape the
+    // kernel is not built for is skipped with the reason.
+    auto add = [&](const std::string& name, double bytes, bool wave, auto shape_of, auto launch) {
+        if (!o.wants(name)) return;
+        const std::vector<int> rows_list = o.rows.empty() ? std::vector<int>{0} : o.rows;
+        for (const int rows : rows_list) {
+            Tuning requested = o.tuning;
+            requested.rows = rows;
+            const std::string label = name + suffix + (rows ? "/rows=" + std::to_string(rows) : "");
+            register_timed(label, [=](benchmark::State& st) {
+                const std::string why = fits(resolve_tuning(requested, R, precision_of<T>()), R,
+                                             precision_of<T>(), wave);
+                if (!why.empty()) {
+                    st.SkipWithError(why.c_str());
+                    return;
+                }
+                Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, R));
+                Stream stream;
+                const Box box = x.layout.interior();
+                const Tuning shape = shape_of(x, box, requested);
+                const double t =
+                    time_launches(st, stream, o.warmup, [&] { launch(x, box, stream, shape); });
+                report(st, key, cells, bytes, t);
+                st.counters["window"] = shape.window;
+                st.counters["rows"] = shape.rows;
+            });
+            if (name != "fused_xyz" && name != "wave") break; // rows change nothing else
+        }
+    };
+    const auto as_given = [](const Arrays<T>&, const Box&, const Tuning& t) {
+        return resolve_tuning(t, R, precision_of<T>());
+    };
+    for (Variant v : available_variants())
+        add(variant_name(v), derivative_bytes(s, R, variant_axes(v), sizeof(T)), false, as_given,
+            [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
+                launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
+            });
+    // The articles' starting point for the Laplacian: three baseline passes.
+    // Each pass writes its own result (no accumulation), so this is a
+    // lower bound on the three-pass cost and flatters the baseline.
+    add("baseline_3pass", derivative_bytes(s, R, "xyz", sizeof(T)), false, as_given,
+        [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
+            for (Variant v : {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
+                launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
+        });
+    add(
+        "wave", wave_bytes(s, R, sizeof(T)), true,
+        [](const Arrays<T>& x, const Box& box, const Tuning& t) {
+            return wave_tuning<R, T>(t, x.layout, box);
+        },
+        [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
+            launch_wave_step<R, T>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c, Sponge{},
+                                   stream, shape);
+        });
+}
+
+void register_all(const Options& o) {
+    for (const Size& s : o.sizes)
+        for (const Precision precision : o.precisions)
+            dispatch_precision(precision, [&](auto zero) {
+                using T = decltype(zero);
+                // The yardstick runs first for every size and precision,
+                // whatever --variants says: every other benchmark reports its
+                // ratio to it.
+                register_copy<T>(s, o);
+                register_series<T>(s, o);
+                for (int R : o.radii)
+                    dispatch_radius(
+                        R, [&](auto rc) { register_radius<decltype(rc)::value, T>(s, o); });
+            });
 }
 
 } // namespace
@@ -200,14 +267,20 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("backend", stencil::backend_name());
     benchmark::AddCustomContext("device", info.name);
     benchmark::AddCustomContext("runtime", info.runtime);
-    auto shape = [](const stencil::Tuning& t) {
+    auto shape = [&](int radius) {
+        const stencil::Tuning t =
+            stencil::resolve_tuning(options.tuning, radius, stencil::Precision::FP32);
         return std::to_string(t.block_x) + "x" + std::to_string(t.block_y) + "x" +
-               std::to_string(t.window);
+               std::to_string(t.window) + " rows " + std::to_string(t.rows);
     };
+    std::string precisions;
+    for (const stencil::Precision p : options.precisions)
+        precisions += std::string(precisions.empty() ? "" : ",") + stencil::precision_name(p);
+    benchmark::AddCustomContext("precision", precisions);
     benchmark::AddCustomContext(
         "tuning",
-        "block_x x block_y x window: " + shape(stencil::resolve_tuning(options.tuning, 1)) +
-            " (R<=5), " + shape(stencil::resolve_tuning(options.tuning, 8)) + " (R>=6)" +
+        "block_x x block_y x window, rows per thread: " + shape(1) + " (R=1), " + shape(8) +
+            " (R=8)" +
             (options.tuning.window ? "" : "; wave: window chosen per box (its 'window' counter)"));
     stencil::bench::register_all(options);
     benchmark::RunSpecifiedBenchmarks();

@@ -31,7 +31,7 @@ void face_boxes(const Layout& L, int axis, Side side, Box& send, Box& recv) {
 
 } // namespace
 
-std::size_t halo_message_floats(const Layout& L, int axis) {
+std::size_t halo_message_cells(const Layout& L, int axis) {
     const std::size_t R = std::size_t(L.radius);
     switch (axis) {
     case 0:
@@ -57,8 +57,9 @@ const char* comm_mode_name(CommMode mode) {
     return "?";
 }
 
-HaloExchange::HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
-                           const std::vector<float*>& arrays, Stream& halo_stream)
+template <class T>
+HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
+                              const std::vector<T*>& arrays, Stream& halo_stream)
     : mode_(mode), layout_(layout), stream_(halo_stream) {
     if (mode == CommMode::None) return;
     for (int axis = 0; axis < 3; ++axis)
@@ -66,10 +67,10 @@ HaloExchange::HaloExchange(const Decomposition& d, const Layout& layout, CommMod
             if (!d.has_neighbour(axis, side)) continue;
             Face f{axis, side, d.neighbour[axis][side], {}, {}, 0};
             face_boxes(layout, axis, side, f.send_box, f.recv_box);
-            f.count = halo_message_floats(layout, axis);
+            f.count = halo_message_cells(layout, axis);
             if (f.count > std::size_t(INT_MAX))
                 fatal("a halo face of " + std::to_string(f.count) +
-                      " floats exceeds MPI's int count");
+                      " cells exceeds MPI's int count");
             if (axis < 2) {
                 device_buffers_.emplace_back(f.count);
                 f.send_device = device_buffers_.back().data();
@@ -82,7 +83,7 @@ HaloExchange::HaloExchange(const Decomposition& d, const Layout& layout, CommMod
                 pinned_buffers_.emplace_back(f.count);
                 f.recv_host = pinned_buffers_.back().data();
             }
-            bytes_ += 2 * f.count * sizeof(float);
+            bytes_ += 2 * f.count * sizeof(T);
             faces_.push_back(f);
         }
     if (mode == CommMode::Nccl) {
@@ -94,39 +95,46 @@ HaloExchange::HaloExchange(const Decomposition& d, const Layout& layout, CommMod
     }
     // One request set per time-level array; messages travelling towards the
     // low side carry tag 2*axis, towards the high side 2*axis+1.
-    for (float* base : arrays) {
+    for (T* base : arrays) {
         if (mode == CommMode::Nccl) break;
-        const FieldView<float> field = view_of(base, layout);
+        const FieldView<T> field = view_of(base, layout);
         origins_.push_back(field.origin);
         PersistentRequests set;
         for (const Face& f : faces_) {
             const int count = int(f.count);
             const void* send = mode == CommMode::Staged ? f.send_host : send_source(f, field);
             void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field);
-            set.add_recv(recv, count, f.peer, 2 * f.axis + (f.side == Low ? 1 : 0), d.cart.get());
-            set.add_send(send, count, f.peer, 2 * f.axis + (f.side == Low ? 0 : 1), d.cart.get());
+            set.add_recv(recv, count, mpi_datatype<T>(), f.peer,
+                         2 * f.axis + (f.side == Low ? 1 : 0), d.cart.get());
+            set.add_send(send, count, mpi_datatype<T>(), f.peer,
+                         2 * f.axis + (f.side == Low ? 0 : 1), d.cart.get());
         }
         requests_.push_back(std::move(set));
     }
 }
 
-const float* HaloExchange::send_source(const Face& f, FieldView<float> field) const {
+template <class T>
+const T* HaloExchange<T>::send_source(const Face& f, FieldView<T> field) const {
     return f.axis == 2 ? field.origin + layout_.slice * std::size_t(f.send_box.z0) : f.send_device;
 }
 
-float* HaloExchange::recv_target(const Face& f, FieldView<float> field) const {
+template <class T>
+T* HaloExchange<T>::recv_target(const Face& f, FieldView<T> field) const {
     return f.axis == 2 ? field.origin + layout_.slice * std::size_t(f.recv_box.z0) : f.recv_device;
 }
 
-HaloExchange::~HaloExchange() = default;
+template <class T>
+HaloExchange<T>::~HaloExchange() = default;
 
-PersistentRequests& HaloExchange::requests_for(const float* origin) {
+template <class T>
+PersistentRequests& HaloExchange<T>::requests_for(const T* origin) {
     for (std::size_t a = 0; a < origins_.size(); ++a)
         if (origins_[a] == origin) return requests_[a];
     fatal("halo exchange asked to work on an array it was not built for");
 }
 
-void HaloExchange::pack(FieldView<float> field, Event& ready, int slot) {
+template <class T>
+void HaloExchange<T>::pack(FieldView<T> field, Event& ready, int slot) {
     slot_ = slot;
     if (idle()) return;
     SlotTimers& t = timers_[slot_];
@@ -137,15 +145,16 @@ void HaloExchange::pack(FieldView<float> field, Event& ready, int slot) {
         active_ = &requests_for(field.origin);
     if (mode_ != CommMode::None) {
         for (const Face& f : faces_) {
-            if (f.axis < 2) launch_pack(field, f.send_box, f.send_device, stream_);
+            if (f.axis < 2) launch_pack<T>(field, f.send_box, f.send_device, stream_);
             if (mode_ == CommMode::Staged)
-                copy_async(f.send_host, send_source(f, field), f.count * sizeof(float), stream_);
+                copy_async(f.send_host, send_source(f, field), f.count * sizeof(T), stream_);
         }
     }
     t.pack_done.record(stream_);
 }
 
-void HaloExchange::post() {
+template <class T>
+void HaloExchange<T>::post() {
     if (idle()) return;
     const double start = wall_clock_ms();
     if (mode_ == CommMode::Nccl) {
@@ -154,9 +163,9 @@ void HaloExchange::post() {
         // so NCCL pairs every send with its neighbour's receive at once.
         NCCL_CHECK(ncclGroupStart());
         for (const Face& f : faces_) {
-            NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count, ncclFloat, f.peer,
+            NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count, nccl_datatype<T>(), f.peer,
                                 nccl_->get(), stream_.handle()));
-            NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, ncclFloat, f.peer,
+            NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, nccl_datatype<T>(), f.peer,
                                 nccl_->get(), stream_.handle()));
         }
         NCCL_CHECK(ncclGroupEnd());
@@ -169,7 +178,8 @@ void HaloExchange::post() {
     timers_[slot_].post_ms = wall_clock_ms() - start;
 }
 
-Event* HaloExchange::finish(FieldView<float> field) {
+template <class T>
+Event* HaloExchange<T>::finish(FieldView<T> field) {
     if (idle()) return nullptr;
     const double start = wall_clock_ms();
     SlotTimers& t = timers_[slot_];
@@ -179,25 +189,27 @@ Event* HaloExchange::finish(FieldView<float> field) {
     if (mode_ != CommMode::None) {
         for (const Face& f : faces_) {
             if (mode_ == CommMode::Staged)
-                copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(float), stream_);
+                copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(T), stream_);
             if (f.axis < 2) launch_unpack(f.recv_device, field, f.recv_box, stream_);
         }
         if (drop_one_face_ && !faces_.empty())
-            launch_fill(field, faces_.front().recv_box, 0.0f, stream_);
+            launch_fill(field, faces_.front().recv_box, T(0), stream_);
     }
     active_ = nullptr;
     t.unpack_done.record(stream_);
     return &t.unpack_done;
 }
 
-void HaloExchange::poison_halo(FieldView<float> field, Event& ready) {
+template <class T>
+void HaloExchange<T>::poison_halo(FieldView<T> field, Event& ready) {
     if (idle()) return; // nothing is received, and nothing would wait for the fill
     ready.make_wait(stream_);
     for (const Face& f : faces_)
-        launch_fill(field, f.recv_box, std::nanf(""), stream_);
+        launch_fill(field, f.recv_box, T(std::nan("")), stream_);
 }
 
-HaloPhaseTimes HaloExchange::times(int slot) const {
+template <class T>
+HaloPhaseTimes HaloExchange<T>::times(int slot) const {
     HaloPhaseTimes h;
     if (idle()) return h;
     const SlotTimers& t = timers_[slot];
@@ -208,5 +220,8 @@ HaloPhaseTimes HaloExchange::times(int slot) const {
     h.unpack = elapsed_ms(t.unpack_start, t.unpack_done);
     return h;
 }
+
+template class HaloExchange<float>;
+template class HaloExchange<double>;
 
 } // namespace stencil

@@ -28,9 +28,13 @@ namespace stencil {
 enum class CommMode { Staged, GpuAware, Nccl, None };
 const char* comm_mode_name(CommMode mode);
 
-// Floats in one halo message along `axis`: an R-thick face of the interior
+// Cells in one halo message along `axis`: an R-thick face of the interior
 // for x and y (packed), R whole planes for z (sent in place).
-std::size_t halo_message_floats(const Layout& layout, int axis);
+std::size_t halo_message_cells(const Layout& layout, int axis);
+
+// Steps whose timers may be in flight at once: the caller reads a step's
+// times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
+inline constexpr int kHaloTimingSlots = 4;
 
 // Milliseconds spent in each phase of the last exchange.
 struct HaloPhaseTimes {
@@ -39,22 +43,22 @@ struct HaloPhaseTimes {
 
 class NcclComm;
 
+// The exchange of fields of T (float or double; explicitly instantiated).
+template <class T>
 class HaloExchange {
 public:
     // `arrays` are the bases of every allocation the exchange will be asked
-    // to work on (the time levels), each of layout.allocation() floats.
+    // to work on (the time levels), each of layout.allocation() elements.
     HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
-                 const std::vector<float*>& arrays, Stream& halo_stream);
+                 const std::vector<T*>& arrays, Stream& halo_stream);
     ~HaloExchange();
 
-    // Steps whose timers may be in flight at once: the caller reads a step's
-    // times (times()) up to kTimingSlots - 1 steps later.
-    static constexpr int kTimingSlots = 4;
+    static constexpr int kTimingSlots = kHaloTimingSlots;
 
     // 1. On the halo stream, once `ready` (recorded on the compute stream)
     //    has passed: pack the owned faces of `field`. `slot` (0 ..
     //    kTimingSlots - 1) holds this step's timers until times(slot).
-    void pack(FieldView<float> field, Event& ready, int slot);
+    void pack(FieldView<T> field, Event& ready, int slot);
     // 2. MPI: wait on the host for the pack, and nothing else (MPI reads
     //    the buffers), then start the requests; with no neighbour, no wait.
     //    NCCL: enqueue the group on the halo stream.
@@ -63,13 +67,13 @@ public:
     //    returned event marks the halo as complete on the halo stream, or is
     //    null when nothing moves (no neighbour, or CommMode::None): then no
     //    step touches the halo stream at all.
-    Event* finish(FieldView<float> field);
+    Event* finish(FieldView<T> field);
 
     // Testing aids. poison_halo fills every halo face that will be received
     // with NaN, after `ready` (call before pack). drop_one_face makes
     // finish() zero the first received face instead, a planted bug that
     // --check must catch.
-    void poison_halo(FieldView<float> field, Event& ready);
+    void poison_halo(FieldView<T> field, Event& ready);
     void set_drop_one_face(bool drop) { drop_one_face_ = drop; }
 
     // The phases of the step that used `slot`, once the device has finished
@@ -82,29 +86,29 @@ private:
         int axis;
         Side side;
         int peer;
-        Box send_box, recv_box;       // owned cells sent, halo cells received
-        std::size_t count;            // floats in the message
-        float* send_device = nullptr; // pack buffer (x, y faces)
-        float* recv_device = nullptr;
-        float* send_host = nullptr; // pinned staging (Staged mode)
-        float* recv_host = nullptr;
+        Box send_box, recv_box;   // owned cells sent, halo cells received
+        std::size_t count;        // cells in the message
+        T* send_device = nullptr; // pack buffer (x, y faces)
+        T* recv_device = nullptr;
+        T* send_host = nullptr; // pinned staging (Staged mode)
+        T* recv_host = nullptr;
     };
-    const float* send_source(const Face& f, FieldView<float> field) const;
-    float* recv_target(const Face& f, FieldView<float> field) const;
-    PersistentRequests& requests_for(const float* origin);
+    const T* send_source(const Face& f, FieldView<T> field) const;
+    T* recv_target(const Face& f, FieldView<T> field) const;
+    PersistentRequests& requests_for(const T* origin);
     bool idle() const { return faces_.empty() || mode_ == CommMode::None; }
 
     CommMode mode_;
     Layout layout_;
     Stream& stream_;
     std::vector<Face> faces_;
-    std::vector<DeviceArray<float>> device_buffers_;
-    std::vector<PinnedArray<float>> pinned_buffers_;
-    std::vector<const float*> origins_;
+    std::vector<DeviceArray<T>> device_buffers_;
+    std::vector<PinnedArray<T>> pinned_buffers_;
+    std::vector<const T*> origins_;
     std::vector<PersistentRequests> requests_; // one set per time-level array
     PersistentRequests* active_ = nullptr;
     std::unique_ptr<NcclComm> nccl_;
-    FieldView<float> nccl_field_{};
+    FieldView<T> nccl_field_{};
     struct SlotTimers {
         Event pack_start, pack_done, unpack_start, unpack_done;
         double post_ms = 0, wait_ms = 0; // host-side

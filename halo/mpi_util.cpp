@@ -90,15 +90,17 @@ void PersistentRequests::free_all() noexcept {
     requests_.clear();
 }
 
-void PersistentRequests::add_send(const void* buffer, int count, int peer, int tag, MPI_Comm comm) {
+void PersistentRequests::add_send(const void* buffer, int count, MPI_Datatype type, int peer,
+                                  int tag, MPI_Comm comm) {
     MPI_Request r;
-    MPI_CHECK(MPI_Send_init(buffer, count, MPI_FLOAT, peer, tag, comm, &r));
+    MPI_CHECK(MPI_Send_init(buffer, count, type, peer, tag, comm, &r));
     requests_.push_back(r);
 }
 
-void PersistentRequests::add_recv(void* buffer, int count, int peer, int tag, MPI_Comm comm) {
+void PersistentRequests::add_recv(void* buffer, int count, MPI_Datatype type, int peer, int tag,
+                                  MPI_Comm comm) {
     MPI_Request r;
-    MPI_CHECK(MPI_Recv_init(buffer, count, MPI_FLOAT, peer, tag, comm, &r));
+    MPI_CHECK(MPI_Recv_init(buffer, count, type, peer, tag, comm, &r));
     requests_.push_back(r);
 }
 

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,13 @@ private:
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
+// The MPI type of a field element.
+template <class T>
+MPI_Datatype mpi_datatype() {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+    return std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
+}
+
 // Persistent requests, created once and started every step; freed on destruction.
 class PersistentRequests {
 public:
@@ -73,8 +81,9 @@ public:
     PersistentRequests(const PersistentRequests&) = delete;
     PersistentRequests& operator=(const PersistentRequests&) = delete;
 
-    void add_send(const void* buffer, int count, int peer, int tag, MPI_Comm comm);
-    void add_recv(void* buffer, int count, int peer, int tag, MPI_Comm comm);
+    void add_send(const void* buffer, int count, MPI_Datatype type, int peer, int tag,
+                  MPI_Comm comm);
+    void add_recv(void* buffer, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm);
     void start_all();
     void wait_all();
     bool empty() const { return requests_.empty(); }

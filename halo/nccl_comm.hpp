@@ -8,6 +8,8 @@
 #include "gpu_runtime.hpp"
 #include "mpi_util.hpp"
 
+#include <type_traits>
+
 #if STENCIL_HAVE_NCCL
 #if defined(STENCIL_BACKEND_HIP)
 #include <rccl/rccl.h>
@@ -44,6 +46,12 @@ public:
 private:
     ncclComm_t comm_ = nullptr;
 };
+
+// The NCCL type of a field element.
+template <class T>
+ncclDataType_t nccl_datatype() {
+    return std::is_same_v<T, double> ? ncclDouble : ncclFloat;
+}
 
 #else
 

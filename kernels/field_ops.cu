@@ -11,37 +11,38 @@ namespace {
 
 enum class FaceOp { Pack, Unpack, Fill };
 
-template <FaceOp Op>
+template <FaceOp Op, class T>
 __global__ void __launch_bounds__(256)
-    face_kernel(FieldView<float> field, Box face, float* buffer, float value) {
+    face_kernel(FieldView<T> field, Box face, T* buffer, T value) {
     const long long n = (long long)face.nx() * face.ny() * face.nz();
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n;
          t += (long long)gridDim.x * blockDim.x) {
         const int i = face.x0 + int(t % face.nx());
         const int j = face.y0 + int((t / face.nx()) % face.ny());
         const int k = face.z0 + int(t / ((long long)face.nx() * face.ny()));
-        float& cell = field(i, j, k);
+        T& cell = field(i, j, k);
         if (Op == FaceOp::Pack) buffer[t] = cell;
         if (Op == FaceOp::Unpack) cell = buffer[t];
         if (Op == FaceOp::Fill) cell = value;
     }
 }
 
-template <FaceOp Op>
-void launch_face(FieldView<float> field, const Box& face, float* buffer, float value,
-                 Stream& stream) {
+template <FaceOp Op, class T>
+void launch_face(FieldView<T> field, const Box& face, T* buffer, T value, Stream& stream) {
     if (face.empty()) return;
     const unsigned blocks = unsigned(std::min<std::size_t>((face.cells() + 255) / 256, 65536));
-    face_kernel<Op><<<blocks, 256, 0, stream.handle()>>>(field, face, buffer, value);
+    face_kernel<Op, T><<<blocks, 256, 0, stream.handle()>>>(field, face, buffer, value);
     GPU_CHECK_LAUNCH();
 }
 
-__global__ void add_at_kernel(float* cell, float value) {
+template <class T>
+__global__ void add_at_kernel(T* cell, T value) {
     *cell += value;
 }
 
+template <class T>
 __global__ void __launch_bounds__(256)
-    count_nonfinite_kernel(FieldView<const float> field, Box box, unsigned long long* count) {
+    count_nonfinite_kernel(FieldView<const T> field, Box box, unsigned long long* count) {
     const long long n = (long long)box.nx() * box.ny() * box.nz();
     unsigned long long mine = 0;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n;
@@ -54,46 +55,54 @@ __global__ void __launch_bounds__(256)
     if (mine) atomicAdd(count, mine);
 }
 
-__global__ void gather_cells_kernel(const float* origin, const std::size_t* offsets, int count,
-                                    float* out) {
+template <class T>
+__global__ void gather_cells_kernel(const T* origin, const std::size_t* offsets, int count,
+                                    double* out) {
     const int n = blockIdx.x * blockDim.x + threadIdx.x;
     if (n < count) out[n] = origin[offsets[n]];
 }
 
 // Pack only reads the field; the kernel is shared, so drop const here once.
-FieldView<float> writable(FieldView<const float> v) {
-    return {const_cast<float*>(v.origin), v.layout};
+template <class T>
+FieldView<T> writable(FieldView<const T> v) {
+    return {const_cast<T*>(v.origin), v.layout};
 }
 
 } // namespace
 
-void launch_pack(FieldView<const float> field, const Box& face, float* buffer, Stream& stream) {
-    launch_face<FaceOp::Pack>(writable(field), face, buffer, 0.0f, stream);
+template <class T>
+void launch_pack(FieldView<const T> field, const Box& face, T* buffer, Stream& stream) {
+    launch_face<FaceOp::Pack>(writable(field), face, buffer, T(0), stream);
 }
 
-void launch_unpack(const float* buffer, FieldView<float> field, const Box& face, Stream& stream) {
-    launch_face<FaceOp::Unpack>(field, face, const_cast<float*>(buffer), 0.0f, stream);
+template <class T>
+void launch_unpack(const T* buffer, FieldView<T> field, const Box& face, Stream& stream) {
+    launch_face<FaceOp::Unpack>(field, face, const_cast<T*>(buffer), T(0), stream);
 }
 
-void launch_fill(FieldView<float> field, const Box& box, float value, Stream& stream) {
-    launch_face<FaceOp::Fill>(field, box, nullptr, value, stream);
+template <class T>
+void launch_fill(FieldView<T> field, const Box& box, T value, Stream& stream) {
+    launch_face<FaceOp::Fill>(field, box, static_cast<T*>(nullptr), value, stream);
 }
 
-void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream& stream) {
+template <class T>
+void launch_add_at(FieldView<T> field, int i, int j, int k, T value, Stream& stream) {
     add_at_kernel<<<1, 1, 0, stream.handle()>>>(field.ptr(i, j, k), value);
     GPU_CHECK_LAUNCH();
 }
 
-void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count,
-                         float* out, Stream& stream) {
+template <class T>
+void launch_gather_cells(FieldView<const T> field, const std::size_t* offsets, int count,
+                         double* out, Stream& stream) {
     if (count <= 0) return;
     gather_cells_kernel<<<(count + 255) / 256, 256, 0, stream.handle()>>>(field.origin, offsets,
                                                                           count, out);
     GPU_CHECK_LAUNCH();
 }
 
-std::size_t count_nonfinite(FieldView<const float> field, const Box& box,
-                            unsigned long long* counter, Stream& stream) {
+template <class T>
+std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long* counter,
+                            Stream& stream) {
     if (box.empty()) return 0;
     unsigned long long result = 0;
     copy_async(counter, &result, sizeof result, stream);
@@ -104,5 +113,8 @@ std::size_t count_nonfinite(FieldView<const float> field, const Box& box,
     stream.synchronize();
     return std::size_t(result);
 }
+
+STENCIL_INSTANTIATE_FIELD_OPS(float)
+STENCIL_INSTANTIATE_FIELD_OPS(double)
 
 } // namespace stencil

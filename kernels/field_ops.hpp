@@ -12,21 +12,40 @@
 
 namespace stencil {
 
+// Templated on the element type; instantiated for float and double.
+
 // buffer[...] = field over `face`, x fastest, then y, then z.
-void launch_pack(FieldView<const float> field, const Box& face, float* buffer, Stream& stream);
+template <class T>
+void launch_pack(FieldView<const T> field, const Box& face, T* buffer, Stream& stream);
 // field over `face` = buffer[...], the inverse of launch_pack.
-void launch_unpack(const float* buffer, FieldView<float> field, const Box& face, Stream& stream);
+template <class T>
+void launch_unpack(const T* buffer, FieldView<T> field, const Box& face, Stream& stream);
 // field over `box` = value.
-void launch_fill(FieldView<float> field, const Box& box, float value, Stream& stream);
+template <class T>
+void launch_fill(FieldView<T> field, const Box& box, T value, Stream& stream);
 // field(i,j,k) += value.
-void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream& stream);
-// out[n] = field.origin[offsets[n]] for n < count; `offsets` and `out` are
-// device arrays. Records receivers without copying the field.
-void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count,
-                         float* out, Stream& stream);
+template <class T>
+void launch_add_at(FieldView<T> field, int i, int j, int k, T value, Stream& stream);
+// out[n] = field.origin[offsets[n]] for n < count, widened to double (exact);
+// `offsets` and `out` are device arrays. Records receivers without copying
+// the field, in one format for both precisions.
+template <class T>
+void launch_gather_cells(FieldView<const T> field, const std::size_t* offsets, int count,
+                         double* out, Stream& stream);
 // The number of NaN or infinite cells of `box`, counted into `counter` (one
 // device word the caller keeps, so the check allocates nothing); waits.
-std::size_t count_nonfinite(FieldView<const float> field, const Box& box,
-                            unsigned long long* counter, Stream& stream);
+template <class T>
+std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long* counter,
+                            Stream& stream);
+
+#define STENCIL_INSTANTIATE_FIELD_OPS(T)                                                           \
+    template void launch_pack<T>(FieldView<const T>, const Box&, T*, Stream&);                     \
+    template void launch_unpack<T>(const T*, FieldView<T>, const Box&, Stream&);                   \
+    template void launch_fill<T>(FieldView<T>, const Box&, T, Stream&);                            \
+    template void launch_add_at<T>(FieldView<T>, int, int, int, T, Stream&);                       \
+    template void launch_gather_cells<T>(FieldView<const T>, const std::size_t*, int, double*,     \
+                                         Stream&);                                                 \
+    template std::size_t count_nonfinite<T>(FieldView<const T>, const Box&, unsigned long long*,   \
+                                            Stream&);
 
 } // namespace stencil

@@ -1,8 +1,9 @@
 // The fused one-pass kernels: d2/dx2 + d2/dy2, the full Laplacian, and the
 // wave update built on it. One source, compiled as HIP or CUDA.
 //
-// A block owns a tile of 4*block_x by block_y cells (times the rows per
-// thread of the z-walking kernels) and walks `window` planes along z. Per
+// A block owns a tile of block_x 16-byte groups (4 floats or 2 doubles each)
+// by block_y rows (times the rows per thread of the z-walking kernels) and
+// walks `window` planes along z. Per
 // plane it stages the tile with an R-wide ring (R rows above and below its
 // columns, whole 16-byte groups left and right) in LDS: x neighbours from LDS
 // into a register window of vectors, y neighbours from LDS columns, and z
@@ -11,6 +12,8 @@
 // memory about once; results leave with nontemporal stores.
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
+
+#include <type_traits>
 
 // A per-kernel register budget. CUDA only: HIP's occupancy works in waves
 // per SIMD and is left to the compiler.
@@ -21,43 +24,44 @@
 #endif
 
 namespace stencil::detail {
+using device::kLanes;
 using device::laplacian_of;
-using device::load4;
+using device::load_vec;
 using device::ring_slot;
 using device::RingSlot;
 using device::stage_ring;
-using device::store4_masked;
+using device::store_vec_masked;
 using device::TilePlace;
-using device::Vec4;
+using device::Vec;
 using device::XGroups;
 
 namespace {
 
-template <int R>
+template <int R, class T>
 __global__ void __launch_bounds__(256)
-    fused_xy_kernel(FieldView<const float> in, FieldView<float> out, Box box,
-                    Coefficients<R, float> c, XGroups groups) {
-    constexpr int G = device::kHaloGroups<R>;
-    extern __shared__ Vec4 tile[];
-    const TilePlace t{groups.first + 4 * int(blockIdx.x * blockDim.x),
+    fused_xy_kernel(FieldView<const T> in, FieldView<T> out, Box box, Coefficients<R, T> c,
+                    XGroups groups) {
+    constexpr int G = device::kHaloGroups<R, T>, L = kLanes<T>;
+    Vec<T>* tile = device::dynamic_lds<T>();
+    const TilePlace t{groups.first + L * int(blockIdx.x * blockDim.x),
                       box.y0 + int(blockIdx.y * blockDim.y), int(blockDim.x) + 2 * G};
-    const int i = t.i_block + 4 * int(threadIdx.x), j = t.j_first + int(threadIdx.y);
+    const int i = t.i_block + L * int(threadIdx.x), j = t.j_first + int(threadIdx.y);
     const int k = box.z0 + int(blockIdx.z);
 
     stage_ring<R>(tile, t, in, k, box);
-    Vec4 w[2 * R + 1]; // unused without z; kept so both variants share the arithmetic
-    Vec4 y[2 * R + 1];
+    Vec<T> w[2 * R + 1]; // unused without z; kept so both variants share the arithmetic
+    Vec<T> y[2 * R + 1];
     if (i < box.x1 + R && j < box.y1 + R) {
-        y[R] = load4(in.ptr(i, j, k));
+        y[R] = load_vec(in.ptr(i, j, k));
         tile[(threadIdx.y + R) * t.width + threadIdx.x + G] = y[R];
     }
     __syncthreads();
     if (i >= box.x1 || j >= box.y1) return;
-    const Vec4* row = tile + (threadIdx.y + R) * t.width + threadIdx.x;
+    const Vec<T>* row = tile + (threadIdx.y + R) * t.width + threadIdx.x;
 #pragma unroll
     for (int m = 0; m < 2 * R + 1; ++m)
         if (m != R) y[m] = row[(m - R) * t.width + G];
-    store4_masked(out.ptr(i, j, k), i, box.x0, box.x1, laplacian_of<R, false>(row, y, w, c));
+    store_vec_masked(out.ptr(i, j, k), i, box.x0, box.x1, laplacian_of<R, false>(row, y, w, c));
 }
 
 // Ring slots a thread prefetches in registers. Blocks whose ring has more
@@ -67,19 +71,21 @@ __global__ void __launch_bounds__(256)
 constexpr int kRingPrefetch = 2;
 
 // Registers per thread of the fused kernels. With two rows per thread the
-// Laplacian fits in 168 without spilling, so three 128-thread blocks share
-// an SM instead of two (H200, R=4, 512^3: 0.48 -> 0.39 ms). The wave update
-// needs about 220; capped at 168 it spills (measured 1.36x slower), even
-// with p_prev and the velocity loaded after the barrier instead of ahead.
-template <int R, bool Wave>
-[[maybe_unused]] constexpr int kRegisterCap = !Wave && fused_rows_per_thread(R) == 2 ? 168 : 255;
+// FP32 Laplacian fits in 168 without spilling, so three 128-thread blocks
+// share an SM instead of two (H200, R=4, 512^3: 0.48 -> 0.39 ms). The wave
+// update needs about 220; capped at 168 it spills (measured 1.36x slower),
+// even with p_prev and the velocity loaded after the barrier instead of
+// ahead. Every other instantiation is left to the compiler.
+template <int R, class T, bool Wave, int Rows>
+[[maybe_unused]] constexpr int kRegisterCap =
+    !Wave && Rows == 2 && R <= 4 && std::is_same_v<T, float> ? 168 : 255;
 
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
 //
-// Each thread owns Rows consecutive rows of one 4-cell group, so a block's
-// tile is 4*block_x by Rows*block_y cells (Rows: fused_rows_per_thread).
-// The rows share their y column in registers, which halves the LDS reads
-// for the y terms, at the price of Rows z windows in registers.
+// Each thread owns Rows consecutive rows of one vector group, so a block's
+// tile is block_x groups by Rows*block_y rows (Rows: Tuning::rows). The
+// rows share their y column in registers, so each y neighbour read from LDS
+// serves up to Rows cells, at the price of Rows z windows in registers.
 //
 // Software-pipelined over planes: while plane k is computed from one LDS
 // buffer, the loads of plane k+1 (its ring, the window's next plane and, for
@@ -87,20 +93,19 @@ template <int R, bool Wave>
 // registers, and are written into the other buffer at the next iteration.
 // Two buffers need one barrier per plane: a buffer is rewritten only after
 // every thread has passed the barrier that followed its last read.
-template <int R, bool Wave, bool SyncRing>
-__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wave>))
-    fused_kernel(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
-                 Box box, Coefficients<R, float> c, Sponge sponge, XGroups groups, int window) {
-    constexpr int Rows = fused_rows_per_thread(R);
-    constexpr int G = device::kHaloGroups<R>;
-    extern __shared__ Vec4 tiles[]; // two buffers of (tile_rows + 2R) x (block_x + 2G) groups
+template <int R, class T, bool Wave, int Rows, bool SyncRing>
+__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
+    fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
+                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
+    constexpr int G = device::kHaloGroups<R, T>, L = kLanes<T>;
+    Vec<T>* tiles = device::dynamic_lds<T>(); // two buffers of (tile_rows + 2R) x (block_x + 2G)
     const int bx = blockDim.x, tile_rows = Rows * int(blockDim.y);
     const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * blockDim.y;
-    const TilePlace t{groups.first + 4 * int(blockIdx.x * bx), box.y0 + int(blockIdx.y) * tile_rows,
+    const TilePlace t{groups.first + L * int(blockIdx.x * bx), box.y0 + int(blockIdx.y) * tile_rows,
                       bx + 2 * G};
     const int tile_slots = (tile_rows + 2 * R) * t.width;
-    const int ring_slots = device::ring_slots<R>(bx, tile_rows);
-    const int i = t.i_block + 4 * int(threadIdx.x), j0 = t.j_first + Rows * int(threadIdx.y);
+    const int ring_slots = device::ring_slots<R, T>(bx, tile_rows);
+    const int i = t.i_block + L * int(threadIdx.x), j0 = t.j_first + Rows * int(threadIdx.y);
     const int k_first = box.z0 + int(blockIdx.z) * window;
     const int k_last = min(k_first + window, box.z1);
     const long long slice = (long long)p.layout.slice;
@@ -120,14 +125,14 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         int lds;          // -1: no such slot, or no output needs it
         long long offset; // from (i, j0) in the plane
     };
-    const int ring_x_limit = box.x1 + R - t.i_block + 4 * G; // needed while 4 * column < this
+    const int ring_x_limit = box.x1 + R - t.i_block + L * G; // needed while L * column < this
     const int ring_y_limit = box.y1 + 2 * R - t.j_first;     // and row < this
-    const long long ring_corner = (t.i_block - 4 * G - i) + (long long)(t.j_first - R - j0) * line;
+    const long long ring_corner = (t.i_block - L * G - i) + (long long)(t.j_first - R - j0) * line;
     auto ring_place = [&](int s) -> RingPlace {
         if (s >= ring_slots) return {-1, 0};
-        const RingSlot rs = ring_slot<R>(s, bx, tile_rows);
-        if (4 * rs.column >= ring_x_limit || rs.row >= ring_y_limit) return {-1, 0};
-        return {rs.row * t.width + rs.column, ring_corner + 4 * rs.column + rs.row * line};
+        const RingSlot rs = ring_slot<R, T>(s, bx, tile_rows);
+        if (L * rs.column >= ring_x_limit || rs.row >= ring_y_limit) return {-1, 0};
+        return {rs.row * t.width + rs.column, ring_corner + L * rs.column + rs.row * line};
     };
     constexpr int Prefetch = SyncRing ? 0 : kRingPrefetch;
     int ring_lds[kRingPrefetch];
@@ -141,11 +146,11 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
 
     // Pointers to plane k+1 of what prefetch() reads (the window's incoming
     // plane is k+1+R), moved one slice per plane instead of recomputed.
-    const float* window_in = p.origin + my_offset + (k_first + R) * slice;
-    const float* vel_in = vel.origin + my_offset + k_first * slice;
-    float* target = out.origin + my_offset + k_first * slice;     // plane k; p_prev too
-    const float* p_mine = p.origin + my_offset + k_first * slice; // (i, j0, k) of p
-    const float* ring_in[kRingPrefetch];
+    const T* window_in = p.origin + my_offset + (k_first + R) * slice;
+    const T* vel_in = vel.origin + my_offset + k_first * slice;
+    T* target = out.origin + my_offset + k_first * slice;     // plane k; p_prev too
+    const T* p_mine = p.origin + my_offset + k_first * slice; // (i, j0, k) of p
+    const T* ring_in[kRingPrefetch];
 #pragma unroll
     for (int n = 0; n < Prefetch; ++n)
         ring_in[n] = p_mine + ring_offset[n];
@@ -156,21 +161,21 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         row_stores[m] = x_stores && j0 + m < box.y1;
     }
 
-    Vec4 w[Rows][2 * R + 1] = {}; // planes k-R .. k+R of each of this thread's rows
-    Vec4 w_next[Rows] = {}, ring_next[kRingPrefetch], prev_next[Rows] = {}, vel_next[Rows] = {};
+    Vec<T> w[Rows][2 * R + 1] = {}; // planes k-R .. k+R of each of this thread's rows
+    Vec<T> w_next[Rows] = {}, ring_next[kRingPrefetch], prev_next[Rows] = {}, vel_next[Rows] = {};
     // The loads of the next plane, into registers; `prev_in` is p_prev there.
-    auto prefetch = [&](const float* prev_in) {
+    auto prefetch = [&](const T* prev_in) {
 #pragma unroll
         for (int m = 0; m < Rows; ++m) {
-            if (row_loads[m]) w_next[m] = load4(window_in + m * line);
+            if (row_loads[m]) w_next[m] = load_vec(window_in + m * line);
             if (Wave && row_stores[m]) {
-                prev_next[m] = load4(prev_in + m * line);
-                vel_next[m] = load4(vel_in + m * line);
+                prev_next[m] = load_vec(prev_in + m * line);
+                vel_next[m] = load_vec(vel_in + m * line);
             }
         }
 #pragma unroll
         for (int n = 0; n < Prefetch; ++n) {
-            if (ring_lds[n] >= 0) ring_next[n] = load4(ring_in[n]);
+            if (ring_lds[n] >= 0) ring_next[n] = load_vec(ring_in[n]);
             ring_in[n] += slice;
         }
         window_in += slice;
@@ -181,12 +186,12 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         if (row_loads[m])
 #pragma unroll
             for (int s = 0; s < 2 * R; ++s)
-                w[m][s] = load4(window_in + m * line + (s - 2 * R) * slice);
+                w[m][s] = load_vec(window_in + m * line + (s - 2 * R) * slice);
     if (k_first < k_last) prefetch(target);
 
     for (int k = k_first, buffer = 0; k < k_last; ++k, buffer ^= 1) {
-        Vec4* tile = tiles + buffer * tile_slots;
-        Vec4 prev[Rows], v[Rows];
+        Vec<T>* tile = tiles + buffer * tile_slots;
+        Vec<T> prev[Rows], v[Rows];
 #pragma unroll
         for (int m = 0; m < Rows; ++m) {
             w[m][2 * R] = w_next[m];
@@ -200,7 +205,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         if (SyncRing) {
             for (int s = tid; s < ring_slots; s += threads) {
                 const RingPlace place = ring_place(s);
-                if (place.lds >= 0) tile[place.lds] = load4(p_mine + place.offset);
+                if (place.lds >= 0) tile[place.lds] = load_vec(p_mine + place.offset);
             }
         }
         if (k + 1 < k_last) prefetch(target + slice);
@@ -208,33 +213,37 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
         if (x_stores) {
             // The y column of all Rows rows: R rows above from LDS, the
             // thread's own rows from the windows, R rows below from LDS.
-            const Vec4* row0 = tile + my_row;
-            Vec4 column[Rows + 2 * R];
+            const Vec<T>* row0 = tile + my_row;
+            Vec<T> column[Rows + 2 * R];
 #pragma unroll
             for (int m = 0; m < Rows + 2 * R; ++m)
                 column[m] = (m >= R && m < R + Rows) ? w[m - R][R] : row0[(m - R) * t.width + G];
 #pragma unroll
             for (int m = 0; m < Rows; ++m) {
                 const int j = j0 + m;
-                // hipcc warns that it cannot unroll this loop as asked; the
-                // resource table (no scratch) shows it does so later. Written
-                // with `continue` it is unrolled at once but needs 10 more
-                // VGPRs at R = 4 on gfx90a, and one wave per SIMD fewer.
-                if (j >= box.y1) break;
-                Vec4 y[2 * R + 1];
+                // Rows past y1. With two rows, `break`: hipcc warns that it
+                // cannot unroll the loop as asked, but does so later (no
+                // scratch), and `continue` costs 10 more VGPRs at R = 4 on
+                // gfx90a. With four or eight, hipcc leaves the `break` loop
+                // rolled and indexes `column` in scratch, so they `continue`.
+                if (j >= box.y1) {
+                    if (Rows <= 2) break;
+                    continue;
+                }
+                Vec<T> y[2 * R + 1];
 #pragma unroll
                 for (int s = 0; s < 2 * R + 1; ++s)
                     y[s] = column[m + s];
-                const Vec4 lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
+                const Vec<T> lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
                 if (Wave) {
-                    Vec4 next;
+                    Vec<T> next;
 #pragma unroll
-                    for (int q = 0; q < 4; ++q)
+                    for (int q = 0; q < L; ++q)
                         next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
-                                             sponge.eta(i + q, j, k));
-                    store4_masked(target + m * line, i, box.x0, box.x1, next);
+                                             T(sponge.eta(i + q, j, k)));
+                    store_vec_masked(target + m * line, i, box.x0, box.x1, next);
                 } else {
-                    store4_masked(target + m * line, i, box.x0, box.x1, lap);
+                    store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
                 }
             }
         }
@@ -248,101 +257,118 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, Wa
     }
 }
 
-// The instantiation a launch shape runs. Blocks whose ring has more slots
-// than kRingPrefetch per thread stage it synchronously, in a variant of their
-// own: in the prefetching kernel that loop kept a dozen uniform values live
-// and, at R = 8 on gfx90a, spilled scalar registers.
-template <int R, bool Wave>
-auto fused_kernel_for(const Tuning& t) {
-    const bool sync_ring = device::ring_slots<R>(t.block_x, fused_rows_per_thread(R) * t.block_y) >
+// The instantiation a launch shape runs: its rows per thread (only those
+// max_fused_rows builds for R), and whether its ring is staged
+// synchronously. Blocks whose ring has more slots than kRingPrefetch per
+// thread stage it in a variant of their own: in the prefetching kernel that
+// loop kept a dozen uniform values live and, at R = 8 on gfx90a, spilled
+// scalar registers.
+template <int R, class T, bool Wave, int Rows>
+auto fused_kernel_with_rows(const Tuning& t) {
+    const bool sync_ring = device::ring_slots<R, T>(t.block_x, Rows * t.block_y) >
                            kRingPrefetch * t.block_x * t.block_y;
-    return sync_ring ? fused_kernel<R, Wave, true> : fused_kernel<R, Wave, false>;
+    return sync_ring ? fused_kernel<R, T, Wave, Rows, true> : fused_kernel<R, T, Wave, Rows, false>;
+}
+
+template <int R, class T, bool Wave>
+auto fused_kernel_for(const Tuning& t) {
+    constexpr int max_rows = max_fused_rows(R, Wave);
+    switch (t.rows) {
+    case 2:
+        if constexpr (max_rows >= 2) return fused_kernel_with_rows<R, T, Wave, 2>(t);
+        break;
+    case 4:
+        if constexpr (max_rows >= 4) return fused_kernel_with_rows<R, T, Wave, 4>(t);
+        break;
+    case 8:
+        if constexpr (max_rows >= 8) return fused_kernel_with_rows<R, T, Wave, 8>(t);
+        break;
+    default:
+        break;
+    }
+    return fused_kernel_with_rows<R, T, Wave, 1>(t); // rows 1; checked_tuning refused the rest
 }
 
 // LDS bytes of a fused launch: two tiles (double-buffered).
-template <int R>
+template <int R, class T>
 std::size_t fused_lds_bytes(const Tuning& t) {
-    return 2 * fused_tile_bytes(t, R, fused_rows_per_thread(R));
+    return 2 * fused_tile_bytes(t, R, t.rows, precision_of<T>());
 }
 
-template <int R, bool Wave>
-void launch_fused(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel,
-                  const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
-                  Stream& stream, const Tuning& requested) {
+template <int R, class T, bool Wave>
+void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
+                  const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
+                  const Tuning& requested) {
     if (box.empty()) return;
-    const Tuning t = Wave ? wave_tuning<R>(requested, p.layout, box) : resolve_tuning(requested, R);
-    const GroupLaunch g(p.layout, box, t, t.window, fused_rows_per_thread(R));
-    fused_kernel_for<R, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R>(t), stream.handle()>>>(
+    const Tuning t =
+        Wave ? wave_tuning<R, T>(requested, p.layout, box) : checked_tuning<T>(requested, R, false);
+    const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
+    fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
         p, out, vel, box, c, sponge, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }
 
 } // namespace
 
-template <int R>
-void launch_fused_xy(FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream, const Tuning& requested) {
+template <int R, class T>
+void launch_fused_xy(FieldView<const T> in, FieldView<T> out, const Box& box,
+                     const Coefficients<R, T>& c, Stream& stream, const Tuning& requested) {
     if (box.empty()) return;
-    const Tuning t = resolve_tuning(requested, R);
-    Coefficients<R, float> xy = c;
+    const Tuning t = checked_tuning<T>(requested, R);
+    Coefficients<R, T> xy = c;
     xy.centre = c.x[0] + c.y[0];
-    const GroupLaunch g(in.layout, box, t, 1);
-    fused_xy_kernel<R><<<g.grid, g.block, fused_tile_bytes(t, R, 1), stream.handle()>>>(
-        in, out, box, xy, g.groups);
+    const auto g = GroupLaunch::of<T>(in.layout, box, t, 1);
+    fused_xy_kernel<R, T>
+        <<<g.grid, g.block, fused_tile_bytes(t, R, 1, precision_of<T>()), stream.handle()>>>(
+            in, out, box, xy, g.groups);
     GPU_CHECK_LAUNCH();
 }
 
-template <int R>
-void launch_fused_laplacian(FieldView<const float> in, FieldView<float> out, const Box& box,
-                            const Coefficients<R, float>& c, Stream& stream, const Tuning& t) {
-    launch_fused<R, false>(in, out, in, box, c, Sponge{}, stream, t);
+template <int R, class T>
+void launch_fused_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
+                            const Coefficients<R, T>& c, Stream& stream, const Tuning& t) {
+    launch_fused<R, T, false>(in, out, in, box, c, Sponge{}, stream, t);
 }
 
 } // namespace stencil::detail
 
 namespace stencil {
 
-template <int R>
+template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
-    Tuning t = resolve_tuning(requested, R);
+    Tuning t = detail::checked_tuning<T>(requested, R, true);
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)
-        t = fit_block_to_box(t, device::XGroups::of(layout, box.x0, box.x1).count);
+        t = fit_block_to_box(t,
+                             device::XGroups::of(layout, box.x0, box.x1, device::kLanes<T>).count);
     if (requested.window != 0) return t;
-    const detail::GroupLaunch g(layout, box, t, t.window, fused_rows_per_thread(R));
-    const auto kernel = detail::fused_kernel_for<R, true>(t);
+    const auto g = detail::GroupLaunch::of<T>(layout, box, t, t.window, t.rows);
+    const auto kernel = detail::fused_kernel_for<R, T, true>(t);
     const long long resident =
         detail::resident_blocks(reinterpret_cast<const void*>(kernel), t.block_x * t.block_y,
-                                detail::fused_lds_bytes<R>(t));
+                                detail::fused_lds_bytes<R, T>(t));
     t.window = auto_wave_window((long long)g.grid.x * g.grid.y, box.nz(), resident, R);
     return t;
 }
 
-template <int R>
-void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldView<const float> vel,
-                      const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
+template <int R, class T>
+void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                      const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const Tuning& tuning) {
-    detail::launch_fused<R, true>(p, p_prev, vel, box, c, sponge, stream, tuning);
+    detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, tuning);
 }
 
-#define STENCIL_INSTANTIATE_FUSED(R)                                                               \
-    template void detail::launch_fused_xy<R>(FieldView<const float>, FieldView<float>, const Box&, \
-                                             const Coefficients<R, float>&, Stream&,               \
-                                             const Tuning&);                                       \
-    template void detail::launch_fused_laplacian<R>(FieldView<const float>, FieldView<float>,      \
-                                                    const Box&, const Coefficients<R, float>&,     \
-                                                    Stream&, const Tuning&);                       \
-    template Tuning wave_tuning<R>(const Tuning&, const Layout&, const Box&);                      \
-    template void launch_wave_step<R>(                                                             \
-        FieldView<const float>, FieldView<float>, FieldView<const float>, const Box&,              \
-        const Coefficients<R, float>&, const Sponge&, Stream&, const Tuning&);
-STENCIL_INSTANTIATE_FUSED(1)
-STENCIL_INSTANTIATE_FUSED(2)
-STENCIL_INSTANTIATE_FUSED(3)
-STENCIL_INSTANTIATE_FUSED(4)
-STENCIL_INSTANTIATE_FUSED(5)
-STENCIL_INSTANTIATE_FUSED(6)
-STENCIL_INSTANTIATE_FUSED(7)
-STENCIL_INSTANTIATE_FUSED(8)
+#define STENCIL_INSTANTIATE_FUSED(R, T)                                                            \
+    template void detail::launch_fused_xy<R, T>(FieldView<const T>, FieldView<T>, const Box&,      \
+                                                const Coefficients<R, T>&, Stream&,                \
+                                                const Tuning&);                                    \
+    template void detail::launch_fused_laplacian<R, T>(FieldView<const T>, FieldView<T>,           \
+                                                       const Box&, const Coefficients<R, T>&,      \
+                                                       Stream&, const Tuning&);                    \
+    template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
+    template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
+                                         const Box&, const Coefficients<R, T>&, const Sponge&,     \
+                                         Stream&, const Tuning&);
+STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_FUSED)
 
 } // namespace stencil

@@ -1,5 +1,5 @@
 // The LDS tile of the fused kernels (fused_kernels.cu): where a block's tile
-// sits, how its R-wide ring is staged, and the Laplacian of one 4-cell group
+// sits, how its R-wide ring is staged, and the Laplacian of one vector group
 // from a staged row, a y column and a z window. Included only by .cu files.
 #pragma once
 
@@ -28,14 +28,14 @@ struct RingSlot {
     int row, column;
 };
 
-template <int R>
+template <int R, class T>
 STENCIL_HD inline int ring_slots(int block_x, int rows) {
-    return 2 * R * block_x + rows * 2 * kHaloGroups<R>;
+    return 2 * R * block_x + rows * 2 * kHaloGroups<R, T>;
 }
 
-template <int R>
+template <int R, class T>
 __device__ inline RingSlot ring_slot(int s, int block_x, int rows) {
-    constexpr int G = kHaloGroups<R>;
+    constexpr int G = kHaloGroups<R, T>;
     if (s < 2 * R * block_x) {
         const int h = s / block_x;
         return {h < R ? h : h + rows, G + s - h * block_x};
@@ -46,42 +46,43 @@ __device__ inline RingSlot ring_slot(int s, int block_x, int rows) {
 
 // Stages the ring around a one-row-per-thread tile of plane k. Loops over
 // slots, so any R works whatever the block's height.
-template <int R>
-__device__ inline void stage_ring(Vec4* tile, const TilePlace& t, FieldView<const float> p, int k,
+template <int R, class T>
+__device__ inline void stage_ring(Vec<T>* tile, const TilePlace& t, FieldView<const T> p, int k,
                                   const Box& box) {
     const int bx = blockDim.x, by = blockDim.y;
     const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
-    for (int s = tid; s < ring_slots<R>(bx, by); s += threads) {
-        const RingSlot rs = ring_slot<R>(s, bx, by);
-        const int i = t.i_block + 4 * (rs.column - kHaloGroups<R>), j = t.j_first - R + rs.row;
+    for (int s = tid; s < ring_slots<R, T>(bx, by); s += threads) {
+        const RingSlot rs = ring_slot<R, T>(s, bx, by);
+        const int i = t.i_block + kLanes<T> * (rs.column - kHaloGroups<R, T>);
+        const int j = t.j_first - R + rs.row;
         // Cells at or beyond x1+R / y1+R are no output's neighbour: skip
         // them, which also keeps partial tiles inside the allocation.
         if (i < box.x1 + R && j < box.y1 + R)
-            tile[rs.row * t.width + rs.column] = load4(p.ptr(i, j, k));
+            tile[rs.row * t.width + rs.column] = load_vec(p.ptr(i, j, k));
     }
 }
 
 // The x terms from a staged row, the y terms from a column of 2R+1 groups
 // (its centre is the cell's own group) and the z terms from the window,
 // summed in the canonical order of cell_math.hpp.
-template <int R, bool WithZ>
-__device__ inline Vec4 laplacian_of(const Vec4* row, const Vec4 (&y)[2 * R + 1],
-                                    const Vec4 (&w)[2 * R + 1], const Coefficients<R, float>& c) {
-    constexpr int G = kHaloGroups<R>;
+template <int R, bool WithZ, class T>
+__device__ inline Vec<T> laplacian_of(const Vec<T>* row, const Vec<T> (&y)[2 * R + 1],
+                                      const Vec<T> (&w)[2 * R + 1], const Coefficients<R, T>& c) {
+    constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
     // row: slots tx .. tx+2G of the staged row; the centre slot is y[R].
-    float xr[4 * (2 * G + 1)];
+    T xr[L * (2 * G + 1)];
 #pragma unroll
     for (int s = 0; s < 2 * G + 1; ++s) {
-        const Vec4 v = s == G ? y[R] : row[s];
+        const Vec<T> v = s == G ? y[R] : row[s];
 #pragma unroll
-        for (int q = 0; q < 4; ++q)
-            xr[4 * s + q] = v.v[q];
+        for (int q = 0; q < L; ++q)
+            xr[L * s + q] = v.v[q];
     }
-    Vec4 lap;
+    Vec<T> lap;
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-        const int centre = 4 * G + q;
-        float acc = c.centre * xr[centre];
+    for (int q = 0; q < L; ++q) {
+        const int centre = L * G + q;
+        T acc = c.centre * xr[centre];
 #pragma unroll
         for (int r = 1; r <= R; ++r) {
             acc = add_pair(acc, c.x[r], xr[centre - r], xr[centre + r]);

@@ -7,6 +7,7 @@
 #include "stencil.hpp"
 
 #include <cstddef>
+#include <string>
 
 namespace stencil::detail {
 
@@ -14,42 +15,59 @@ inline unsigned blocks_for(long long items, int per_block) {
     return unsigned((items + per_block - 1) / per_block);
 }
 
-// Launch geometry of the kernels that work in 4-cell vector groups: the
-// box's groups along x, blocks of block_x x block_y threads (one group and
-// one row each), and `planes` z planes per block.
+// Launch geometry of the kernels that work in 16-byte vector groups of T:
+// the box's groups along x, blocks of block_x x block_y threads (one group
+// and `rows` rows each), and `planes` z planes per block.
 struct GroupLaunch {
     device::XGroups groups;
     dim3 grid, block;
 
-    GroupLaunch(const Layout& layout, const Box& box, const Tuning& t, int planes, int rows = 1)
-        : groups(device::XGroups::of(layout, box.x0, box.x1)),
-          grid(blocks_for(groups.count, t.block_x), blocks_for(box.ny(), rows * t.block_y),
-               blocks_for(box.nz(), planes)),
+    template <class T>
+    static GroupLaunch of(const Layout& layout, const Box& box, const Tuning& t, int planes,
+                          int rows = 1) {
+        return GroupLaunch(device::XGroups::of(layout, box.x0, box.x1, device::kLanes<T>), box, t,
+                           planes, rows);
+    }
+
+private:
+    GroupLaunch(device::XGroups g, const Box& box, const Tuning& t, int planes, int rows)
+        : groups(g), grid(blocks_for(groups.count, t.block_x),
+                          blocks_for(box.ny(), rows * t.block_y), blocks_for(box.nz(), planes)),
           block(t.block_x, t.block_y) {}
 };
+
+// `requested` with its zero fields filled for R and T; a shape that cannot
+// launch (fits() says why) ends the run: callers check user input first.
+template <class T>
+Tuning checked_tuning(const Tuning& requested, int radius, bool wave = false) {
+    const Tuning t = resolve_tuning(requested, radius, precision_of<T>());
+    if (const std::string why = fits(t, radius, precision_of<T>(), wave); !why.empty())
+        fatal("launch shape: " + why);
+    return t;
+}
 
 // Blocks of `kernel` with this shape that the device runs at once, over all
 // its SMs (CUs). Cached per kernel and shape, since launches ask every step;
 // a process drives one device.
 long long resident_blocks(const void* kernel, int threads, std::size_t lds_bytes);
 
-template <int R>
-void launch_baseline(Axis axis, FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream);
-template <int R>
-void launch_vector_x(FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream, const Tuning& t);
-template <int R>
-void launch_lds_y(FieldView<const float> in, FieldView<float> out, const Box& box,
-                  const Coefficients<R, float>& c, Stream& stream, const Tuning& t);
-template <int R>
-void launch_window_z(FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream, const Tuning& t);
-template <int R>
-void launch_fused_xy(FieldView<const float> in, FieldView<float> out, const Box& box,
-                     const Coefficients<R, float>& c, Stream& stream, const Tuning& t);
-template <int R>
-void launch_fused_laplacian(FieldView<const float> in, FieldView<float> out, const Box& box,
-                            const Coefficients<R, float>& c, Stream& stream, const Tuning& t);
+template <int R, class T>
+void launch_baseline(Axis axis, FieldView<const T> in, FieldView<T> out, const Box& box,
+                     const Coefficients<R, T>& c, Stream& stream);
+template <int R, class T>
+void launch_vector_x(FieldView<const T> in, FieldView<T> out, const Box& box,
+                     const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+template <int R, class T>
+void launch_lds_y(FieldView<const T> in, FieldView<T> out, const Box& box,
+                  const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+template <int R, class T>
+void launch_window_z(FieldView<const T> in, FieldView<T> out, const Box& box,
+                     const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+template <int R, class T>
+void launch_fused_xy(FieldView<const T> in, FieldView<T> out, const Box& box,
+                     const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+template <int R, class T>
+void launch_fused_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
+                            const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
 
 } // namespace stencil::detail

@@ -1,5 +1,5 @@
 // The HOST back-end's implementation of stencil.hpp: the host operators in
-// float. It has one technique per operator (OpenMP loops), so it offers the
+// the run's precision. It has one technique per operator (OpenMP loops), so it offers the
 // baseline per-direction variants and the fused Laplacian only.
 #include "field_ops.hpp"
 #include "host_operators.hpp"
@@ -11,10 +11,9 @@
 
 namespace stencil {
 
-template <int R>
-void launch_derivative(Variant variant, FieldView<const float> in, FieldView<float> out,
-                       const Box& box, const Coefficients<R, float>& c, Stream& stream,
-                       const Tuning& tuning) {
+template <int R, class T>
+void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out, const Box& box,
+                       const Coefficients<R, T>& c, Stream& stream, const Tuning& tuning) {
     (void)stream;
     (void)tuning;
     if (box.empty()) return;
@@ -32,48 +31,43 @@ void launch_derivative(Variant variant, FieldView<const float> in, FieldView<flo
     }
 }
 
-template <int R>
-void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldView<const float> vel,
-                      const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
+template <int R, class T>
+void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                      const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const Tuning& tuning) {
     (void)stream;
     (void)tuning;
     if (!box.empty()) host_wave_step<R>(p, p_prev, vel, box, c, sponge);
 }
 
-template <int R>
+template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
     (void)layout;
     (void)box;
-    return resolve_tuning(requested, R); // the host loops have no launch shape
+    return resolve_tuning(requested, R, precision_of<T>()); // the host loops have no launch shape
 }
 
-void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream) {
+template <class T>
+void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream) {
     (void)stream;
     // Split across threads as the stencil loops are, so the ratio compares like with like.
 #pragma omp parallel for schedule(static)
     for (std::size_t block = 0; block < (count + 4095) / 4096; ++block) {
         const std::size_t begin = block * 4096, n = std::min<std::size_t>(4096, count - begin);
-        std::memcpy(dst + begin, src + begin, n * sizeof(float));
+        std::memcpy(dst + begin, src + begin, n * sizeof(T));
     }
 }
 
-#define STENCIL_INSTANTIATE_HOST(R)                                                                \
-    template void launch_derivative<R>(Variant, FieldView<const float>, FieldView<float>,          \
-                                       const Box&, const Coefficients<R, float>&, Stream&,         \
-                                       const Tuning&);                                             \
-    template Tuning wave_tuning<R>(const Tuning&, const Layout&, const Box&);                      \
-    template void launch_wave_step<R>(                                                             \
-        FieldView<const float>, FieldView<float>, FieldView<const float>, const Box&,              \
-        const Coefficients<R, float>&, const Sponge&, Stream&, const Tuning&);
-STENCIL_INSTANTIATE_HOST(1)
-STENCIL_INSTANTIATE_HOST(2)
-STENCIL_INSTANTIATE_HOST(3)
-STENCIL_INSTANTIATE_HOST(4)
-STENCIL_INSTANTIATE_HOST(5)
-STENCIL_INSTANTIATE_HOST(6)
-STENCIL_INSTANTIATE_HOST(7)
-STENCIL_INSTANTIATE_HOST(8)
+#define STENCIL_INSTANTIATE_HOST(R, T)                                                             \
+    template void launch_derivative<R, T>(Variant, FieldView<const T>, FieldView<T>, const Box&,   \
+                                          const Coefficients<R, T>&, Stream&, const Tuning&);      \
+    template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
+    template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
+                                         const Box&, const Coefficients<R, T>&, const Sponge&,     \
+                                         Stream&, const Tuning&);
+STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_HOST)
+template void launch_copy<float>(const float*, float*, std::size_t, Stream&);
+template void launch_copy<double>(const double*, double*, std::size_t, Stream&);
 
 } // namespace stencil
 
@@ -98,29 +92,35 @@ void for_each_cell(const Box& box, F&& f) {
 
 } // namespace
 
-void launch_pack(FieldView<const float> field, const Box& face, float* buffer, Stream&) {
+template <class T>
+void launch_pack(FieldView<const T> field, const Box& face, T* buffer, Stream&) {
     for_each_cell(face, [&](int i, int j, int k, long long t) { buffer[t] = field(i, j, k); });
 }
 
-void launch_unpack(const float* buffer, FieldView<float> field, const Box& face, Stream&) {
+template <class T>
+void launch_unpack(const T* buffer, FieldView<T> field, const Box& face, Stream&) {
     for_each_cell(face, [&](int i, int j, int k, long long t) { field(i, j, k) = buffer[t]; });
 }
 
-void launch_fill(FieldView<float> field, const Box& box, float value, Stream&) {
+template <class T>
+void launch_fill(FieldView<T> field, const Box& box, T value, Stream&) {
     for_each_cell(box, [&](int i, int j, int k, long long) { field(i, j, k) = value; });
 }
 
-void launch_add_at(FieldView<float> field, int i, int j, int k, float value, Stream&) {
+template <class T>
+void launch_add_at(FieldView<T> field, int i, int j, int k, T value, Stream&) {
     field(i, j, k) += value;
 }
 
-void launch_gather_cells(FieldView<const float> field, const std::size_t* offsets, int count,
-                         float* out, Stream&) {
+template <class T>
+void launch_gather_cells(FieldView<const T> field, const std::size_t* offsets, int count,
+                         double* out, Stream&) {
     for (int n = 0; n < count; ++n)
         out[n] = field.origin[offsets[n]];
 }
 
-std::size_t count_nonfinite(FieldView<const float> field, const Box& box, unsigned long long*,
+template <class T>
+std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long*,
                             Stream&) {
     std::size_t count = 0;
     if (box.empty()) return 0;
@@ -131,5 +131,8 @@ std::size_t count_nonfinite(FieldView<const float> field, const Box& box, unsign
                 count += !std::isfinite(field(i, j, k));
     return count;
 }
+
+STENCIL_INSTANTIATE_FIELD_OPS(float)
+STENCIL_INSTANTIATE_FIELD_OPS(double)
 
 } // namespace stencil

@@ -10,15 +10,18 @@
 namespace stencil {
 namespace {
 
+template <class T>
 __global__ void __launch_bounds__(256)
-    copy_kernel(const float* __restrict__ src, float* __restrict__ dst, std::size_t groups) {
+    copy_kernel(const T* __restrict__ src, T* __restrict__ dst, std::size_t groups) {
     // Grid-stride over 16-byte groups: the widest access either vendor issues per lane.
+    constexpr int L = device::kLanes<T>;
     for (std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; g < groups;
          g += std::size_t(gridDim.x) * blockDim.x)
-        device::store4(dst + 4 * g, device::load4(src + 4 * g));
+        device::store_vec(dst + L * g, device::load_vec(src + L * g));
 }
 
-__global__ void copy_tail_kernel(const float* src, float* dst, std::size_t count) {
+template <class T>
+__global__ void copy_tail_kernel(const T* src, T* dst, std::size_t count) {
     const std::size_t i = threadIdx.x;
     if (i < count) dst[i] = src[i];
 }
@@ -43,55 +46,50 @@ long long resident_blocks(const void* kernel, int threads, std::size_t lds_bytes
 
 } // namespace detail
 
-template <int R>
-void launch_derivative(Variant variant, FieldView<const float> in, FieldView<float> out,
-                       const Box& box, const Coefficients<R, float>& c, Stream& stream,
-                       const Tuning& tuning) {
+template <int R, class T>
+void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out, const Box& box,
+                       const Coefficients<R, T>& c, Stream& stream, const Tuning& tuning) {
     switch (variant) {
     case Variant::BaselineX:
-        return detail::launch_baseline<R>(Axis::X, in, out, box, c, stream);
+        return detail::launch_baseline<R, T>(Axis::X, in, out, box, c, stream);
     case Variant::BaselineY:
-        return detail::launch_baseline<R>(Axis::Y, in, out, box, c, stream);
+        return detail::launch_baseline<R, T>(Axis::Y, in, out, box, c, stream);
     case Variant::BaselineZ:
-        return detail::launch_baseline<R>(Axis::Z, in, out, box, c, stream);
+        return detail::launch_baseline<R, T>(Axis::Z, in, out, box, c, stream);
     case Variant::VectorX:
-        return detail::launch_vector_x<R>(in, out, box, c, stream, tuning);
+        return detail::launch_vector_x<R, T>(in, out, box, c, stream, tuning);
     case Variant::LdsY:
-        return detail::launch_lds_y<R>(in, out, box, c, stream, tuning);
+        return detail::launch_lds_y<R, T>(in, out, box, c, stream, tuning);
     case Variant::WindowZ:
-        return detail::launch_window_z<R>(in, out, box, c, stream, tuning);
+        return detail::launch_window_z<R, T>(in, out, box, c, stream, tuning);
     case Variant::FusedXY:
-        return detail::launch_fused_xy<R>(in, out, box, c, stream, tuning);
+        return detail::launch_fused_xy<R, T>(in, out, box, c, stream, tuning);
     case Variant::FusedXYZ:
-        return detail::launch_fused_laplacian<R>(in, out, box, c, stream, tuning);
+        return detail::launch_fused_laplacian<R, T>(in, out, box, c, stream, tuning);
     }
 }
 
-void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream) {
+template <class T>
+void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream) {
     // Callers pass 16-byte-aligned arrays (every allocation here is 256-byte aligned).
-    const std::size_t groups = count / 4, tail = count - 4 * groups;
+    constexpr int L = device::kLanes<T>;
+    const std::size_t groups = count / L, tail = count - L * groups;
     if (groups) {
         const unsigned blocks = unsigned(std::min<std::size_t>((groups + 255) / 256, 1u << 20));
-        copy_kernel<<<blocks, 256, 0, stream.handle()>>>(src, dst, groups);
+        copy_kernel<T><<<blocks, 256, 0, stream.handle()>>>(src, dst, groups);
         GPU_CHECK_LAUNCH();
     }
     if (tail) {
-        copy_tail_kernel<<<1, 4, 0, stream.handle()>>>(src + 4 * groups, dst + 4 * groups, tail);
+        copy_tail_kernel<T><<<1, L, 0, stream.handle()>>>(src + L * groups, dst + L * groups, tail);
         GPU_CHECK_LAUNCH();
     }
 }
 
-#define STENCIL_INSTANTIATE_DERIVATIVE(R)                                                          \
-    template void launch_derivative<R>(Variant, FieldView<const float>, FieldView<float>,          \
-                                       const Box&, const Coefficients<R, float>&, Stream&,         \
-                                       const Tuning&);
-STENCIL_INSTANTIATE_DERIVATIVE(1)
-STENCIL_INSTANTIATE_DERIVATIVE(2)
-STENCIL_INSTANTIATE_DERIVATIVE(3)
-STENCIL_INSTANTIATE_DERIVATIVE(4)
-STENCIL_INSTANTIATE_DERIVATIVE(5)
-STENCIL_INSTANTIATE_DERIVATIVE(6)
-STENCIL_INSTANTIATE_DERIVATIVE(7)
-STENCIL_INSTANTIATE_DERIVATIVE(8)
+#define STENCIL_INSTANTIATE_DERIVATIVE(R, T)                                                       \
+    template void launch_derivative<R, T>(Variant, FieldView<const T>, FieldView<T>, const Box&,   \
+                                          const Coefficients<R, T>&, Stream&, const Tuning&);
+STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_DERIVATIVE)
+template void launch_copy<float>(const float*, float*, std::size_t, Stream&);
+template void launch_copy<double>(const double*, double*, std::size_t, Stream&);
 
 } // namespace stencil

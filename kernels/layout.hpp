@@ -5,10 +5,12 @@
 //
 //     pos = i + line*j + slice*k        relative to origin = base + front
 //
-// `line` (the leading dimension) is padded to a multiple of 64 floats, and
+// `line` (the leading dimension) is padded to a multiple of 64 elements, and
 // `front` shifts the origin so that the first interior x cell of every row,
-// i = R, sits on a 256-byte boundary: vector loads and stores of the interior
-// are then aligned whatever R is, and every row starts a fresh cache line.
+// i = R, sits on a 64-element boundary: 256 bytes in float, 512 in double.
+// Vector loads and stores of the interior are then aligned whatever R and
+// the precision are, and every row starts a fresh cache line. The layout
+// counts elements, so one Layout serves both precisions.
 #pragma once
 
 #include "box.hpp"
@@ -18,29 +20,29 @@
 namespace stencil {
 
 struct Layout {
-    static constexpr int kLineMultiple = 64; // floats: 256 bytes
-    static constexpr int kAlignFloats = 64;  // the interior's first x cell is 256-byte aligned
-    static constexpr int kTailPadding = 64;  // room for a vector load past the last row
+    static constexpr int kLineMultiple = 64;  // elements: 256 bytes of float, 512 of double
+    static constexpr int kAlignElements = 64; // elements before the interior's first x cell
+    static constexpr int kTailPadding = 64;   // room for a vector load past the last row
 
     int nx = 0, ny = 0, nz = 0; // interior cells
     int radius = 0;             // halo width R
-    int line = 0;               // floats between (i,j,k) and (i,j+1,k)
-    std::size_t slice = 0;      // floats between (i,j,k) and (i,j,k+1)
-    int front = 0;              // floats from the allocation's start to the origin
+    int line = 0;               // elements between (i,j,k) and (i,j+1,k)
+    std::size_t slice = 0;      // elements between (i,j,k) and (i,j,k+1)
+    int front = 0;              // elements from the allocation's start to the origin
 
     Layout() = default;
     Layout(int nx_, int ny_, int nz_, int radius_)
         : nx(nx_), ny(ny_), nz(nz_), radius(radius_),
           line((nx_ + 2 * radius_ + kLineMultiple - 1) / kLineMultiple * kLineMultiple),
           slice(std::size_t(line) * std::size_t(ny_ + 2 * radius_)),
-          front((kAlignFloats - radius_ % kAlignFloats) % kAlignFloats) {}
+          front((kAlignElements - radius_ % kAlignElements) % kAlignElements) {}
 
     // Extents including the halo.
     STENCIL_HD int px() const { return nx + 2 * radius; }
     STENCIL_HD int py() const { return ny + 2 * radius; }
     STENCIL_HD int pz() const { return nz + 2 * radius; }
 
-    // Floats to allocate for one field.
+    // Elements to allocate for one field.
     std::size_t allocation() const {
         return std::size_t(front) + slice * std::size_t(pz()) + kTailPadding;
     }

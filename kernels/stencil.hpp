@@ -11,6 +11,7 @@
 #include "coefficients.hpp"
 #include "fatal.hpp"
 #include "field.hpp"
+#include "precision.hpp"
 #include "sponge.hpp"
 #include "stream.hpp"
 
@@ -40,33 +41,46 @@ const std::vector<Variant>& available_variants();
 // The direction(s) a variant differentiates: "x", "y", "z", "xy" or "xyz".
 const char* variant_axes(Variant v);
 
-// Launch shape of the LDS, window and fused kernels. Each thread owns 4
-// consecutive x cells (and, in the fused Laplacian and wave kernels,
-// fused_rows_per_thread rows), so a block covers 4*block_x by block_y (times
-// the rows) cells and walks `window` planes along z. A field left 0 takes
-// the measured default for the radius (default_tuning), except in the wave
-// kernel, whose block and window are chosen per box (wave_tuning).
+// Launch shape of the LDS, window and fused kernels. Each thread owns one
+// 16-byte group of consecutive x cells (4 floats or 2 doubles) and, in the
+// fused Laplacian and wave kernels, `rows` rows of it; a block covers
+// block_x groups by block_y * rows rows and walks `window` planes along z.
+// A field left 0 takes the measured default for the radius and precision
+// (default_tuning), except in the wave kernel, whose block and window are
+// chosen per box (wave_tuning).
 struct Tuning {
     int block_x = 0; // threads along x
     int block_y = 0; // threads along y
     int window = 0;  // z planes per block (nw)
+    int rows = 0;    // rows per thread along y: 1, 2, 4 or 8 (fused Laplacian and wave)
 };
 
-// Rows of one 4-cell group that a thread of the fused Laplacian and wave
-// kernels computes. Two rows share all but one of their y neighbours, which
-// are then read from LDS once for both: LDS and instruction throughput, not
-// memory, limit these kernels on an H200. Above R = 4 two z windows of
-// 2R+1 vectors no longer fit in registers.
-STENCIL_HD constexpr int fused_rows_per_thread(int radius) {
-    return radius <= 4 ? 2 : 1;
+// Vectors a thread of the fused kernels keeps live: per row a z window of
+// 2R+1 planes and the incoming plane (and for the wave update p_prev and
+// the velocity term), plus the y column of rows + 2R groups.
+STENCIL_HD constexpr int fused_live_vectors(int radius, int rows, bool wave) {
+    return rows * (2 * radius + 2 + (wave ? 2 : 0)) + 2 * radius;
+}
+
+// The most rows per thread (1, 2, 4 or 8) the fused Laplacian (wave false)
+// or wave kernel is built for at radius R: those within 44 live vectors
+// (176 registers), leaving room for addresses and sums. The sm_90 resource
+// table drew the line: every shape above it spilled or sat at 255
+// registers (docs/data/resources-sm_90.txt).
+STENCIL_HD constexpr int max_fused_rows(int radius, bool wave) {
+    int rows = 1;
+    while (rows < 8 && fused_live_vectors(radius, 2 * rows, wave) <= 44)
+        rows *= 2;
+    return rows;
 }
 
 // Measured on an H200, 512^3 (docs/PERFORMANCE.md): 16 x 8 threads with a
 // 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
 // smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
-Tuning default_tuning(int radius);
-// `requested` with its zero fields filled from default_tuning(radius).
-Tuning resolve_tuning(const Tuning& requested, int radius);
+// Rows per thread: see default_rows in variants.cpp.
+Tuning default_tuning(int radius, Precision precision);
+// `requested` with its zero fields filled from default_tuning.
+Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision);
 
 // The wave kernel's z window when none is requested. Each block reloads 2R
 // halo planes; the window is the shortest of 16, 32 and 64 planes that
@@ -82,7 +96,7 @@ Tuning resolve_tuning(const Tuning& requested, int radius);
 // planes than at 16.
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius);
 
-// The wave kernel's block for a box `groups` 4-cell groups wide when no
+// The wave kernel's block for a box `groups` vector groups wide when no
 // block is requested: the radius default, or for a box narrower than that
 // block (the boundary slabs of a split along x) the taller 8 x 16 block,
 // which leaves half as many threads idle (H200, R = 4, a 4 x 512 x 512
@@ -92,32 +106,38 @@ Tuning fit_block_to_box(const Tuning& defaults, int groups);
 // The launch shape of launch_wave_step over `box` of `layout`: `requested`
 // with its zero fields filled: on a GPU, the block by fit_block_to_box and
 // the window by auto_wave_window.
-template <int R>
+template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box);
 
 // Bytes of one LDS tile of the fused kernels: rows*block_y + 2R staged rows
-// of block_x + 2*ceil(R/4) 16-byte groups. The xyz and wave kernels use two
-// (double-buffered), with rows = fused_rows_per_thread(R); fused xy one, rows 1.
-std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows);
+// of block_x + 2*ceil(R/lanes) 16-byte groups. The xyz and wave kernels use
+// two (double-buffered); fused xy one, with rows 1.
+std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows, Precision precision);
 
-// Empty string when the tuning can be launched; otherwise why not.
+// Empty string when the tuning can be launched at every radius in either
+// precision (its zero fields filled per radius); otherwise why not.
 std::string validate(const Tuning& t);
+// Empty when the resolved shape `t` can be launched at `radius` in
+// `precision` (threads, LDS, and rows built for the fused Laplacian, or with
+// `wave` the wave kernel; the other kernels ignore rows); otherwise why not.
+// The launchers refuse a shape this rejects.
+std::string fits(const Tuning& t, int radius, Precision precision, bool wave);
 
 // out = the variant's derivative(s) of `in` over `box`.
-template <int R>
-void launch_derivative(Variant variant, FieldView<const float> in, FieldView<float> out,
-                       const Box& box, const Coefficients<R, float>& c, Stream& stream,
-                       const Tuning& tuning = {});
+template <int R, class T>
+void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out, const Box& box,
+                       const Coefficients<R, T>& c, Stream& stream, const Tuning& tuning = {});
 
 // The fused one-pass wave update over `box`, in place:
 //   p_prev <- (2 p - (1 - eta) p_prev + vel * L(p)) / (1 + eta),  vel = dt^2 c^2.
-template <int R>
-void launch_wave_step(FieldView<const float> p, FieldView<float> p_prev, FieldView<const float> vel,
-                      const Box& box, const Coefficients<R, float>& c, const Sponge& sponge,
+template <int R, class T>
+void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                      const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const Tuning& tuning = {});
 
 // dst[0..count) = src[0..count): the bandwidth yardstick.
-void launch_copy(const float* src, float* dst, std::size_t count, Stream& stream);
+template <class T>
+void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream);
 
 // Calls f(std::integral_constant<int, R>{}) for the run-time radius; the one
 // place where a run-time R becomes a compile-time one.
@@ -144,5 +164,12 @@ decltype(auto) dispatch_radius(int radius, F&& f) {
         fatal("radius " + std::to_string(radius) + " is outside 1..8");
     }
 }
+
+// Expands M(R, T) for every radius and element type the kernels are built
+// for: the explicit instantiations of every back-end use it.
+#define STENCIL_FOR_EACH_RADIUS(M, T)                                                              \
+    M(1, T) M(2, T) M(3, T) M(4, T) M(5, T) M(6, T) M(7, T) M(8, T)
+#define STENCIL_FOR_EACH_RADIUS_AND_TYPE(M)                                                        \
+    STENCIL_FOR_EACH_RADIUS(M, float) STENCIL_FOR_EACH_RADIUS(M, double)
 
 } // namespace stencil

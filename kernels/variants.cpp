@@ -1,5 +1,8 @@
 #include "gpu_runtime.hpp"
+#include "series.hpp"
 #include "stencil.hpp"
+
+#include <algorithm>
 
 namespace stencil {
 
@@ -45,15 +48,31 @@ const std::vector<Variant>& available_variants() {
     return all;
 }
 
-Tuning default_tuning(int radius) {
-    return radius <= 5 ? Tuning{16, 8, 16} : Tuning{8, 16, 16};
+namespace {
+
+// Rows per thread of the fused Laplacian and wave kernels. Two rows share
+// all but one of their y neighbours, which are then read from LDS once for
+// both: LDS and instruction throughput, not memory, limit these kernels on
+// an H200. Above R = 4 two z windows of 2R+1 vectors no longer fit in
+// registers without spilling (measured before rows became a launch
+// parameter; docs/PERFORMANCE.md history items 9 and 21).
+int default_rows(int radius, Precision) {
+    return radius <= 4 ? 2 : 1;
 }
 
-Tuning resolve_tuning(const Tuning& requested, int radius) {
-    const Tuning d = default_tuning(radius);
+} // namespace
+
+Tuning default_tuning(int radius, Precision precision) {
+    const int rows = default_rows(radius, precision);
+    return radius <= 5 ? Tuning{16, 8, 16, rows} : Tuning{8, 16, 16, rows};
+}
+
+Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision) {
+    const Tuning d = default_tuning(radius, precision);
     return {requested.block_x ? requested.block_x : d.block_x,
             requested.block_y ? requested.block_y : d.block_y,
-            requested.window ? requested.window : d.window};
+            requested.window ? requested.window : d.window,
+            requested.rows ? requested.rows : d.rows};
 }
 
 Tuning fit_block_to_box(const Tuning& defaults, int groups) {
@@ -76,29 +95,76 @@ int auto_wave_window(long long blocks_per_layer, int nz, long long resident_bloc
     return 1;
 }
 
-std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows) {
-    const std::size_t halo_groups = std::size_t(radius + 3) / 4;
+std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows, Precision precision) {
+    const std::size_t lanes = 16 / std::size_t(element_bytes(precision));
+    const std::size_t halo_groups = (std::size_t(radius) + lanes - 1) / lanes;
     return std::size_t(rows * t.block_y + 2 * radius) * (std::size_t(t.block_x) + 2 * halo_groups) *
            16;
 }
 
-std::string validate(const Tuning& requested) {
-    if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0)
-        return "block sizes and the z window must be positive";
-    // Unset fields take each radius's default, so check every radius.
-    for (int radius = kMinRadius; radius <= kMaxRadius; ++radius) {
-        const Tuning t = resolve_tuning(requested, radius);
-        if (t.block_x * t.block_y > 256)
-            return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
-                   ", above the kernels' launch bound of 256 threads";
-        // The fused kernels' two tiles must fit the 48 KiB that every
-        // back-end grants without opting in.
-        const std::size_t lds = 2 * fused_tile_bytes(t, radius, fused_rows_per_thread(radius));
-        if (lds > 48 * 1024)
-            return "the LDS tiles need " + std::to_string(lds) +
-                   " bytes at R=" + std::to_string(radius) + ", above 48 KiB";
-    }
+std::string fits(const Tuning& t, int radius, Precision precision, bool wave) {
+    const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
+    if (t.block_x <= 0 || t.block_y <= 0 || t.window <= 0 || t.rows <= 0)
+        return "block sizes, the z window and the rows must be positive";
+    if (t.block_x * t.block_y > 256)
+        return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
+               ", above the kernels' launch bound of 256 threads";
+    if (t.rows != 1 && t.rows != 2 && t.rows != 4 && t.rows != 8)
+        return "rows per thread must be 1, 2, 4 or 8, not " + std::to_string(t.rows);
+    if (t.rows > max_fused_rows(radius, wave))
+        return std::to_string(t.rows) + " rows per thread" + at + " would spill in the " +
+               (wave ? "wave" : "fused Laplacian") + " kernel (at most " +
+               std::to_string(max_fused_rows(radius, wave)) + ")";
+    // The fused kernels' two tiles must fit the 48 KiB that every back-end
+    // grants without opting in.
+    const std::size_t lds = 2 * fused_tile_bytes(t, radius, t.rows, precision);
+    if (lds > 48 * 1024)
+        return "the LDS tiles need " + std::to_string(lds) + " bytes" + at + ", above 48 KiB";
     return {};
+}
+
+std::string validate(const Tuning& requested) {
+    if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0 ||
+        requested.rows < 0)
+        return "block sizes, the z window and the rows must be positive";
+    // Unset fields take each radius's default, so check every radius. Rows
+    // above a radius's maximum are checked where they are built: the
+    // benchmark skips the radii they do not fit, saying so.
+    for (const Precision precision : {Precision::FP32, Precision::FP64})
+        for (int radius = kMinRadius; radius <= kMaxRadius; ++radius) {
+            Tuning t = resolve_tuning(requested, radius, precision);
+            t.rows = std::min(t.rows, max_fused_rows(radius, false));
+            if (const std::string why = fits(t, radius, precision, false); !why.empty()) return why;
+        }
+    return {};
+}
+
+const char* series_step_name(SeriesStep step) {
+    switch (step) {
+    case SeriesStep::Baseline:
+        return "baseline";
+    case SeriesStep::Tiled:
+        return "tiled";
+    case SeriesStep::Reordered:
+        return "reordered";
+    case SeriesStep::Bounded:
+        return "bounds";
+    case SeriesStep::Nontemporal:
+        return "nontemporal";
+    }
+    return "?";
+}
+
+const std::vector<SeriesStep>& series_steps() {
+    static const std::vector<SeriesStep> all = {SeriesStep::Baseline, SeriesStep::Tiled,
+                                                SeriesStep::Reordered, SeriesStep::Bounded,
+                                                SeriesStep::Nontemporal};
+    return all;
+}
+
+const std::vector<int>& series_cells_per_thread(SeriesStep step) {
+    static const std::vector<int> one = {1}, tiled = {1, 2, 4, 8, 16};
+    return step == SeriesStep::Baseline ? one : tiled;
 }
 
 } // namespace stencil

@@ -36,11 +36,11 @@ std::string read_back_reason(const std::string& path) {
 // order (z slowest), which is x fastest on disk.
 class BoxType {
 public:
-    explicit BoxType(const Decomposition& d) {
+    BoxType(const Decomposition& d, MPI_Datatype element) {
         int sizes[3] = {d.global[2], d.global[1], d.global[0]},
             sub[3] = {d.local[2], d.local[1], d.local[0]},
             start[3] = {d.offset[2], d.offset[1], d.offset[0]};
-        MPI_CHECK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_FLOAT, &type_));
+        MPI_CHECK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, element, &type_));
         MPI_CHECK(MPI_Type_commit(&type_));
     }
     ~BoxType() { MPI_Type_free(&type_); }
@@ -54,7 +54,8 @@ private:
 
 // This rank's share of the file's CRC register: its rows at their file
 // offsets, every other byte taken as zero (crc32.hpp says why that adds up).
-std::uint32_t raw_crc_of_box(const Decomposition& d, const std::vector<float>& interior,
+template <class T>
+std::uint32_t raw_crc_of_box(const Decomposition& d, const std::vector<T>& interior,
                              std::uint64_t file_bytes) {
     RawCrc32 crc;
     const std::size_t row = std::size_t(d.local[0]);
@@ -63,9 +64,8 @@ std::uint32_t raw_crc_of_box(const Decomposition& d, const std::vector<float>& i
             const std::uint64_t cell =
                 (std::uint64_t(d.offset[2] + k) * d.global[1] + (d.offset[1] + j)) * d.global[0] +
                 d.offset[0];
-            crc.feed_at(cell * sizeof(float),
-                        interior.data() + (std::size_t(k) * d.local[1] + j) * row,
-                        row * sizeof(float));
+            crc.feed_at(cell * sizeof(T), interior.data() + (std::size_t(k) * d.local[1] + j) * row,
+                        row * sizeof(T));
         }
     crc.extend_to(file_bytes);
     return crc.value();
@@ -73,12 +73,14 @@ std::uint32_t raw_crc_of_box(const Decomposition& d, const std::vector<float>& i
 
 } // namespace
 
+template <class T>
 FieldFile write_field_file(const Decomposition& d, const std::string& path,
-                           const std::vector<float>& interior, bool inject_no_space) {
+                           const std::vector<T>& interior, bool inject_no_space) {
+    const MPI_Datatype element = mpi_datatype<T>();
     const MPI_Comm comm = d.cart.get();
     const std::string partial = partial_path(path);
     const int count = int(interior.size());
-    const BoxType box(d);
+    const BoxType box(d, element);
     auto fail_if_any = [&](const std::string& local) {
         const std::string agreed = first_problem(comm, local);
         if (agreed.empty()) return;
@@ -93,14 +95,14 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
                   "open");
     fail_if_any(problem.text);
     problem.check(MPI_File_set_size(file, 0), "set_size"); // a leftover partial file
-    problem.check(MPI_File_set_view(file, 0, MPI_FLOAT, box.get(), "native", MPI_INFO_NULL),
+    problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
                   "set_view");
     MPI_Status status;
     problem.check(
-        MPI_File_write_all(file, interior.data(), inject_no_space ? 0 : count, MPI_FLOAT, &status),
+        MPI_File_write_all(file, interior.data(), inject_no_space ? 0 : count, element, &status),
         "write_all");
     int written = 0;
-    MPI_Get_count(&status, MPI_FLOAT, &written);
+    MPI_Get_count(&status, element, &written);
     if (inject_no_space) problem.set(std::string(std::strerror(ENOSPC)) + " (injected)");
     if (written != count)
         problem.set("wrote " + std::to_string(written) + " of " + std::to_string(count) +
@@ -109,23 +111,23 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
     problem.check(MPI_File_close(&file), "close");
     fail_if_any(problem.text);
 
-    std::vector<float> back(interior.size());
+    std::vector<T> back(interior.size());
     problem.check(MPI_File_open(comm, partial.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file),
                   "reopen");
     fail_if_any(problem.text);
-    problem.check(MPI_File_set_view(file, 0, MPI_FLOAT, box.get(), "native", MPI_INFO_NULL),
+    problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
                   "set_view");
-    problem.check(MPI_File_read_all(file, back.data(), count, MPI_FLOAT, &status), "read_all");
+    problem.check(MPI_File_read_all(file, back.data(), count, element, &status), "read_all");
     int read = 0;
-    MPI_Get_count(&status, MPI_FLOAT, &read);
+    MPI_Get_count(&status, element, &read);
     problem.check(MPI_File_close(&file), "close");
-    if (problem.text.empty() && (read != count || std::memcmp(back.data(), interior.data(),
-                                                              back.size() * sizeof(float)) != 0))
+    if (problem.text.empty() &&
+        (read != count || std::memcmp(back.data(), interior.data(), back.size() * sizeof(T)) != 0))
         problem.set(read_back_reason(path));
     fail_if_any(problem.text);
 
     FieldFile result;
-    result.bytes = std::uint64_t(d.global[0]) * d.global[1] * d.global[2] * sizeof(float);
+    result.bytes = std::uint64_t(d.global[0]) * d.global[1] * d.global[2] * sizeof(T);
     std::uint32_t raw = raw_crc_of_box(d, interior, result.bytes);
     MPI_CHECK(
         MPI_Reduce(d.rank == 0 ? MPI_IN_PLACE : &raw, &raw, 1, MPI_UINT32_T, MPI_BXOR, 0, comm));
@@ -136,5 +138,10 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
     fail_if_any(renamed);
     return result;
 }
+
+template FieldFile write_field_file<float>(const Decomposition&, const std::string&,
+                                           const std::vector<float>&, bool);
+template FieldFile write_field_file<double>(const Decomposition&, const std::string&,
+                                            const std::vector<double>&, bool);
 
 } // namespace stencil

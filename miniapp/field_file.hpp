@@ -1,4 +1,4 @@
-// One raw float32 file of the global field, written by every rank at once
+// One raw file of the global field (float32 or float64), written by every rank at once
 // with collective MPI-IO: complete under its final name, or absent.
 #pragma once
 
@@ -23,7 +23,9 @@ struct FieldFile {
 // failure the partial file is removed and every rank throws OutputFailure
 // with "writing PATH: reason". `inject_no_space`: this rank behaves as if
 // its write had failed with ENOSPC (tests).
+// T: float or double, the run's precision.
+template <class T>
 FieldFile write_field_file(const Decomposition& d, const std::string& path,
-                           const std::vector<float>& interior, bool inject_no_space);
+                           const std::vector<T>& interior, bool inject_no_space);
 
 } // namespace stencil

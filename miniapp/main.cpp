@@ -99,15 +99,17 @@ std::string choose_comm_mode(CommChoice choice, const GpuAwareness& aware, CommM
 // --check: the same problem on one domain, on rank 0, compared bit for bit.
 bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& physics,
                         CommMode mode) {
-    const std::vector<float> distributed = sim.gather();
+    // Gathered widened to double, which is exact: equal doubles are equal
+    // values in the run's precision, bit for bit.
+    const std::vector<double> distributed = sim.gather();
     long long differing = -1;
     if (world_rank() == 0) {
-        Simulation single(c, physics, c.grid, {1, 1, 1}, MPI_COMM_SELF, mode);
-        single.run(sim.steps_done(), false);
-        const std::vector<float> reference = single.gather();
+        const auto single = make_simulation(c, physics, c.grid, {1, 1, 1}, MPI_COMM_SELF, mode);
+        single->run(sim.steps_done(), false);
+        const std::vector<double> reference = single->gather();
         differing = 0;
         for (std::size_t n = 0; n < reference.size(); ++n)
-            differing += std::memcmp(&reference[n], &distributed[n], sizeof(float)) != 0;
+            differing += std::memcmp(&reference[n], &distributed[n], sizeof(double)) != 0;
         std::printf("check: %lld of %zu cells differ from the one-domain run%s\n", differing,
                     reference.size(), differing ? "" : " (bitwise equal)");
     }
@@ -144,10 +146,11 @@ int run(int argc, char** argv) {
         if (world_rank() == 0) std::printf("%s", table.c_str());
     }
 
-    Simulation sim(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
+    const auto simulation = make_simulation(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
+    Simulation& sim = *simulation;
     if (c.preflight) {
         const PreflightResult pre =
-            run_preflight(sim.decomposition(), aware, sim.largest_face_floats());
+            run_preflight(sim.decomposition(), aware, sim.largest_face_bytes() / sizeof(float));
         if (world_rank() == 0) std::printf("%s", pre.report.c_str());
         if (!pre.ok) {
             if (world_rank() == 0)

@@ -95,6 +95,7 @@ const char* usage() {
            "  --local NX,NY,NZ      grid per rank, for weak scaling (instead of --grid)\n"
            "  --procs PX,PY,PZ      process grid (default: MPI_Dims_create)\n"
            "  --radius R            stencil radius 1..8, order 2R (default 4)\n"
+           "  --precision fp32|fp64 element type of fields, halos and outputs (default fp32)\n"
            "  --steps N             timed time steps (default 100)\n"
            "  --warmup N            untimed steps before them (default 5)\n"
            "  --model constant|layered   velocity model (default constant, 1500 m/s)\n"
@@ -112,10 +113,11 @@ const char* usage() {
            "                        MPI library reports GPU support, else staged; nccl where "
            "built)\n"
            "  --overlap on|off      overlap the exchange with the interior kernel (default on)\n"
-           "  --block-x N --block-y N --window N  fused kernel launch shape\n"
+           "  --block-x N --block-y N --window N --rows N  fused kernel launch shape\n"
            "                        (default: 16x8 threads for R<=5, 8x16 for R>=6 and thin\n"
            "                        x slabs; 1 to 64 planes by R and box size, short ones for\n"
-           "                        small boxes; measured on H100 and H200)\n"
+           "                        small boxes; rows per thread 1, 2, 4 or 8, default 2\n"
+           "                        for R<=4 else 1; measured on H100 and H200)\n"
            "  --print-binding       list rank, host, device and PCI bus id\n"
            "  --preflight           send a face to each neighbour and back, device and staged, "
            "check, time\n"
@@ -184,6 +186,10 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 if (r < kMinRadius || r > kMaxRadius)
                     throw BadOption{"--radius: " + std::to_string(r) + " is outside 1..8"};
                 c.radius = int(r);
+            } else if (opt == "--precision") {
+                const std::string p = next();
+                if (!parse_precision(p, c.precision))
+                    throw BadOption{"--precision: '" + p + "' is not fp32 or fp64"};
             } else if (opt == "--steps")
                 c.steps = positive(next(), opt);
             else if (opt == "--warmup")
@@ -234,6 +240,8 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 c.tuning.block_y = positive(next(), opt);
             else if (opt == "--window")
                 c.tuning.window = positive(next(), opt);
+            else if (opt == "--rows")
+                c.tuning.rows = positive(next(), opt);
             else if (opt == "--checksum")
                 c.checksum = true;
             else if (opt == "--check")
@@ -274,6 +282,11 @@ std::string parse_options(int argc, char** argv, Config& c) {
     if (!have_grid && !have_local) c.grid = {128, 128, 128};
     if (const std::string why = validate(c.tuning); !why.empty())
         return "bad kernel tuning: " + why;
+    // The wave kernel's rows are bounded per radius (max_fused_rows).
+    if (c.tuning.rows > max_fused_rows(c.radius, true))
+        return "--rows " + std::to_string(c.tuning.rows) +
+               ": the wave kernel at R=" + std::to_string(c.radius) + " is built for at most " +
+               std::to_string(max_fused_rows(c.radius, true)) + " rows per thread";
     if (c.inject_write_error && c.snapshot_every == 0)
         return "--inject-fault write-error needs --snapshot-every";
     if (c.check && c.comm == CommChoice::None)

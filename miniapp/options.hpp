@@ -17,6 +17,7 @@ struct Config {
     std::array<int, 3> local{0, 0, 0}; // --local: cells per rank (weak scaling)
     std::array<int, 3> procs{0, 0, 0}; // 0,0,0: MPI_Dims_create chooses
     int radius = 4;
+    Precision precision = Precision::FP32; // --precision
     int steps = 100;
     int warmup = 5;
     CommChoice comm = CommChoice::Auto;

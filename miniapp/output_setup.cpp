@@ -57,7 +57,8 @@ std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
     const std::uint64_t steps = std::uint64_t(c.warmup) + std::uint64_t(c.steps);
     const std::uint64_t snapshots =
         c.snapshot_every > 0 ? steps / std::uint64_t(c.snapshot_every) : 0;
-    const std::uint64_t field = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * sizeof(float);
+    const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
+    const std::uint64_t field = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * element;
     std::uint64_t bytes = snapshots * (field + kSidecar);
     if (c.slice_axis >= 0) {
         int across = 0, down = 0;
@@ -67,7 +68,7 @@ std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
     const int receivers = file_receivers + (c.line_axis == 2 ? c.grid[0] : 0);
     if (receivers > 0) {
         const int stride = gather_stride(int(steps), receivers);
-        bytes += std::uint64_t(receivers) * (steps * sizeof(float) + 32) + kSidecar +
+        bytes += std::uint64_t(receivers) * (steps * element + 32) + kSidecar +
                  png_size_bound(receivers, int((steps + stride - 1) / stride));
     }
     return bytes;

@@ -30,16 +30,30 @@ std::string integrity_json(std::uint64_t bytes, std::uint32_t crc, const std::st
            "\",\n  \"run\": \"" + run_id + "\",\n";
 }
 
+// The element type of raw files, as numpy names it.
+const char* numpy_dtype(Precision p) {
+    return p == Precision::FP64 ? "float64" : "float32";
+}
+
+// `values` in the run's precision, as raw bytes. Values came from the
+// device widened to double, so narrowing an FP32 run's back is exact.
+template <class T>
+std::vector<T> narrowed(const std::vector<double>& values) {
+    return std::vector<T>(values.begin(), values.end());
+}
+
 std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file,
                          const FieldFile& written) {
+    const char* dtype = numpy_dtype(c.precision);
     std::ostringstream j;
     j << "{\n  \"file\": \"" << file << "\",\n"
-      << integrity_json(written.bytes, written.crc32, c.run_id)
-      << "  \"dtype\": \"float32\",\n  \"order\": \"x fastest: "
-      << "numpy.fromfile(file, numpy.float32).reshape(nz, ny, nx)\",\n  \"dims\": [" << c.grid[0]
-      << ", " << c.grid[1] << ", " << c.grid[2] << "],\n  \"spacing_m\": [" << c.spacing << ", "
-      << c.spacing << ", " << c.spacing << "],\n  \"dt_s\": " << p.dt << ",\n  \"step\": " << step
-      << ",\n  \"time_s\": " << step * p.dt << ",\n  \"radius\": " << c.radius << "\n}\n";
+      << integrity_json(written.bytes, written.crc32, c.run_id) << "  \"dtype\": \"" << dtype
+      << "\",\n  \"order\": \"x fastest: "
+      << "numpy.fromfile(file, numpy." << dtype << ").reshape(nz, ny, nx)\",\n  \"dims\": ["
+      << c.grid[0] << ", " << c.grid[1] << ", " << c.grid[2] << "],\n  \"spacing_m\": ["
+      << c.spacing << ", " << c.spacing << ", " << c.spacing << "],\n  \"dt_s\": " << p.dt
+      << ",\n  \"step\": " << step << ",\n  \"time_s\": " << step * p.dt
+      << ",\n  \"radius\": " << c.radius << "\n}\n";
     return j.str();
 }
 
@@ -54,18 +68,18 @@ struct Outputs::State {
     DeviceArray<std::size_t> offsets;          // their offsets in the field
     // Every step's samples stay on the device, one row of owned receivers
     // per step (time-major), and come to the host once, at the end.
-    DeviceArray<float> samples;
+    DeviceArray<double> samples;
     int capacity = 0; // steps the sample buffer holds
     int recorded = 0;
     int snapshots = 0; // written so far
 
     State(const Config& config, const Physics& p, Simulation& s) : c(config), physics(p), sim(s) {}
-    void snapshot(int step, const std::vector<float>& interior);
-    void slice(int step, const std::vector<float>& interior);
+    void snapshot(int step, const std::vector<double>& interior);
+    void slice(int step, const std::vector<double>& interior);
     std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,
                            const std::vector<float>& all) const;
     void write_traces();
-    std::string save_traces(const std::vector<float>& ordered) const;
+    std::string save_traces(const std::vector<double>& ordered) const;
 };
 
 Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
@@ -85,7 +99,7 @@ Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
         s.offsets = DeviceArray<std::size_t>(offsets.size());
         copy_to_device(s.offsets, offsets.data());
         s.capacity = c.warmup + c.steps;
-        s.samples = DeviceArray<float>(offsets.size() * std::size_t(s.capacity));
+        s.samples = DeviceArray<double>(offsets.size() * std::size_t(s.capacity));
     }
 }
 
@@ -103,7 +117,7 @@ void Outputs::after_step(int n) {
         ++s.recorded;
     }
     if (s.c.snapshot_every > 0 && n % s.c.snapshot_every == 0) {
-        const std::vector<float> interior = s.sim.interior_copy();
+        const std::vector<double> interior = s.sim.interior_copy();
         s.snapshot(n, interior);
         if (s.c.slice_axis >= 0) s.slice(n, interior);
     }
@@ -115,13 +129,15 @@ void Outputs::finish(int steps_done) {
     if (!s.receivers.empty()) s.write_traces();
 }
 
-void Outputs::State::snapshot(int step, const std::vector<float>& interior) {
+void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
     const Decomposition& d = sim.decomposition();
     char name[64];
     std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
     const std::string path = c.output + "/" + name;
     const bool inject = c.inject_write_error && snapshots == 1 && d.rank == d.size - 1;
-    const FieldFile written = write_field_file(d, path, interior, inject);
+    const FieldFile written = dispatch_precision(c.precision, [&](auto zero) {
+        return write_field_file(d, path, narrowed<decltype(zero)>(interior), inject);
+    });
     ++snapshots;
     // The sidecar last: one that exists always describes a complete raw file.
     std::string problem;
@@ -131,7 +147,7 @@ void Outputs::State::snapshot(int step, const std::vector<float>& interior) {
     agree_on_outcome(d.cart.get(), problem);
 }
 
-void Outputs::State::slice(int step, const std::vector<float>& interior) {
+void Outputs::State::slice(int step, const std::vector<double>& interior) {
     const Decomposition& d = sim.decomposition();
     const int a = c.slice_axis, K = c.slice_index;
     int across = 0, down = 0;
@@ -145,8 +161,10 @@ void Outputs::State::slice(int step, const std::vector<float>& interior) {
             for (int u = 0; u < d.local[across]; ++u) {
                 int l[3];
                 l[a] = K - d.offset[a], l[across] = u, l[down] = v;
-                piece.push_back(interior[l[0] + std::size_t(d.local[0]) *
-                                                    (l[1] + std::size_t(d.local[1]) * l[2])]);
+                // Images are drawn in float, whatever the run's precision.
+                piece.push_back(
+                    float(interior[l[0] + std::size_t(d.local[0]) *
+                                              (l[1] + std::size_t(d.local[1]) * l[2])]));
             }
     }
     std::vector<int> boxes(4 * d.size), counts(d.size), displs(d.size);
@@ -191,12 +209,12 @@ std::string Outputs::State::draw_slice(int step, const std::vector<int>& boxes,
 void Outputs::State::write_traces() {
     const Decomposition& d = sim.decomposition();
     const int nt = recorded, owned = int(mine.size());
-    std::vector<float> traces(std::size_t(owned) * nt); // time-major, as recorded
-    sim.settle();                                       // the samples were enqueued, not waited for
-    if (!traces.empty()) copy(traces.data(), samples.data(), traces.size() * sizeof(float));
+    std::vector<double> traces(std::size_t(owned) * nt); // time-major, as recorded
+    sim.settle(); // the samples were enqueued, not waited for
+    if (!traces.empty()) copy(traces.data(), samples.data(), traces.size() * sizeof(double));
     // Here traces are time-major (one row of owned receivers per step);
     // the file is receiver-major, so transpose while gathering.
-    std::vector<float> rows(std::size_t(owned) * nt);
+    std::vector<double> rows(std::size_t(owned) * nt);
     for (int t = 0; t < nt; ++t)
         for (int m = 0; m < owned; ++m)
             rows[std::size_t(m) * nt + t] = traces[std::size_t(t) * owned + m];
@@ -209,9 +227,9 @@ void Outputs::State::write_traces() {
         index_displs[r] = index_displs[r - 1] + owners[r - 1];
     MPI_CHECK(MPI_Gatherv(mine.data(), owned, MPI_INT, indices.data(), owners.data(),
                           index_displs.data(), MPI_INT, 0, d.cart.get()));
-    std::vector<float> gathered(d.rank == 0 ? receivers.size() * std::size_t(nt) : 0);
-    MPI_CHECK(MPI_Gatherv(rows.data(), owned * nt, MPI_FLOAT, gathered.data(), counts.data(),
-                          displs.data(), MPI_FLOAT, 0, d.cart.get()));
+    std::vector<double> gathered(d.rank == 0 ? receivers.size() * std::size_t(nt) : 0);
+    MPI_CHECK(MPI_Gatherv(rows.data(), owned * nt, MPI_DOUBLE, gathered.data(), counts.data(),
+                          displs.data(), MPI_DOUBLE, 0, d.cart.get()));
     std::string problem;
     if (d.rank == 0) {
         std::size_t recorded_receivers = 0;
@@ -219,7 +237,7 @@ void Outputs::State::write_traces() {
             recorded_receivers += std::size_t(owned_there);
         if (recorded_receivers != receivers.size())
             fatal("a receiver was recorded by no rank or by two");
-        std::vector<float> ordered(gathered.size());
+        std::vector<double> ordered(gathered.size());
         for (std::size_t g = 0; g < indices.size(); ++g)
             std::copy_n(gathered.begin() + g * nt, nt,
                         ordered.begin() + std::size_t(indices[g]) * nt);
@@ -229,17 +247,24 @@ void Outputs::State::write_traces() {
 }
 
 // Rank 0: traces.bin, then its sidecar, then the shot gather.
-std::string Outputs::State::save_traces(const std::vector<float>& ordered) const {
+std::string Outputs::State::save_traces(const std::vector<double>& ordered) const {
     const int nt = recorded;
-    const std::size_t bytes = ordered.size() * sizeof(float);
-    if (std::string why = write_file_completely(c.output + "/traces.bin", ordered.data(), bytes);
-        !why.empty())
-        return why;
+    // The file in the run's precision: its bytes, and their CRC.
+    std::uint32_t crc = 0;
+    std::size_t bytes = 0;
+    const std::string why = dispatch_precision(c.precision, [&](auto zero) {
+        const auto values = narrowed<decltype(zero)>(ordered);
+        bytes = values.size() * sizeof(values[0]);
+        crc = crc32_of(values.data(), bytes);
+        return write_file_completely(c.output + "/traces.bin", values.data(), bytes);
+    });
+    if (!why.empty()) return why;
+    const char* dtype = numpy_dtype(c.precision);
     std::ostringstream j;
     j << "{\n  \"file\": \"traces.bin\",\n"
-      << integrity_json(bytes, crc32_of(ordered.data(), bytes), c.run_id)
-      << "  \"dtype\": \"float32\",\n  \"order\": \"receiver-major: "
-      << "numpy.fromfile(file, numpy.float32).reshape(receivers, nt)\",\n  \"nt\": " << nt
+      << integrity_json(bytes, crc, c.run_id) << "  \"dtype\": \"" << dtype
+      << "\",\n  \"order\": \"receiver-major: "
+      << "numpy.fromfile(file, numpy." << dtype << ").reshape(receivers, nt)\",\n  \"nt\": " << nt
       << ",\n  \"dt_s\": " << physics.dt << ",\n  \"first_time_s\": " << physics.dt
       << ",\n  \"receivers\": [";
     for (std::size_t r = 0; r < receivers.size(); ++r)

@@ -64,8 +64,9 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     const double step_s = maxs[6] * 1e-3;
     r.gcells_total = step_s > 0 ? global_cells / step_s * 1e-9 : 0;
     r.gcells_per_rank = r.gcells_total / d.size;
-    // Minimal bytes of the wave update: p, p_prev and dt^2 c^2 read, p_next written.
-    r.gbs_per_rank = r.gcells_per_rank * 16.0;
+    // Minimal bytes of the wave update: p, p_prev and dt^2 c^2 read, p_next
+    // written, four values of the run's precision per cell.
+    r.gbs_per_rank = r.gcells_per_rank * 4.0 * element_bytes(config.precision);
     // Exchange time, and how much of it the interior kernel hid: what the
     // step spent beyond its kernels is the exchange's exposed part.
     const double halo = per_step[0] + per_step[1] + per_step[3] + per_step[4];
@@ -88,17 +89,19 @@ void print_report(const Report& r) {
     std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n",
                 r.backend.c_str(), r.ranks, r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1],
                 r.dims[2], r.devices.empty() ? "?" : r.devices.front().c_str());
-    std::printf(
-        "  grid %d x %d x %d, R=%d (order %d), %d steps after %d warm-up, dt=%.4g s, f0=%.3g Hz\n",
-        r.grid[0], r.grid[1], r.grid[2], c.radius, 2 * c.radius, c.steps, c.warmup, r.physics.dt,
-        r.physics.f0);
+    std::printf("  grid %d x %d x %d, R=%d (order %d), %s, %d steps after %d warm-up, dt=%.4g s, "
+                "f0=%.3g Hz\n",
+                r.grid[0], r.grid[1], r.grid[2], c.radius, 2 * c.radius,
+                precision_name(c.precision), c.steps, c.warmup, r.physics.dt, r.physics.f0);
     std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per step on rank 0, pinned host buffers "
                 "%zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
                 r.halo_mib_per_step, r.pinned_bytes);
     if (r.backend != "HOST")
-        std::printf("  interior kernel: %d x %d threads, %d-plane z window (%s)\n",
-                    r.tuning.block_x, r.tuning.block_y, r.tuning.window,
+        std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
+                    "(%s)\n",
+                    r.tuning.block_x, r.tuning.block_y, r.tuning.rows,
+                    r.tuning.rows == 1 ? "" : "s", r.tuning.window,
                     c.tuning.window ? "--window" : "chosen for the box");
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
@@ -112,9 +115,9 @@ void print_report(const Report& r) {
                 r.gcells_total, r.gcells_per_rank, r.gbs_per_rank);
     std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
                 r.halo_ms, 100 * r.hidden_fraction);
-    std::printf("FOM: %.4f Gcell/s (R=%d, %d ranks, grid %dx%dx%d, comm %s, overlap %s)\n",
-                r.gcells_total, c.radius, r.ranks, r.grid[0], r.grid[1], r.grid[2],
-                r.comm_mode.c_str(), c.overlap ? "on" : "off");
+    std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d ranks, grid %dx%dx%d, comm %s, overlap %s)\n",
+                r.gcells_total, c.radius, precision_name(c.precision), r.ranks, r.grid[0],
+                r.grid[1], r.grid[2], r.comm_mode.c_str(), c.overlap ? "on" : "off");
 }
 
 std::string write_json(const Report& r, const std::string& path) {
@@ -138,8 +141,10 @@ std::string write_json(const Report& r, const std::string& path) {
         out << (i ? ", " : "") << quoted(r.devices[i]);
     out << "],\n  \"ranks\": " << r.ranks << ",\n  \"procs\": " << triple(r.dims)
         << ",\n  \"grid\": " << triple(r.grid) << ",\n  \"local_rank0\": " << triple(r.local_rank0)
-        << ",\n  \"radius\": " << c.radius << ",\n  \"steps\": " << c.steps
-        << ",\n  \"warmup\": " << c.warmup << ",\n  \"comm\": " << quoted(r.comm_mode)
+        << ",\n  \"radius\": " << c.radius
+        << ",\n  \"precision\": " << quoted(precision_name(c.precision))
+        << ",\n  \"steps\": " << c.steps << ",\n  \"warmup\": " << c.warmup
+        << ",\n  \"comm\": " << quoted(r.comm_mode)
         << ",\n  \"comm_reason\": " << quoted(r.comm_reason)
         << ",\n  \"overlap\": " << (c.overlap ? "true" : "false")
         << ",\n  \"model\": " << quoted(c.model == ModelKind::Constant ? "constant" : "layered")
@@ -147,6 +152,7 @@ std::string write_json(const Report& r, const std::string& path) {
         << ",\n  \"f0_hz\": " << r.physics.f0 << ",\n  \"sponge\": " << c.sponge
         << ",\n  \"tuning\": {\"block_x\": " << tuning.block_x
         << ", \"block_y\": " << tuning.block_y << ", \"window\": " << tuning.window
+        << ", \"rows\": " << tuning.rows
         << ", \"window_chosen\": " << (c.tuning.window ? "\"by --window\"" : "\"per box\"")
         << "},\n  \"phases_ms\": {";
     for (std::size_t i = 0; i < r.phases.size(); ++i)

@@ -9,7 +9,8 @@
 
 namespace stencil {
 
-void Simulation::Impl::setup_boxes() {
+template <class T>
+void SimulationState<T>::setup_boxes() {
     const int R = layout.radius;
     const Box w = layout.interior();
     // Shrink by R only on sides with a neighbour: a physical boundary's halo
@@ -33,21 +34,22 @@ void Simulation::Impl::setup_boxes() {
         if (!b.empty()) slabs.push_back({b, Tuning{}});
 }
 
-void Simulation::Impl::setup_fields() {
+template <class T>
+void SimulationState<T>::setup_fields() {
     // Device memory first: if it does not fit, the allocator says how much
     // was asked for and how much is free, before any host staging is made.
     for (auto& f : fields)
-        f = DeviceArray<float>(layout.allocation());
-    vel = DeviceArray<float>(layout.allocation());
-    std::vector<float> host(layout.allocation(), 0.0f);
+        f = DeviceArray<T>(layout.allocation());
+    vel = DeviceArray<T>(layout.allocation());
+    std::vector<T> host(layout.allocation(), T(0));
     for (auto& f : fields)
         copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
     // dt^2 c^2 everywhere, the halo included (its cells are never updated).
-    const FieldView<float> v = view_of(host.data(), layout);
+    const FieldView<T> v = view_of(host.data(), layout);
     const double dt = physics.dt;
     for (int k = 0; k < layout.pz(); ++k) {
         const int gk = std::min(std::max(k - layout.radius + d.offset[2], 0), d.global[2] - 1);
-        const float value = float(std::pow(velocity_at(config.model, gk, d.global[2]) * dt, 2));
+        const T value = T(std::pow(velocity_at(config.model, gk, d.global[2]) * dt, 2));
         for (int j = 0; j < layout.py(); ++j)
             for (int i = 0; i < layout.px(); ++i)
                 v(i, j, k) = value;
@@ -55,20 +57,18 @@ void Simulation::Impl::setup_fields() {
     copy_to_device(vel, host.data());
 }
 
-Simulation::Simulation(const Config& config, const Physics& physics,
-                       const std::array<int, 3>& global, const std::array<int, 3>& procs,
-                       MPI_Comm comm, CommMode mode)
-    : impl_(std::make_unique<Impl>()) {
-    Impl& s = *impl_;
-    s.config = config;
-    s.physics = physics;
-    s.d = decompose(comm, global, procs);
+template <class T>
+SimulationState<T>::SimulationState(const Config& config_, const Physics& physics_,
+                                    const std::array<int, 3>& global,
+                                    const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode)
+    : config(config_), physics(physics_), d(decompose(comm, global, procs)) {
+    SimulationState& s = *this;
     const int R = config.radius;
     s.layout = Layout(s.d.local[0], s.d.local[1], s.d.local[2], R);
     s.setup_boxes();
     s.setup_fields();
-    s.exchange = std::make_unique<HaloExchange>(
-        s.d, s.layout, mode, std::vector<float*>{s.fields[0].data(), s.fields[1].data()}, s.halo);
+    s.exchange = std::make_unique<HaloExchange<T>>(
+        s.d, s.layout, mode, std::vector<T*>{s.fields[0].data(), s.fields[1].data()}, s.halo);
     s.exchange->set_drop_one_face(config.drop_face);
 
     Sponge sponge;
@@ -87,24 +87,23 @@ Simulation::Simulation(const Config& config, const Physics& physics,
     const double h = config.spacing;
     s.update = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
-        const auto c = make_coefficients<RR, float>(h, h, h);
+        const auto c = make_coefficients<RR, T>(h, h, h);
         auto shape = [&](UpdateBox& u) {
-            u.tuning = wave_tuning<RR>(config.tuning, s.layout, u.box);
+            u.tuning = wave_tuning<RR, T>(config.tuning, s.layout, u.box);
         };
         shape(s.whole);
         shape(s.inner);
         std::for_each(s.slabs.begin(), s.slabs.end(), shape);
-        return [c, sponge](FieldView<const float> p, FieldView<float> prev,
-                           FieldView<const float> v, const UpdateBox& u, Stream& stream) {
-            launch_wave_step<RR>(p, prev, v, u.box, c, sponge, stream, u.tuning);
+        return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
+                           const UpdateBox& u, Stream& stream) {
+            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.tuning);
         };
     });
     s.first_start.record(s.compute);
 }
 
-Simulation::~Simulation() = default;
-
-void Simulation::Impl::step(bool timed) {
+template <class T>
+void SimulationState<T>::step(bool timed) {
     // Step n - kSlots + 1 measures itself from the done of step n - kSlots,
     // whose slot this step is about to reuse: read it now.
     while (collected <= steps_done - kSlots + 1)
@@ -119,7 +118,7 @@ void Simulation::Impl::step(bool timed) {
     };
     Event& ready = last_done();
     if (steps_done == 0) first_start.record(compute); // not the time spent on setup
-    const FieldView<float> p = view(current), next = view(1 - current);
+    const FieldView<T> p = view(current), next = view(1 - current);
     if (config.poison_halo) exchange->poison_halo(p, ready);
     exchange->pack(p, ready, slot);
     if (config.overlap) {
@@ -148,8 +147,7 @@ void Simulation::Impl::step(bool timed) {
     if (owns_source) {
         const double h3 = std::pow(config.spacing, 3);
         const double time = steps_done * physics.dt;
-        const float amplitude =
-            float(physics.dt * physics.dt * ricker(time, physics.f0, physics.t0) / h3);
+        const T amplitude = T(physics.dt * physics.dt * ricker(time, physics.f0, physics.t0) / h3);
         launch_add_at(next, source_local[0], source_local[1], source_local[2], amplitude, compute);
     }
     t.done.record(compute);
@@ -157,7 +155,8 @@ void Simulation::Impl::step(bool timed) {
     ++steps_done;
 }
 
-void Simulation::Impl::collect(int n) {
+template <class T>
+void SimulationState<T>::collect(int n) {
     StepTimers& t = timers[n % kSlots];
     const Event& before = n ? timers[(n - 1) % kSlots].done : first_start;
     t.done.synchronize();
@@ -175,39 +174,27 @@ void Simulation::Impl::collect(int n) {
     ++totals.sampled;
 }
 
-void Simulation::Impl::settle() {
+template <class T>
+void SimulationState<T>::settle() {
     while (collected < steps_done)
         collect(collected);
     compute.synchronize(); // and what followed the last step (receiver samples)
 }
 
-void Simulation::run(int steps, bool timed) {
-    for (int n = 0; n < steps; ++n)
-        impl_->step(timed);
-}
+// The members defined here, for both precisions (the queries' own are in
+// simulation_queries.cpp).
+template struct SimulationState<float>;
+template struct SimulationState<double>;
 
-const PhaseTotals& Simulation::totals() const {
-    impl_->settle();
-    return impl_->totals;
-}
-const Decomposition& Simulation::decomposition() const {
-    return impl_->d;
-}
-std::size_t Simulation::halo_bytes_per_step() const {
-    return impl_->exchange->bytes_per_exchange();
-}
-int Simulation::steps_done() const {
-    return impl_->steps_done;
-}
-
-const Tuning& Simulation::interior_tuning() const {
-    return (impl_->config.overlap ? impl_->inner : impl_->whole).tuning;
-}
-
-std::size_t Simulation::largest_face_floats() const {
-    const Layout& L = impl_->layout;
-    return std::max(
-        {halo_message_floats(L, 0), halo_message_floats(L, 1), halo_message_floats(L, 2)});
+std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
+                                            const std::array<int, 3>& global,
+                                            const std::array<int, 3>& procs, MPI_Comm comm,
+                                            CommMode mode) {
+    // The one run-time to compile-time precision switch of the mini-app.
+    return dispatch_precision(config.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
+        using T = decltype(zero);
+        return std::make_unique<SimulationOf<T>>(config, physics, global, procs, comm, mode);
+    });
 }
 
 } // namespace stencil

@@ -24,52 +24,58 @@ struct PhaseTotals {
 };
 constexpr int kPhaseSampling = 8;
 
+// The interface of a run; make_simulation builds one in the precision
+// config.precision selects (SimulationOf<T>, simulation_impl.hpp). Host
+// copies of field values come back as double whatever the precision:
+// widening a float is exact, so bitwise comparisons still hold.
 class Simulation {
 public:
-    // Collective over `comm`. `global` is the global grid, `procs` the process grid.
-    Simulation(const Config& config, const Physics& physics, const std::array<int, 3>& global,
-               const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode);
-    ~Simulation();
-    Simulation(const Simulation&) = delete;
-    Simulation& operator=(const Simulation&) = delete;
+    virtual ~Simulation() = default;
 
     // Advances `steps` time steps; timed steps add to totals().
-    void run(int steps, bool timed);
+    virtual void run(int steps, bool timed) = 0;
 
-    const PhaseTotals& totals() const;
-    const Decomposition& decomposition() const;
-    std::size_t halo_bytes_per_step() const;
-    std::size_t largest_face_floats() const; // the largest halo message of this rank
-    int steps_done() const;
+    virtual const PhaseTotals& totals() const = 0;
+    virtual const Decomposition& decomposition() const = 0;
+    virtual Precision precision() const = 0;
+    virtual std::size_t halo_bytes_per_step() const = 0;
+    virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
+    virtual int steps_done() const = 0;
     // The wave kernel's launch shape over this rank's interior box (the
     // window chosen per box unless --window set it).
-    const Tuning& interior_tuning() const;
+    virtual const Tuning& interior_tuning() const = 0;
 
     // Collective queries of the current field p(t_n).
-    std::uint64_t checksum() const; // hash of the interior bit patterns, decomposition-independent
-    std::vector<float> gather() const; // rank 0: the global interior, x fastest; others: empty
-    double energy() const;             // sum of p^2 over the interior
-    float value_at(const std::array<int, 3>& cell) const; // p at a global cell
-    bool all_finite() const;
+    // A hash of the interior's bit patterns in the run's precision,
+    // decomposition-independent.
+    virtual std::uint64_t checksum() const = 0;
+    // Rank 0: the global interior, x fastest; others: empty.
+    virtual std::vector<double> gather() const = 0;
+    virtual double energy() const = 0; // sum of p^2 over the interior
+    virtual double value_at(const std::array<int, 3>& cell) const = 0; // p at a global cell
+    virtual bool all_finite() const = 0;
     // This rank's interior of p, x fastest (a host copy).
-    std::vector<float> interior_copy() const;
+    virtual std::vector<double> interior_copy() const = 0;
     // The offset of a global cell from the field origin, if this rank owns it.
-    bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const;
-    // out[n] = p at offsets[n], n < count; device arrays, enqueued on the
-    // compute stream: read `out` after settle().
-    void sample(const std::size_t* offsets, int count, float* out);
+    virtual bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const = 0;
+    // out[n] = p at offsets[n], n < count, widened to double; device arrays,
+    // enqueued on the compute stream: read `out` after settle().
+    virtual void sample(const std::size_t* offsets, int count, double* out) = 0;
     // Waits until every step and sample enqueued so far is done, before the
     // host reads device data they wrote (queries here do it themselves).
-    void settle();
-    // The lowest rank holding a NaN or Inf in its interior, or -1 (collective, cheap: a device
-    // count).
-    int first_nonfinite_rank() const;
+    virtual void settle() = 0;
+    // The lowest rank holding a NaN or Inf in its interior, or -1
+    // (collective, cheap: a device count).
+    virtual int first_nonfinite_rank() const = 0;
     // p at a global cell = value, on the rank that owns it (testing aid; collective).
-    void set_value_at(const std::array<int, 3>& cell, float value);
-
-private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+    virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
 };
+
+// Collective over `comm`. `global` is the global grid, `procs` the process
+// grid; the element type is config.precision.
+std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
+                                            const std::array<int, 3>& global,
+                                            const std::array<int, 3>& procs, MPI_Comm comm,
+                                            CommMode mode);
 
 } // namespace stencil

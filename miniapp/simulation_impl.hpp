@@ -1,9 +1,11 @@
-// Private to miniapp/simulation*.cpp: the state of one Simulation.
+// Private to miniapp/simulation*.cpp: the state of one run in precision T,
+// and SimulationOf<T>, which implements the Simulation interface on it.
 #pragma once
 
 #include "simulation.hpp"
 #include "stencil.hpp"
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <memory>
@@ -18,8 +20,8 @@ struct UpdateBox {
     Tuning tuning;
 };
 
-// The events of one step. They are read up to HaloExchange::kTimingSlots - 1
-// steps later, so the time loop never waits for the device only to read its
+// The events of one step. They are read up to kHaloTimingSlots - 1 steps
+// later, so the time loop never waits for the device only to read its
 // timers.
 struct StepTimers {
     Event interior_start, interior_stop, boundary_start, boundary_stop;
@@ -27,23 +29,24 @@ struct StepTimers {
     bool timed = false, sampled = false; // sampled: the phase events were recorded
 };
 
-// The wave update over one box, with the radius already fixed (dispatched once).
-using UpdateFn = std::function<void(FieldView<const float>, FieldView<float>,
-                                    FieldView<const float>, const UpdateBox&, Stream&)>;
+template <class T>
+struct SimulationState {
+    // The wave update over one box, with the radius already fixed (dispatched once).
+    using UpdateFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
+                                        const UpdateBox&, Stream&)>;
 
-struct Simulation::Impl {
     Config config;
     Physics physics;
     Decomposition d;
     Layout layout;
-    DeviceArray<float> fields[2]; // p and p_prev; the update writes p_next over p_prev
-    DeviceArray<float> vel;       // dt^2 c^2
+    DeviceArray<T> fields[2]; // p and p_prev; the update writes p_next over p_prev
+    DeviceArray<T> vel;       // dt^2 c^2
     DeviceArray<unsigned long long> nan_counter{1}; // scratch of the NaN/Inf check
     int current = 0;                                // index of p in fields
     Stream compute{StreamPriority::Normal};
     Stream halo{StreamPriority::High};
-    std::unique_ptr<HaloExchange> exchange;
-    static constexpr int kSlots = HaloExchange::kTimingSlots;
+    std::unique_ptr<HaloExchange<T>> exchange;
+    static constexpr int kSlots = kHaloTimingSlots;
     std::array<StepTimers, kSlots> timers; // step n in timers[n % kSlots]
     Event first_start;                     // the "done" before step 0
     int collected = 0;                     // steps whose timers were read
@@ -56,14 +59,11 @@ struct Simulation::Impl {
     PhaseTotals totals;
     int steps_done = 0;
 
-    FieldView<float> view(int which) { return view_of(fields[which].data(), layout); }
-    FieldView<const float> vel_view() {
-        return view_of(static_cast<const float*>(vel.data()), layout);
-    }
-    FieldView<float> view(int which) const {
-        return view_of(const_cast<float*>(fields[which].data()), layout);
-    }
+    FieldView<T> view(int which) { return view_of(fields[which].data(), layout); }
+    FieldView<const T> vel_view() { return view_of(static_cast<const T*>(vel.data()), layout); }
 
+    SimulationState(const Config& config, const Physics& physics, const std::array<int, 3>& global,
+                    const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode);
     void setup_boxes();
     void setup_fields();
     void step(bool timed);
@@ -74,7 +74,85 @@ struct Simulation::Impl {
     // Waits for every step enqueued, and the compute stream's work after
     // them: before the host reads a field.
     void settle();
-    std::vector<float> local_interior(); // settles first
+    std::vector<T> local_interior(); // settles first
+    // Whether this rank owns global `cell`, and its index in the padded layout.
+    bool owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const;
+};
+
+// The collective queries (simulation_queries.cpp), on the state of one rank.
+template <class T>
+std::uint64_t checksum_of(SimulationState<T>& s);
+template <class T>
+std::vector<double> gather_of(SimulationState<T>& s);
+template <class T>
+double value_at_of(SimulationState<T>& s, const std::array<int, 3>& cell);
+template <class T>
+int first_nonfinite_rank_of(SimulationState<T>& s);
+template <class T>
+void set_value_at_of(SimulationState<T>& s, const std::array<int, 3>& cell, double value);
+template <class T>
+double energy_of(SimulationState<T>& s);
+template <class T>
+bool all_finite_of(SimulationState<T>& s);
+template <class T>
+void sample_of(SimulationState<T>& s, const std::size_t* offsets, int count, double* out);
+
+template <class T>
+class SimulationOf final : public Simulation {
+public:
+    SimulationOf(const Config& config, const Physics& physics, const std::array<int, 3>& global,
+                 const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode)
+        : s_(std::make_unique<SimulationState<T>>(config, physics, global, procs, comm, mode)) {}
+
+    void run(int steps, bool timed) override {
+        for (int n = 0; n < steps; ++n)
+            s_->step(timed);
+    }
+    const PhaseTotals& totals() const override {
+        s_->settle();
+        return s_->totals;
+    }
+    const Decomposition& decomposition() const override { return s_->d; }
+    Precision precision() const override { return precision_of<T>(); }
+    std::size_t halo_bytes_per_step() const override { return s_->exchange->bytes_per_exchange(); }
+    std::size_t largest_face_bytes() const override {
+        const Layout& L = s_->layout;
+        return sizeof(T) * std::max({halo_message_cells(L, 0), halo_message_cells(L, 1),
+                                     halo_message_cells(L, 2)});
+    }
+    int steps_done() const override { return s_->steps_done; }
+    const Tuning& interior_tuning() const override {
+        return (s_->config.overlap ? s_->inner : s_->whole).tuning;
+    }
+    std::uint64_t checksum() const override { return checksum_of(*s_); }
+    std::vector<double> gather() const override { return gather_of(*s_); }
+    double energy() const override { return energy_of(*s_); }
+    double value_at(const std::array<int, 3>& cell) const override {
+        return value_at_of(*s_, cell);
+    }
+    bool all_finite() const override { return all_finite_of(*s_); }
+    std::vector<double> interior_copy() const override {
+        const std::vector<T> cells = s_->local_interior();
+        return std::vector<double>(cells.begin(), cells.end());
+    }
+    bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const override {
+        std::array<int, 3> local;
+        if (!s_->owns(cell, local)) return false;
+        offset = s_->layout.index(local[0], local[1], local[2]);
+        return true;
+    }
+    void sample(const std::size_t* offsets, int count, double* out) override {
+        sample_of(*s_, offsets, count, out);
+    }
+    void settle() override { s_->settle(); }
+    int first_nonfinite_rank() const override { return first_nonfinite_rank_of(*s_); }
+    void set_value_at(const std::array<int, 3>& cell, double value) override {
+        set_value_at_of(*s_, cell, value);
+    }
+
+private:
+    // Behind a pointer so that const queries may settle the streams.
+    std::unique_ptr<SimulationState<T>> s_;
 };
 
 } // namespace stencil

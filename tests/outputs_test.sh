@@ -60,3 +60,33 @@ values = struct.unpack("<%df" % (len(data) // 4), data)
 assert any(v != 0.0 for v in values), "every trace is zero"
 print("outputs ok:", len(receivers), "receivers,", traces["nt"], "steps, snapshot", nx, ny, nz)
 PY
+
+# Double precision: the same files, float64 on disk and in the sidecars,
+# identical from 1 and 4 ranks, and close to the float32 run's values.
+for np in 1 4; do
+  "$mpiexec" "$np_flag" "$np" "$@" "$app" "${common[@]}" --precision fp64 --output "$work/fp64_np$np" \
+    >"$work/fp64_np$np.txt"
+done
+[ "$(checksum "$work/fp64_np1.txt")" = "$(checksum "$work/fp64_np4.txt")" ] || { echo "fp64 checksums differ between 1 and 4 ranks"; exit 1; }
+for f in snapshot_000030.raw traces.bin; do
+  cmp "$work/fp64_np1/$f" "$work/fp64_np4/$f" || { echo "fp64 $f differs between 1 and 4 ranks"; exit 1; }
+done
+python3 "$verify" "$work/fp64_np4" || { echo "the fp64 outputs do not verify against their sidecars"; exit 1; }
+python3 - "$work/fp64_np4" "$work/np4" <<'PY'
+import json, os, struct, sys
+double, single = sys.argv[1:3]
+for name, raw in (("snapshot_000030.json", "snapshot_000030.raw"), ("traces.json", "traces.bin")):
+    meta = json.load(open(os.path.join(double, name)))
+    assert meta["dtype"] == "float64" and "numpy.float64" in meta["order"], meta
+    assert json.load(open(os.path.join(single, name)))["dtype"] == "float32"
+    d = open(os.path.join(double, raw), "rb").read()
+    s = open(os.path.join(single, raw), "rb").read()
+    assert len(d) == 2 * len(s), (raw, len(d), len(s))
+    dv = struct.unpack("<%dd" % (len(d) // 8), d)
+    sv = struct.unpack("<%df" % (len(s) // 4), s)
+    peak = max(abs(v) for v in dv)
+    worst = max(abs(a - b) for a, b in zip(dv, sv))
+    assert peak > 0 and worst <= 1e-3 * peak, (raw, worst, peak)
+    assert dv != tuple(float(v) for v in sv), raw + ": the fp64 run holds float32 values"
+print("fp64 outputs ok: float64 files, within 1e-3 of the float32 run's peak")
+PY

@@ -1,10 +1,13 @@
-// Every kernel variant of the built back-end, every radius, against the host
-// reference in double on fresh random inputs, on awkward boxes inside larger
-// arrays, with the output poisoned to prove exactly the box was written.
-// On a GPU back-end without a visible GPU the suite skips, saying so.
+// Every kernel variant of the built back-end, every radius, both
+// precisions, against a host reference computed in a wider type (double for
+// float, long double for double) on fresh random inputs, on awkward boxes
+// inside larger arrays, with the output poisoned to prove exactly the box
+// was written. On a GPU back-end without a visible GPU the suite skips,
+// saying so.
 #include "device.hpp"
 #include "host_operators.hpp"
 #include "memory.hpp"
+#include "series.hpp"
 #include "stencil.hpp"
 #include "test_support.hpp"
 
@@ -14,46 +17,55 @@
 #include <cmath>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 namespace stencil {
 namespace {
 using test::HostField;
 
-constexpr double kTolerance = 1e-5; // max |result - reference| / max |reference| over the box
+// The reference's type: wider than the kernel's.
+template <class T>
+using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+
+// max |result - reference| / max |reference| over the box.
+template <class T>
+constexpr double kTolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
 
 // One field on the device, filled from and read back into a host field.
+template <class T>
 struct DeviceField {
     Layout layout;
-    DeviceArray<float> storage;
-    explicit DeviceField(const HostField<float>& h) : layout(h.layout), storage(h.storage.size()) {
+    DeviceArray<T> storage;
+    explicit DeviceField(const HostField<T>& h) : layout(h.layout), storage(h.storage.size()) {
         copy_to_device(storage, h.storage.data());
     }
-    FieldView<float> view() { return view_of(storage.data(), layout); }
-    void read_into(HostField<float>& h) const { copy_to_host(h.storage.data(), storage); }
+    FieldView<T> view() { return view_of(storage.data(), layout); }
+    void read_into(HostField<T>& h) const { copy_to_host(h.storage.data(), storage); }
 };
 
-HostField<double> to_double(const HostField<float>& f) {
-    HostField<double> d(f.layout);
+template <class T>
+HostField<Wide<T>> widen(const HostField<T>& f) {
+    HostField<Wide<T>> d(f.layout);
     std::copy(f.storage.begin(), f.storage.end(), d.storage.begin());
     return d;
 }
 
 // The reference for a variant: the sum of the second derivatives along its axes.
-template <int R>
-HostField<double> reference(Variant v, const HostField<double>& in, const Box& box) {
-    const auto c = make_coefficients<R, double>(1.0, 1.0, 1.0);
-    HostField<double> out(in.layout), part(in.layout);
+template <int R, class W>
+HostField<W> reference(Variant v, const HostField<W>& in, const Box& box) {
+    const auto c = make_coefficients<R, W>(1.0, 1.0, 1.0);
+    HostField<W> out(in.layout), part(in.layout);
     const std::string axes = variant_axes(v);
     if (axes == "xyz") {
-        host_laplacian<R, double>(in.cview(), out.view(), box, c);
+        host_laplacian<R, W>(in.cview(), out.view(), box, c);
         return out;
     }
     for (char a : axes) {
         const Axis axis = a == 'x' ? Axis::X : a == 'y' ? Axis::Y : Axis::Z;
-        host_second_derivative<R, double>(axis, in.cview(), part.view(), box,
-                                          a == 'x'   ? c.x
-                                          : a == 'y' ? c.y
-                                                     : c.z);
+        host_second_derivative<R, W>(axis, in.cview(), part.view(), box,
+                                     a == 'x'   ? c.x
+                                     : a == 'y' ? c.y
+                                                : c.z);
         for (int k = box.z0; k < box.z1; ++k)
             for (int j = box.y0; j < box.y1; ++j)
                 for (int i = box.x0; i < box.x1; ++i)
@@ -85,30 +97,31 @@ struct Offenders {
 };
 
 // Checks the box against the reference and every other cell against the poison.
-void expect_result(const HostField<float>& got, const HostField<double>& ref, const Box& box,
+template <class T>
+void expect_result(const HostField<T>& got, const HostField<Wide<T>>& ref, const Box& box,
                    const std::string& what) {
-    double max_error = 0, max_ref = 0;
+    long double max_error = 0, max_ref = 0;
     Offenders outside_written, inside_unwritten;
     const Box all = got.layout.padded();
     for (int k = all.z0; k < all.z1; ++k)
         for (int j = all.y0; j < all.y1; ++j)
             for (int i = all.x0; i < all.x1; ++i) {
-                const float g = got(i, j, k);
+                const T g = got(i, j, k);
                 if (!box.contains(i, j, k)) {
                     if (!test::is_poison(g)) outside_written.add(i, j, k);
                     continue;
                 }
                 if (test::is_poison(g)) inside_unwritten.add(i, j, k);
-                const double e = std::fabs(double(g) - ref(i, j, k));
+                const long double e = std::fabs((long double)g - (long double)ref(i, j, k));
                 max_error = std::isnan(e) ? INFINITY : std::max(max_error, e);
-                max_ref = std::max(max_ref, std::fabs(ref(i, j, k)));
+                max_ref = std::max(max_ref, std::fabs((long double)ref(i, j, k)));
             }
     EXPECT_EQ(outside_written.count, 0)
         << what << ": cells outside the box were written" << outside_written.where();
     EXPECT_EQ(inside_unwritten.count, 0)
         << what << ": cells inside the box were not written" << inside_unwritten.where();
-    EXPECT_LT(max_error / max_ref, kTolerance)
-        << what << ": max error " << max_error << ", max |ref| " << max_ref;
+    EXPECT_LT(double(max_error / max_ref), kTolerance<T>)
+        << what << ": max error " << double(max_error) << ", max |ref| " << double(max_ref);
 }
 
 struct Geometry {
@@ -136,61 +149,82 @@ const Geometry kGeometries[] = {
     {"x_slab", 60, 50, 40, 5, 0, 0, 4, 50, 40, Tuning{}},
 };
 
-template <int R>
+template <int R, class T>
 void check_derivative(Variant v, const Geometry& g) {
-    SCOPED_TRACE(testing::Message() << variant_name(v) << " R=" << R << " " << g.name);
+    SCOPED_TRACE(testing::Message()
+                 << variant_name(v) << " R=" << R << " " << precision_name(precision_of<T>()) << " "
+                 << g.name << " rows " << g.tuning.rows);
     const std::uint64_t seed = test::fresh_seed();
     SCOPED_TRACE(testing::Message() << "seed " << seed);
     std::mt19937_64 rng(seed);
     const Layout L(g.nx, g.ny, g.nz, R);
     const Box box = box_of(g, R);
-    HostField<float> in(L), out(L, test::poison_float());
+    HostField<T> in(L), out(L, test::poison<T>());
     test::fill_random(in, rng);
-    DeviceField d_in(in), d_out(out);
+    DeviceField<T> d_in(in), d_out(out);
     Stream stream;
-    launch_derivative<R>(v, d_in.view(), d_out.view(), box, make_coefficients<R, float>(1, 1, 1),
-                         stream, g.tuning);
+    launch_derivative<R, T>(v, d_in.view(), d_out.view(), box, make_coefficients<R, T>(1, 1, 1),
+                            stream, g.tuning);
     stream.synchronize();
     d_out.read_into(out);
-    expect_result(out, reference<R>(v, to_double(in), box), box, variant_name(v));
+    expect_result(out, reference<R>(v, widen(in), box), box, variant_name(v));
 }
 
-template <int R>
-void check_wave(const Geometry& g) {
-    SCOPED_TRACE(testing::Message() << "wave R=" << R << " " << g.name);
-    const std::uint64_t seed = test::fresh_seed();
-    SCOPED_TRACE(testing::Message() << "seed " << seed);
-    std::mt19937_64 rng(seed);
-    const Layout L(g.nx, g.ny, g.nz, R);
-    const Box box = box_of(g, R);
-    HostField<float> p(L), prev(L, test::poison_float()), vel(L);
-    test::fill_random(p, rng);
-    test::fill_random(vel, rng, 0.05, 0.2);
-    std::uniform_real_distribution<float> dist(-1, 1);
-    for (int k = box.z0; k < box.z1; ++k)
-        for (int j = box.y0; j < box.y1; ++j)
-            for (int i = box.x0; i < box.x1; ++i)
-                prev(i, j, k) = dist(rng);
-    // A sponge over the array's interior, as one rank owning the whole grid.
+// A sponge over the array's interior, as one rank owning the whole grid.
+Sponge test_sponge(const Layout& L) {
     Sponge sponge;
     sponge.width = 6;
     sponge.strength = 0.3f;
-    sponge.radius = R;
-    sponge.extent[0] = g.nx, sponge.extent[1] = g.ny, sponge.extent[2] = g.nz;
+    sponge.radius = L.radius;
+    sponge.extent[0] = L.nx, sponge.extent[1] = L.ny, sponge.extent[2] = L.nz;
+    return sponge;
+}
 
-    HostField<double> expected = to_double(prev);
-    host_wave_step<R, double>(to_double(p).cview(), expected.view(), to_double(vel).cview(), box,
-                              make_coefficients<R, double>(1, 1, 1), sponge);
-    DeviceField d_p(p), d_prev(prev), d_vel(vel);
+template <int R, class T>
+void check_wave(const Geometry& g) {
+    SCOPED_TRACE(testing::Message() << "wave R=" << R << " " << precision_name(precision_of<T>())
+                                    << " " << g.name << " rows " << g.tuning.rows);
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    std::mt19937_64 rng(seed);
+    const Layout L(g.nx, g.ny, g.nz, R);
+    const Box box = box_of(g, R);
+    HostField<T> p(L), prev(L, test::poison<T>()), vel(L);
+    test::fill_random(p, rng);
+    test::fill_random(vel, rng, 0.05, 0.2);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (int k = box.z0; k < box.z1; ++k)
+        for (int j = box.y0; j < box.y1; ++j)
+            for (int i = box.x0; i < box.x1; ++i)
+                prev(i, j, k) = T(dist(rng));
+    const Sponge sponge = test_sponge(L);
+    using W = Wide<T>;
+    HostField<W> expected = widen(prev);
+    host_wave_step<R, W>(widen(p).cview(), expected.view(), widen(vel).cview(), box,
+                         make_coefficients<R, W>(1, 1, 1), sponge);
+    DeviceField<T> d_p(p), d_prev(prev), d_vel(vel);
     Stream stream;
-    launch_wave_step<R>(d_p.view(), d_prev.view(), d_vel.view(), box,
-                        make_coefficients<R, float>(1, 1, 1), sponge, stream, g.tuning);
+    launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box,
+                           make_coefficients<R, T>(1, 1, 1), sponge, stream, g.tuning);
     stream.synchronize();
     d_prev.read_into(prev);
     expect_result(prev, expected, box, "wave");
 }
 
-class Kernels : public testing::TestWithParam<std::tuple<Variant, int>> {
+// The geometry with its launch shape's rows replaced: each rows per thread
+// a fused kernel is built for runs on the awkward boxes (remainder rows).
+Geometry with_rows(Geometry g, int rows) {
+    g.tuning.rows = rows;
+    return g;
+}
+
+const auto kPrecisions = testing::Values(Precision::FP32, Precision::FP64);
+
+bool uses_rows(Variant v) {
+    return v == Variant::FusedXYZ && STENCIL_HAS_GPU;
+}
+
+class Kernels : public testing::TestWithParam<std::tuple<Variant, int, Precision>> {
 protected:
     void SetUp() override {
         if (STENCIL_HAS_GPU && device_count() == 0)
@@ -199,21 +233,33 @@ protected:
 };
 
 TEST_P(Kernels, MatchHostReferenceAndWriteExactlyTheBox) {
+    // (Not structured bindings: C++17 lambdas cannot capture them.)
     const Variant variant = std::get<0>(GetParam());
     const int radius = std::get<1>(GetParam());
-    for (const Geometry& g : kGeometries)
-        dispatch_radius(radius, [&](auto r) { check_derivative<decltype(r)::value>(variant, g); });
+    dispatch_precision(std::get<2>(GetParam()), [&](auto zero) {
+        using T = decltype(zero);
+        dispatch_radius(radius, [&](auto r) {
+            constexpr int R = decltype(r)::value;
+            for (const Geometry& g : kGeometries) {
+                check_derivative<R, T>(variant, g);
+                if (!uses_rows(variant) || g.tuning.rows) continue;
+                for (int rows = 1; rows <= max_fused_rows(R, false); rows *= 2)
+                    check_derivative<R, T>(variant, with_rows(g, rows));
+            }
+        });
+    });
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Kernels,
                          testing::Combine(testing::ValuesIn(available_variants()),
-                                          testing::Range(1, 9)),
+                                          testing::Range(1, 9), kPrecisions),
                          [](const auto& info) {
                              return std::string(variant_name(std::get<0>(info.param))) + "_R" +
-                                    std::to_string(std::get<1>(info.param));
+                                    std::to_string(std::get<1>(info.param)) + "_" +
+                                    precision_name(std::get<2>(info.param));
                          });
 
-class WaveKernel : public testing::TestWithParam<int> {
+class WaveKernel : public testing::TestWithParam<std::tuple<int, Precision>> {
 protected:
     void SetUp() override {
         if (STENCIL_HAS_GPU && device_count() == 0)
@@ -222,50 +268,117 @@ protected:
 };
 
 TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
-    for (const Geometry& g : kGeometries)
-        dispatch_radius(GetParam(), [&](auto r) { check_wave<decltype(r)::value>(g); });
-}
-
-// The z window splits the work, never the arithmetic: the window chosen per
-// box (64 or 32 planes here on an H200) gives the same bits as 16 and 64.
-TEST_P(WaveKernel, WindowChangesNoBit) {
-    if (!STENCIL_HAS_GPU) GTEST_SKIP() << "the HOST back-end has no launch shape";
-    dispatch_radius(GetParam(), [&](auto r) {
-        constexpr int R = decltype(r)::value;
-        const Layout L(256, 256, 256, R);
-        const Box box = L.interior();
-        std::mt19937_64 rng(test::fresh_seed());
-        HostField<float> p(L), prev(L), vel(L);
-        test::fill_random(p, rng);
-        test::fill_random(prev, rng);
-        test::fill_random(vel, rng, 0.05, 0.2);
-        DeviceField d_p(p), d_vel(vel);
-        const auto c = make_coefficients<R, float>(1, 1, 1);
-        auto run = [&](const Tuning& t) {
-            DeviceField d_prev(prev);
-            Stream stream;
-            launch_wave_step<R>(d_p.view(), d_prev.view(), d_vel.view(), box, c, Sponge{}, stream,
-                                t);
-            stream.synchronize();
-            HostField<float> out(L);
-            d_prev.read_into(out);
-            return out.storage;
-        };
-        const int chosen = wave_tuning<R>(Tuning{}, L, box).window;
-        SCOPED_TRACE(testing::Message() << "R=" << R << ", window chosen " << chosen);
-        const auto reference = run(Tuning{0, 0, 16});
-        EXPECT_TRUE(reference == run(Tuning{})) << "chosen window";
-        for (const int window : {1, 2, 4, 8, 64}) // short ones fill the device on small boxes
-            EXPECT_TRUE(reference == run(Tuning{0, 0, window})) << "window " << window;
+    const int radius = std::get<0>(GetParam());
+    dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
+        using T = decltype(zero);
+        dispatch_radius(radius, [&](auto r) {
+            constexpr int R = decltype(r)::value;
+            for (const Geometry& g : kGeometries) {
+                check_wave<R, T>(g);
+                if (!STENCIL_HAS_GPU || g.tuning.rows) continue;
+                for (int rows = 1; rows <= max_fused_rows(R, true); rows *= 2)
+                    check_wave<R, T>(with_rows(g, rows));
+            }
+        });
     });
 }
 
-INSTANTIATE_TEST_SUITE_P(AllRadii, WaveKernel, testing::Range(1, 9),
-                         [](const auto& info) { return "R" + std::to_string(info.param); });
+// The launch shape splits the work, never the arithmetic: the shape chosen
+// per box gives the same bits as every z window, rows per thread and block
+// the kernel is built for. The mini-app's decomposition invariance, and any
+// tuner's freedom to pick a shape, rest on this.
+TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
+    if (!STENCIL_HAS_GPU) GTEST_SKIP() << "the HOST back-end has no launch shape";
+    const int radius = std::get<0>(GetParam());
+    dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
+        using T = decltype(zero);
+        dispatch_radius(radius, [&](auto r) {
+            constexpr int R = decltype(r)::value;
+            const Layout L(200, 150, 120, R);
+            const Box box = L.interior();
+            std::mt19937_64 rng(test::fresh_seed());
+            HostField<T> p(L), prev(L), vel(L);
+            test::fill_random(p, rng);
+            test::fill_random(prev, rng);
+            test::fill_random(vel, rng, 0.05, 0.2);
+            DeviceField<T> d_p(p), d_vel(vel);
+            const auto c = make_coefficients<R, T>(1, 1, 1);
+            const Sponge sponge = test_sponge(L);
+            auto run = [&](const Tuning& t) {
+                DeviceField<T> d_prev(prev);
+                Stream stream;
+                launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box, c, sponge,
+                                       stream, t);
+                stream.synchronize();
+                HostField<T> out(L);
+                d_prev.read_into(out);
+                return out.storage;
+            };
+            const Tuning chosen = wave_tuning<R, T>(Tuning{}, L, box);
+            SCOPED_TRACE(testing::Message() << "R=" << R << " " << precision_name(precision_of<T>())
+                                            << ", window chosen " << chosen.window);
+            const auto reference = run(Tuning{0, 0, 16});
+            EXPECT_TRUE(reference == run(Tuning{})) << "chosen shape";
+            for (const int window : {1, 2, 4, 8, 64}) // short ones fill the device on small boxes
+                EXPECT_TRUE(reference == run(Tuning{0, 0, window})) << "window " << window;
+            for (int rows = 1; rows <= max_fused_rows(R, true); rows *= 2)
+                EXPECT_TRUE(reference == run(Tuning{0, 0, 0, rows})) << "rows " << rows;
+            for (const Tuning block : {Tuning{8, 16}, Tuning{32, 4}, Tuning{16, 16}, Tuning{4, 8}})
+                EXPECT_TRUE(reference == run(block)) << block.block_x << " x " << block.block_y;
+        });
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRadii, WaveKernel, testing::Combine(testing::Range(1, 9), kPrecisions),
+                         [](const auto& info) {
+                             return "R" + std::to_string(std::get<0>(info.param)) + "_" +
+                                    precision_name(std::get<1>(info.param));
+                         });
+
+// The Laplacian series' steps (GPU only): every step and cells per thread
+// against the host reference on the awkward boxes, the remainder rows of
+// m = 16 included.
+class SeriesKernels : public testing::TestWithParam<Precision> {
+protected:
+    void SetUp() override {
+        if (!STENCIL_HAS_GPU || device_count() == 0)
+            GTEST_SKIP() << "the Laplacian series' kernels run on a GPU back-end with a GPU only";
+    }
+};
+
+TEST_P(SeriesKernels, MatchHostReferenceAndWriteExactlyTheBox) {
+#if STENCIL_HAS_GPU
+    dispatch_precision(GetParam(), [&](auto zero) {
+        using T = decltype(zero);
+        for (SeriesStep step : series_steps())
+            for (int m : series_cells_per_thread(step))
+                for (const Geometry& g : kGeometries) {
+                    SCOPED_TRACE(testing::Message() << "series " << series_step_name(step)
+                                                    << " m=" << m << " " << g.name);
+                    std::mt19937_64 rng(test::fresh_seed());
+                    const Layout L(g.nx, g.ny, g.nz, 1);
+                    const Box box = box_of(g, 1);
+                    HostField<T> in(L), out(L, test::poison<T>());
+                    test::fill_random(in, rng);
+                    DeviceField<T> d_in(in), d_out(out);
+                    Stream stream;
+                    launch_series_laplacian<T>(step, m, d_in.view(), d_out.view(), box,
+                                               make_coefficients<1, T>(1, 1, 1), stream);
+                    stream.synchronize();
+                    d_out.read_into(out);
+                    expect_result(out, reference<1>(Variant::FusedXYZ, widen(in), box), box,
+                                  series_step_name(step));
+                }
+    });
+#endif
+}
+
+INSTANTIATE_TEST_SUITE_P(BothPrecisions, SeriesKernels, kPrecisions,
+                         [](const auto& info) { return std::string(precision_name(info.param)); });
 
 // 512^3, the benchmark's size, for the kernels the mini-app and the benchmark
-// lean on. Only on a GPU: the double reference costs too much for CI's CPUs.
-class LargeGrid : public testing::TestWithParam<int> {
+// lean on. Only on a GPU: the wide reference costs too much for CI's CPUs.
+class LargeGrid : public testing::TestWithParam<std::tuple<int, Precision>> {
 protected:
     void SetUp() override {
         if (!STENCIL_HAS_GPU || device_count() == 0)
@@ -275,15 +388,22 @@ protected:
 
 TEST_P(LargeGrid, FusedKernelsAt512Cubed) {
     const Geometry g{"whole_512", 512, 512, 512, 0, 0, 0, 0, 0, 0, Tuning{}};
-    dispatch_radius(GetParam(), [&](auto r) {
-        constexpr int R = decltype(r)::value;
-        check_derivative<R>(Variant::FusedXYZ, g);
-        check_wave<R>(g);
+    const int radius = std::get<0>(GetParam());
+    dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
+        using T = decltype(zero);
+        dispatch_radius(radius, [&](auto r) {
+            constexpr int R = decltype(r)::value;
+            check_derivative<R, T>(Variant::FusedXYZ, g);
+            check_wave<R, T>(g);
+        });
     });
 }
 
-INSTANTIATE_TEST_SUITE_P(Radii, LargeGrid, testing::Values(1, 4, 8),
-                         [](const auto& info) { return "R" + std::to_string(info.param); });
+INSTANTIATE_TEST_SUITE_P(Radii, LargeGrid, testing::Combine(testing::Values(1, 4, 8), kPrecisions),
+                         [](const auto& info) {
+                             return "R" + std::to_string(std::get<0>(info.param)) + "_" +
+                                    precision_name(std::get<1>(info.param));
+                         });
 
 } // namespace
 } // namespace stencil

@@ -26,17 +26,27 @@ struct HostField {
 };
 
 // A NaN with a payload no arithmetic produces: a cell that still holds these
-// exact bits was never written.
-inline float poison_float() {
-    const std::uint32_t bits = 0x7fc0dead;
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
+// exact bits was never written. One pattern per precision.
+template <class T>
+T poison() {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+    T value;
+    if constexpr (sizeof(T) == 4) {
+        const std::uint32_t bits = 0x7fc0dead;
+        std::memcpy(&value, &bits, sizeof value);
+    } else {
+        const std::uint64_t bits = 0x7ff800000000deadull;
+        std::memcpy(&value, &bits, sizeof value);
+    }
+    return value;
 }
-inline bool is_poison(float f) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    return bits == 0x7fc0dead;
+template <class T>
+bool is_poison(T value) {
+    const T p = poison<T>();
+    return std::memcmp(&value, &p, sizeof value) == 0;
+}
+inline float poison_float() {
+    return poison<float>();
 }
 
 // Fills every cell of the padded box (halo included) with uniform values in [lo, hi).

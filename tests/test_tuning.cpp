@@ -77,15 +77,20 @@ TEST(FitBlockToBox, ThinXBoxesGetTheTallBlock) {
 }
 
 TEST(Tuning, RequestedFieldsWinAndZeroFieldsTakeTheRadiusDefault) {
-    const Tuning t = resolve_tuning(Tuning{0, 4, 0}, 2);
-    EXPECT_EQ(t.block_x, default_tuning(2).block_x);
-    EXPECT_EQ(t.block_y, 4);
-    EXPECT_EQ(t.window, default_tuning(2).window);
+    for (const Precision p : {Precision::FP32, Precision::FP64}) {
+        const Tuning t = resolve_tuning(Tuning{0, 4, 0, 0}, 2, p);
+        EXPECT_EQ(t.block_x, default_tuning(2, p).block_x);
+        EXPECT_EQ(t.block_y, 4);
+        EXPECT_EQ(t.window, default_tuning(2, p).window);
+        EXPECT_EQ(t.rows, default_tuning(2, p).rows);
+        EXPECT_EQ(resolve_tuning(Tuning{0, 0, 0, 4}, 2, p).rows, 4);
+    }
     // A requested shape is what the wave kernel uses, whatever the box.
     const Layout L(64, 64, 64, 4);
-    EXPECT_EQ(wave_tuning<4>(Tuning{0, 0, 24}, L, L.interior()).window, 24);
+    EXPECT_EQ((wave_tuning<4, float>(Tuning{0, 0, 24}, L, L.interior()).window), 24);
+    EXPECT_EQ((wave_tuning<4, double>(Tuning{0, 0, 0, 1}, L, L.interior()).rows), 1);
     const Box x_slab{4, 8, 4, 68, 4, 68};
-    EXPECT_EQ(wave_tuning<4>(Tuning{16, 8, 16}, L, x_slab).block_x, 16);
+    EXPECT_EQ((wave_tuning<4, float>(Tuning{16, 8, 16}, L, x_slab).block_x), 16);
 }
 
 TEST(Tuning, ValidateRefusesShapesNoRadiusCanLaunch) {
@@ -93,6 +98,33 @@ TEST(Tuning, ValidateRefusesShapesNoRadiusCanLaunch) {
     EXPECT_NE(validate(Tuning{32, 16, 0}), ""); // 512 threads
     EXPECT_NE(validate(Tuning{128, 2, 0}), ""); // LDS tiles above 48 KiB at R = 8
     EXPECT_NE(validate(Tuning{0, 0, -1}), "");
+    EXPECT_NE(validate(Tuning{0, 0, 0, 3}), ""); // rows are 1, 2, 4 or 8
+    // Eight rows exist at R = 1 only; elsewhere the benchmark skips them.
+    EXPECT_EQ(validate(Tuning{0, 0, 0, 8}), "");
+}
+
+// The register budget's table, as the sm_90 resource report drew it: every
+// shape within it compiles without spilling (CI fails otherwise), and the
+// next one up spilled or sat at 255 registers.
+TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
+    const int laplacian[9] = {0, 8, 4, 4, 2, 2, 2, 1, 1};
+    const int wave[9] = {0, 4, 4, 2, 2, 2, 2, 1, 1};
+    for (int R = 1; R <= 8; ++R) {
+        EXPECT_EQ(max_fused_rows(R, false), laplacian[R]) << "R=" << R;
+        EXPECT_EQ(max_fused_rows(R, true), wave[R]) << "R=" << R;
+    }
+    const Tuning four = resolve_tuning(Tuning{0, 0, 0, 4}, 4, Precision::FP32);
+    EXPECT_NE(fits(four, 4, Precision::FP32, false), ""); // above R = 4's two
+    EXPECT_EQ(fits(four, 3, Precision::FP32, false), "");
+    EXPECT_NE(fits(four, 3, Precision::FP32, true), ""); // the wave kernel needs more
+}
+
+// A 16-byte group holds 2 doubles, so the x halo takes twice the groups:
+// the LDS tile of a double is wider for the same R.
+TEST(Tuning, DoubleTilesHoldHalfTheCellsPerGroup) {
+    const Tuning t{16, 8, 16, 2};
+    EXPECT_EQ(fused_tile_bytes(t, 4, 2, Precision::FP32), std::size_t(16 + 8) * (16 + 2) * 16);
+    EXPECT_EQ(fused_tile_bytes(t, 4, 2, Precision::FP64), std::size_t(16 + 8) * (16 + 4) * 16);
 }
 
 } // namespace

@@ -2,11 +2,34 @@
 """Short table of a stencil-bench JSON report, and the performance targets.
 
 usage: bench-table.py BENCH.json [--markdown]
+
+Benchmark names: copy/PRECISION/SIZE, KERNEL/R<r>/PRECISION/SIZE[/rows=N],
+series_STEP/m=N/PRECISION/SIZE.
 """
 import json
 import sys
 
 from text_table import print_table
+
+# Targets of the precision and cells-per-thread work, by device: (kernel,
+# R, precision, fraction of copy). "fused_xyz" is the fused Laplacian.
+TARGETS = {
+    "H100": [("fused_xyz", "R4", "fp32", 0.85), ("fused_xyz", "R8", "fp32", 0.65),
+             ("wave", "R4", "fp32", 0.90), ("fused_xyz", "R1", "fp64", 0.90),
+             ("fused_xyz", "R4", "fp64", 0.80)],
+    "H200": [("fused_xyz", "R4", "fp32", 0.75), ("fused_xyz", "R8", "fp32", 0.55),
+             ("wave", "R4", "fp32", 0.85), ("fused_xyz", "R1", "fp64", 0.85),
+             ("fused_xyz", "R4", "fp64", 0.70)],
+}
+
+
+def parse(name):
+    """(kernel, column, precision, size, rows) of a benchmark name."""
+    parts = name.split("/")
+    if parts[0] == "copy":
+        return ("copy", "-", parts[1], parts[2], "")
+    rows = parts[4] if len(parts) > 4 else ""
+    return (parts[0], parts[1], parts[2], parts[3], rows)
 
 
 def main():
@@ -17,35 +40,33 @@ def main():
     ctx = data.get("context", {})
     rows = {}
     for b in data["benchmarks"]:
-        parts = b["name"].split("/")
-        if parts[0] == "copy":
-            key = ("copy", "-", parts[1])
-        else:
-            key = (parts[0], parts[1], parts[2])
-        rows[key] = b
+        if b.get("error_occurred"):
+            continue  # a shape the kernel is not built for: skipped, saying so in the text log
+        rows[parse(b["name"])] = b
     print(f"device: {ctx.get('device')} | {ctx.get('runtime')} | {ctx.get('tuning')} | {ctx.get('date')}")
-    header = ["kernel", "R", "size", "ms", "GB/s", "of copy", "Gcell/s"]
+    header = ["kernel", "R/m", "prec", "size", "rows", "ms", "GB/s", "of copy", "Gcell/s"]
     lines = []
-    for (name, r, size), b in rows.items():
-        lines.append([name, r, size, "%.3f" % b["real_time"], "%.0f" % b.get("GB/s", 0),
+    for (name, r, prec, size, nrows), b in rows.items():
+        shown = nrows.replace("rows=", "") or ("%d" % b["rows"] if "rows" in b else "-")
+        lines.append([name, r, prec, size, shown, "%.3f" % b["real_time"], "%.0f" % b.get("GB/s", 0),
                       "%.0f%%" % (100 * b.get("copy_ratio", 0)), "%.1f" % b.get("Gcell/s", 0)])
     print_table(header, lines, md)
 
-    # The targets of the kernels issue, where the run measured them.
+    device = ctx.get("device", "")
+    targets = next((t for key, t in TARGETS.items() if key in device), [])
     checks = []
-    for size in sorted({k[2] for k in rows}):
-        fused, wave, three = (rows.get(("fused_xyz", "R4", size)), rows.get(("wave", "R4", size)),
-                              rows.get(("baseline_3pass", "R4", size)))
-        if fused:
-            checks.append((f"fused_xyz R4 {size}: {100*fused['copy_ratio']:.0f}% of copy (target >= 80%)",
-                           fused["copy_ratio"] >= 0.80))
-        if wave:
-            checks.append((f"wave R4 {size}: {100*wave['copy_ratio']:.0f}% of copy (target >= 75%)",
-                           wave["copy_ratio"] >= 0.75))
-        if fused and three:
-            speedup = three["real_time"] / fused["real_time"]
-            checks.append((f"fused_xyz vs 3 baseline passes R4 {size}: {speedup:.2f}x (target >= 2x)",
-                           speedup >= 2.0))
+    for size in sorted({k[3] for k in rows}):
+        for kernel, r, prec, goal in targets:
+            b = rows.get((kernel, r, prec, size, ""))
+            if b and "copy_ratio" in b:
+                checks.append((f"{kernel} {r} {prec} {size}: {100*b['copy_ratio']:.0f}% of copy "
+                               f"(target >= {100*goal:.0f}% on this device)", b["copy_ratio"] >= goal))
+        base = rows.get(("series_baseline", "m=1", "fp64", size, ""))
+        best = rows.get(("series_nontemporal", "m=8", "fp64", size, ""))
+        if base and best:
+            speedup = base["real_time"] / best["real_time"]
+            checks.append((f"series fp64 {size}: nontemporal m=8 is {speedup:.2f}x the baseline "
+                           "(target >= 1.3x; the articles: 1.44x on an MI250X)", speedup >= 1.3))
     for text, ok in checks:
         print(("PASS " if ok else "MISS ") + text)
 

@@ -10,11 +10,23 @@ vector registers (CUDA: any stack or spill), since a kernel that spills to
 memory is slow enough to be a bug. On AMD, SGPR spills are written into VGPR
 lanes (v_writelane), not memory; they are flagged "sgpr-lanes" but pass.
 
+One kernel may spill by design, listed in EXPECTED_SPILLS with the reason;
+it is flagged "expected" and passes, and any other kernel that spills fails.
+
 usage: resource-report.py {hip|cuda} BUILD_LOG
 """
 import re
 import subprocess
 import sys
+
+
+# kernel (as shown in the table) -> why its spill is the point, not a bug.
+EXPECTED_SPILLS = {
+    "series_kernel<double, 16, true>":
+        "the Laplacian series' step 3 at m = 16 without launch bounds: hipcc assumes blocks of"
+        " 1024 threads, caps VGPRs at 128 and spills, as the series found; step 4 (launch bounds)"
+        " is the cure it demonstrates",
+}
 
 
 def demangle(names):
@@ -103,8 +115,11 @@ def main():
         if key in seen:  # the same kernel reported by two compile steps
             continue
         seen.add(key)
-        table.append([short(names[r["kernel"]])] + [r.get(k, "-") for k, _ in columns] +
-                     [verdict(r)])
+        name = short(names[r["kernel"]])
+        v = verdict(r)
+        if v == "SPILLS" and name in EXPECTED_SPILLS:
+            v = "expected"
+        table.append([name] + [r.get(k, "-") for k, _ in columns] + [v])
     table.sort(key=lambda t: t[0])
     header = ["kernel"] + [h for _, h in columns] + ["verdict"]
     widths = [max(len(str(x)) for x in col) for col in zip(header, *table)]
@@ -116,10 +131,14 @@ def main():
     lanes = sum(t[-1] == "sgpr-lanes" for t in table)
     print(f"\n{len(table)} kernels, {failures} with scratch or spills to memory ({sys.argv[1]})"
           + (f"; {lanes} spill SGPRs into VGPR lanes (no memory traffic)" if lanes else ""))
+    for t in table:
+        if t[-1] == "expected":
+            print(f"expected spill: {t[0]}: {EXPECTED_SPILLS[t[0]]}")
     if sys.argv[1] == "hip":
         print("LDS column: static LDS only. Sized at launch: lds_y (block_y + 2R) * block_x * 16 B;"
-              " fused_xy one tile of (block_y + 2R) * (block_x + 2*ceil(R/4)) * 16 B; fused_kernel two,"
-              " with rows * block_y centre rows (rows = 2 up to R = 4, else 1).")
+              " fused_xy one tile of (block_y + 2R) * (block_x + 2*ceil(R/lanes)) * 16 B, lanes 4"
+              " (float) or 2 (double); fused_kernel two, with rows * block_y centre rows (rows: the"
+              " Tuning's, 1..8).")
     sys.exit(1 if failures else 0)
 
 
