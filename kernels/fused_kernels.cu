@@ -13,6 +13,7 @@
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 // A per-kernel register budget. CUDA only: HIP's occupancy works in waves
@@ -240,7 +241,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
 #pragma unroll
                     for (int q = 0; q < L; ++q)
                         next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
-                                             T(sponge.eta(i + q, j, k)));
+                                             sponge.template eta<T>(i + q, j, k));
                     store_vec_masked(target + m * line, i, box.x0, box.x1, next);
                 } else {
                     store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
@@ -336,7 +337,11 @@ namespace stencil {
 
 template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
-    Tuning t = detail::checked_tuning<T>(requested, R, true);
+    // Unrequested rows: the Laplacian's default, within the wave's own maximum.
+    Tuning filled = requested;
+    if (filled.rows == 0)
+        filled.rows = std::min(default_tuning(R, precision_of<T>()).rows, max_fused_rows(R, true));
+    Tuning t = detail::checked_tuning<T>(filled, R, true);
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)
         t = fit_block_to_box(t,

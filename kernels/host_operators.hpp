@@ -118,7 +118,7 @@ void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T
                 q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(0));
         } else {
             for (int i = 0; i < n; ++i)
-                q[i] = leapfrog(pc[i], q[i], v[i], lap[i], T(sponge.eta(i0 + i, j, k)));
+                q[i] = leapfrog(pc[i], q[i], v[i], lap[i], sponge.eta<T>(i0 + i, j, k));
         }
     });
 }

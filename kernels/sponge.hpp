@@ -16,17 +16,21 @@ struct Sponge {
     int extent[3] = {0, 0, 0}; // global interior cells per direction
     int radius = 0;            // local index of the first interior cell
 
-    // Damping rate of local cell (i,j,k).
-    STENCIL_HD float eta(int i, int j, int k) const {
-        if (width == 0) return 0.0f;
+    // Damping rate of local cell (i,j,k), computed in the precision T of
+    // the update that uses it: a float profile would put float rounding
+    // (and the device's fused multiply-adds, which the host does not use)
+    // into a double run.
+    template <class T>
+    STENCIL_HD T eta(int i, int j, int k) const {
+        if (width == 0) return T(0);
         const int local[3] = {i, j, k};
-        float sum = 0.0f;
+        T sum = T(0);
         for (int d = 0; d < 3; ++d) {
             const int g = local[d] - radius + offset[d];
             const int from_edge = g < extent[d] - 1 - g ? g : extent[d] - 1 - g;
             if (from_edge < width) {
-                const float t = float(width - from_edge) / float(width);
-                sum += strength * t * t;
+                const T t = T(width - from_edge) / T(width);
+                sum += T(strength) * t * t;
             }
         }
         return sum;

@@ -50,16 +50,17 @@ const std::vector<Variant>& available_variants() {
 
 namespace {
 
-// Rows per thread of the fused Laplacian and wave kernels. Two rows share
-// all but one of their y neighbours, which are then read from LDS once for
-// both: LDS and instruction throughput, not memory, limit these kernels on
-// an H200. Above R = 4 two z windows of 2R+1 vectors no longer fit in
-// registers without spilling (measured before rows became a launch
-// parameter; docs/PERFORMANCE.md history items 9 and 21).
-int default_rows(int radius, Precision) {
-    return radius <= 4 ? 2 : 1;
+// Rows per thread of the fused Laplacian (the wave kernel takes at most its
+// own maximum; wave_tuning). More rows share more y neighbours in registers
+// and shrink the tile's y halo, at the price of a z window per row in
+// registers. Measured, 512^3 on an H100 (docs/PERFORMANCE.md, history item
+// 21): FP32 gains from two rows up to R = 6 (R = 6: 59% -> 64% of copy);
+// FP64, whose vector holds half the cells, gains from four at R = 2-3
+// (R = 3: 76% -> 81%) and loses from two above R = 3 (R = 6: 54% -> 34%).
+int default_rows(int radius, Precision precision) {
+    if (precision == Precision::FP64) return radius == 1 ? 2 : radius <= 3 ? 4 : 1;
+    return radius <= 6 ? 2 : 1;
 }
-
 } // namespace
 
 Tuning default_tuning(int radius, Precision precision) {
@@ -77,7 +78,9 @@ Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision) 
 
 Tuning fit_block_to_box(const Tuning& defaults, int groups) {
     if (groups >= defaults.block_x || defaults.block_x <= 8) return defaults;
-    return {8, 16, defaults.window};
+    Tuning tall = defaults;
+    tall.block_x = 8, tall.block_y = 16;
+    return tall;
 }
 
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius) {

@@ -3,17 +3,21 @@
 # table, run the GPU test suite, run the benchmark, and print a short table
 # last. Logs and JSON go to the results folder $OUT.
 #
-# usage: tools/gpu-check.sh [--bench-args "..."] [--skip-tests] [--skip-bench]
+# usage: tools/gpu-check.sh [--bench-args "..."] [--extra-bench "..."] [--skip-tests] [--skip-bench]
+#   --extra-bench: a second benchmark run (for example a --rows sweep), to
+#                  $OUT/extra.json and its table to $OUT/extra-table.txt
 # env:   OUT (default .out), STENCIL_CUDA_ARCHS (default 90)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
 bench_args="--sizes=256,512 --radii=1,2,4,8"
+extra_args=""
 run_tests=1 run_bench=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench-args) bench_args=$2; shift ;;
+    --extra-bench) extra_args=$2; shift ;;
     --skip-tests) run_tests=0 ;;
     --skip-bench) run_bench=0 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
@@ -60,5 +64,11 @@ if [ "$run_bench" = 1 ]; then
              a ? sprintf(", SM clock there %d-%d MHz", c, d) : ""}' "$samples"
   } | tee "$OUT/bench-table.txt"
   rm -f "$samples"
+fi
+if [ -n "$extra_args" ]; then
+  # shellcheck disable=SC2086 # extra_args is a list of flags
+  "$build"/bench/stencil-bench $extra_args --benchmark_min_time=0.2 \
+    --benchmark_out="$OUT/extra.json" --benchmark_out_format=json >"$OUT/extra.txt" 2>&1 || { tail -20 "$OUT/extra.txt"; status=1; }
+  python3 tools/bench-table.py "$OUT/extra.json" >"$OUT/extra-table.txt"
 fi
 exit $status
