@@ -64,13 +64,14 @@ STENCIL_HD constexpr int fused_live_vectors(int radius, int rows, bool wave) {
 
 // The most rows per thread (1, 2, 4 or 8) the fused Laplacian (wave false)
 // or wave kernel is built for at radius R: those within 48 live vectors for
-// the Laplacian and 44 for the wave update, which also keeps the sponge and
-// the leapfrog's operands live. The sm_90 resource table drew the lines:
-// the next shape up spilled (wave) or sat at 255 registers (Laplacian);
-// docs/data/resources-sm_90.txt.
+// the Laplacian and 42 for the wave update, which also keeps the sponge and
+// the leapfrog's operands live. The sm_90 resource tables drew the lines:
+// the next shape up spilled (wave; at R = 6 in double with 44 live vectors
+// one nvcc 13 release spilled 16 bytes and another did not) or sat at 255
+// registers (Laplacian).
 STENCIL_HD constexpr int max_fused_rows(int radius, bool wave) {
     int rows = 1;
-    while (rows < 8 && fused_live_vectors(radius, 2 * rows, wave) <= (wave ? 44 : 48))
+    while (rows < 8 && fused_live_vectors(radius, 2 * rows, wave) <= (wave ? 42 : 48))
         rows *= 2;
     return rows;
 }

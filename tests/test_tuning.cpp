@@ -108,7 +108,7 @@ TEST(Tuning, ValidateRefusesShapesNoRadiusCanLaunch) {
 // next one up spilled or sat at 255 registers.
 TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
     const int laplacian[9] = {0, 8, 4, 4, 4, 2, 2, 2, 1};
-    const int wave[9] = {0, 4, 4, 2, 2, 2, 2, 1, 1};
+    const int wave[9] = {0, 4, 4, 2, 2, 2, 1, 1, 1};
     for (int R = 1; R <= 8; ++R) {
         EXPECT_EQ(max_fused_rows(R, false), laplacian[R]) << "R=" << R;
         EXPECT_EQ(max_fused_rows(R, true), wave[R]) << "R=" << R;
