@@ -19,12 +19,13 @@
 #
 # usage: tools/gpu-miniapp.sh [--sizes "512,512,512 ..."] [--splits "1,1,2 2,1,1"]
 #                             [--radius 4] [--steps 100] [--one-gpu] [--scaling]
-#                             [--sweep "64 96 128 ..."]
+#                             [--sweep "64 96 128 ..."] [--precisions "fp32 fp64"]
+# --precisions: the checks, timing matrix and snapshot runs in each (default fp32).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
-sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0 scaling=0 sweep=""
+sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0 scaling=0 sweep="" precisions=fp32
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes=$2; shift ;;
@@ -34,6 +35,7 @@ while [ $# -gt 0 ]; do
     --one-gpu) one_gpu=1 ;;
     --scaling) scaling=1 ;;
     --sweep) sweep=$2; shift ;;
+    --precisions) precisions=$2; shift ;;
     *) echo "gpu-miniapp: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -77,6 +79,7 @@ run() { # run LAUNCHER RANKS NAME ARGS...
     { echo "FAILED: $name"; tail -15 "$OUT/$name.txt"; status=1; }
 }
 tag() { echo "$1" | tr , x; } # file names without commas: safe in every shell and copy tool
+suffix() { [ "$1" = fp32 ] || echo "-$1"; } # fp32 names stay as they were
 
 for spec in "${builds[@]}"; do
   IFS='|' read -r dir launcher modes <<<"$spec"
@@ -96,9 +99,12 @@ for spec in "${builds[@]}"; do
     for procs in $splits; do
       for mode in $modes; do
         for overlap in on off; do
-          name=perf-$(tag "$size")-$(tag "$procs")-$mode-$overlap
-          run "$launcher" 2 "$name" "$app" --local "$size" --procs "$procs" --radius "$radius" \
-            --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --report "$OUT/$name.json"
+          for p in $precisions; do
+            name=perf-$(tag "$size")-$(tag "$procs")-$mode-$overlap$(suffix "$p")
+            run "$launcher" 2 "$name" "$app" --local "$size" --procs "$procs" --radius "$radius" \
+              --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --precision "$p" \
+              --report "$OUT/$name.json"
+          done
         done
       done
     done
@@ -125,12 +131,14 @@ fi
 # against their sidecars (length and CRC-32).
 spec=${builds[-1]}
 IFS='|' read -r dir launcher modes <<<"$spec"
-rm -rf /tmp/stencil-snapshots
-run "$launcher" 2 snapshots "$dir/miniapp/stencil-miniapp" --grid 192,160,176 --steps 40 --snapshot-every 20 \
-  --receiver-line z=40 --output /tmp/stencil-snapshots --checksum
-python3 tools/verify-output.py /tmp/stencil-snapshots >"$OUT/snapshots-verify.txt" 2>&1 ||
-  { echo "FAILED: the GPU run's snapshots do not verify"; status=1; }
-cat "$OUT/snapshots-verify.txt"
+for p in $precisions; do
+  rm -rf /tmp/stencil-snapshots
+  run "$launcher" 2 "snapshots$(suffix "$p")" "$dir/miniapp/stencil-miniapp" --grid 192,160,176 --steps 40 \
+    --snapshot-every 20 --receiver-line z=40 --output /tmp/stencil-snapshots --precision "$p" --checksum
+  python3 tools/verify-output.py /tmp/stencil-snapshots >"$OUT/snapshots-verify$(suffix "$p").txt" 2>&1 ||
+    { echo "FAILED: the GPU run's $p snapshots do not verify"; status=1; }
+  cat "$OUT/snapshots-verify$(suffix "$p").txt"
+done
 if [ "$scaling" = 1 ]; then
   if [ ! -x build-gpu-cudampi/miniapp/stencil-miniapp ]; then
     echo "FAILED: --scaling needs the CUDA-aware Open MPI in .deps/ (tools/prepare-offline-deps.sh ARCHIVE)"

@@ -17,17 +17,19 @@ def main():
         sys.exit(__doc__)
     md = "--markdown" in sys.argv
     reports = [json.load(open(f)) for f in files]
-    key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["overlap"])
+    prec = lambda r: r.get("precision", "fp32")  # reports before --precision were fp32
+    key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["overlap"], prec(r))
     none = {key(r): r["phases_ms"]["step"]["max"] for r in reports if r["comm"] == "none"}
-    header = ["ranks", "procs", "grid", "R", "comm", "overlap", "pack", "post", "interior", "wait",
+    header = ["ranks", "procs", "grid", "R", "prec", "comm", "overlap", "pack", "post", "interior", "wait",
               "unpack", "boundary", "step", "hidden", "Gcell/s/GPU", "vs none"]
     rows = []
-    for r in sorted(reports, key=lambda r: (r["ranks"], r["grid"], r["procs"], r["comm"], not r["overlap"])):
+    for r in sorted(reports, key=lambda r: (r["ranks"], r["grid"], r["procs"], prec(r), r["comm"],
+                                            not r["overlap"])):
         ph = {k: v["avg"] for k, v in r["phases_ms"].items()}
         step = r["phases_ms"]["step"]["max"]
         ref = none.get(key(r))
         rows.append([str(r["ranks"]), "x".join(map(str, r["procs"])), "x".join(map(str, r["grid"])),
-                     str(r["radius"]), r["comm"], "on" if r["overlap"] else "off"] +
+                     str(r["radius"]), prec(r), r["comm"], "on" if r["overlap"] else "off"] +
                     ["%.3f" % ph[k] for k in ("pack", "post", "interior", "wait", "unpack", "boundary")] +
                     ["%.3f" % step, "%.0f%%" % (100 * r["exchange_hidden_fraction"]) if r["comm"] != "none" else "-",
                      "%.1f" % r["gcells_per_s_per_rank"],
