@@ -90,9 +90,12 @@ for spec in "${builds[@]}"; do
     [ "$mode" = none ] && continue
     for procs in 1,1,2 2,1,1; do
       r=$([ "$procs" = 1,1,2 ] && echo "$radius" || echo 8)
-      run "$launcher" 2 "check-$mode-$(tag "$procs")" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
-        --comm "$mode" --check --checksum
-      echo "$mode procs $procs R=$r: $(grep -h -E "^check:" "$OUT/check-$mode-$(tag "$procs").txt" || echo 'no check line')"
+      for p in $precisions; do
+        name=check-$mode-$(tag "$procs")$(suffix "$p")
+        run "$launcher" 2 "$name" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
+          --comm "$mode" --precision "$p" --check --checksum
+        echo "$mode procs $procs R=$r $p: $(grep -h -E "^check:" "$OUT/$name.txt" || echo 'no check line')"
+      done
     done
   done
   for size in $sizes; do
