@@ -13,7 +13,6 @@
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
 
-#include <algorithm>
 #include <type_traits>
 
 // A per-kernel register budget. CUDA only: HIP's occupancy works in waves
@@ -337,10 +336,8 @@ namespace stencil {
 
 template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
-    // Unrequested rows: the Laplacian's default, within the wave's own maximum.
     Tuning filled = requested;
-    if (filled.rows == 0)
-        filled.rows = std::min(default_tuning(R, precision_of<T>()).rows, max_fused_rows(R, true));
+    if (filled.rows == 0) filled.rows = default_rows(R, precision_of<T>(), true);
     Tuning t = detail::checked_tuning<T>(filled, R, true);
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)

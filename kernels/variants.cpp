@@ -48,23 +48,21 @@ const std::vector<Variant>& available_variants() {
     return all;
 }
 
-namespace {
-
-// Rows per thread of the fused Laplacian (the wave kernel takes at most its
-// own maximum; wave_tuning). More rows share more y neighbours in registers
-// and shrink the tile's y halo, at the price of a z window per row in
-// registers. Measured, 512^3 on an H100 (docs/PERFORMANCE.md, history item
-// 21): FP32 gains from two rows up to R = 6 (R = 6: 59% -> 64% of copy);
-// FP64, whose vector holds half the cells, gains from four at R = 2-3
-// (R = 3: 76% -> 81%) and loses from two above R = 3 (R = 6: 54% -> 34%).
-int default_rows(int radius, Precision precision) {
-    if (precision == Precision::FP64) return radius == 1 ? 2 : radius <= 3 ? 4 : 1;
-    return radius <= 6 ? 2 : 1;
+int default_rows(int radius, Precision precision, bool wave) {
+    // Measured at 512^3 on an H100 and an H200, every rows value each kernel
+    // is built for (docs/PERFORMANCE.md, history item 21); the value with
+    // the larger sum of the two GPUs' fractions of copy. Index: R.
+    constexpr int kLaplacian32[9] = {0, 2, 2, 2, 2, 1, 2, 2, 1};
+    constexpr int kLaplacian64[9] = {0, 2, 2, 4, 4, 1, 1, 1, 1};
+    constexpr int kWave32[9] = {0, 2, 4, 2, 2, 2, 1, 1, 1};
+    constexpr int kWave64[9] = {0, 4, 4, 2, 2, 2, 1, 1, 1};
+    const bool fp64 = precision == Precision::FP64;
+    const int* table = wave ? (fp64 ? kWave64 : kWave32) : (fp64 ? kLaplacian64 : kLaplacian32);
+    return table[radius];
 }
-} // namespace
 
 Tuning default_tuning(int radius, Precision precision) {
-    const int rows = default_rows(radius, precision);
+    const int rows = default_rows(radius, precision, false);
     return radius <= 5 ? Tuning{16, 8, 16, rows} : Tuning{8, 16, 16, rows};
 }
 

@@ -119,6 +119,18 @@ TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
     EXPECT_NE(fits(four, 4, Precision::FP32, true), ""); // the wave kernel needs more
 }
 
+// Every default a launch takes is one the kernel is built for.
+TEST(Tuning, DefaultRowsAreBuilt) {
+    for (const Precision p : {Precision::FP32, Precision::FP64})
+        for (int R = 1; R <= 8; ++R)
+            for (const bool wave : {false, true}) {
+                const int rows = default_rows(R, p, wave);
+                EXPECT_GE(rows, 1);
+                EXPECT_LE(rows, max_fused_rows(R, wave)) << "R=" << R << " wave " << wave;
+                EXPECT_EQ(fits(resolve_tuning(Tuning{0, 0, 0, rows}, R, p), R, p, wave), "");
+            }
+}
+
 // A 16-byte group holds 2 doubles, so the x halo takes twice the groups:
 // the LDS tile of a double is wider for the same R.
 TEST(Tuning, DoubleTilesHoldHalfTheCellsPerGroup) {
