@@ -8,7 +8,7 @@
 //   LDS y      a block stages its rows plus R halo rows above and below in
 //              LDS; each row is read from memory once per block
 //   window z   a thread walks `window` planes, keeping 2R+1 planes of its
-//              4-cell column in registers: one new load per plane
+//              group column in registers: one new load per plane
 #include "device_vec.hpp"
 #include "gpu_launch.hpp"
 

@@ -21,8 +21,6 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-} // namespace
-
 // The bits of a cell's value, whatever its width: 32 or 64 of them.
 template <class T>
 std::uint64_t bits_of(T value) {
@@ -36,6 +34,8 @@ std::uint64_t bits_of(T value) {
         return bits;
     }
 }
+
+} // namespace
 
 template <class T>
 std::vector<T> SimulationState<T>::local_interior() {
