@@ -184,7 +184,10 @@ void register_radius(const Size& s, const Options& o) {
     // kernel is not built for is skipped with the reason.
     auto add = [&](const std::string& name, double bytes, bool wave, auto shape_of, auto launch) {
         if (!o.wants(name)) return;
-        const std::vector<int> rows_list = o.rows.empty() ? std::vector<int>{0} : o.rows;
+        // Rows exist only in the fused Laplacian and wave; the rest run once, with none.
+        const bool has_rows = name == "fused_xyz" || name == "wave";
+        const std::vector<int> rows_list =
+            o.rows.empty() || !has_rows ? std::vector<int>{0} : o.rows;
         for (const int rows : rows_list) {
             Tuning requested = o.tuning;
             requested.rows = rows;
@@ -206,7 +209,6 @@ void register_radius(const Size& s, const Options& o) {
                 st.counters["window"] = shape.window;
                 st.counters["rows"] = shape.rows;
             });
-            if (name != "fused_xyz" && name != "wave") break; // rows change nothing else
         }
     };
     const auto as_given = [](const Arrays<T>&, const Box&, const Tuning& t) {
