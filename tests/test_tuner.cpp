@@ -1,0 +1,111 @@
+// The self-tuner's search against timers with known minima: it must find
+// them, never keep a shape that could not run or gave other bits, ignore
+// gains within the noise, and stop at its budget.
+#include "tuner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace stencil {
+namespace {
+
+const TuneSpace kSpace{{{16, 8}, {8, 16}, {32, 4}, {64, 2}}, {1, 2, 4, 8, 16, 32, 64}, {1, 2, 4}};
+const Tuning kStart{16, 8, 16, 2};
+
+// A separable cost with its minimum at 32 x 4, 4 planes, 1 row.
+double bowl(const Tuning& t) {
+    return 1.0 + 0.3 * (t.block_x == 32 ? 0 : 1) + 0.1 * std::abs(std::log2(t.window) - 2) +
+           0.2 * (t.rows - 1);
+}
+
+Timing ran(double ms) {
+    return {Timing::Ran, ms, ms};
+}
+
+TEST(Tuner, FindsTheMinimumOfASeparableCost) {
+    const TuneResult r = coordinate_descent(
+        kStart, kSpace, [](const Tuning& t) { return ran(bowl(t)); }, 0.01, 1e9);
+    EXPECT_EQ(r.best.block_x, 32);
+    EXPECT_EQ(r.best.block_y, 4);
+    EXPECT_EQ(r.best.window, 4);
+    EXPECT_EQ(r.best.rows, 1);
+    EXPECT_DOUBLE_EQ(r.best_ms, 1.0);
+    EXPECT_DOUBLE_EQ(r.start_ms, bowl(kStart));
+    EXPECT_FALSE(r.out_of_time);
+    EXPECT_EQ(r.refused, 0);
+    EXPECT_LE(r.tried, 4 * 7 * 3); // each shape timed once
+}
+
+TEST(Tuner, NeverKeepsAShapeThatCannotRunOrGivesOtherBits) {
+    const TuneResult r = coordinate_descent(
+        kStart, kSpace,
+        [](const Tuning& t) {
+            if (t.block_x == 32) return Timing{Timing::CannotRun, 0, 0};     // the fastest blocks
+            if (t.window == 4) return Timing{Timing::WrongResult, 0.1, 0.1}; // the fastest window
+            return ran(bowl(t));
+        },
+        0.01, 1e9);
+    EXPECT_NE(r.best.block_x, 32);
+    EXPECT_NE(r.best.window, 4);
+    EXPECT_GT(r.refused, 0);
+    EXPECT_EQ(r.best.rows, 1);
+}
+
+TEST(Tuner, GainsWithinTheNoiseKeepTheDefault) {
+    // Every other shape is 1% faster: within 2% noise, nothing moves.
+    const TuneResult r = coordinate_descent(
+        kStart, kSpace,
+        [](const Tuning& t) {
+            const bool start = t.block_x == 16 && t.block_y == 8 && t.window == 16 && t.rows == 2;
+            return ran(start ? 1.0 : 0.99);
+        },
+        0.02, 1e9);
+    EXPECT_EQ(r.best.window, kStart.window);
+    EXPECT_EQ(r.best.block_x, kStart.block_x);
+    EXPECT_EQ(r.best.rows, kStart.rows);
+}
+
+TEST(Tuner, StopsAtItsBudget) {
+    int calls = 0;
+    const TuneResult r = coordinate_descent(
+        kStart, kSpace,
+        [&](const Tuning& t) {
+            ++calls;
+            return Timing{Timing::Ran, bowl(t), 10.0}; // each measurement costs 10 ms
+        },
+        0.01, 35.0);
+    EXPECT_TRUE(r.out_of_time);
+    EXPECT_EQ(calls, 4); // 40 ms spent, over the 35
+    EXPECT_LE(r.best_ms, r.start_ms);
+}
+
+TEST(Tuner, AStartThatCannotRunIsReturnedUntimed) {
+    const TuneResult r = coordinate_descent(
+        kStart, kSpace,
+        [](const Tuning&) {
+            return Timing{Timing::CannotRun, 0, 0};
+        },
+        0.01, 1e9);
+    EXPECT_EQ(r.best_ms, 0.0);
+    EXPECT_EQ(r.best.window, kStart.window);
+    EXPECT_EQ(r.tried, 1);
+}
+
+TEST(Tuner, TheSpaceHoldsOnlyShapesTheKernelIsBuiltFor) {
+    for (const Precision p : {Precision::FP32, Precision::FP64})
+        for (int R = 1; R <= 8; ++R)
+            for (const bool wave : {false, true}) {
+                const TuneSpace s = wave_tune_space(R, p, 40, wave);
+                EXPECT_FALSE(s.blocks.empty());
+                for (int rows : s.rows)
+                    EXPECT_LE(rows, max_fused_rows(R, wave));
+                for (const auto& [bx, by] : s.blocks)
+                    EXPECT_EQ(fits(resolve_tuning(Tuning{bx, by, 0, 1}, R, p), R, p, wave), "");
+                EXPECT_EQ(s.windows.back(), 32); // at most the box's 40 planes
+            }
+}
+
+} // namespace
+} // namespace stencil
