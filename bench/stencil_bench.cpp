@@ -111,7 +111,7 @@ double wave_bytes(const Size& s, int R, std::size_t element) {
 
 // The Laplacian series' formula on its grid of N^3 points, boundary
 // included: every point read once, the (N-2)^3 interior points written.
-double series_bytes(const Size& s, std::size_t element) {
+[[maybe_unused]] double series_bytes(const Size& s, std::size_t element) {
     return (double(s.nx) * s.ny * s.nz + double(s.nx - 2) * (s.ny - 2) * (s.nz - 2)) *
            double(element);
 }

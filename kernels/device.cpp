@@ -71,6 +71,12 @@ DeviceInfo device_info(int device) {
     gpu::DeviceProperties props{};
     GPU_CHECK(STENCIL_RT(GetDeviceProperties)(&props, device));
     info.name = props.name;
+#if defined(STENCIL_BACKEND_HIP)
+    const std::string gcn = props.gcnArchName; // "gfx90a:sramecc+:xnack-"
+    info.arch = gcn.substr(0, gcn.find(':'));
+#else
+    info.arch = "sm_" + std::to_string(props.major) + std::to_string(props.minor);
+#endif
     char bus[32] = {0};
     GPU_CHECK(STENCIL_RT(DeviceGetPCIBusId)(bus, sizeof bus, device));
     info.pci_bus_id = bus;
@@ -88,6 +94,7 @@ DeviceInfo device_info(int device) {
     (void)device;
     info.name = host_cpu_name();
     info.pci_bus_id = "-";
+    info.arch = "host";
     info.runtime = "OpenMP, " + std::to_string(omp_get_max_threads()) + " threads";
 #endif
     return info;

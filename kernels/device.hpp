@@ -18,6 +18,7 @@ struct DeviceInfo {
     std::string name;       // e.g. "NVIDIA H100 80GB HBM3", or the CPU on HOST
     std::string pci_bus_id; // "0000:c1:00.0"; "-" on HOST
     std::string runtime;    // runtime and driver versions, or OpenMP threads on HOST
+    std::string arch;       // "gfx90a", "gfx942", "sm_90", ...; "host" on HOST
     std::size_t total_bytes = 0;
     std::size_t free_bytes = 0;
 };
