@@ -58,6 +58,12 @@ const char* kUsage =
     "  --window=N               z planes per block (nw) of the window/fused kernels (default 16;\n"
     "                           the wave's, when not given: 16, 32 or 64 by R and box)\n"
     "  --warmup=3               untimed launches before timing\n"
+    "  --tuning=off|auto|FILE   also run fused_xyz and wave in the shape the self-tuner chose\n"
+    "                           for this GPU (.../tuned), from the tuning cache (auto: the\n"
+    "                           default cache path) or tuned now and saved there (default off)\n"
+    "  --tune-only              with --tuning: fill the cache for the sizes, radii and\n"
+    "                           precisions given, print what was chosen, and exit\n"
+    "  --tune-seconds=20        the search's time budget per kernel and box\n"
     "Counters: GB/s (effective, minimal bytes, decimal), Gcell/s, copy_ratio (GB/s over the\n"
     "copy kernel's GB/s for the same size in this run). JSON: --benchmark_out=FILE.json\n";
 
@@ -119,6 +125,13 @@ Options parse_options(int argc, char** argv) {
             o.tuning.block_y = parse_int(value, "block-y");
         } else if (key == "--window") {
             o.tuning.window = parse_int(value, "window");
+        } else if (key == "--tuning") {
+            if (value.empty()) fail("--tuning needs off, auto or a file");
+            o.tuning_mode = value;
+        } else if (key == "--tune-only") {
+            o.tune_only = true;
+        } else if (key == "--tune-seconds") {
+            o.tune_seconds = parse_int(value, "tune-seconds");
         } else if (key == "--warmup") {
             o.warmup = parse_int(value, "warmup");
         } else {
@@ -126,6 +139,7 @@ Options parse_options(int argc, char** argv) {
         }
     }
     if (const std::string why = validate(o.tuning); !why.empty()) fail("bad tuning: " + why);
+    if (o.tune_only && o.tuning_mode == "off") fail("--tune-only needs --tuning=auto or a file");
     if (o.radii.empty() || o.sizes.empty() || o.precisions.empty())
         fail("need at least one radius, size and precision");
     return o;

@@ -25,6 +25,12 @@ struct Options {
     // benchmark (named .../rows=N); empty: the default for R and precision.
     std::vector<int> rows;
     int warmup = 3;
+    // --tuning: "off" (default shapes only), "auto" (the default cache
+    // path) or a cache file; then the fused Laplacian and wave also run in
+    // their tuned shape, as .../tuned. --tune-only fills the cache and exits.
+    std::string tuning_mode = "off";
+    bool tune_only = false;
+    double tune_seconds = 20; // the search's budget per kernel and box
     bool wants(const std::string& name) const;
 };
 

@@ -6,6 +6,7 @@
 // bandwidth as a ratio to that copy's, measured in the same run. Timing is manual, with device
 // events around each launch, after warm-up launches.
 #include "bench_options.hpp"
+#include "bench_tuning.hpp"
 #include "device.hpp"
 #include "memory.hpp"
 #include "series.hpp"
@@ -63,6 +64,7 @@ Arrays<T>& arrays_for(const Layout& layout) {
 }
 
 std::map<std::string, double> g_copy_gbs; // copy GB/s per "precision/size" label, this run
+std::unique_ptr<BenchTuner> g_tuner;      // with --tuning
 
 // Times `launch` with events; returns the mean seconds per launch.
 template <class Launch>
@@ -184,6 +186,28 @@ void register_radius(const Size& s, const Options& o) {
     // kernel is not built for is skipped with the reason.
     auto add = [&](const std::string& name, double bytes, bool wave, auto shape_of, auto launch) {
         if (!o.wants(name)) return;
+        // One benchmark: `requested` completed by shape_of, skipped with the
+        // reason when the kernel is not built for it.
+        auto run_one = [=](benchmark::State& st, const Tuning& requested, auto shape_for,
+                           auto launch_with) {
+            const std::string why =
+                fits(resolve_tuning(requested, R, precision_of<T>()), R, precision_of<T>(), wave);
+            if (!why.empty()) {
+                st.SkipWithError(why.c_str());
+                return;
+            }
+            Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, R));
+            Stream stream;
+            const Box box = x.layout.interior();
+            const Tuning shape = shape_for(x, box, requested);
+            const double t =
+                time_launches(st, stream, o.warmup, [&] { launch_with(x, box, stream, shape); });
+            report(st, key, cells, bytes, t);
+            st.counters["block_x"] = shape.block_x;
+            st.counters["block_y"] = shape.block_y;
+            st.counters["window"] = shape.window;
+            st.counters["rows"] = shape.rows;
+        };
         // Rows exist only in the fused Laplacian and wave; the rest run once, with none.
         const bool has_rows = name == "fused_xyz" || name == "wave";
         const std::vector<int> rows_list =
@@ -192,25 +216,22 @@ void register_radius(const Size& s, const Options& o) {
             Tuning requested = o.tuning;
             requested.rows = rows;
             const std::string label = name + suffix + (rows ? "/rows=" + std::to_string(rows) : "");
-            register_timed(label, [=](benchmark::State& st) {
-                const std::string why = fits(resolve_tuning(requested, R, precision_of<T>()), R,
-                                             precision_of<T>(), wave);
-                if (!why.empty()) {
-                    st.SkipWithError(why.c_str());
-                    return;
-                }
-                Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, R));
-                Stream stream;
-                const Box box = x.layout.interior();
-                const Tuning shape = shape_of(x, box, requested);
-                const double t =
-                    time_launches(st, stream, o.warmup, [&] { launch(x, box, stream, shape); });
-                report(st, key, cells, bytes, t);
-                st.counters["window"] = shape.window;
-                st.counters["rows"] = shape.rows;
-            });
+            register_timed(label,
+                           [=](benchmark::State& st) { run_one(st, requested, shape_of, launch); });
         }
+        // The tuned shape beside the default, in the same run.
+        if (g_tuner && has_rows && o.rows.empty())
+            register_timed(name + suffix + "/tuned", [=](benchmark::State& st) {
+                Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, R));
+                const Box box = x.layout.interior();
+                const ShapeChoice choice = g_tuner->shape<R, T>(wave, x.layout, box);
+                st.SetLabel("shape from " + choice.source);
+                run_one(
+                    st, choice.shape,
+                    [](const Arrays<T>&, const Box&, const Tuning& t) { return t; }, launch);
+            });
     };
+
     const auto as_given = [](const Arrays<T>&, const Box&, const Tuning& t) {
         return resolve_tuning(t, R, precision_of<T>());
     };
@@ -254,7 +275,42 @@ void register_all(const Options& o) {
             });
 }
 
+// --tune-only: the tuned shape of every fused Laplacian and wave the
+// options select, into the cache, one line each.
+void tune_all(const Options& o) {
+    for (const Size& s : o.sizes)
+        for (const Precision precision : o.precisions)
+            dispatch_precision(precision, [&](auto zero) {
+                using T = decltype(zero);
+                for (int R : o.radii)
+                    dispatch_radius(R, [&](auto rc) {
+                        constexpr int RR = decltype(rc)::value;
+                        const Layout layout(s.nx, s.ny, s.nz, RR);
+                        for (const bool wave : {false, true}) {
+                            const char* name = wave ? "wave" : "fused_xyz";
+                            if (!o.wants(name)) continue;
+                            const ShapeChoice c =
+                                g_tuner->shape<RR, T>(wave, layout, layout.interior());
+                            std::printf("%s R%d %s %s: %s%s%s\n", name, RR,
+                                        precision_name(precision), s.label().c_str(),
+                                        c.source.c_str(), c.summary.empty() ? "" : ": ",
+                                        c.summary.c_str());
+                        }
+                    });
+            });
+}
+
 } // namespace
+
+int run_tuning(const Options& o) {
+    if (o.tuning_mode == "off") return -1;
+    g_tuner = std::make_unique<BenchTuner>(o);
+    if (!o.tune_only) return -1;
+    std::printf("tuning cache: %s\n", g_tuner->path().c_str());
+    tune_all(o);
+    return 0;
+}
+
 } // namespace stencil::bench
 
 int main(int argc, char** argv) {
@@ -284,6 +340,11 @@ int main(int argc, char** argv) {
         "block_x x block_y x window, rows per thread: " + shape(1) + " (R=1), " + shape(8) +
             " (R=8)" +
             (options.tuning.window ? "" : "; wave: window chosen per box (its 'window' counter)"));
+    if (options.tuning_mode != "off")
+        benchmark::AddCustomContext("tuning_cache", options.tuning_mode == "auto"
+                                                        ? stencil::default_tuning_cache_path()
+                                                        : options.tuning_mode);
+    if (const int done = stencil::bench::run_tuning(options); done >= 0) return done;
     stencil::bench::register_all(options);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

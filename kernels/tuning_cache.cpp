@@ -4,8 +4,10 @@
 #include "mini_json.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef STENCIL_KERNELS_REVISION
@@ -92,6 +94,14 @@ bool read_file(const std::string& path, std::string& text) {
 
 } // namespace
 
+std::string default_tuning_cache_path() {
+    if (const char* path = std::getenv("STENCIL_TUNING_CACHE"); path && *path) return path;
+    const std::string tail = "/stencil-miniapp/tuning-cache.json";
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return xdg + tail;
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.cache" + tail;
+}
+
 const char* kernels_revision() {
     return STENCIL_KERNELS_REVISION;
 }
@@ -173,6 +183,10 @@ std::string TuningCache::save(const std::string& path) const {
     for (const TuneEntry& e : entries_)
         merged.put(e);
     const std::string text = merged.to_json();
+    // The folder, one level at a time (an existing one is fine).
+    for (std::size_t slash = path.find('/', 1); slash != std::string::npos;
+         slash = path.find('/', slash + 1))
+        mkdir(path.substr(0, slash).c_str(), 0755);
     const std::string temporary = path + ".tmp." + std::to_string(getpid());
     std::FILE* f = std::fopen(temporary.c_str(), "wb");
     if (!f) return "cannot write the tuning cache " + temporary;

@@ -32,6 +32,11 @@ TuneIdentity current_identity();
 // A hash of the kernels' sources, made when the build was configured.
 const char* kernels_revision();
 
+// Where `--tuning auto` keeps its cache: $STENCIL_TUNING_CACHE, else
+// $XDG_CACHE_HOME/stencil-miniapp/tuning-cache.json, else
+// $HOME/.cache/stencil-miniapp/tuning-cache.json.
+std::string default_tuning_cache_path();
+
 // One kernel over one box shape.
 struct TuneKey {
     std::string kernel; // "wave" or "fused_xyz"
@@ -68,7 +73,8 @@ public:
 
     std::string to_json() const;
     // Merges with the file's current entries (this cache's win), then
-    // writes atomically. Empty string on success, else one line.
+    // writes atomically, making its folder if needed. Empty string on
+    // success, else one line.
     std::string save(const std::string& path) const;
 
 private:

@@ -1,0 +1,95 @@
+#include "tune_on_device.hpp"
+
+#include "gpu_runtime.hpp"
+#include "memory.hpp"
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace stencil {
+namespace {
+
+// The scratch fields of one tuning: inputs, the output's pristine copy (the
+// wave updates it in place) and the default's result.
+template <class T>
+struct Scratch {
+    Layout layout;
+    DeviceArray<T> p, vel, prev, pristine_prev;
+    std::vector<T> reference, result;
+
+    explicit Scratch(const Layout& l)
+        : layout(l), p(l.allocation()), vel(l.allocation()), prev(l.allocation()),
+          pristine_prev(l.allocation()), result(l.allocation()) {
+        std::vector<T> host(l.allocation());
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<double> dist(-1, 1);
+        for (T& x : host)
+            x = T(dist(rng));
+        copy_to_device(p, host.data());
+        copy_to_device(pristine_prev, host.data());
+        for (T& x : host)
+            x = T(0.05 + 0.05 * (double(x) + 1)); // stable dt^2 c^2 / h^2
+        copy_to_device(vel, host.data());
+    }
+    FieldView<T> view(DeviceArray<T>& a) { return view_of(a.data(), layout); }
+};
+
+} // namespace
+
+template <int R, class T>
+TuneResult tune_on_device(bool wave, const Layout& layout, const Box& box, double budget_ms,
+                          double noise) {
+    const Precision precision = precision_of<T>();
+    const Tuning start =
+        wave ? wave_tuning<R, T>(Tuning{}, layout, box) : resolve_tuning(Tuning{}, R, precision);
+    if (!STENCIL_HAS_GPU || box.empty()) {
+        TuneResult r;
+        r.start = r.best = start;
+        return r;
+    }
+    Scratch<T> s(layout);
+    Stream stream;
+    const auto c = make_coefficients<R, T>(1, 1, 1);
+    auto launch = [&](const Tuning& t) {
+        if (wave)
+            launch_wave_step<R, T>(s.view(s.p), s.view(s.prev), s.view(s.vel), box, c, Sponge{},
+                                   stream, t);
+        else
+            launch_derivative<R, T>(Variant::FusedXYZ, s.view(s.p), s.view(s.prev), box, c, stream,
+                                    t);
+    };
+    // One launch from the pristine inputs; its whole output, on the host.
+    auto run_once = [&](const Tuning& t, std::vector<T>& out) {
+        launch_copy(s.pristine_prev.data(), s.prev.data(), layout.allocation(), stream);
+        launch(t);
+        stream.synchronize();
+        copy_to_host(out.data(), s.prev);
+    };
+    s.reference.resize(layout.allocation());
+    run_once(start, s.reference);
+    const ShapeTimer time = [&](const Tuning& t) -> Timing {
+        if (!fits(t, R, precision, wave).empty()) return {Timing::CannotRun, 0, 0};
+        const double begin = wall_clock_ms();
+        run_once(t, s.result);
+        if (std::memcmp(s.result.data(), s.reference.data(), s.result.size() * sizeof(T)) != 0)
+            return {Timing::WrongResult, 0, wall_clock_ms() - begin};
+        Event before, after;
+        launch(t); // warm-up
+        constexpr int kLaunches = 5;
+        before.record(stream);
+        for (int n = 0; n < kLaunches; ++n)
+            launch(t);
+        after.record(stream);
+        after.synchronize();
+        return {Timing::Ran, elapsed_ms(before, after) / kLaunches, wall_clock_ms() - begin};
+    };
+    return coordinate_descent(start, wave_tune_space(R, precision, box.nz(), wave), time, noise,
+                              budget_ms);
+}
+
+#define STENCIL_INSTANTIATE_TUNE(R, T)                                                             \
+    template TuneResult tune_on_device<R, T>(bool, const Layout&, const Box&, double, double);
+STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_TUNE)
+
+} // namespace stencil
