@@ -190,8 +190,11 @@ void register_radius(const Size& s, const Options& o) {
         // reason when the kernel is not built for it.
         auto run_one = [=](benchmark::State& st, const Tuning& requested, auto shape_for,
                            auto launch_with) {
-            const std::string why =
-                fits(resolve_tuning(requested, R, precision_of<T>()), R, precision_of<T>(), wave);
+            // The wave fills unrequested rows with its own default (wave_tuning).
+            Tuning resolved = resolve_tuning(requested, R, precision_of<T>());
+            if (wave && requested.rows == 0)
+                resolved.rows = default_rows(R, precision_of<T>(), true);
+            const std::string why = fits(resolved, R, precision_of<T>(), wave);
             if (!why.empty()) {
                 st.SkipWithError(why.c_str());
                 return;
