@@ -10,6 +10,7 @@
 #include "preflight.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
+#include "tuning.hpp"
 
 #include <mpi.h>
 
@@ -148,6 +149,7 @@ int run(int argc, char** argv) {
 
     const auto simulation = make_simulation(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
     Simulation& sim = *simulation;
+    const std::vector<ShapeChoice> shapes = apply_tuning(sim, c);
     if (c.preflight) {
         const PreflightResult pre =
             run_preflight(sim.decomposition(), aware, sim.largest_face_bytes() / sizeof(float));
@@ -175,7 +177,7 @@ int run(int argc, char** argv) {
         return 1;
     }
 
-    Report report = summarize(sim, c, physics, mode, reason, binding);
+    Report report = summarize(sim, c, physics, mode, reason, binding, shapes);
     int status = 0;
     if (c.checksum) {
         report.has_checksum = true;

@@ -116,8 +116,13 @@ const char* usage() {
            "  --block-x N --block-y N --window N --rows N  fused kernel launch shape\n"
            "                        (default: 16x8 threads for R<=5, 8x16 for R>=6 and thin\n"
            "                        x slabs; 1 to 64 planes by R and box size, short ones for\n"
-           "                        small boxes; rows per thread 1, 2, 4 or 8, default 2\n"
-           "                        for R<=4 else 1; measured on H100 and H200)\n"
+           "                        small boxes; rows per thread 1, 2, 4 or 8 by R and\n"
+           "                        precision; all measured on H100 and H200)\n"
+           "  --tuning off|auto|FILE  launch shapes tuned on this GPU: from the tuning cache\n"
+           "                        (auto: ~/.cache/stencil-miniapp/tuning-cache.json or\n"
+           "                        $STENCIL_TUNING_CACHE; or FILE), else tuned now and saved\n"
+           "                        (default off: the built-in shapes)\n"
+           "  --tune-seconds S      the search's budget for all of a run's boxes (default 20)\n"
            "  --print-binding       list rank, host, device and PCI bus id\n"
            "  --preflight           send a face to each neighbour and back, device and staged, "
            "check, time\n"
@@ -242,6 +247,10 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 c.tuning.window = positive(next(), opt);
             else if (opt == "--rows")
                 c.tuning.rows = positive(next(), opt);
+            else if (opt == "--tuning")
+                c.tuning_mode = next();
+            else if (opt == "--tune-seconds")
+                c.tune_seconds = positive(next(), opt);
             else if (opt == "--checksum")
                 c.checksum = true;
             else if (opt == "--check")
@@ -282,6 +291,12 @@ std::string parse_options(int argc, char** argv, Config& c) {
     if (!have_grid && !have_local) c.grid = {128, 128, 128};
     if (const std::string why = validate(c.tuning); !why.empty())
         return "bad kernel tuning: " + why;
+    const Tuning& t = c.tuning;
+    if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows))
+        return "--tuning " + c.tuning_mode +
+               " chooses the launch shape; drop --block-x/--block-y/--window/--rows, or use "
+               "--tuning off";
+    if (c.tuning_mode.empty()) return "--tuning needs off, auto or a cache file";
     // The wave kernel's rows are bounded per radius (max_fused_rows).
     if (c.tuning.rows > max_fused_rows(c.radius, true))
         return "--rows " + std::to_string(c.tuning.rows) +

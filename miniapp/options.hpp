@@ -47,6 +47,10 @@ struct Config {
     bool preflight = false;
     bool quiet = false;
     Tuning tuning;
+    // --tuning: "off" (built-in shapes), "auto" (the default cache path) or
+    // a cache file; --tune-seconds: the search's budget for all the boxes.
+    std::string tuning_mode = "off";
+    double tune_seconds = 20;
     int nan_check_every = 50;      // steps between NaN/Inf checks; 0 = never
     double progress_seconds = 1.0; // seconds between progress lines; 0 = every step
     // Testing aids.

@@ -29,7 +29,8 @@ std::vector<std::string> gather_names(const std::string& mine, MPI_Comm comm, in
 } // namespace
 
 Report summarize(const Simulation& sim, const Config& config, const Physics& physics, CommMode mode,
-                 const std::string& comm_reason, const Binding& binding) {
+                 const std::string& comm_reason, const Binding& binding,
+                 const std::vector<ShapeChoice>& shapes) {
     const Decomposition& d = sim.decomposition();
     const PhaseTotals& t = sim.totals();
     MPI_Comm comm = d.cart.get();
@@ -46,6 +47,7 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.revision = STENCIL_GIT_REVISION;
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
     r.tuning = sim.interior_tuning();
+    r.shapes = shapes;
 
     const double steps = std::max(t.steps, 1), sampled = std::max(t.sampled, 1);
     const double per_step[7] = {t.pack / sampled, t.post / sampled,   t.interior / sampled,
@@ -103,6 +105,12 @@ void print_report(const Report& r) {
                     r.tuning.block_x, r.tuning.block_y, r.tuning.rows,
                     r.tuning.rows == 1 ? "" : "s", r.tuning.window,
                     c.tuning.window ? "--window" : "chosen for the box");
+    if (r.backend != "HOST" && c.tuning_mode != "off")
+        for (const ShapeChoice& sc : r.shapes)
+            std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",
+                        c.tuning_mode.c_str(), sc.extents[0], sc.extents[1], sc.extents[2],
+                        sc.shape.block_x, sc.shape.block_y, sc.shape.window, sc.shape.rows,
+                        sc.source.c_str());
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
     std::printf(
@@ -154,7 +162,15 @@ std::string write_json(const Report& r, const std::string& path) {
         << ", \"block_y\": " << tuning.block_y << ", \"window\": " << tuning.window
         << ", \"rows\": " << tuning.rows
         << ", \"window_chosen\": " << (c.tuning.window ? "\"by --window\"" : "\"per box\"")
-        << "},\n  \"phases_ms\": {";
+        << "},\n  \"tuning_mode\": " << quoted(c.tuning_mode) << ",\n  \"shapes\": [";
+    for (std::size_t i = 0; i < r.shapes.size(); ++i) {
+        const ShapeChoice& sc = r.shapes[i];
+        out << (i ? ", " : "") << "{\"box\": " << triple(sc.extents)
+            << ", \"block_x\": " << sc.shape.block_x << ", \"block_y\": " << sc.shape.block_y
+            << ", \"window\": " << sc.shape.window << ", \"rows\": " << sc.shape.rows
+            << ", \"source\": " << quoted(sc.source) << "}";
+    }
+    out << "],\n  \"phases_ms\": {";
     for (std::size_t i = 0; i < r.phases.size(); ++i)
         out << (i ? ", " : "") << "\n    " << quoted(r.phases[i].name)
             << ": {\"min\": " << r.phases[i].min << ", \"avg\": " << r.phases[i].avg

@@ -3,6 +3,7 @@
 
 #include "binding.hpp"
 #include "simulation.hpp"
+#include "tuning.hpp"
 
 #include <cstdint>
 #include <string>
@@ -24,6 +25,7 @@ struct Report {
     std::vector<std::string> devices; // distinct device names over ranks
     std::vector<PhaseStats> phases;   // pack, post, interior, wait, unpack, boundary, step
     Tuning tuning;                    // the interior wave kernel's launch shape on rank 0
+    std::vector<ShapeChoice> shapes;  // rank 0's boxes: shape and where it came from
     double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
     double halo_ms = 0, hidden_fraction = 0;
     double halo_mib_per_step = 0; // rank 0's messages, sent plus received
@@ -34,7 +36,8 @@ struct Report {
 
 // Collective over the simulation's communicator; meaningful on rank 0.
 Report summarize(const Simulation& sim, const Config& config, const Physics& physics, CommMode mode,
-                 const std::string& comm_reason, const Binding& binding);
+                 const std::string& comm_reason, const Binding& binding,
+                 const std::vector<ShapeChoice>& shapes);
 
 void print_report(const Report& report);
 // Writes the JSON report; returns an empty string or why it could not.

@@ -24,6 +24,12 @@ struct PhaseTotals {
 };
 constexpr int kPhaseSampling = 8;
 
+// A box the wave update launches over, with its launch shape.
+struct LaunchBox {
+    Box box;
+    Tuning tuning;
+};
+
 // The interface of a run; make_simulation builds one in the precision
 // config.precision selects (SimulationOf<T>, simulation_impl.hpp). Host
 // copies of field values come back as double whatever the precision:
@@ -44,6 +50,13 @@ public:
     // The wave kernel's launch shape over this rank's interior box (the
     // window chosen per box unless --window set it).
     virtual const Tuning& interior_tuning() const = 0;
+    // Every box this rank's time step launches the wave update over (the
+    // interior or whole box, and the boundary slabs), with its shape.
+    virtual std::vector<LaunchBox> launch_boxes() const = 0;
+    // Sets the shape of every box of this rank with these extents (cells
+    // along x, y, z): the tuner's choice, the same for equal boxes on every
+    // rank. Results do not change (the shape changes no bit; tested).
+    virtual void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) = 0;
 
     // Collective queries of the current field p(t_n).
     // A hash of the interior's bit patterns in the run's precision,

@@ -75,6 +75,15 @@ struct SimulationState {
     // them: before the host reads a field.
     void settle();
     std::vector<T> local_interior(); // settles first
+    // The boxes the step updates with this schedule: whole, or inner and the slabs.
+    std::vector<UpdateBox*> updated_boxes() {
+        std::vector<UpdateBox*> boxes;
+        if (!config.overlap) return {&whole};
+        if (!inner.box.empty()) boxes.push_back(&inner);
+        for (UpdateBox& slab : slabs)
+            boxes.push_back(&slab);
+        return boxes;
+    }
     // Whether this rank owns global `cell`, and its index in the padded layout.
     bool owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const;
 };
@@ -123,6 +132,17 @@ public:
     int steps_done() const override { return s_->steps_done; }
     const Tuning& interior_tuning() const override {
         return (s_->config.overlap ? s_->inner : s_->whole).tuning;
+    }
+    std::vector<LaunchBox> launch_boxes() const override {
+        std::vector<LaunchBox> boxes;
+        for (const UpdateBox* u : s_->updated_boxes())
+            boxes.push_back({u->box, u->tuning});
+        return boxes;
+    }
+    void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) override {
+        for (UpdateBox* u : s_->updated_boxes())
+            if (u->box.nx() == extents[0] && u->box.ny() == extents[1] && u->box.nz() == extents[2])
+                u->tuning = shape;
     }
     std::uint64_t checksum() const override { return checksum_of(*s_); }
     std::vector<double> gather() const override { return gather_of(*s_); }
