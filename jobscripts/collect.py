@@ -77,18 +77,30 @@ def series_rows(reports):
                 "imbalance": r.get("imbalance", 1.0),
                 "phases": {p: r["phases_ms"][p]["avg"] for p in PHASES},
                 "device": (r.get("devices") or ["?"])[0], "backend": r.get("backend", "?"),
+                "shape": interior_shape(r),
             })
     return rows
 
 
+def interior_shape(report):
+    """Rank 0's first (interior) box: its launch shape and where it came from (--tuning)."""
+    shapes = report.get("shapes") or []
+    if not shapes:
+        return "-"  # a report from before --tuning
+    s = shapes[0]
+    return "%dx%d, %d planes, %d rows (%s)" % (s["block_x"], s["block_y"], s["window"], s["rows"],
+                                               s["source"])
+
+
 def write_tables(rows, out):
     header = ["series", "ranks", "grid", "decomposition", "time/step ms", "Gcell/s", "efficiency",
-              "speed-up", "comm hidden", "imbalance"]
+              "speed-up", "comm hidden", "imbalance", "interior launch shape"]
     def cells(row):
         return [row["series"], str(row["ranks"]), row["grid"], row["decomposition"], "%.4f" % row["step_ms"],
                 "%.3f" % row["gcells"], "%.1f%%" % (100 * row["efficiency"]),
                 "-" if row["speedup"] is None else "%.2fx" % row["speedup"],
-                "-" if row["hidden"] is None else "%.0f%%" % (100 * row["hidden"]), "%.3f" % row["imbalance"]]
+                "-" if row["hidden"] is None else "%.0f%%" % (100 * row["hidden"]), "%.3f" % row["imbalance"],
+                row["shape"]]
     with open(os.path.join(out, "scaling.md"), "w") as md:
         devices = sorted({(r["backend"], r["device"]) for r in rows})
         md.write("Devices: %s\n\n" % "; ".join("%s back-end, %s" % d for d in devices))

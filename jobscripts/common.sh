@@ -1,11 +1,15 @@
 # Sourced by every job script. Before sourcing, a script defines
 #   launch RANKS CMD...   start CMD on RANKS ranks (one GPU each)
-# and may set APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, RESULTS.
+# and may set APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, RESULTS, TUNING.
 # shellcheck shell=bash
 
 : "${APP:=build/miniapp/stencil-miniapp}"
 : "${RADIUS:=4}" "${STEPS:=100}" "${WARMUP:=10}" "${COMM:=auto}" "${OVERLAP:=on}"
 : "${RESULTS:=results/${SLURM_JOB_NAME:-local}-${SLURM_JOB_ID:-$(date +%Y%m%d-%H%M%S)}}"
+# Launch shapes tuned on these GPUs, kept with the results: the first run of
+# each box shape tunes it (before its timed steps) and the rest read the
+# cache. TUNING=off runs the built-in shapes.
+: "${TUNING:=$RESULTS/tuning-cache.json}"
 export NCCL_NVLS_ENABLE=0 # NVLink multicast off: it can take shared nodes' GPUs down
 
 # One JSON report per run, plus its stdout, in one folder named after the job.
@@ -37,7 +41,7 @@ stencil_run() {
   shift 2
   name=$label-$COMM-overlap-$OVERLAP-n$ranks
   launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
-    --comm "$COMM" --overlap "$OVERLAP" --print-binding --report "$RESULTS/$name.json" "$@" \
+    --comm "$COMM" --overlap "$OVERLAP" --tuning "$TUNING" --print-binding --report "$RESULTS/$name.json" "$@" \
     >"$RESULTS/$name.txt" 2>&1 || { echo "stencil: $name failed:"; tail -5 "$RESULTS/$name.txt"; return 1; }
   grep -h "^FOM" "$RESULTS/$name.txt"
 }
