@@ -1,5 +1,6 @@
 #include "tuner.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -41,11 +42,40 @@ std::string TuneResult::summary() const {
                   "%s: %.4f ms (default %s: %.4f ms, %.2fx); %d shapes timed, %d refused%s",
                   shape(best).c_str(), best_ms, shape(start).c_str(), start_ms, gain, tried,
                   refused, out_of_time ? ", stopped by the time budget" : "");
+    if (unconfirmed) return std::string(text) + "; a faster shape lost its lead when timed again";
     return text;
 }
 
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Times `a` and `b` in alternation, `rounds` times each; whether b's median
+// beats a's by `noise`, and the two medians.
+bool confirmed(const Tuning& a, const Tuning& b, const ShapeTimer& time, int rounds, double noise,
+               double& a_ms, double& b_ms) {
+    std::vector<double> ta, tb;
+    for (int n = 0; n < rounds; ++n) {
+        const Timing x = time(a), y = time(b);
+        if (x.outcome != Timing::Ran || y.outcome != Timing::Ran) return false;
+        ta.push_back(x.ms), tb.push_back(y.ms);
+    }
+    a_ms = median(ta), b_ms = median(tb);
+    return b_ms < a_ms * (1 - noise);
+}
+
+bool same_shape(const Tuning& a, const Tuning& b) {
+    return a.block_x == b.block_x && a.block_y == b.block_y && a.window == b.window &&
+           a.rows == b.rows;
+}
+
+} // namespace
+
 TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const ShapeTimer& time,
-                              double noise, double budget_ms) {
+                              double noise, double budget_ms, int confirm_rounds) {
     TuneResult r;
     r.start = r.best = start;
     std::map<std::tuple<int, int, int, int>, Timing> seen; // each shape timed once
@@ -76,13 +106,13 @@ TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const
                 shapes.push_back({r.best.block_x, r.best.block_y, r.best.window, rows});
         return shapes;
     };
-    for (bool moved = true; moved;) {
+    for (bool moved = true; moved && !r.out_of_time;) {
         moved = false;
-        for (int coordinate = 0; coordinate < 3; ++coordinate)
+        for (int coordinate = 0; coordinate < 3 && !r.out_of_time; ++coordinate)
             for (const Tuning& t : along(coordinate)) {
                 if (spent >= budget_ms) {
                     r.out_of_time = true;
-                    return r;
+                    break;
                 }
                 const Timing timing = measure(t);
                 if (timing.outcome == Timing::Ran && timing.ms < r.best_ms * (1 - noise)) {
@@ -90,6 +120,15 @@ TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const
                     moved = true;
                 }
             }
+    }
+    if (!same_shape(r.best, start) && confirm_rounds > 0) {
+        double start_ms = 0, best_ms = 0;
+        if (confirmed(start, r.best, time, confirm_rounds, noise, start_ms, best_ms)) {
+            r.start_ms = start_ms, r.best_ms = best_ms;
+        } else {
+            r.unconfirmed = true;
+            r.best = start, r.best_ms = r.start_ms;
+        }
     }
     return r;
 }

@@ -45,6 +45,7 @@ struct TuneResult {
     int tried = 0;       // shapes timed
     int refused = 0;     // shapes that could not run or gave different bits
     bool out_of_time = false;
+    bool unconfirmed = false;    // a faster shape was found but did not keep its lead
     std::string summary() const; // one line for logs and reports
 };
 
@@ -52,10 +53,14 @@ struct TuneResult {
 // window, rows) time every value with the others fixed, and move when a
 // shape is faster than the best so far by more than `noise` (a fraction:
 // 0.02 is 2%). Repeats until a full pass moves nothing or the timings'
-// spent_ms add up to `budget_ms`. Never returns a shape that did not run with the
-// default's bits; if the start itself cannot run, it is still returned, with
-// best_ms 0.
+// spent_ms add up to `budget_ms`. Never returns a shape that did not run
+// with the default's bits; if the start itself cannot run, it is still
+// returned, with best_ms 0. A winner other than `start` must then confirm
+// its lead: the two are timed again in alternation, `confirm_rounds` times
+// each, and the winner is kept only if its median beats the start's by the
+// noise too (one lucky measurement under a power cap does not make a
+// default).
 TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const ShapeTimer& time,
-                              double noise, double budget_ms);
+                              double noise, double budget_ms, int confirm_rounds = 3);
 
 } // namespace stencil

@@ -10,6 +10,7 @@
 #include "series.hpp"
 #include "stencil.hpp"
 #include "test_support.hpp"
+#include "tune_on_device.hpp"
 
 #include <gtest/gtest.h>
 
@@ -334,6 +335,30 @@ INSTANTIATE_TEST_SUITE_P(AllRadii, WaveKernel, testing::Combine(testing::Range(1
                              return "R" + std::to_string(std::get<0>(info.param)) + "_" +
                                     precision_name(std::get<1>(info.param));
                          });
+
+// The self-tuner's choice on this GPU passes the same reference test as
+// every shape above: the tuner's own bit check against the default is not
+// the only guard.
+TEST(TunedShape, MatchesHostReference) {
+    if (!STENCIL_HAS_GPU || device_count() == 0)
+        GTEST_SKIP() << "the tuner times shapes on a GPU back-end with a GPU only";
+    Geometry g = kGeometries[0]; // the offset 67 x 45 x 33 box
+    const auto tuned = [&](auto r, auto zero, bool wave) {
+        constexpr int R = decltype(r)::value;
+        using T = decltype(zero);
+        const Layout L(g.nx, g.ny, g.nz, R);
+        const TuneResult result = tune_on_device<R, T>(wave, L, box_of(g, R), 2000.0);
+        SCOPED_TRACE(result.summary());
+        g.tuning = result.best;
+        if (wave)
+            check_wave<R, T>(g);
+        else
+            check_derivative<R, T>(Variant::FusedXYZ, g);
+    };
+    tuned(std::integral_constant<int, 4>{}, float{}, true);
+    tuned(std::integral_constant<int, 1>{}, double{}, true);
+    tuned(std::integral_constant<int, 2>{}, float{}, false);
+}
 
 // The Laplacian series' steps (GPU only): every step and cells per thread
 // against the host reference on the awkward boxes, the remainder rows of

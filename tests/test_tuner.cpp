@@ -67,6 +67,24 @@ TEST(Tuner, GainsWithinTheNoiseKeepTheDefault) {
     EXPECT_EQ(r.best.rows, kStart.rows);
 }
 
+// A shape that was fast once, by luck, and then not: the confirmation's
+// alternating rounds keep the default.
+TEST(Tuner, ALuckyMeasurementDoesNotReplaceTheDefault) {
+    int calls_32x4 = 0;
+    const TuneResult r = coordinate_descent(
+        kStart, kSpace,
+        [&](const Tuning& t) {
+            if (t.block_x == 32) return ran(++calls_32x4 == 1 ? 0.5 : 2.0); // lucky, then slow
+            return ran(bowl(t) < 1.5 ? 1.3 : bowl(t)); // nothing else beats the start by much
+        },
+        0.01, 1e9);
+    EXPECT_TRUE(r.unconfirmed);
+    EXPECT_EQ(r.best.block_x, kStart.block_x);
+    EXPECT_EQ(r.best.window, kStart.window);
+    EXPECT_EQ(r.best.rows, kStart.rows);
+    EXPECT_NE(r.summary().find("lost its lead"), std::string::npos);
+}
+
 TEST(Tuner, StopsAtItsBudget) {
     int calls = 0;
     const TuneResult r = coordinate_descent(
@@ -75,9 +93,9 @@ TEST(Tuner, StopsAtItsBudget) {
             ++calls;
             return Timing{Timing::Ran, bowl(t), 10.0}; // each measurement costs 10 ms
         },
-        0.01, 35.0);
+        0.01, 35.0, 0);
     EXPECT_TRUE(r.out_of_time);
-    EXPECT_EQ(calls, 4); // 40 ms spent, over the 35
+    EXPECT_EQ(calls, 4); // 40 ms spent, over the 35 (no confirmation rounds asked)
     EXPECT_LE(r.best_ms, r.start_ms);
 }
 
