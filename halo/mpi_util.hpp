@@ -64,11 +64,32 @@ private:
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-// The MPI type of a field element.
+// The MPI type of a field element (or an int).
 template <class T>
 MPI_Datatype mpi_datatype() {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
-    return std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int>);
+    return std::is_same_v<T, double> ? MPI_DOUBLE : std::is_same_v<T, float> ? MPI_FLOAT : MPI_INT;
+}
+
+// Collective over `comm`. Rank 0: every rank's `mine` concatenated in rank
+// order, and in `starts` (if given) where each rank's part begins; other
+// ranks: empty.
+template <class T>
+std::vector<T> gather_to_root(MPI_Comm comm, const std::vector<T>& mine,
+                              std::vector<int>* starts = nullptr) {
+    int rank = 0, size = 1;
+    MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MPI_CHECK(MPI_Comm_size(comm, &size));
+    const int count = int(mine.size());
+    std::vector<int> counts(static_cast<std::size_t>(size)), displs(counts.size());
+    MPI_CHECK(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
+    for (int r = 1; r < size; ++r)
+        displs[r] = displs[r - 1] + counts[r - 1];
+    std::vector<T> all(rank == 0 ? std::size_t(displs.back() + counts.back()) : 0);
+    MPI_CHECK(MPI_Gatherv(mine.data(), count, mpi_datatype<T>(), all.data(), counts.data(),
+                          displs.data(), mpi_datatype<T>(), 0, comm));
+    if (starts) *starts = displs;
+    return all;
 }
 
 // Persistent requests, created once and started every step; freed on destruction.

@@ -153,7 +153,7 @@ void Outputs::State::slice(int step, const std::vector<double>& interior) {
     int across = 0, down = 0;
     slice_axes(a, across, down);
     std::vector<float> piece;
-    int box[4] = {0, 0, 0, 0}; // first across, first down, count across, count down
+    std::vector<int> box(4, 0); // first across, first down, count across, count down
     if (K >= d.offset[a] && K < d.offset[a] + d.local[a]) {
         box[0] = d.offset[across], box[1] = d.offset[down], box[2] = d.local[across],
         box[3] = d.local[down];
@@ -167,15 +167,9 @@ void Outputs::State::slice(int step, const std::vector<double>& interior) {
                                               (l[1] + std::size_t(d.local[1]) * l[2])]));
             }
     }
-    std::vector<int> boxes(4 * d.size), counts(d.size), displs(d.size);
-    int count = int(piece.size());
-    MPI_CHECK(MPI_Gather(box, 4, MPI_INT, boxes.data(), 4, MPI_INT, 0, d.cart.get()));
-    MPI_CHECK(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, d.cart.get()));
-    for (int r = 1; r < d.size; ++r)
-        displs[r] = displs[r - 1] + counts[r - 1];
-    std::vector<float> all(d.rank == 0 ? std::size_t(displs.back()) + counts.back() : 0);
-    MPI_CHECK(MPI_Gatherv(piece.data(), count, MPI_FLOAT, all.data(), counts.data(), displs.data(),
-                          MPI_FLOAT, 0, d.cart.get()));
+    const std::vector<int> boxes = gather_to_root(d.cart.get(), box);
+    std::vector<int> displs;
+    const std::vector<float> all = gather_to_root(d.cart.get(), piece, &displs);
     std::string problem;
     if (d.rank == 0) problem = draw_slice(step, boxes, displs, all);
     agree_on_outcome(d.cart.get(), problem);
@@ -218,24 +212,12 @@ void Outputs::State::write_traces() {
     for (int t = 0; t < nt; ++t)
         for (int m = 0; m < owned; ++m)
             rows[std::size_t(m) * nt + t] = traces[std::size_t(t) * owned + m];
-    std::vector<int> counts(d.size), displs(d.size), owners(d.size);
-    MPI_CHECK(MPI_Gather(&owned, 1, MPI_INT, owners.data(), 1, MPI_INT, 0, d.cart.get()));
-    for (int r = 0; r < d.size; ++r)
-        counts[r] = owners[r] * nt, displs[r] = r ? displs[r - 1] + counts[r - 1] : 0;
-    std::vector<int> indices(d.rank == 0 ? receivers.size() : 0), index_displs(d.size);
-    for (int r = 1; r < d.size; ++r)
-        index_displs[r] = index_displs[r - 1] + owners[r - 1];
-    MPI_CHECK(MPI_Gatherv(mine.data(), owned, MPI_INT, indices.data(), owners.data(),
-                          index_displs.data(), MPI_INT, 0, d.cart.get()));
-    std::vector<double> gathered(d.rank == 0 ? receivers.size() * std::size_t(nt) : 0);
-    MPI_CHECK(MPI_Gatherv(rows.data(), owned * nt, MPI_DOUBLE, gathered.data(), counts.data(),
-                          displs.data(), MPI_DOUBLE, 0, d.cart.get()));
+    // Rank order in both: the g-th gathered index names the g-th trace.
+    const std::vector<int> indices = gather_to_root(d.cart.get(), mine);
+    const std::vector<double> gathered = gather_to_root(d.cart.get(), rows);
     std::string problem;
     if (d.rank == 0) {
-        std::size_t recorded_receivers = 0;
-        for (int owned_there : owners)
-            recorded_receivers += std::size_t(owned_there);
-        if (recorded_receivers != receivers.size())
+        if (indices.size() != receivers.size())
             fatal("a receiver was recorded by no rank or by two");
         std::vector<double> ordered(gathered.size());
         for (std::size_t g = 0; g < indices.size(); ++g)

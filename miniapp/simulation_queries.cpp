@@ -84,21 +84,11 @@ std::uint64_t checksum_of(SimulationState<T>& s) {
 
 template <class T>
 std::vector<double> gather_of(SimulationState<T>& s) {
-    const std::vector<T> mine = s.local_interior();
-    const int count = int(mine.size());
-    int box[6] = {s.d.offset[0], s.d.offset[1], s.d.offset[2],
-                  s.d.local[0],  s.d.local[1],  s.d.local[2]};
-    std::vector<int> counts(s.d.size), displs(s.d.size), boxes(6 * s.d.size);
-    MPI_CHECK(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, s.d.cart.get()));
-    MPI_CHECK(MPI_Gather(box, 6, MPI_INT, boxes.data(), 6, MPI_INT, 0, s.d.cart.get()));
-    std::vector<T> pieces;
-    if (s.d.rank == 0) {
-        for (int r = 1; r < s.d.size; ++r)
-            displs[r] = displs[r - 1] + counts[r - 1];
-        pieces.resize(std::size_t(displs.back()) + counts.back());
-    }
-    MPI_CHECK(MPI_Gatherv(mine.data(), count, mpi_datatype<T>(), pieces.data(), counts.data(),
-                          displs.data(), mpi_datatype<T>(), 0, s.d.cart.get()));
+    const std::vector<int> boxes =
+        gather_to_root(s.d.cart.get(), std::vector<int>{s.d.offset[0], s.d.offset[1], s.d.offset[2],
+                                                        s.d.local[0], s.d.local[1], s.d.local[2]});
+    std::vector<int> displs;
+    const std::vector<T> pieces = gather_to_root(s.d.cart.get(), s.local_interior(), &displs);
     if (s.d.rank != 0) return {};
     const std::size_t gx = s.d.global[0], gy = s.d.global[1];
     std::vector<double> global(gx * gy * std::size_t(s.d.global[2]));
