@@ -336,9 +336,7 @@ namespace stencil {
 
 template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
-    Tuning filled = requested;
-    if (filled.rows == 0) filled.rows = default_rows(R, precision_of<T>(), true);
-    Tuning t = detail::checked_tuning<T>(filled, R, true);
+    Tuning t = detail::checked_tuning<T>(requested, R, true);
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)
         t = fit_block_to_box(t,

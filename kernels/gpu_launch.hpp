@@ -40,7 +40,7 @@ private:
 // launch (fits() says why) ends the run: callers check user input first.
 template <class T>
 Tuning checked_tuning(const Tuning& requested, int radius, bool wave = false) {
-    const Tuning t = resolve_tuning(requested, radius, precision_of<T>());
+    const Tuning t = resolve_tuning(requested, radius, precision_of<T>(), wave);
     if (const std::string why = fits(t, radius, precision_of<T>(), wave); !why.empty())
         fatal("launch shape: " + why);
     return t;

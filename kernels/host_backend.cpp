@@ -45,9 +45,7 @@ Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box
     (void)layout;
     (void)box;
     // The host loops have no launch shape; this is what a GPU would default to.
-    Tuning t = resolve_tuning(requested, R, precision_of<T>());
-    if (requested.rows == 0) t.rows = default_rows(R, precision_of<T>(), true);
-    return t;
+    return resolve_tuning(requested, R, precision_of<T>(), true);
 }
 
 template <class T>

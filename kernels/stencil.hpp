@@ -79,14 +79,14 @@ STENCIL_HD constexpr int max_fused_rows(int radius, bool wave) {
 // Measured on an H200, 512^3 (docs/PERFORMANCE.md): 16 x 8 threads with a
 // 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
 // smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
-// Rows per thread: default_rows of the fused Laplacian; the wave kernel
-// fills its own (wave_tuning).
-Tuning default_tuning(int radius, Precision precision);
+// Rows per thread: default_rows of the fused Laplacian, or with `wave` of
+// the wave kernel (the other kernels ignore rows).
+Tuning default_tuning(int radius, Precision precision, bool wave = false);
 // The measured best rows per thread of the fused Laplacian (wave false) or
 // wave kernel at radius R, within max_fused_rows.
 int default_rows(int radius, Precision precision, bool wave);
 // `requested` with its zero fields filled from default_tuning.
-Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision);
+Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision, bool wave = false);
 
 // The wave kernel's z window when none is requested. Each block reloads 2R
 // halo planes; the window is the shortest of 16, 32 and 64 planes that

@@ -74,13 +74,13 @@ int default_rows(int radius, Precision precision, bool wave) {
 #endif
 }
 
-Tuning default_tuning(int radius, Precision precision) {
-    const int rows = default_rows(radius, precision, false);
+Tuning default_tuning(int radius, Precision precision, bool wave) {
+    const int rows = default_rows(radius, precision, wave);
     return radius <= 5 ? Tuning{16, 8, 16, rows} : Tuning{8, 16, 16, rows};
 }
 
-Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision) {
-    const Tuning d = default_tuning(radius, precision);
+Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision, bool wave) {
+    const Tuning d = default_tuning(radius, precision, wave);
     return {requested.block_x ? requested.block_x : d.block_x,
             requested.block_y ? requested.block_y : d.block_y,
             requested.window ? requested.window : d.window,
