@@ -190,11 +190,8 @@ void register_radius(const Size& s, const Options& o) {
         // reason when the kernel is not built for it.
         auto run_one = [=](benchmark::State& st, const Tuning& requested, auto shape_for,
                            auto launch_with) {
-            // The wave fills unrequested rows with its own default (wave_tuning).
-            Tuning resolved = resolve_tuning(requested, R, precision_of<T>());
-            if (wave && requested.rows == 0)
-                resolved.rows = default_rows(R, precision_of<T>(), true);
-            const std::string why = fits(resolved, R, precision_of<T>(), wave);
+            const std::string why = fits(resolve_tuning(requested, R, precision_of<T>(), wave), R,
+                                         precision_of<T>(), wave);
             if (!why.empty()) {
                 st.SkipWithError(why.c_str());
                 return;
@@ -227,8 +224,8 @@ void register_radius(const Size& s, const Options& o) {
             register_timed(name + suffix + "/tuned", [=](benchmark::State& st) {
                 Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, R));
                 const Box box = x.layout.interior();
-                const ShapeChoice choice = g_tuner->shape<R, T>(wave, x.layout, box);
-                st.SetLabel("shape from " + choice.source);
+                const TunedShape choice = g_tuner->shape<R, T>(wave, x.layout, box);
+                st.SetLabel(std::string("shape from ") + shape_source_name(choice.source));
                 run_one(
                     st, choice.shape,
                     [](const Arrays<T>&, const Box&, const Tuning& t) { return t; }, launch);
@@ -292,12 +289,14 @@ void tune_all(const Options& o) {
                         for (const bool wave : {false, true}) {
                             const char* name = wave ? "wave" : "fused_xyz";
                             if (!o.wants(name)) continue;
-                            const ShapeChoice c =
+                            const TunedShape c =
                                 g_tuner->shape<RR, T>(wave, layout, layout.interior());
                             std::printf("%s R%d %s %s: %s%s%s\n", name, RR,
                                         precision_name(precision), s.label().c_str(),
-                                        c.source.c_str(), c.summary.empty() ? "" : ": ",
-                                        c.summary.c_str());
+                                        (c.source == ShapeSource::BuiltIn
+                                             ? "the built-in default"
+                                             : shape_source_name(c.source)),
+                                        c.summary.empty() ? "" : ": ", c.summary.c_str());
                         }
                     });
             });

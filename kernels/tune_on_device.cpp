@@ -88,8 +88,35 @@ TuneResult tune_on_device(bool wave, const Layout& layout, const Box& box, doubl
                               budget_ms);
 }
 
+const char* shape_source_name(ShapeSource source) {
+    switch (source) {
+    case ShapeSource::Cache:
+        return "cache";
+    case ShapeSource::TunedNow:
+        return "tuned now";
+    default:
+        return "built-in default";
+    }
+}
+
+template <int R, class T>
+TunedShape cached_or_tuned(TuningCache& cache, bool wave, const Layout& layout, const Box& box,
+                           double budget_ms) {
+    if (!STENCIL_HAS_GPU)
+        return {resolve_tuning(Tuning{}, R, precision_of<T>(), wave), ShapeSource::BuiltIn,
+                "the HOST back-end has no launch shape"};
+    const TuneKey key{
+        wave ? "wave" : "fused_xyz", R, precision_of<T>(), {box.nx(), box.ny(), box.nz()}};
+    if (const TuneEntry* hit = cache.find(key)) return {hit->shape, ShapeSource::Cache, ""};
+    const TuneResult r = tune_on_device<R, T>(wave, layout, box, budget_ms);
+    cache.put({key, r.best, r.best_ms, r.start_ms});
+    return {r.best, ShapeSource::TunedNow, r.summary()};
+}
+
 #define STENCIL_INSTANTIATE_TUNE(R, T)                                                             \
-    template TuneResult tune_on_device<R, T>(bool, const Layout&, const Box&, double, double);
+    template TuneResult tune_on_device<R, T>(bool, const Layout&, const Box&, double, double);     \
+    template TunedShape cached_or_tuned<R, T>(TuningCache&, bool, const Layout&, const Box&,       \
+                                              double);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_TUNE)
 
 } // namespace stencil

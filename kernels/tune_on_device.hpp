@@ -5,6 +5,9 @@
 #pragma once
 
 #include "tuner.hpp"
+#include "tuning_cache.hpp"
+
+#include <string>
 
 namespace stencil {
 
@@ -19,5 +22,23 @@ namespace stencil {
 template <int R, class T>
 TuneResult tune_on_device(bool wave, const Layout& layout, const Box& box, double budget_ms,
                           double noise = 0.02);
+
+// Where a launch shape came from.
+enum class ShapeSource { BuiltIn, Cache, TunedNow };
+const char* shape_source_name(ShapeSource source); // "built-in default", "cache", "tuned now"
+
+struct TunedShape {
+    Tuning shape;
+    ShapeSource source = ShapeSource::BuiltIn;
+    std::string summary; // the search's line, when tuned now
+};
+
+// The tuned shape of the wave kernel (wave) or the fused Laplacian over
+// `box` of `layout`: from `cache` when it holds one for these extents, else
+// tuned now (tune_on_device) and put into `cache`, which the caller saves.
+// On the HOST back-end, which has no launch shape, the built-in one.
+template <int R, class T>
+TunedShape cached_or_tuned(TuningCache& cache, bool wave, const Layout& layout, const Box& box,
+                           double budget_ms);
 
 } // namespace stencil

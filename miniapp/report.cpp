@@ -110,7 +110,7 @@ void print_report(const Report& r) {
             std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",
                         c.tuning_mode.c_str(), sc.extents[0], sc.extents[1], sc.extents[2],
                         sc.shape.block_x, sc.shape.block_y, sc.shape.window, sc.shape.rows,
-                        sc.source.c_str());
+                        shape_source_name(sc.source));
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
     std::printf(
@@ -168,7 +168,7 @@ std::string write_json(const Report& r, const std::string& path) {
         out << (i ? ", " : "") << "{\"box\": " << triple(sc.extents)
             << ", \"block_x\": " << sc.shape.block_x << ", \"block_y\": " << sc.shape.block_y
             << ", \"window\": " << sc.shape.window << ", \"rows\": " << sc.shape.rows
-            << ", \"source\": " << quoted(sc.source) << "}";
+            << ", \"source\": " << quoted(shape_source_name(sc.source)) << "}";
     }
     out << "],\n  \"phases_ms\": {";
     for (std::size_t i = 0; i < r.phases.size(); ++i)

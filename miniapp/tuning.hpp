@@ -3,6 +3,7 @@
 #pragma once
 
 #include "simulation.hpp"
+#include "tune_on_device.hpp"
 
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@ namespace stencil {
 struct ShapeChoice {
     std::array<int, 3> extents{0, 0, 0};
     Tuning shape;
-    std::string source; // "built-in default", "cache" or "tuned now"
+    ShapeSource source = ShapeSource::BuiltIn;
 };
 
 // Collective. With --tuning off, every box keeps its built-in shape. Else
