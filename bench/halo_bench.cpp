@@ -84,15 +84,16 @@ struct Timing {
 
 Timing time_exchange(const Decomposition& d, const Layout& layout, CommMode mode, int iterations) {
     DeviceArray<float> storage(layout.allocation());
-    Stream compute, halo(StreamPriority::High);
+    Stream halo(StreamPriority::High);
     HaloExchange<float> exchange(d, layout, mode, {storage.data()}, halo);
     const FieldView<float> field = view_of(storage.data(), layout);
-    Event ready;
-    ready.record(compute);
     auto once = [&] {
-        exchange.pack(field, ready, 0);
+        exchange.begin(field, 0);
+        exchange.pack(field);
         exchange.post();
-        if (Event* done = exchange.finish(field)) done->synchronize();
+        exchange.wait();
+        exchange.unpack(field);
+        halo.synchronize();
     };
     for (int w = 0; w < 5; ++w)
         once(); // warm-up: connections, NCCL channels

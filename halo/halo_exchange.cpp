@@ -85,6 +85,11 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, Comm
             }
             bytes_ += 2 * f.count * sizeof(T);
             faces_.push_back(f);
+            if (axis < 2) {
+                pack_table_.add(f.send_box, f.send_device);
+                unpack_table_.add(f.recv_box, f.recv_device);
+            }
+            received_.add(f.recv_box, nullptr);
         }
     if (mode == CommMode::Nccl) {
 #if STENCIL_HAVE_NCCL
@@ -134,22 +139,23 @@ PersistentRequests& HaloExchange<T>::requests_for(const T* origin) {
 }
 
 template <class T>
-void HaloExchange<T>::pack(FieldView<T> field, Event& ready, int slot) {
+void HaloExchange<T>::begin(FieldView<T> field, int slot) {
     slot_ = slot;
+    timers_[slot_].post_ms = timers_[slot_].wait_ms = 0;
+    if (idle()) return;
+    if (mode_ == CommMode::Nccl) nccl_field_ = field;
+    if (host_between()) active_ = &requests_for(field.origin);
+}
+
+template <class T>
+void HaloExchange<T>::pack(FieldView<T> field) {
     if (idle()) return;
     SlotTimers& t = timers_[slot_];
-    ready.make_wait(stream_);
     t.pack_start.record(stream_);
-    if (mode_ == CommMode::Nccl) nccl_field_ = field;
-    if (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged)
-        active_ = &requests_for(field.origin);
-    if (mode_ != CommMode::None) {
-        for (const Face& f : faces_) {
-            if (f.axis < 2) launch_pack<T>(field, f.send_box, f.send_device, stream_);
-            if (mode_ == CommMode::Staged)
-                copy_async(f.send_host, send_source(f, field), f.count * sizeof(T), stream_);
-        }
-    }
+    launch_pack_faces<T>(field, pack_table_, stream_);
+    if (mode_ == CommMode::Staged)
+        for (const Face& f : faces_)
+            copy_async(f.send_host, send_source(f, field), f.count * sizeof(T), stream_);
     t.pack_done.record(stream_);
 }
 
@@ -179,33 +185,31 @@ void HaloExchange<T>::post() {
 }
 
 template <class T>
-Event* HaloExchange<T>::finish(FieldView<T> field) {
-    if (idle()) return nullptr;
+void HaloExchange<T>::wait() {
+    if (!active_) return;
     const double start = wall_clock_ms();
-    SlotTimers& t = timers_[slot_];
-    if (active_) active_->wait_all();
-    t.wait_ms = wall_clock_ms() - start;
-    t.unpack_start.record(stream_);
-    if (mode_ != CommMode::None) {
-        for (const Face& f : faces_) {
-            if (mode_ == CommMode::Staged)
-                copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(T), stream_);
-            if (f.axis < 2) launch_unpack(f.recv_device, field, f.recv_box, stream_);
-        }
-        if (drop_one_face_ && !faces_.empty())
-            launch_fill(field, faces_.front().recv_box, T(0), stream_);
-    }
+    active_->wait_all();
     active_ = nullptr;
-    t.unpack_done.record(stream_);
-    return &t.unpack_done;
+    timers_[slot_].wait_ms = wall_clock_ms() - start;
 }
 
 template <class T>
-void HaloExchange<T>::poison_halo(FieldView<T> field, Event& ready) {
+void HaloExchange<T>::unpack(FieldView<T> field) {
+    if (idle()) return;
+    SlotTimers& t = timers_[slot_];
+    t.unpack_start.record(stream_);
+    if (mode_ == CommMode::Staged)
+        for (const Face& f : faces_)
+            copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(T), stream_);
+    launch_unpack_faces<T>(field, unpack_table_, stream_);
+    if (drop_one_face_) launch_fill(field, faces_.front().recv_box, T(0), stream_);
+    t.unpack_done.record(stream_);
+}
+
+template <class T>
+void HaloExchange<T>::poison_halo(FieldView<T> field) {
     if (idle()) return; // nothing is received, and nothing would wait for the fill
-    ready.make_wait(stream_);
-    for (const Face& f : faces_)
-        launch_fill(field, f.recv_box, T(std::nan("")), stream_);
+    launch_fill_faces(field, received_, T(std::nan("")), stream_);
 }
 
 template <class T>

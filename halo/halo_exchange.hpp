@@ -15,6 +15,7 @@
 
 #include "decomposition.hpp"
 #include "field.hpp"
+#include "launch_table.hpp"
 #include "layout.hpp"
 #include "memory.hpp"
 #include "stream.hpp"
@@ -55,25 +56,42 @@ public:
 
     static constexpr int kTimingSlots = kHaloTimingSlots;
 
-    // 1. On the halo stream, once `ready` (recorded on the compute stream)
-    //    has passed: pack the owned faces of `field`. `slot` (0 ..
-    //    kTimingSlots - 1) holds this step's timers until times(slot).
-    void pack(FieldView<T> field, Event& ready, int slot);
+    // A step calls, in order: begin, pack, post, wait, unpack. The device
+    // work (pack, unpack, and NCCL's post) goes on the halo stream, ordered
+    // after whatever the caller made that stream wait for; none of it
+    // synchronises the host, so a step may be captured as a graph
+    // (host_between() says where the host must act between two graphs).
+    //
+    // 0. Host bookkeeping: the step works on `field` and keeps its timers in
+    //    `slot` (0 .. kTimingSlots - 1) until times(slot).
+    void begin(FieldView<T> field, int slot);
+    // 1. Pack the owned x and y faces of `field`, all in one launch (and in
+    //    Staged mode copy every face to pinned memory).
+    void pack(FieldView<T> field);
     // 2. MPI: wait on the host for the pack, and nothing else (MPI reads
-    //    the buffers), then start the requests; with no neighbour, no wait.
-    //    NCCL: enqueue the group on the halo stream.
+    //    the buffers), then start the requests. NCCL: enqueue the group.
     void post();
-    // 4. Complete the requests and unpack into the halo of `field`; the
-    //    returned event marks the halo as complete on the halo stream, or is
-    //    null when nothing moves (no neighbour, or CommMode::None): then no
-    //    step touches the halo stream at all.
-    Event* finish(FieldView<T> field);
+    // 3. MPI: complete the requests on the host. NCCL: nothing.
+    void wait();
+    // 4. Unpack every received x and y face into the halo of `field` in one
+    //    launch (Staged: after copying them from pinned memory).
+    void unpack(FieldView<T> field);
+
+    // Whether any of the above puts work on the halo stream: false with no
+    // neighbour or with CommMode::None, and then a step need not touch the
+    // halo stream at all.
+    bool moves_data() const { return !idle(); }
+    // Whether the host must act between pack and unpack (MPI knows nothing
+    // of streams); with NCCL the whole exchange is stream-ordered.
+    bool host_between() const {
+        return moves_data() && (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged);
+    }
 
     // Testing aids. poison_halo fills every halo face that will be received
-    // with NaN, after `ready` (call before pack). drop_one_face makes
-    // finish() zero the first received face instead, a planted bug that
-    // --check must catch.
-    void poison_halo(FieldView<T> field, Event& ready);
+    // with NaN, in one launch on the halo stream (call before pack).
+    // drop_one_face makes unpack() zero the first received face instead, a
+    // planted bug that --check must catch.
+    void poison_halo(FieldView<T> field);
     void set_drop_one_face(bool drop) { drop_one_face_ = drop; }
 
     // The phases of the step that used `slot`, once the device has finished
@@ -104,6 +122,7 @@ private:
     std::vector<Face> faces_;
     std::vector<DeviceArray<T>> device_buffers_;
     std::vector<PinnedArray<T>> pinned_buffers_;
+    FaceTable<T> pack_table_, unpack_table_, received_; // x, y faces; every received face
     std::vector<const T*> origins_;
     std::vector<PersistentRequests> requests_; // one set per time-level array
     PersistentRequests* active_ = nullptr;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "gpu_runtime.hpp"
+#include "launch_table.hpp"
 #include "layout.hpp"
 
 #include <type_traits>
@@ -71,21 +72,8 @@ __device__ inline void store_vec_nontemporal(T* p, const Vec<T>& a) {
 #endif
 }
 
-// Vector groups along x. Any box may start at any x0: groups are aligned to
-// the allocation (16 bytes), so the first group may begin up to lanes-1
-// cells before x0 and the last may end past x1. Loads always take whole
-// aligned groups (the halo and the padding make that safe); stores are
-// masked to the box, which keeps every path bitwise identical to the
-// aligned fast path.
-struct XGroups {
-    int first; // x index of the first group's first cell (<= x0)
-    int count; // groups covering [x0, x1)
-
-    __host__ __device__ static XGroups of(const Layout& layout, int x0, int x1, int lanes) {
-        const int first = x0 - (layout.front + x0) % lanes;
-        return {first, (x1 - first + lanes - 1) / lanes};
-    }
-};
+// Vector groups along x: launch_table.hpp (the HOST back-end walks them too).
+using ::stencil::XGroups;
 
 // Stores lanes of `a` that fall inside [x0, x1); one vector store when all do.
 template <class T>

@@ -11,33 +11,34 @@ namespace {
 
 enum class FaceOp { Pack, Unpack, Fill };
 
+// One thread per cell over every box of the table (grid-stride).
 template <FaceOp Op, class T>
 __global__ void __launch_bounds__(256)
-    face_kernel(FieldView<T> field, Box face, T* buffer, T value) {
-    const long long n = (long long)face.nx() * face.ny() * face.nz();
+    face_kernel(FieldView<T> field, FaceTable<T> faces, T value) {
+    const long long n = faces.cells();
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n;
          t += (long long)gridDim.x * blockDim.x) {
-        const int i = face.x0 + int(t % face.nx());
-        const int j = face.y0 + int((t / face.nx()) % face.ny());
-        const int k = face.z0 + int(t / ((long long)face.nx() * face.ny()));
-        T& cell = field(i, j, k);
-        if (Op == FaceOp::Pack) buffer[t] = cell;
-        if (Op == FaceOp::Unpack) cell = buffer[t];
+        const FaceCell c = locate_face_cell(faces, t);
+        T& cell = field(c.i, c.j, c.k);
+        if (Op == FaceOp::Pack) faces.buffer[c.face][c.item] = cell;
+        if (Op == FaceOp::Unpack) cell = faces.buffer[c.face][c.item];
         if (Op == FaceOp::Fill) cell = value;
     }
 }
 
 template <FaceOp Op, class T>
-void launch_face(FieldView<T> field, const Box& face, T* buffer, T value, Stream& stream) {
-    if (face.empty()) return;
-    const unsigned blocks = unsigned(std::min<std::size_t>((face.cells() + 255) / 256, 65536));
-    face_kernel<Op, T><<<blocks, 256, 0, stream.handle()>>>(field, face, buffer, value);
+void launch_face(FieldView<T> field, const FaceTable<T>& faces, T value, Stream& stream) {
+    if (faces.cells() == 0) return;
+    const unsigned blocks = unsigned(std::min<long long>((faces.cells() + 255) / 256, 65536));
+    face_kernel<Op, T><<<blocks, 256, 0, stream.handle()>>>(field, faces, value);
     GPU_CHECK_LAUNCH();
 }
 
 template <class T>
-__global__ void add_at_kernel(T* cell, T value) {
-    *cell += value;
+__global__ void add_source_kernel(T* cell, RickerSource source, long long* step) {
+    const long long n = *step;
+    *cell += T(source.amplitude(n));
+    *step = n + 1;
 }
 
 template <class T>
@@ -71,23 +72,24 @@ FieldView<T> writable(FieldView<const T> v) {
 } // namespace
 
 template <class T>
-void launch_pack(FieldView<const T> field, const Box& face, T* buffer, Stream& stream) {
-    launch_face<FaceOp::Pack>(writable(field), face, buffer, T(0), stream);
+void launch_pack_faces(FieldView<const T> field, const FaceTable<T>& faces, Stream& stream) {
+    launch_face<FaceOp::Pack>(writable(field), faces, T(0), stream);
 }
 
 template <class T>
-void launch_unpack(const T* buffer, FieldView<T> field, const Box& face, Stream& stream) {
-    launch_face<FaceOp::Unpack>(field, face, const_cast<T*>(buffer), T(0), stream);
+void launch_unpack_faces(FieldView<T> field, const FaceTable<T>& faces, Stream& stream) {
+    launch_face<FaceOp::Unpack>(field, faces, T(0), stream);
 }
 
 template <class T>
-void launch_fill(FieldView<T> field, const Box& box, T value, Stream& stream) {
-    launch_face<FaceOp::Fill>(field, box, static_cast<T*>(nullptr), value, stream);
+void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, Stream& stream) {
+    launch_face<FaceOp::Fill>(field, faces, value, stream);
 }
 
 template <class T>
-void launch_add_at(FieldView<T> field, int i, int j, int k, T value, Stream& stream) {
-    add_at_kernel<<<1, 1, 0, stream.handle()>>>(field.ptr(i, j, k), value);
+void launch_add_source(FieldView<T> field, int i, int j, int k, const RickerSource& source,
+                       long long* step, Stream& stream) {
+    add_source_kernel<<<1, 1, 0, stream.handle()>>>(field.ptr(i, j, k), source, step);
     GPU_CHECK_LAUNCH();
 }
 

@@ -6,6 +6,8 @@
 
 #include "box.hpp"
 #include "field.hpp"
+#include "launch_table.hpp"
+#include "source.hpp"
 #include "stream.hpp"
 
 #include <cstddef>
@@ -14,18 +16,41 @@ namespace stencil {
 
 // Templated on the element type; instantiated for float and double.
 
-// buffer[...] = field over `face`, x fastest, then y, then z.
+// Each in one launch over every box of the table (launch_table.hpp):
+// buffer[f][...] = field over box[f], x fastest, then y, then z.
 template <class T>
-void launch_pack(FieldView<const T> field, const Box& face, T* buffer, Stream& stream);
-// field over `face` = buffer[...], the inverse of launch_pack.
+void launch_pack_faces(FieldView<const T> field, const FaceTable<T>& faces, Stream& stream);
+// field over box[f] = buffer[f][...], the inverse of launch_pack_faces.
 template <class T>
-void launch_unpack(const T* buffer, FieldView<T> field, const Box& face, Stream& stream);
-// field over `box` = value.
+void launch_unpack_faces(FieldView<T> field, const FaceTable<T>& faces, Stream& stream);
+// field over every box[f] = value (the buffers are not used).
 template <class T>
-void launch_fill(FieldView<T> field, const Box& box, T value, Stream& stream);
-// field(i,j,k) += value.
+void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, Stream& stream);
+
+// One box: a table of one.
 template <class T>
-void launch_add_at(FieldView<T> field, int i, int j, int k, T value, Stream& stream);
+void launch_pack(FieldView<const T> field, const Box& face, T* buffer, Stream& stream) {
+    FaceTable<T> one;
+    one.add(face, buffer);
+    launch_pack_faces(field, one, stream);
+}
+template <class T>
+void launch_unpack(const T* buffer, FieldView<T> field, const Box& face, Stream& stream) {
+    FaceTable<T> one;
+    one.add(face, const_cast<T*>(buffer));
+    launch_unpack_faces(field, one, stream);
+}
+template <class T>
+void launch_fill(FieldView<T> field, const Box& box, T value, Stream& stream) {
+    FaceTable<T> one;
+    one.add(box, nullptr);
+    launch_fill_faces(field, one, value, stream);
+}
+// field(i,j,k) += source.amplitude(n), then ++n, where n is the device word
+// *step (the step count the caller keeps on the device, from 0).
+template <class T>
+void launch_add_source(FieldView<T> field, int i, int j, int k, const RickerSource& source,
+                       long long* step, Stream& stream);
 // out[n] = field.origin[offsets[n]] for n < count, widened to double (exact);
 // `offsets` and `out` are device arrays. Records receivers without copying
 // the field, in one format for both precisions.
@@ -39,10 +64,11 @@ std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned l
                             Stream& stream);
 
 #define STENCIL_INSTANTIATE_FIELD_OPS(T)                                                           \
-    template void launch_pack<T>(FieldView<const T>, const Box&, T*, Stream&);                     \
-    template void launch_unpack<T>(const T*, FieldView<T>, const Box&, Stream&);                   \
-    template void launch_fill<T>(FieldView<T>, const Box&, T, Stream&);                            \
-    template void launch_add_at<T>(FieldView<T>, int, int, int, T, Stream&);                       \
+    template void launch_pack_faces<T>(FieldView<const T>, const FaceTable<T>&, Stream&);          \
+    template void launch_unpack_faces<T>(FieldView<T>, const FaceTable<T>&, Stream&);              \
+    template void launch_fill_faces<T>(FieldView<T>, const FaceTable<T>&, T, Stream&);             \
+    template void launch_add_source<T>(FieldView<T>, int, int, int, const RickerSource&,           \
+                                       long long*, Stream&);                                       \
     template void launch_gather_cells<T>(FieldView<const T>, const std::size_t*, int, double*,     \
                                          Stream&);                                                 \
     template std::size_t count_nonfinite<T>(FieldView<const T>, const Box&, unsigned long long*,   \

@@ -13,6 +13,7 @@
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 // A per-kernel register budget. CUDA only: HIP's occupancy works in waves
@@ -93,20 +94,29 @@ template <int R, class T, bool Wave, int Rows>
 // registers, and are written into the other buffer at the next iteration.
 // Two buffers need one barrier per plane: a buffer is rewritten only after
 // every thread has passed the barrier that followed its last read.
+// Where a block and its thread sit: the block's shape, the thread within
+// it, and the block's tile along x, y and z. The one-box kernel reads them
+// from the launch; the table kernel from its table.
+struct BlockPlace {
+    int block_x, block_y; // threads
+    int tx, ty;           // this thread
+    int bx, by, bz;       // this block's tile
+};
+
 template <int R, class T, bool Wave, int Rows, bool SyncRing>
-__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
-    fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
-                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
+__device__ __forceinline__ void fused_walk(FieldView<const T> p, FieldView<T> out,
+                                           FieldView<const T> vel, const Box& box,
+                                           const Coefficients<R, T>& c, const Sponge& sponge,
+                                           XGroups groups, int window, const BlockPlace& b) {
     constexpr int G = device::kHaloGroups<R, T>, L = kLanes<T>;
     Vec<T>* tiles = device::dynamic_lds<T>(); // two buffers of (tile_rows + 2R) x (block_x + 2G)
-    const int bx = blockDim.x, tile_rows = Rows * int(blockDim.y);
-    const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * blockDim.y;
-    const TilePlace t{groups.first + L * int(blockIdx.x * bx), box.y0 + int(blockIdx.y) * tile_rows,
-                      bx + 2 * G};
+    const int bx = b.block_x, tile_rows = Rows * b.block_y;
+    const int tid = b.ty * bx + b.tx, threads = bx * b.block_y;
+    const TilePlace t{groups.first + L * b.bx * bx, box.y0 + b.by * tile_rows, bx + 2 * G};
     const int tile_slots = (tile_rows + 2 * R) * t.width;
     const int ring_slots = device::ring_slots<R, T>(bx, tile_rows);
-    const int i = t.i_block + L * int(threadIdx.x), j0 = t.j_first + Rows * int(threadIdx.y);
-    const int k_first = box.z0 + int(blockIdx.z) * window;
+    const int i = t.i_block + L * b.tx, j0 = t.j_first + Rows * b.ty;
+    const int k_first = box.z0 + b.bz * window;
     const int k_last = min(k_first + window, box.z1);
     const long long slice = (long long)p.layout.slice;
     const int line = p.layout.line;
@@ -114,7 +124,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
     // if its group holds a cell of the box.
     const bool x_loads = i < box.x1 + R, x_stores = i < box.x1;
     const long long my_offset = (long long)p.layout.index(i, j0, 0);
-    const int my_row = (Rows * int(threadIdx.y) + R) * t.width + threadIdx.x; // slot tx of row j0
+    const int my_row = (Rows * b.ty + R) * t.width + b.tx; // slot tx of row j0
 
     // Ring slot s of the tile: its LDS index and the offset of its group from
     // this thread's cell (i, j0) in the same plane, or lds = -1 when it does
@@ -257,6 +267,31 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
     }
 }
 
+template <int R, class T, bool Wave, int Rows, bool SyncRing>
+__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
+    fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
+                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
+    fused_walk<R, T, Wave, Rows, SyncRing>(p, out, vel, box, c, sponge, groups, window,
+                                           {int(blockDim.x), int(blockDim.y), int(threadIdx.x),
+                                            int(threadIdx.y), int(blockIdx.x), int(blockIdx.y),
+                                            int(blockIdx.z)});
+}
+
+// The wave update over every box of a table in one launch: a 1-D grid of
+// all boxes' blocks, each block finding its box, tile and 2-D thread
+// shape in the table (launch_table.hpp).
+template <int R, class T, int Rows, bool SyncRing>
+__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
+    wave_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
+                      WaveTable table, Coefficients<R, T> c, Sponge sponge) {
+    const TablePlace place = locate_block(table, blockIdx.x);
+    const TableBox& e = place.entry;
+    const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
+    fused_walk<R, T, true, Rows, SyncRing>(
+        p, out, vel, e.box, c, sponge, e.groups, e.window,
+        {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz});
+}
+
 // The instantiation a launch shape runs: its rows per thread (only those
 // max_fused_rows builds for R), and whether its ring is staged
 // synchronously. Blocks whose ring has more slots than kRingPrefetch per
@@ -287,6 +322,39 @@ auto fused_kernel_for(const Tuning& t) {
         break;
     }
     return fused_kernel_with_rows<R, T, Wave, 1>(t); // rows 1; checked_tuning refused the rest
+}
+
+// The table kernel for a table's rows per thread; staged synchronously if
+// any of its boxes' shapes needs it (correct for all, as in the one-box
+// kernel's choice).
+template <int R, class T, int Rows>
+auto wave_table_kernel_with_rows(bool sync_ring) {
+    return sync_ring ? wave_table_kernel<R, T, Rows, true> : wave_table_kernel<R, T, Rows, false>;
+}
+
+template <int R, class T>
+auto wave_table_kernel_for(const WaveTable& table) {
+    constexpr int max_rows = max_fused_rows(R, true);
+    bool sync_ring = false;
+    for (int e = 0; e < table.count; ++e) {
+        const TableBox& b = table.box[e];
+        sync_ring = sync_ring || device::ring_slots<R, T>(b.block_x, table.rows * b.block_y) >
+                                     kRingPrefetch * table.threads;
+    }
+    switch (table.rows) {
+    case 2:
+        if constexpr (max_rows >= 2) return wave_table_kernel_with_rows<R, T, 2>(sync_ring);
+        break;
+    case 4:
+        if constexpr (max_rows >= 4) return wave_table_kernel_with_rows<R, T, 4>(sync_ring);
+        break;
+    case 8:
+        if constexpr (max_rows >= 8) return wave_table_kernel_with_rows<R, T, 8>(sync_ring);
+        break;
+    default:
+        break;
+    }
+    return wave_table_kernel_with_rows<R, T, 1>(sync_ring);
 }
 
 // LDS bytes of a fused launch: two tiles (double-buffered).
@@ -339,8 +407,7 @@ Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box
     Tuning t = detail::checked_tuning<T>(requested, R, true);
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)
-        t = fit_block_to_box(t,
-                             device::XGroups::of(layout, box.x0, box.x1, device::kLanes<T>).count);
+        t = fit_block_to_box(t, XGroups::of(layout, box.x0, box.x1, device::kLanes<T>).count);
     if (requested.window != 0) return t;
     const auto g = detail::GroupLaunch::of<T>(layout, box, t, t.window, t.rows);
     const auto kernel = detail::fused_kernel_for<R, T, true>(t);
@@ -358,6 +425,25 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
     detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, tuning);
 }
 
+template <int R, class T>
+void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                       const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
+                       const Sponge& sponge, Stream& stream) {
+    for (const WaveTable& table : tables) {
+        if (table.blocks == 0) continue;
+        std::size_t lds = 0;
+        for (int e = 0; e < table.count; ++e) {
+            const TableBox& b = table.box[e];
+            const Tuning t{b.block_x, b.block_y, b.window, table.rows};
+            lds = std::max(lds, detail::fused_lds_bytes<R, T>(t));
+        }
+        detail::wave_table_kernel_for<R, T>(
+            table)<<<unsigned(table.blocks), table.threads, lds, stream.handle()>>>(
+            p, p_prev, vel, table, c, sponge);
+        GPU_CHECK_LAUNCH();
+    }
+}
+
 #define STENCIL_INSTANTIATE_FUSED(R, T)                                                            \
     template void detail::launch_fused_xy<R, T>(FieldView<const T>, FieldView<T>, const Box&,      \
                                                 const Coefficients<R, T>&, Stream&,                \
@@ -368,7 +454,10 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
     template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const Tuning&);
+                                         Stream&, const Tuning&);                                  \
+    template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
+                                          const std::vector<WaveTable>&,                           \
+                                          const Coefficients<R, T>&, const Sponge&, Stream&);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_FUSED)
 
 } // namespace stencil

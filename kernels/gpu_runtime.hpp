@@ -24,6 +24,16 @@
 #define STENCIL_HAS_GPU 0
 #endif
 
+// Graphs of captured stream work (graph.hpp). A captured step records its
+// timing events as graph nodes of their own ("external" event records),
+// which HIP offers from ROCm 6.2 (hipEventRecordWithFlags; 5.x lacks it) and
+// CUDA from 11.1. Without them the mini-app runs its steps as plain launches.
+#if defined(STENCIL_BACKEND_CUDA) || (defined(STENCIL_BACKEND_HIP) && HIP_VERSION >= 60200000)
+#define STENCIL_HAVE_GRAPHS 1
+#else
+#define STENCIL_HAVE_GRAPHS 0
+#endif
+
 #if STENCIL_HAS_GPU
 
 namespace stencil::gpu {

@@ -40,6 +40,24 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
     if (!box.empty()) host_wave_step<R>(p, p_prev, vel, box, c, sponge);
 }
 
+// The same tables the GPU launches, walked block by block through the same
+// mapping (locate_block, tile_cells), so that a hole or an overlap in it
+// fails the HOST tests too. Parallel over blocks: the loops inside a tile
+// then run serially (OpenMP does not nest by default).
+template <int R, class T>
+void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                       const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
+                       const Sponge& sponge, Stream&) {
+    constexpr int lanes = int(16 / sizeof(T));
+    for (const WaveTable& table : tables) {
+#pragma omp parallel for schedule(dynamic)
+        for (long long block = 0; block < table.blocks; ++block) {
+            const Box tile = tile_cells(locate_block(table, block), lanes, table.rows);
+            if (!tile.empty()) host_wave_step<R>(p, p_prev, vel, tile, c, sponge);
+        }
+    }
+}
+
 template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
     (void)layout;
@@ -65,7 +83,10 @@ void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream) {
     template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const Tuning&);
+                                         Stream&, const Tuning&);                                  \
+    template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
+                                          const std::vector<WaveTable>&,                           \
+                                          const Coefficients<R, T>&, const Sponge&, Stream&);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_HOST)
 template void launch_copy<float>(const float*, float*, std::size_t, Stream&);
 template void launch_copy<double>(const double*, double*, std::size_t, Stream&);
@@ -77,40 +98,41 @@ template void launch_copy<double>(const double*, double*, std::size_t, Stream&);
 namespace stencil {
 namespace {
 
-// Visits the cells of `box` in x-fastest order with their flat index.
-template <class F>
-void for_each_cell(const Box& box, F&& f) {
-    if (box.empty()) return;
-    const long long nx = box.nx(), ny = box.ny();
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int k = box.z0; k < box.z1; ++k)
-        for (int j = box.y0; j < box.y1; ++j) {
-            const long long row = ((k - box.z0) * ny + (j - box.y0)) * nx;
-            for (int i = box.x0; i < box.x1; ++i)
-                f(i, j, k, row + (i - box.x0));
-        }
+// Visits every cell of the table through the same flat-index mapping the
+// GPU kernel takes (locate_face_cell), so a hole or an overlap in that
+// mapping shows up in the HOST tests too.
+template <class T, class F>
+void for_each_table_cell(const FaceTable<T>& faces, F&& f) {
+    const long long n = faces.cells();
+#pragma omp parallel for schedule(static)
+    for (long long t = 0; t < n; ++t)
+        f(locate_face_cell(faces, t));
 }
 
 } // namespace
 
 template <class T>
-void launch_pack(FieldView<const T> field, const Box& face, T* buffer, Stream&) {
-    for_each_cell(face, [&](int i, int j, int k, long long t) { buffer[t] = field(i, j, k); });
+void launch_pack_faces(FieldView<const T> field, const FaceTable<T>& faces, Stream&) {
+    for_each_table_cell(
+        faces, [&](const FaceCell& c) { faces.buffer[c.face][c.item] = field(c.i, c.j, c.k); });
 }
 
 template <class T>
-void launch_unpack(const T* buffer, FieldView<T> field, const Box& face, Stream&) {
-    for_each_cell(face, [&](int i, int j, int k, long long t) { field(i, j, k) = buffer[t]; });
+void launch_unpack_faces(FieldView<T> field, const FaceTable<T>& faces, Stream&) {
+    for_each_table_cell(
+        faces, [&](const FaceCell& c) { field(c.i, c.j, c.k) = faces.buffer[c.face][c.item]; });
 }
 
 template <class T>
-void launch_fill(FieldView<T> field, const Box& box, T value, Stream&) {
-    for_each_cell(box, [&](int i, int j, int k, long long) { field(i, j, k) = value; });
+void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, Stream&) {
+    for_each_table_cell(faces, [&](const FaceCell& c) { field(c.i, c.j, c.k) = value; });
 }
 
 template <class T>
-void launch_add_at(FieldView<T> field, int i, int j, int k, T value, Stream&) {
-    field(i, j, k) += value;
+void launch_add_source(FieldView<T> field, int i, int j, int k, const RickerSource& source,
+                       long long* step, Stream&) {
+    field(i, j, k) += T(source.amplitude(*step));
+    ++*step;
 }
 
 template <class T>

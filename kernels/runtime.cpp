@@ -146,6 +146,7 @@ Stream::Stream(StreamPriority priority) {
     GPU_CHECK(STENCIL_RT(DeviceGetStreamPriorityRange)(&least, &greatest));
     const int value = priority == StreamPriority::High ? greatest : least;
     GPU_CHECK(STENCIL_RT(StreamCreateWithPriority)(&handle_, STENCIL_RT(StreamNonBlocking), value));
+    GPU_CHECK(STENCIL_RT(EventCreateWithFlags)(&fence_, STENCIL_RT(EventDisableTiming)));
 #else
     (void)priority;
 #endif
@@ -153,6 +154,7 @@ Stream::Stream(StreamPriority priority) {
 
 Stream::~Stream() {
 #if STENCIL_HAS_GPU
+    if (fence_) (void)STENCIL_RT(EventDestroy)(fence_);
     if (handle_) (void)STENCIL_RT(StreamDestroy)(handle_);
 #endif
 }
@@ -160,6 +162,7 @@ Stream::~Stream() {
 Stream::Stream(Stream&& other) noexcept {
 #if STENCIL_HAS_GPU
     handle_ = std::exchange(other.handle_, nullptr);
+    fence_ = std::exchange(other.fence_, nullptr);
 #else
     (void)other;
 #endif
@@ -168,8 +171,10 @@ Stream::Stream(Stream&& other) noexcept {
 Stream& Stream::operator=(Stream&& other) noexcept {
 #if STENCIL_HAS_GPU
     if (this != &other) {
+        if (fence_) (void)STENCIL_RT(EventDestroy)(fence_);
         if (handle_) (void)STENCIL_RT(StreamDestroy)(handle_);
         handle_ = std::exchange(other.handle_, nullptr);
+        fence_ = std::exchange(other.fence_, nullptr);
     }
 #else
     (void)other;
@@ -180,6 +185,16 @@ Stream& Stream::operator=(Stream&& other) noexcept {
 void Stream::synchronize() {
 #if STENCIL_HAS_GPU
     GPU_CHECK(STENCIL_RT(StreamSynchronize)(handle_));
+#endif
+}
+
+void Stream::wait_for(Stream& other) {
+#if STENCIL_HAS_GPU
+    // A plain record: inside a capture it stays an edge of the graph.
+    GPU_CHECK(STENCIL_RT(EventRecord)(fence_, other.handle_));
+    GPU_CHECK(STENCIL_RT(StreamWaitEvent)(handle_, fence_, 0));
+#else
+    (void)other;
 #endif
 }
 
@@ -219,6 +234,15 @@ Event& Event::operator=(Event&& other) noexcept {
 
 void Event::record(Stream& stream) {
 #if STENCIL_HAS_GPU
+#if STENCIL_HAVE_GRAPHS
+    STENCIL_RT(StreamCaptureStatus) status{};
+    GPU_CHECK(STENCIL_RT(StreamIsCapturing)(stream.handle(), &status));
+    if (status == STENCIL_RT(StreamCaptureStatusActive)) {
+        GPU_CHECK(STENCIL_RT(EventRecordWithFlags)(handle_, stream.handle(),
+                                                   STENCIL_RT(EventRecordExternal)));
+        return;
+    }
+#endif
     GPU_CHECK(STENCIL_RT(EventRecord)(handle_, stream.handle()));
 #else
     (void)stream;
@@ -229,14 +253,6 @@ void Event::record(Stream& stream) {
 void Event::synchronize() {
 #if STENCIL_HAS_GPU
     GPU_CHECK(STENCIL_RT(EventSynchronize)(handle_));
-#endif
-}
-
-void Event::make_wait(Stream& stream) {
-#if STENCIL_HAS_GPU
-    GPU_CHECK(STENCIL_RT(StreamWaitEvent)(stream.handle(), handle_, 0));
-#else
-    (void)stream;
 #endif
 }
 

@@ -11,6 +11,7 @@
 #include "coefficients.hpp"
 #include "fatal.hpp"
 #include "field.hpp"
+#include "launch_table.hpp"
 #include "precision.hpp"
 #include "sponge.hpp"
 #include "stream.hpp"
@@ -140,6 +141,27 @@ template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const Tuning& tuning = {});
+
+// A box of the wave update with its resolved launch shape (wave_tuning).
+struct LaunchBox {
+    Box box;
+    Tuning tuning;
+};
+
+// The wave tables one launch each covers `boxes` with, in order: a box
+// joins the first table whose boxes share its threads per block and rows
+// per thread (one instantiation), so the boundary slabs of a step with the
+// built-in shapes make one table. `lanes`: cells per 16-byte group.
+std::vector<WaveTable> wave_tables(const Layout& layout, const std::vector<LaunchBox>& boxes,
+                                   int lanes);
+
+// launch_wave_step over every box of `boxes` (each with its resolved shape),
+// one launch per table of wave_tables: bitwise the same cells and values as
+// one launch per box, in fewer launches.
+template <int R, class T>
+void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                       const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
+                       const Sponge& sponge, Stream& stream);
 
 // dst[0..count) = src[0..count): the bandwidth yardstick.
 template <class T>

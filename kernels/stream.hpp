@@ -26,6 +26,11 @@ public:
     Stream& operator=(const Stream&) = delete;
 
     void synchronize();
+    // Makes this stream's later work wait for everything enqueued on `other`
+    // so far, without blocking the host. While `other` is being captured
+    // into a graph this is an edge inside the graph: it forks this stream
+    // into the capture, or joins it back.
+    void wait_for(Stream& other);
 #if STENCIL_HAS_GPU
     gpu::StreamHandle handle() const {
         return handle_;
@@ -33,6 +38,7 @@ public:
 
 private:
     gpu::StreamHandle handle_ = nullptr;
+    gpu::EventHandle fence_ = nullptr; // recorded on the stream waited for; no timing
 #endif
 };
 
@@ -45,10 +51,11 @@ public:
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 
+    // On a stream being captured into a graph, the record is a node of the
+    // graph, so the event still marks a point the host can wait for and
+    // time when the graph is replayed.
     void record(Stream& stream);
     void synchronize();
-    // Makes `stream` wait for this event without blocking the host.
-    void make_wait(Stream& stream);
 
     // Milliseconds between two recorded, completed events.
     friend double elapsed_ms(const Event& start, const Event& stop);

@@ -25,11 +25,6 @@ double cfl_limit(int radius, double h, double c_max) {
     return 2.0 / (c_max * std::sqrt(lambda_max));
 }
 
-double ricker(double t, double f0, double t0) {
-    const double a = std::pow(M_PI * f0 * (t - t0), 2);
-    return (1.0 - 2.0 * a) * std::exp(-a);
-}
-
 std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& p) {
     // The speed range comes from the model itself, over every depth of the grid.
     p.c_min = p.c_max = velocity_at(c.model, 0, grid[2]);

@@ -24,9 +24,6 @@ double velocity_at(ModelKind model, int k, int nz);
 // largest eigenvalue of -L, is 3 (|w_0| + 2 sum |w_r|) / h^2.
 double cfl_limit(int radius, double h, double c_max);
 
-// The Ricker wavelet (1 - 2 a) exp(-a), a = (pi f0 (t - t0))^2.
-double ricker(double t, double f0, double t0);
-
 // Fills `physics` from the configuration and the global grid; returns an
 // empty string, or one line saying what is wrong (a dt above the limit, a
 // source outside the grid).

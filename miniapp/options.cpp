@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include "graph.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -113,6 +115,9 @@ const char* usage() {
            "                        MPI library reports GPU support, else staged; nccl where "
            "built)\n"
            "  --overlap on|off      overlap the exchange with the interior kernel (default on)\n"
+           "  --graphs auto|on|off  replay each step's device work as HIP/CUDA graphs (default\n"
+           "                        auto: on where the build has them; not the HOST back-end,\n"
+           "                        nor HIP before ROCm 6.2)\n"
            "  --block-x N --block-y N --window N --rows N  fused kernel launch shape\n"
            "                        (default: 16x8 threads for R<=5, 8x16 for R>=6 and thin\n"
            "                        x slabs; 1 to 64 planes by R and box size, short ones for\n"
@@ -203,7 +208,15 @@ std::string parse_options(int argc, char** argv, Config& c) {
                 c.comm = comm_choice(next());
             else if (opt == "--overlap")
                 c.overlap = on_off(next(), opt);
-            else if (opt == "--model") {
+            else if (opt == "--graphs") {
+                const std::string v = next();
+                if (v == "auto")
+                    c.graphs = GraphChoice::Auto;
+                else if (v == "on" || v == "off")
+                    c.graphs = v == "on" ? GraphChoice::On : GraphChoice::Off;
+                else
+                    throw BadOption{"--graphs: '" + v + "' is not auto, on or off"};
+            } else if (opt == "--model") {
                 const std::string v = next();
                 if (v == "constant")
                     c.model = ModelKind::Constant;
@@ -302,6 +315,9 @@ std::string parse_options(int argc, char** argv, Config& c) {
         return "--rows " + std::to_string(c.tuning.rows) +
                ": the wave kernel at R=" + std::to_string(c.radius) + " is built for at most " +
                std::to_string(max_fused_rows(c.radius, true)) + " rows per thread";
+    if (c.graphs == GraphChoice::On && !graphs_available())
+        return "--graphs on: this build has no graphs (the HOST back-end, or HIP before ROCm "
+               "6.2); use --graphs auto or off";
     if (c.inject_write_error && c.snapshot_every == 0)
         return "--inject-fault write-error needs --snapshot-every";
     if (c.check && c.comm == CommChoice::None)

@@ -11,6 +11,9 @@ namespace stencil {
 
 enum class CommChoice { Auto, Staged, GpuAware, Nccl, None };
 enum class ModelKind { Constant, Layered };
+// --graphs: replay each step's device work as captured graphs. Auto: on
+// wherever the build has them (see graph.hpp).
+enum class GraphChoice { Auto, On, Off };
 
 struct Config {
     std::array<int, 3> grid{0, 0, 0};  // global cells (from --grid, or --local times --procs)
@@ -22,6 +25,7 @@ struct Config {
     int warmup = 5;
     CommChoice comm = CommChoice::Auto;
     bool overlap = true;
+    GraphChoice graphs = GraphChoice::Auto;
     ModelKind model = ModelKind::Constant;
     double spacing = 10.0;                 // metres, all directions
     double dt = 0.0;                       // 0: from the CFL limit

@@ -48,6 +48,7 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
     r.tuning = sim.interior_tuning();
     r.shapes = shapes;
+    r.graphs = sim.graphs();
 
     const double steps = std::max(t.steps, 1), sampled = std::max(t.sampled, 1);
     const double per_step[7] = {t.pack / sampled, t.post / sampled,   t.interior / sampled,
@@ -99,6 +100,10 @@ void print_report(const Report& r) {
                 "%zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
                 r.halo_mib_per_step, r.pinned_bytes);
+    std::printf("  graphs %s (%s)\n", r.graphs ? "on" : "off",
+                c.graphs == GraphChoice::Auto
+                    ? (r.graphs ? "auto: this build has them" : "auto: this build has none")
+                    : "--graphs");
     if (r.backend != "HOST")
         std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
                     "(%s)\n",
@@ -155,6 +160,7 @@ std::string write_json(const Report& r, const std::string& path) {
         << ",\n  \"comm\": " << quoted(r.comm_mode)
         << ",\n  \"comm_reason\": " << quoted(r.comm_reason)
         << ",\n  \"overlap\": " << (c.overlap ? "true" : "false")
+        << ",\n  \"graphs\": " << (r.graphs ? "true" : "false")
         << ",\n  \"model\": " << quoted(c.model == ModelKind::Constant ? "constant" : "layered")
         << ",\n  \"spacing_m\": " << c.spacing << ",\n  \"dt_s\": " << r.physics.dt
         << ",\n  \"f0_hz\": " << r.physics.f0 << ",\n  \"sponge\": " << c.sponge

@@ -35,6 +35,14 @@ void SimulationState<T>::setup_boxes() {
 }
 
 template <class T>
+void SimulationState<T>::shapes_changed() {
+    slab_tables = wave_tables(layout, slabs, int(16 / sizeof(T)));
+    for (auto* graphs : {&front_graphs, &back_graphs})
+        for (Graph& g : *graphs)
+            g = Graph();
+}
+
+template <class T>
 void SimulationState<T>::setup_fields() {
     // Device memory first: if it does not fit, the allocator says how much
     // was asked for and how much is free, before any host staging is made.
@@ -83,23 +91,98 @@ SimulationState<T>::SimulationState(const Config& config_, const Physics& physic
         s.owns_source = s.owns_source && local >= 0 && local < s.d.local[a];
         s.source_local[a] = local + R;
     }
+    s.source = {physics.dt, physics.f0, physics.t0,
+                physics.dt * physics.dt / std::pow(config.spacing, 3)};
+    const long long zero = 0;
+    copy_to_device(s.source_step, &zero);
     // The one run-time to compile-time radius switch of the time loop.
     const double h = config.spacing;
     s.update = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, T>(h, h, h);
-        auto shape = [&](UpdateBox& u) {
+        auto shape = [&](LaunchBox& u) {
             u.tuning = wave_tuning<RR, T>(config.tuning, s.layout, u.box);
         };
         shape(s.whole);
         shape(s.inner);
         std::for_each(s.slabs.begin(), s.slabs.end(), shape);
+        s.update_tables = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
+                                      const std::vector<WaveTable>& tables, Stream& stream) {
+            launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream);
+        };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
-                           const UpdateBox& u, Stream& stream) {
+                           const LaunchBox& u, Stream& stream) {
             launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.tuning);
         };
     });
+    s.graphs = config.graphs == GraphChoice::On ||
+               (config.graphs == GraphChoice::Auto && graphs_available());
+    s.shapes_changed();
     s.first_start.record(s.compute);
+}
+
+template <class T>
+void SimulationState<T>::enqueue_front(StepTimers& t, bool sampled, FieldView<T> p,
+                                       FieldView<T> next) {
+    if (exchange->moves_data()) {
+        // After the previous step, whose last work is on the compute stream.
+        halo.wait_for(compute);
+        if (config.poison_halo) exchange->poison_halo(p);
+        exchange->pack(p);
+    }
+    if (!config.overlap) return;
+    // Enqueued before post(), where the host waits for the pack: the
+    // interior reads only owned cells of p and writes next, which the
+    // exchange never touches, so the device need not idle while the host
+    // posts.
+    if (sampled) t.interior_start.record(compute);
+    update(p, next, vel_view(), inner, compute);
+    if (sampled) t.interior_stop.record(compute);
+}
+
+template <class T>
+void SimulationState<T>::enqueue_back(StepTimers& t, bool sampled, FieldView<T> p,
+                                      FieldView<T> next) {
+    exchange->unpack(p);
+    // The boundary follows the unpack on the high-priority halo stream, so
+    // it starts as soon as the halos are in, alongside the interior's last
+    // blocks rather than behind them. With nothing exchanged, on compute.
+    Stream& stream = exchange->moves_data() ? halo : compute;
+    auto mark = [&](Event& e) {
+        if (sampled) e.record(stream);
+    };
+    if (config.overlap) {
+        mark(t.boundary_start);
+        update_tables(p, next, vel_view(), slab_tables, stream);
+        mark(t.boundary_stop);
+    } else {
+        mark(t.interior_start);
+        update(p, next, vel_view(), whole, stream);
+        mark(t.interior_stop);
+        mark(t.boundary_start);
+        mark(t.boundary_stop);
+    }
+}
+
+template <class T>
+void SimulationState<T>::enqueue_source(FieldView<T> next) {
+    if (owns_source)
+        launch_add_source(next, source_local[0], source_local[1], source_local[2], source,
+                          source_step.data(), compute);
+}
+
+template <class T>
+template <class F>
+void SimulationState<T>::replay(std::array<Graph, kGraphs>& graphs, int slot, bool sampled,
+                                Stream& stream, F&& enqueue) {
+    // Both twins at once, so that the timed steps never pay for a capture
+    // (the warm-up steps meet every slot and time level).
+    const int plain = graph_index(slot, false);
+    if (!graphs[plain].ready())
+        for (const bool with_events : {false, true})
+            graphs[graph_index(slot, with_events)] =
+                Graph::capture(stream, [&] { enqueue(with_events); });
+    graphs[graph_index(slot, sampled)].launch(stream);
 }
 
 template <class T>
@@ -113,42 +196,39 @@ void SimulationState<T>::step(bool timed) {
     t.timed = timed;
     t.sampled = timed && timed_steps % kPhaseSampling == 0;
     timed_steps += timed;
-    auto mark = [&](Event& e) {
-        if (t.sampled) e.record(compute);
-    };
-    Event& ready = last_done();
     if (steps_done == 0) first_start.record(compute); // not the time spent on setup
     const FieldView<T> p = view(current), next = view(1 - current);
-    if (config.poison_halo) exchange->poison_halo(p, ready);
-    exchange->pack(p, ready, slot);
-    if (config.overlap) {
-        // Enqueued before post(), where the host waits for the pack: the
-        // interior reads only owned cells of p and writes next, which the
-        // exchange never touches, so the device need not idle while the
-        // host posts.
-        mark(t.interior_start);
-        update(p, next, vel_view(), inner, compute);
-        mark(t.interior_stop);
+    exchange->begin(p, slot);
+    if (!graphs) {
+        enqueue_front(t, t.sampled, p, next);
         exchange->post();
-        if (Event* halo_done = exchange->finish(p)) halo_done->make_wait(compute);
-        mark(t.boundary_start);
-        for (const UpdateBox& slab : slabs)
-            update(p, next, vel_view(), slab, compute);
-        mark(t.boundary_stop);
+        exchange->wait();
+        enqueue_back(t, t.sampled, p, next);
+        if (exchange->moves_data()) compute.wait_for(halo);
+        enqueue_source(next);
+    } else if (exchange->host_between()) {
+        // MPI: one graph up to the pack and the interior, the host's part of
+        // the exchange, then one graph for the unpack and the boundary.
+        replay(front_graphs, slot, t.sampled, compute, [&](bool sampled) {
+            enqueue_front(t, sampled, p, next);
+            compute.wait_for(halo); // a capture ends with its forks joined
+        });
+        exchange->post();
+        exchange->wait();
+        replay(back_graphs, slot, t.sampled, halo,
+               [&](bool sampled) { enqueue_back(t, sampled, p, next); });
+        compute.wait_for(halo);
+        enqueue_source(next); // a launch of its own, after both streams' graphs
     } else {
-        exchange->post();
-        if (Event* halo_done = exchange->finish(p)) halo_done->make_wait(compute);
-        mark(t.interior_start);
-        update(p, next, vel_view(), whole, compute);
-        mark(t.interior_stop);
-        mark(t.boundary_start);
-        mark(t.boundary_stop);
-    }
-    if (owns_source) {
-        const double h3 = std::pow(config.spacing, 3);
-        const double time = steps_done * physics.dt;
-        const T amplitude = T(physics.dt * physics.dt * ricker(time, physics.f0, physics.t0) / h3);
-        launch_add_at(next, source_local[0], source_local[1], source_local[2], amplitude, compute);
+        // NCCL's exchange is stream-ordered, so the whole step, source
+        // included, is one graph; so is a step with nothing to exchange.
+        replay(front_graphs, slot, t.sampled, compute, [&](bool sampled) {
+            enqueue_front(t, sampled, p, next);
+            exchange->post();
+            enqueue_back(t, sampled, p, next);
+            if (exchange->moves_data()) compute.wait_for(halo);
+            enqueue_source(next);
+        });
     }
     t.done.record(compute);
     current = 1 - current;

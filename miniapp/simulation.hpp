@@ -24,12 +24,6 @@ struct PhaseTotals {
 };
 constexpr int kPhaseSampling = 8;
 
-// A box the wave update launches over, with its launch shape.
-struct LaunchBox {
-    Box box;
-    Tuning tuning;
-};
-
 // The interface of a run; make_simulation builds one in the precision
 // config.precision selects (SimulationOf<T>, simulation_impl.hpp). Host
 // copies of field values come back as double whatever the precision:
@@ -57,6 +51,8 @@ public:
     // along x, y, z): the tuner's choice, the same for equal boxes on every
     // rank. Results do not change (the shape changes no bit; tested).
     virtual void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) = 0;
+    // Whether steps replay captured graphs (--graphs; never on HOST).
+    virtual bool graphs() const = 0;
 
     // Collective queries of the current field p(t_n).
     // A hash of the interior's bit patterns in the run's precision,

@@ -2,7 +2,9 @@
 // and SimulationOf<T>, which implements the Simulation interface on it.
 #pragma once
 
+#include "graph.hpp"
 #include "simulation.hpp"
+#include "source.hpp"
 #include "stencil.hpp"
 
 #include <algorithm>
@@ -12,13 +14,6 @@
 #include <vector>
 
 namespace stencil {
-
-// A box the wave update covers, with the launch shape it runs: resolved once
-// at setup (wave_tuning asks the occupancy API), not every step.
-struct UpdateBox {
-    Box box;
-    Tuning tuning;
-};
 
 // The events of one step. They are read up to kHaloTimingSlots - 1 steps
 // later, so the time loop never waits for the device only to read its
@@ -31,9 +26,12 @@ struct StepTimers {
 
 template <class T>
 struct SimulationState {
-    // The wave update over one box, with the radius already fixed (dispatched once).
+    // The wave update with the radius already fixed (dispatched once): over
+    // one box, and over boxes merged into tables.
     using UpdateFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
-                                        const UpdateBox&, Stream&)>;
+                                        const LaunchBox&, Stream&)>;
+    using UpdateTablesFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
+                                              const std::vector<WaveTable>&, Stream&)>;
 
     Config config;
     Physics physics;
@@ -51,11 +49,24 @@ struct SimulationState {
     Event first_start;                     // the "done" before step 0
     int collected = 0;                     // steps whose timers were read
     int timed_steps = 0;                   // enqueued, for the phase sampling
-    UpdateBox whole, inner;
-    std::vector<UpdateBox> slabs; // the shell whole - inner, as non-overlapping boxes
+    // The boxes of the wave update, each with its resolved launch shape
+    // (wave_tuning asks the occupancy API once here, not every step).
+    LaunchBox whole, inner;
+    std::vector<LaunchBox> slabs;       // the shell whole - inner, as non-overlapping boxes
+    std::vector<WaveTable> slab_tables; // the slabs in as few launches as their shapes allow
     bool owns_source = false;
     int source_local[3] = {0, 0, 0};
+    RickerSource source;
+    DeviceArray<long long> source_step{1}; // the steps the source kernel has added
     UpdateFn update;
+    UpdateTablesFn update_tables;
+    // Graphs of the step's device work (--graphs): before the host's part of
+    // an MPI exchange ("front"; with NCCL or nothing to exchange, the whole
+    // step), and after it ("back"). By timer slot, time level (the pointers
+    // differ) and whether the phase events are recorded: graph_index().
+    bool graphs = false;
+    static constexpr int kGraphs = kSlots * 2 * 2;
+    std::array<Graph, kGraphs> front_graphs, back_graphs;
     PhaseTotals totals;
     int steps_done = 0;
 
@@ -66,9 +77,21 @@ struct SimulationState {
                     const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode);
     void setup_boxes();
     void setup_fields();
+    // After the boxes' shapes change: merge the slabs anew, drop the graphs.
+    void shapes_changed();
     void step(bool timed);
-    // The event the next step's work waits for: the last step's done.
-    Event& last_done() { return steps_done ? timers[(steps_done - 1) % kSlots].done : first_start; }
+    // The device work of a step before the host's part of an MPI exchange
+    // (pack, interior), and after it (unpack, boundary or whole update).
+    void enqueue_front(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
+    void enqueue_back(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
+    // The source, after the update of its cell (on the compute stream).
+    void enqueue_source(FieldView<T> next);
+    // Launches graphs[graph_index(slot, sampled)] on `stream`, capturing it
+    // (and its sampled twin) from enqueue(sampled) the first time.
+    template <class F>
+    void replay(std::array<Graph, kGraphs>& graphs, int slot, bool sampled, Stream& stream,
+                F&& enqueue);
+    int graph_index(int slot, bool sampled) const { return (slot * 2 + current) * 2 + sampled; }
     // Waits for step n and adds its phases to totals (steps in order).
     void collect(int n);
     // Waits for every step enqueued, and the compute stream's work after
@@ -76,11 +99,11 @@ struct SimulationState {
     void settle();
     std::vector<T> local_interior(); // settles first
     // The boxes the step updates with this schedule: whole, or inner and the slabs.
-    std::vector<UpdateBox*> updated_boxes() {
-        std::vector<UpdateBox*> boxes;
+    std::vector<LaunchBox*> updated_boxes() {
+        std::vector<LaunchBox*> boxes;
         if (!config.overlap) return {&whole};
         if (!inner.box.empty()) boxes.push_back(&inner);
-        for (UpdateBox& slab : slabs)
+        for (LaunchBox& slab : slabs)
             boxes.push_back(&slab);
         return boxes;
     }
@@ -135,15 +158,17 @@ public:
     }
     std::vector<LaunchBox> launch_boxes() const override {
         std::vector<LaunchBox> boxes;
-        for (const UpdateBox* u : s_->updated_boxes())
-            boxes.push_back({u->box, u->tuning});
+        for (const LaunchBox* u : s_->updated_boxes())
+            boxes.push_back(*u);
         return boxes;
     }
     void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) override {
-        for (UpdateBox* u : s_->updated_boxes())
+        for (LaunchBox* u : s_->updated_boxes())
             if (u->box.nx() == extents[0] && u->box.ny() == extents[1] && u->box.nz() == extents[2])
                 u->tuning = shape;
+        s_->shapes_changed();
     }
+    bool graphs() const override { return s_->graphs; }
     std::uint64_t checksum() const override { return checksum_of(*s_); }
     std::vector<double> gather() const override { return gather_of(*s_); }
     double energy() const override { return energy_of(*s_); }

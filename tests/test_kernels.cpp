@@ -5,6 +5,7 @@
 // was written. On a GPU back-end without a visible GPU the suite skips,
 // saying so.
 #include "device.hpp"
+#include "device_field.hpp"
 #include "host_operators.hpp"
 #include "memory.hpp"
 #include "series.hpp"
@@ -22,6 +23,7 @@
 
 namespace stencil {
 namespace {
+using test::DeviceField;
 using test::HostField;
 
 // The reference's type: wider than the kernel's.
@@ -31,18 +33,6 @@ using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
 // max |result - reference| / max |reference| over the box.
 template <class T>
 constexpr double kTolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
-
-// One field on the device, filled from and read back into a host field.
-template <class T>
-struct DeviceField {
-    Layout layout;
-    DeviceArray<T> storage;
-    explicit DeviceField(const HostField<T>& h) : layout(h.layout), storage(h.storage.size()) {
-        copy_to_device(storage, h.storage.data());
-    }
-    FieldView<T> view() { return view_of(storage.data(), layout); }
-    void read_into(HostField<T>& h) const { copy_to_host(h.storage.data(), storage); }
-};
 
 template <class T>
 HostField<Wide<T>> widen(const HostField<T>& f) {

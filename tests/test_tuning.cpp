@@ -55,9 +55,15 @@ TEST(AutoWaveWindow, AgreesWithABruteForceReadingOfTheRule) {
                     auto worth = [&](int window) { return 2 * radius * 8 > window / 2; };
                     ASSERT_TRUE(w == 1 || w == 2 || w == 4 || w == 8 || w == 16 || w == 32 ||
                                 w == 64);
-                    if (w >= 32) EXPECT_TRUE(fills(w) && worth(w));
-                    if (w > 1 && w <= 16) EXPECT_TRUE(nearly(w));
-                    if (w < 16) EXPECT_FALSE(nearly(2 * w)) << "a longer window fills";
+                    if (w >= 32) {
+                        EXPECT_TRUE(fills(w) && worth(w));
+                    }
+                    if (w > 1 && w <= 16) {
+                        EXPECT_TRUE(nearly(w));
+                    }
+                    if (w < 16) {
+                        EXPECT_FALSE(nearly(2 * w)) << "a longer window fills";
+                    }
                     for (int longer = 2 * w; longer <= 64; longer *= 2)
                         EXPECT_FALSE(fills(longer) && worth(longer));
                 }

@@ -20,12 +20,16 @@
 # usage: tools/gpu-miniapp.sh [--sizes "512,512,512 ..."] [--splits "1,1,2 2,1,1"]
 #                             [--radius 4] [--steps 100] [--one-gpu] [--scaling]
 #                             [--sweep "64 96 128 ..."] [--precisions "fp32 fp64"]
+#                             [--graphs "auto off"]
 # --precisions: the checks, timing matrix and snapshot runs in each (default fp32).
+# --graphs: the timing matrix with each --graphs value (default auto). The
+#           checks always run both ways, and their checksums must agree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
 sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0 scaling=0 sweep="" precisions=fp32
+graph_modes=auto
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes=$2; shift ;;
@@ -36,6 +40,7 @@ while [ $# -gt 0 ]; do
     --scaling) scaling=1 ;;
     --sweep) sweep=$2; shift ;;
     --precisions) precisions=$2; shift ;;
+    --graphs) graph_modes=$2; shift ;;
     *) echo "gpu-miniapp: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -80,6 +85,8 @@ run() { # run LAUNCHER RANKS NAME ARGS...
 }
 tag() { echo "$1" | tr , x; } # file names without commas: safe in every shell and copy tool
 suffix() { [ "$1" = fp32 ] || echo "-$1"; } # fp32 names stay as they were
+gsuffix() { [ "$1" = auto ] || echo "-graphs-$1"; } # graphs auto names stay as they were
+checksum_of() { grep -h -E "^checksum:" "$OUT/$1.txt" 2>/dev/null || echo "none"; }
 
 for spec in "${builds[@]}"; do
   IFS='|' read -r dir launcher modes <<<"$spec"
@@ -91,10 +98,19 @@ for spec in "${builds[@]}"; do
     for procs in 1,1,2 2,1,1; do
       r=$([ "$procs" = 1,1,2 ] && echo "$radius" || echo 8)
       for p in $precisions; do
+        for g in auto off; do
+          name=check-$mode-$(tag "$procs")$(suffix "$p")$(gsuffix "$g")
+          run "$launcher" 2 "$name" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
+            --comm "$mode" --precision "$p" --graphs "$g" --check --checksum
+          echo "$mode procs $procs R=$r $p graphs $g: $(grep -h -E "^check:" "$OUT/$name.txt" || echo 'no check line')"
+        done
         name=check-$mode-$(tag "$procs")$(suffix "$p")
-        run "$launcher" 2 "$name" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
-          --comm "$mode" --precision "$p" --check --checksum
-        echo "$mode procs $procs R=$r $p: $(grep -h -E "^check:" "$OUT/$name.txt" || echo 'no check line')"
+        if [ "$(checksum_of "$name")" = "$(checksum_of "$name-graphs-off")" ]; then
+          echo "  graphs on and off: the same bits ($(checksum_of "$name"))"
+        else
+          echo "FAILED: graphs on and off differ: $(checksum_of "$name") vs $(checksum_of "$name-graphs-off")"
+          status=1
+        fi
       done
     done
   done
@@ -103,18 +119,23 @@ for spec in "${builds[@]}"; do
       for mode in $modes; do
         for overlap in on off; do
           for p in $precisions; do
-            name=perf-$(tag "$size")-$(tag "$procs")-$mode-$overlap$(suffix "$p")
-            run "$launcher" 2 "$name" "$app" --local "$size" --procs "$procs" --radius "$radius" \
-              --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --precision "$p" \
-              --report "$OUT/$name.json"
+            for g in $graph_modes; do
+              name=perf-$(tag "$size")-$(tag "$procs")-$mode-$overlap$(suffix "$p")$(gsuffix "$g")
+              run "$launcher" 2 "$name" "$app" --local "$size" --procs "$procs" --radius "$radius" \
+                --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --precision "$p" \
+                --graphs "$g" --report "$OUT/$name.json"
+            done
           done
         done
       done
     done
     if [ "$one_gpu" = 1 ] && [ "$dir" = build-gpu-sysmpi ]; then
       for overlap in on off; do
-        run "$launcher" 1 "perf-$(tag "$size")-1gpu-$overlap" "$app" --local "$size" --radius "$radius" --steps "$steps" \
-          --warmup 10 --comm none --overlap "$overlap" --report "$OUT/perf-$(tag "$size")-1gpu-$overlap.json"
+        for g in $graph_modes; do
+          name=perf-$(tag "$size")-1gpu-$overlap$(gsuffix "$g")
+          run "$launcher" 1 "$name" "$app" --local "$size" --radius "$radius" --steps "$steps" \
+            --warmup 10 --comm none --overlap "$overlap" --graphs "$g" --report "$OUT/$name.json"
+        done
       done
     fi
   done

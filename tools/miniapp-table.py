@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One row per stencil-miniapp JSON report: the per-phase times (average over
 ranks, ms per step), exchange hidden, Gcell/s, and time per step over the
---comm none run with the same ranks, grid and overlap.
+--comm none run with the same ranks, grid, overlap, precision and graphs.
 
 usage: miniapp-table.py REPORT.json... [--markdown]
 """
@@ -18,18 +18,19 @@ def main():
     md = "--markdown" in sys.argv
     reports = [json.load(open(f)) for f in files]
     prec = lambda r: r.get("precision", "fp32")  # reports before --precision were fp32
-    key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["overlap"], prec(r))
+    graphs = lambda r: "on" if r.get("graphs") else "off"  # reports before --graphs had none
+    key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["overlap"], prec(r), graphs(r))
     none = {key(r): r["phases_ms"]["step"]["max"] for r in reports if r["comm"] == "none"}
-    header = ["ranks", "procs", "grid", "R", "prec", "comm", "overlap", "pack", "post", "interior", "wait",
+    header = ["ranks", "procs", "grid", "R", "prec", "comm", "overlap", "graphs", "pack", "post", "interior", "wait",
               "unpack", "boundary", "step", "hidden", "Gcell/s/GPU", "vs none"]
     rows = []
     for r in sorted(reports, key=lambda r: (r["ranks"], r["grid"], r["procs"], prec(r), r["comm"],
-                                            not r["overlap"])):
+                                            not r["overlap"], graphs(r))):
         ph = {k: v["avg"] for k, v in r["phases_ms"].items()}
         step = r["phases_ms"]["step"]["max"]
         ref = none.get(key(r))
         rows.append([str(r["ranks"]), "x".join(map(str, r["procs"])), "x".join(map(str, r["grid"])),
-                     str(r["radius"]), prec(r), r["comm"], "on" if r["overlap"] else "off"] +
+                     str(r["radius"]), prec(r), r["comm"], "on" if r["overlap"] else "off", graphs(r)] +
                     ["%.3f" % ph[k] for k in ("pack", "post", "interior", "wait", "unpack", "boundary")] +
                     ["%.3f" % step, "%.0f%%" % (100 * r["exchange_hidden_fraction"]) if r["comm"] != "none" else "-",
                      "%.1f" % r["gcells_per_s_per_rank"],

@@ -1,0 +1,31 @@
+// The Ricker wavelet source, evaluated where it is added.
+//
+// The amplitude changes every step. If the host computed it, the launch
+// that adds it would change every step too, and could not be part of a
+// replayed graph. So the add kernel counts the steps itself, in one device
+// word, and evaluates the wavelet for that step: the step's device work is
+// then the same launch every time. The graph and the plain path run the
+// same kernel, so they agree bit for bit.
+#pragma once
+
+#include "box.hpp" // STENCIL_HD
+
+#include <cmath>
+
+namespace stencil {
+
+struct RickerSource {
+    double dt = 0;    // time step, s
+    double f0 = 0;    // peak frequency, Hz
+    double t0 = 0;    // delay, s
+    double scale = 0; // dt^2 / h^3: the leapfrog's weight of a point source
+
+    // What step n adds: scale * (1 - 2a) exp(-a), a = (pi f0 (t - t0))^2, t = n dt.
+    STENCIL_HD double amplitude(long long n) const {
+        const double x = 3.14159265358979323846 * f0 * (double(n) * dt - t0);
+        const double a = x * x;
+        return scale * (1.0 - 2.0 * a) * exp(-a);
+    }
+};
+
+} // namespace stencil

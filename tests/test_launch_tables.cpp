@@ -1,0 +1,266 @@
+// Merged launches cover exactly what the separate launches did.
+//
+// One launch packs (or unpacks, or fills) every halo face, and one launch
+// updates every boundary slab (kernels/launch_table.hpp). Each test runs the
+// merged launch and the one-box-per-launch path on the same inputs, over
+// outputs poisoned beforehand, and compares every cell of the allocation and
+// every buffer element bit for bit: a cell the table misses keeps its
+// poison, a cell it covers twice or wrongly differs. On the HOST back-end the
+// loops walk the tables through the same mapping the GPU kernels take, so CI
+// checks the mapping without a GPU; on a GPU build the kernels themselves.
+#include "device.hpp"
+#include "device_field.hpp"
+#include "field_ops.hpp"
+#include "stencil.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+namespace stencil {
+namespace {
+using test::DeviceField;
+using test::HostField;
+
+const auto kPrecisions = testing::Values(Precision::FP32, Precision::FP64);
+
+// An odd-sized interior, so that no box is a multiple of a block or a group.
+Layout odd_layout(int R) {
+    return Layout(45, 37, 29, R);
+}
+
+// The six R-thick faces of the interior (send side), as the halo exchange
+// packs the x and y ones.
+std::vector<Box> owned_faces(const Layout& L) {
+    const Box w = L.interior();
+    const int R = L.radius;
+    return {{w.x0, w.x0 + R, w.y0, w.y1, w.z0, w.z1}, {w.x1 - R, w.x1, w.y0, w.y1, w.z0, w.z1},
+            {w.x0, w.x1, w.y0, w.y0 + R, w.z0, w.z1}, {w.x0, w.x1, w.y1 - R, w.y1, w.z0, w.z1},
+            {w.x0, w.x1, w.y0, w.y1, w.z0, w.z0 + R}, {w.x0, w.x1, w.y0, w.y1, w.z1 - R, w.z1}};
+}
+
+// The shell of the interior R cells deep, as the mini-app splits it with a
+// neighbour on every side: z slabs, then y, then x.
+std::vector<Box> shell_slabs(const Layout& L) {
+    const Box w = L.interior();
+    const int R = L.radius;
+    const Box in{w.x0 + R, w.x1 - R, w.y0 + R, w.y1 - R, w.z0 + R, w.z1 - R};
+    return {{w.x0, w.x1, w.y0, w.y1, w.z0, in.z0},     {w.x0, w.x1, w.y0, w.y1, in.z1, w.z1},
+            {w.x0, w.x1, w.y0, in.y0, in.z0, in.z1},   {w.x0, w.x1, in.y1, w.y1, in.z0, in.z1},
+            {w.x0, in.x0, in.y0, in.y1, in.z0, in.z1}, {in.x1, w.x1, in.y0, in.y1, in.z0, in.z1}};
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+template <class T>
+std::vector<T> read(const DeviceArray<T>& d) {
+    std::vector<T> h(d.size());
+    copy_to_host(h.data(), d);
+    return h;
+}
+
+class MergedLaunches : public testing::TestWithParam<std::tuple<int, Precision>> {
+protected:
+    void SetUp() override {
+        if (STENCIL_HAS_GPU && device_count() == 0)
+            GTEST_SKIP() << "no GPU visible: " << backend_name() << " merged-launch tests skipped";
+    }
+};
+
+template <class T>
+void check_faces(int R) {
+    SCOPED_TRACE(testing::Message() << "R=" << R << " " << precision_name(precision_of<T>()));
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    std::mt19937_64 rng(seed);
+    const Layout L = odd_layout(R);
+    HostField<T> source(L);
+    test::fill_random(source, rng);
+    DeviceField<T> field(source);
+    const std::vector<Box> faces = owned_faces(L);
+    Stream stream;
+
+    // Pack: one buffer per face and path, poisoned, with a tail that must stay so.
+    const std::size_t tail = 8;
+    std::vector<T> poisoned;
+    std::vector<DeviceArray<T>> separate, merged;
+    FaceTable<T> table;
+    for (const Box& f : faces) {
+        poisoned.assign(f.cells() + tail, test::poison<T>());
+        for (auto* set : {&separate, &merged}) {
+            set->emplace_back(poisoned.size());
+            copy_to_device(set->back(), poisoned.data());
+        }
+        ASSERT_TRUE(table.add(f, merged.back().data()));
+    }
+    for (std::size_t n = 0; n < faces.size(); ++n)
+        launch_pack<T>(field.view(), faces[n], separate[n].data(), stream);
+    launch_pack_faces<T>(field.view(), table, stream);
+    stream.synchronize();
+    for (std::size_t n = 0; n < faces.size(); ++n) {
+        const std::vector<T> a = read(separate[n]), b = read(merged[n]);
+        EXPECT_TRUE(same_bits(a, b)) << "pack of face " << n << " differs";
+        EXPECT_TRUE(test::is_poison(b[faces[n].cells()])) << "pack wrote past face " << n;
+        EXPECT_FALSE(test::is_poison(b[0])) << "pack left face " << n << " unwritten";
+    }
+
+    // Unpack the packed buffers, and fill, into poisoned fields.
+    HostField<T> blank(L, test::poison<T>()), one_by_one(L), together(L);
+    for (const bool fill : {false, true}) {
+        DeviceField<T> a(blank), b(blank);
+        for (std::size_t n = 0; n < faces.size(); ++n)
+            fill ? launch_fill<T>(a.view(), faces[n], T(n + 1), stream)
+                 : launch_unpack<T>(separate[n].data(), a.view(), faces[n], stream);
+        if (fill) {
+            // One value per launch: fill the table's boxes one value at a time too.
+            for (std::size_t n = 0; n < faces.size(); ++n) {
+                FaceTable<T> one;
+                one.add(faces[n], nullptr);
+                launch_fill_faces<T>(b.view(), one, T(n + 1), stream);
+            }
+            FaceTable<T> all;
+            for (const Box& f : faces)
+                all.add(f, nullptr);
+            DeviceField<T> c(blank), d(blank);
+            launch_fill_faces<T>(c.view(), all, T(7), stream);
+            for (const Box& f : faces)
+                launch_fill<T>(d.view(), f, T(7), stream);
+            stream.synchronize();
+            c.read_into(one_by_one);
+            d.read_into(together);
+            EXPECT_TRUE(same_bits(one_by_one.storage, together.storage)) << "fill differs";
+        } else {
+            launch_unpack_faces<T>(b.view(), table, stream);
+        }
+        stream.synchronize();
+        a.read_into(one_by_one);
+        b.read_into(together);
+        EXPECT_TRUE(same_bits(one_by_one.storage, together.storage))
+            << (fill ? "fill" : "unpack") << " differs";
+    }
+}
+
+TEST_P(MergedLaunches, FacesMoveTheSameCells) {
+    dispatch_precision(std::get<1>(GetParam()),
+                       [&](auto zero) { check_faces<decltype(zero)>(std::get<0>(GetParam())); });
+}
+
+// Runs the slabs one launch per box and merged, from the same poisoned
+// p_prev, and compares every cell; returns the merged launch's tables.
+template <int R, class T>
+std::size_t check_slabs(std::vector<LaunchBox> slabs) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    std::mt19937_64 rng(seed);
+    const Layout L = odd_layout(R);
+    HostField<T> p(L), prev(L, test::poison<T>()), vel(L);
+    test::fill_random(p, rng);
+    test::fill_random(vel, rng, 0.05, 0.2);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (const LaunchBox& s : slabs)
+        for (int k = s.box.z0; k < s.box.z1; ++k)
+            for (int j = s.box.y0; j < s.box.y1; ++j)
+                for (int i = s.box.x0; i < s.box.x1; ++i)
+                    prev(i, j, k) = T(dist(rng));
+    Sponge sponge;
+    sponge.width = 5;
+    sponge.strength = 0.3f;
+    sponge.radius = R;
+    sponge.extent[0] = L.nx, sponge.extent[1] = L.ny, sponge.extent[2] = L.nz;
+    const auto c = make_coefficients<R, T>(1, 1, 1);
+    DeviceField<T> d_p(p), d_vel(vel), one_by_one(prev), together(prev);
+    Stream stream;
+    for (LaunchBox& s : slabs) {
+        s.tuning = wave_tuning<R, T>(s.tuning, L, s.box);
+        launch_wave_step<R, T>(d_p.view(), one_by_one.view(), d_vel.view(), s.box, c, sponge,
+                               stream, s.tuning);
+    }
+    const std::vector<WaveTable> tables = wave_tables(L, slabs, int(16 / sizeof(T)));
+    launch_wave_boxes<R, T>(d_p.view(), together.view(), d_vel.view(), tables, c, sponge, stream);
+    stream.synchronize();
+    HostField<T> a(L), b(L);
+    one_by_one.read_into(a);
+    together.read_into(b);
+    std::size_t differ = 0, unwritten = 0;
+    for (std::size_t n = 0; n < a.storage.size(); ++n) {
+        differ += std::memcmp(&a.storage[n], &b.storage[n], sizeof(T)) != 0;
+        unwritten += test::is_poison(b.storage[n]);
+    }
+    EXPECT_EQ(differ, 0u) << "cells where the merged slabs differ from one launch per slab";
+    std::size_t inside = 0;
+    for (const LaunchBox& s : slabs)
+        inside += s.box.cells();
+    EXPECT_EQ(unwritten, b.storage.size() - inside) << "the merged slabs left cells unwritten";
+    return tables.size();
+}
+
+TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
+    const int radius = std::get<0>(GetParam());
+    dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
+        using T = decltype(zero);
+        dispatch_radius(radius, [&](auto r) {
+            constexpr int R = decltype(r)::value;
+            SCOPED_TRACE(testing::Message()
+                         << "R=" << R << " " << precision_name(precision_of<T>()));
+            const Layout L = odd_layout(R);
+            std::vector<LaunchBox> slabs;
+            for (const Box& b : shell_slabs(L))
+                slabs.push_back({b, Tuning{}});
+            // The built-in shapes: one launch for all six slabs.
+            EXPECT_EQ((check_slabs<R, T>(slabs)), 1u) << "built-in slab shapes need one launch";
+            // Shapes that differ per slab but share threads and rows (one
+            // launch), and windows that leave remainders.
+            const Tuning shapes[6] = {{32, 4, 3, 1}, {16, 8, 1, 1}, {8, 16, 5, 1},
+                                      {64, 2, 7, 1}, {8, 16, 2, 1}, {4, 32, 16, 1}};
+            for (int n = 0; n < 6; ++n)
+                slabs[n].tuning = shapes[n];
+            EXPECT_EQ((check_slabs<R, T>(slabs)), 1u);
+            // Rows and threads that differ: one launch per distinct pair.
+            slabs[1].tuning = {16, 4, 4, 2};
+            slabs[3].tuning = {16, 4, 4, 2};
+            slabs[5].tuning = {16, 16, 4, 1};
+            EXPECT_EQ((check_slabs<R, T>(slabs)), 3u);
+        });
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Radii, MergedLaunches,
+                         testing::Combine(testing::Values(1, 2, 4, 8), kPrecisions),
+                         [](const auto& info) {
+                             return "R" + std::to_string(std::get<0>(info.param)) + "_" +
+                                    precision_name(std::get<1>(info.param));
+                         });
+
+TEST(WaveTables, GroupBySharedThreadsAndRows) {
+    const Layout L = odd_layout(4);
+    std::vector<LaunchBox> boxes;
+    for (const Box& b : shell_slabs(L))
+        boxes.push_back({b, Tuning{16, 8, 4, 2}});
+    boxes[2].tuning = {8, 16, 4, 2}; // same threads and rows: same table
+    boxes[4].tuning = {16, 8, 4, 1}; // other rows
+    const std::vector<WaveTable> tables = wave_tables(L, boxes, 4);
+    ASSERT_EQ(tables.size(), 2u);
+    EXPECT_EQ(tables[0].count, 5);
+    EXPECT_EQ(tables[1].count, 1);
+    // Blocks are numbered box after box, with no gap.
+    long long next = 0;
+    for (int e = 0; e < tables[0].count; ++e) {
+        EXPECT_EQ(tables[0].box[e].first_block, next);
+        const TableBox& b = tables[0].box[e];
+        next += (long long)b.grid_x * b.grid_y * ((b.box.nz() + b.window - 1) / b.window);
+    }
+    EXPECT_EQ(tables[0].blocks, next);
+    // Every block finds the box it was numbered under.
+    for (int e = 0; e < tables[0].count; ++e) {
+        const TableBox& b = tables[0].box[e];
+        EXPECT_EQ(locate_block(tables[0], b.first_block).entry.first_block, b.first_block);
+    }
+}
+
+} // namespace
+} // namespace stencil
