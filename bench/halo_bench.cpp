@@ -89,10 +89,10 @@ Timing time_exchange(const Decomposition& d, const Layout& layout, CommMode mode
     const FieldView<float> field = view_of(storage.data(), layout);
     auto once = [&] {
         exchange.begin(field, 0);
-        exchange.pack(field);
+        exchange.pack(field, false);
         exchange.post();
         exchange.wait();
-        exchange.unpack(field);
+        exchange.unpack(field, false);
         halo.synchronize();
     };
     for (int w = 0; w < 5; ++w)

@@ -66,8 +66,10 @@ public:
     //    `slot` (0 .. kTimingSlots - 1) until times(slot).
     void begin(FieldView<T> field, int slot);
     // 1. Pack the owned x and y faces of `field`, all in one launch (and in
-    //    Staged mode copy every face to pinned memory).
-    void pack(FieldView<T> field);
+    //    Staged mode copy every face to pinned memory). With `timed`, record
+    //    the phase's events for times(); otherwise only the event the host
+    //    waits for (MPI), since every event is a node on the halo's path.
+    void pack(FieldView<T> field, bool timed);
     // 2. MPI: wait on the host for the pack, and nothing else (MPI reads
     //    the buffers), then start the requests. NCCL: enqueue the group.
     void post();
@@ -75,7 +77,7 @@ public:
     void wait();
     // 4. Unpack every received x and y face into the halo of `field` in one
     //    launch (Staged: after copying them from pinned memory).
-    void unpack(FieldView<T> field);
+    void unpack(FieldView<T> field, bool timed);
 
     // Whether any of the above puts work on the halo stream: false with no
     // neighbour or with CommMode::None, and then a step need not touch the
@@ -95,7 +97,8 @@ public:
     void set_drop_one_face(bool drop) { drop_one_face_ = drop; }
 
     // The phases of the step that used `slot`, once the device has finished
-    // it (the caller has synchronised an event recorded after finish()).
+    // it (the caller has synchronised an event recorded after unpack()), if
+    // that step was timed.
     HaloPhaseTimes times(int slot) const;
     std::size_t bytes_per_exchange() const { return bytes_; }
 

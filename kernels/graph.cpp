@@ -38,8 +38,8 @@ Graph Graph::capture(Stream& origin, const std::function<void()>& enqueue) {
     // the stream it is launched into, and the pack, unpack and boundary
     // kernels would queue behind the interior's blocks instead of ahead of
     // them (measured on 2 x H200: docs/PERFORMANCE.md, history item 23).
-    GPU_CHECK(STENCIL_RT(GraphInstantiateWithFlags)(&g.exec_, graph,
-                                                    STENCIL_RT(GraphInstantiateFlagUseNodePriority)));
+    GPU_CHECK(STENCIL_RT(GraphInstantiateWithFlags)(
+        &g.exec_, graph, STENCIL_RT(GraphInstantiateFlagUseNodePriority)));
     GPU_CHECK(STENCIL_RT(GraphDestroy)(graph)); // the executable graph keeps what it needs
     return g;
 }

@@ -12,7 +12,7 @@ namespace stencil {
 enum class CommChoice { Auto, Staged, GpuAware, Nccl, None };
 enum class ModelKind { Constant, Layered };
 // --graphs: replay each step's device work as captured graphs. Auto: on
-// wherever the build has them (see graph.hpp).
+// where the build has them and they measured faster (simulation.cpp).
 enum class GraphChoice { Auto, On, Off };
 
 struct Config {

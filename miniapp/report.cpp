@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "graph.hpp"
+
 #include "checked_io.hpp"
 #include "memory.hpp"
 
@@ -100,10 +102,11 @@ void print_report(const Report& r) {
                 "%zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
                 r.halo_mib_per_step, r.pinned_bytes);
-    std::printf("  graphs %s (%s)\n", r.graphs ? "on" : "off",
-                c.graphs == GraphChoice::Auto
-                    ? (r.graphs ? "auto: this build has them" : "auto: this build has none")
-                    : "--graphs");
+    const char* graphs_why = c.graphs != GraphChoice::Auto ? "--graphs"
+                             : !graphs_available()         ? "auto: this build has none"
+                             : r.graphs ? "auto: a step with NCCL or nothing to exchange"
+                                        : "auto: MPI exchanges run faster as plain launches";
+    std::printf("  graphs %s (%s)\n", r.graphs ? "on" : "off", graphs_why);
     if (r.backend != "HOST")
         std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
                     "(%s)\n",

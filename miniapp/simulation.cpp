@@ -115,8 +115,13 @@ SimulationState<T>::SimulationState(const Config& config_, const Physics& physic
             launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.tuning);
         };
     });
-    s.graphs = config.graphs == GraphChoice::On ||
-               (config.graphs == GraphChoice::Auto && graphs_available());
+    // Auto: graphs where they measured faster (docs/PERFORMANCE.md, history
+    // item 23): steps with nothing to exchange or with NCCL, one graph each;
+    // not MPI exchanges, whose two graphs ran 0.5-10% slower than plain
+    // launches on 2 x H200 from 256^3 per GPU.
+    s.graphs =
+        config.graphs == GraphChoice::On ||
+        (config.graphs == GraphChoice::Auto && graphs_available() && !s.exchange->host_between());
     s.shapes_changed();
     s.first_start.record(s.compute);
 }
@@ -128,7 +133,7 @@ void SimulationState<T>::enqueue_front(StepTimers& t, bool sampled, FieldView<T>
         // After the previous step, whose last work is on the compute stream.
         halo.wait_for(compute);
         if (config.poison_halo) exchange->poison_halo(p);
-        exchange->pack(p);
+        exchange->pack(p, sampled);
     }
     if (!config.overlap) return;
     // Enqueued before post(), where the host waits for the pack: the
@@ -143,7 +148,7 @@ void SimulationState<T>::enqueue_front(StepTimers& t, bool sampled, FieldView<T>
 template <class T>
 void SimulationState<T>::enqueue_back(StepTimers& t, bool sampled, FieldView<T> p,
                                       FieldView<T> next) {
-    exchange->unpack(p);
+    exchange->unpack(p, sampled);
     // The boundary follows the unpack on the high-priority halo stream, so
     // it starts as soon as the halos are in, alongside the interior's last
     // blocks rather than behind them. With nothing exchanged, on compute.
