@@ -1,0 +1,296 @@
+// The z-walking fused kernel body shared by the Laplacian and the wave
+// update (fused_kernels.cu, wave_kernels.cu): the per-block walk over a
+// tile's planes, the one-box kernel around it, the choice of instantiation
+// for a launch shape, and the one-box launcher. Device code: included only
+// by .cu files.
+//
+// A block owns a tile of block_x 16-byte groups (4 floats or 2 doubles each)
+// by block_y * rows rows and walks `window` planes along z. Per plane it
+// stages the tile with an R-wide ring (R rows above and below its columns,
+// whole 16-byte groups left and right) in LDS: x neighbours from LDS into a
+// register window of vectors, y neighbours from LDS columns, and z
+// neighbours from a per-thread sliding window of 2R+1 planes in registers,
+// which also supplies the tile's centre. Each input value is then read from
+// memory about once; results leave with nontemporal stores.
+#pragma once
+
+#include "fused_tile.hpp"
+#include "gpu_launch.hpp"
+
+#include <type_traits>
+
+// A per-kernel register budget. CUDA only: HIP's occupancy works in waves
+// per SIMD and is left to the compiler.
+#if defined(STENCIL_BACKEND_CUDA)
+#define STENCIL_MAX_REGISTERS(n) __maxnreg__(n)
+#else
+#define STENCIL_MAX_REGISTERS(n)
+#endif
+
+namespace stencil::detail {
+
+// Ring slots a thread prefetches in registers. Blocks whose ring has more
+// slots than kRingPrefetch per thread (only small or very wide blocks) run
+// the SyncRing variant, which loads the whole ring synchronously each plane:
+// correct, but slower.
+inline constexpr int kRingPrefetch = 2;
+
+// Registers per thread of the fused kernels. With two rows per thread the
+// FP32 Laplacian fits in 168 without spilling, so three 128-thread blocks
+// share an SM instead of two (H200, R=4, 512^3: 0.48 -> 0.39 ms). The wave
+// update needs about 220; capped at 168 it spills (measured 1.36x slower),
+// even with p_prev and the velocity loaded after the barrier instead of
+// ahead. Every other instantiation is left to the compiler.
+template <int R, class T, bool Wave, int Rows>
+[[maybe_unused]] constexpr int kRegisterCap =
+    !Wave && Rows == 2 && R <= 4 && std::is_same_v<T, float> ? 168 : 255;
+
+// Where a block and its thread sit: the block's shape, the thread within
+// it, and the block's tile along x, y and z. The one-box kernel reads them
+// from the launch; the table kernel from its table.
+struct BlockPlace {
+    int block_x, block_y; // threads
+    int tx, ty;           // this thread
+    int bx, by, bz;       // this block's tile
+};
+
+// Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
+//
+// Each thread owns Rows consecutive rows of one vector group, so a block's
+// tile is block_x groups by Rows*block_y rows (Rows: Tuning::rows). The
+// rows share their y column in registers, so each y neighbour read from LDS
+// serves up to Rows cells, at the price of Rows z windows in registers.
+//
+// Software-pipelined over planes: while plane k is computed from one LDS
+// buffer, the loads of plane k+1 (its ring, the window's next plane and, for
+// the wave, p_prev and the velocity term) are already in flight into
+// registers, and are written into the other buffer at the next iteration.
+// Two buffers need one barrier per plane: a buffer is rewritten only after
+// every thread has passed the barrier that followed its last read.
+template <int R, class T, bool Wave, int Rows, bool SyncRing>
+__device__ __forceinline__ void fused_walk(FieldView<const T> p, FieldView<T> out,
+                                           FieldView<const T> vel, const Box& box,
+                                           const Coefficients<R, T>& c, const Sponge& sponge,
+                                           XGroups groups, int window, const BlockPlace& b) {
+    using namespace device;
+    constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
+    Vec<T>* tiles = device::dynamic_lds<T>(); // two buffers of (tile_rows + 2R) x (block_x + 2G)
+    const int bx = b.block_x, tile_rows = Rows * b.block_y;
+    const int tid = b.ty * bx + b.tx, threads = bx * b.block_y;
+    const TilePlace t{groups.first + L * b.bx * bx, box.y0 + b.by * tile_rows, bx + 2 * G};
+    const int tile_slots = (tile_rows + 2 * R) * t.width;
+    const int ring_slots = device::ring_slots<R, T>(bx, tile_rows);
+    const int i = t.i_block + L * b.tx, j0 = t.j_first + Rows * b.ty;
+    const int k_first = box.z0 + b.bz * window;
+    const int k_last = min(k_first + window, box.z1);
+    const long long slice = (long long)p.layout.slice;
+    const int line = p.layout.line;
+    // A row is loaded if any output needs it (as centre or halo), and stored
+    // if its group holds a cell of the box.
+    const bool x_loads = i < box.x1 + R, x_stores = i < box.x1;
+    const long long my_offset = (long long)p.layout.index(i, j0, 0);
+    const int my_row = (Rows * b.ty + R) * t.width + b.tx; // slot tx of row j0
+
+    // Ring slot s of the tile: its LDS index and the offset of its group from
+    // this thread's cell (i, j0) in the same plane, or lds = -1 when it does
+    // not exist or no output needs it (at or beyond x1+R or y1+R). Relative
+    // to the thread, so few uniform values stay live where the SyncRing loop
+    // calls it every plane (gfx90a runs short of scalar registers at R = 8).
+    struct RingPlace {
+        int lds;          // -1: no such slot, or no output needs it
+        long long offset; // from (i, j0) in the plane
+    };
+    const int ring_x_limit = box.x1 + R - t.i_block + L * G; // needed while L * column < this
+    const int ring_y_limit = box.y1 + 2 * R - t.j_first;     // and row < this
+    const long long ring_corner = (t.i_block - L * G - i) + (long long)(t.j_first - R - j0) * line;
+    auto ring_place = [&](int s) -> RingPlace {
+        if (s >= ring_slots) return {-1, 0};
+        const RingSlot rs = ring_slot<R, T>(s, bx, tile_rows);
+        if (L * rs.column >= ring_x_limit || rs.row >= ring_y_limit) return {-1, 0};
+        return {rs.row * t.width + rs.column, ring_corner + L * rs.column + rs.row * line};
+    };
+    constexpr int Prefetch = SyncRing ? 0 : kRingPrefetch;
+    int ring_lds[kRingPrefetch];
+    long long ring_offset[kRingPrefetch];
+#pragma unroll
+    for (int n = 0; n < Prefetch; ++n) {
+        const RingPlace place = ring_place(tid + n * threads);
+        ring_lds[n] = place.lds;
+        ring_offset[n] = place.offset;
+    }
+
+    // Pointers to plane k+1 of what prefetch() reads (the window's incoming
+    // plane is k+1+R), moved one slice per plane instead of recomputed.
+    const T* window_in = p.origin + my_offset + (k_first + R) * slice;
+    const T* vel_in = vel.origin + my_offset + k_first * slice;
+    T* target = out.origin + my_offset + k_first * slice;     // plane k; p_prev too
+    const T* p_mine = p.origin + my_offset + k_first * slice; // (i, j0, k) of p
+    const T* ring_in[kRingPrefetch];
+#pragma unroll
+    for (int n = 0; n < Prefetch; ++n)
+        ring_in[n] = p_mine + ring_offset[n];
+    bool row_loads[Rows], row_stores[Rows];
+#pragma unroll
+    for (int m = 0; m < Rows; ++m) {
+        row_loads[m] = x_loads && j0 + m < box.y1 + R;
+        row_stores[m] = x_stores && j0 + m < box.y1;
+    }
+
+    Vec<T> w[Rows][2 * R + 1] = {}; // planes k-R .. k+R of each of this thread's rows
+    Vec<T> w_next[Rows] = {}, ring_next[kRingPrefetch], prev_next[Rows] = {}, vel_next[Rows] = {};
+    // The loads of the next plane, into registers; `prev_in` is p_prev there.
+    auto prefetch = [&](const T* prev_in) {
+#pragma unroll
+        for (int m = 0; m < Rows; ++m) {
+            if (row_loads[m]) w_next[m] = load_vec(window_in + m * line);
+            if (Wave && row_stores[m]) {
+                prev_next[m] = load_vec(prev_in + m * line);
+                vel_next[m] = load_vec(vel_in + m * line);
+            }
+        }
+#pragma unroll
+        for (int n = 0; n < Prefetch; ++n) {
+            if (ring_lds[n] >= 0) ring_next[n] = load_vec(ring_in[n]);
+            ring_in[n] += slice;
+        }
+        window_in += slice;
+        vel_in += slice;
+    };
+#pragma unroll
+    for (int m = 0; m < Rows; ++m)
+        if (row_loads[m])
+#pragma unroll
+            for (int s = 0; s < 2 * R; ++s)
+                w[m][s] = load_vec(window_in + m * line + (s - 2 * R) * slice);
+    if (k_first < k_last) prefetch(target);
+
+    for (int k = k_first, buffer = 0; k < k_last; ++k, buffer ^= 1) {
+        Vec<T>* tile = tiles + buffer * tile_slots;
+        Vec<T> prev[Rows], v[Rows];
+#pragma unroll
+        for (int m = 0; m < Rows; ++m) {
+            w[m][2 * R] = w_next[m];
+            prev[m] = prev_next[m];
+            v[m] = vel_next[m];
+            tile[my_row + m * t.width + G] = w[m][R];
+        }
+#pragma unroll
+        for (int n = 0; n < Prefetch; ++n)
+            if (ring_lds[n] >= 0) tile[ring_lds[n]] = ring_next[n];
+        if (SyncRing) {
+            for (int s = tid; s < ring_slots; s += threads) {
+                const RingPlace place = ring_place(s);
+                if (place.lds >= 0) tile[place.lds] = load_vec(p_mine + place.offset);
+            }
+        }
+        if (k + 1 < k_last) prefetch(target + slice);
+        __syncthreads();
+        if (x_stores) {
+            // The y column of all Rows rows: R rows above from LDS, the
+            // thread's own rows from the windows, R rows below from LDS.
+            const Vec<T>* row0 = tile + my_row;
+            Vec<T> column[Rows + 2 * R];
+#pragma unroll
+            for (int m = 0; m < Rows + 2 * R; ++m)
+                column[m] = (m >= R && m < R + Rows) ? w[m - R][R] : row0[(m - R) * t.width + G];
+#pragma unroll
+            for (int m = 0; m < Rows; ++m) {
+                const int j = j0 + m;
+                // Rows past y1. With two rows, `break`: hipcc warns that it
+                // cannot unroll the loop as asked, but does so later (no
+                // scratch), and `continue` costs 10 more VGPRs at R = 4 on
+                // gfx90a. With four or eight, hipcc leaves the `break` loop
+                // rolled and indexes `column` in scratch, so they `continue`.
+                if (j >= box.y1) {
+                    if (Rows <= 2) break;
+                    continue;
+                }
+                Vec<T> y[2 * R + 1];
+#pragma unroll
+                for (int s = 0; s < 2 * R + 1; ++s)
+                    y[s] = column[m + s];
+                const Vec<T> lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
+                if (Wave) {
+                    Vec<T> next;
+#pragma unroll
+                    for (int q = 0; q < L; ++q)
+                        next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
+                                             sponge.template eta<T>(i + q, j, k));
+                    store_vec_masked(target + m * line, i, box.x0, box.x1, next);
+                } else {
+                    store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
+                }
+            }
+        }
+        target += slice;
+        p_mine += slice;
+#pragma unroll
+        for (int m = 0; m < Rows; ++m)
+#pragma unroll
+            for (int s = 0; s < 2 * R; ++s)
+                w[m][s] = w[m][s + 1];
+    }
+}
+
+template <int R, class T, bool Wave, int Rows, bool SyncRing>
+__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
+    fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
+                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
+    fused_walk<R, T, Wave, Rows, SyncRing>(p, out, vel, box, c, sponge, groups, window,
+                                           {int(blockDim.x), int(blockDim.y), int(threadIdx.x),
+                                            int(threadIdx.y), int(blockIdx.x), int(blockIdx.y),
+                                            int(blockIdx.z)});
+}
+
+// The instantiation a launch shape runs: its rows per thread (only those
+// max_fused_rows builds for R), and whether its ring is staged
+// synchronously. Blocks whose ring has more slots than kRingPrefetch per
+// thread stage it in a variant of their own: in the prefetching kernel that
+// loop kept a dozen uniform values live and, at R = 8 on gfx90a, spilled
+// scalar registers.
+template <int R, class T, bool Wave, int Rows>
+auto fused_kernel_with_rows(const Tuning& t) {
+    const bool sync_ring = device::ring_slots<R, T>(t.block_x, Rows * t.block_y) >
+                           kRingPrefetch * t.block_x * t.block_y;
+    return sync_ring ? fused_kernel<R, T, Wave, Rows, true> : fused_kernel<R, T, Wave, Rows, false>;
+}
+
+template <int R, class T, bool Wave>
+auto fused_kernel_for(const Tuning& t) {
+    constexpr int max_rows = max_fused_rows(R, Wave);
+    switch (t.rows) {
+    case 2:
+        if constexpr (max_rows >= 2) return fused_kernel_with_rows<R, T, Wave, 2>(t);
+        break;
+    case 4:
+        if constexpr (max_rows >= 4) return fused_kernel_with_rows<R, T, Wave, 4>(t);
+        break;
+    case 8:
+        if constexpr (max_rows >= 8) return fused_kernel_with_rows<R, T, Wave, 8>(t);
+        break;
+    default:
+        break;
+    }
+    return fused_kernel_with_rows<R, T, Wave, 1>(t); // rows 1; checked_tuning refused the rest
+}
+
+// LDS bytes of a fused launch: two tiles (double-buffered).
+template <int R, class T>
+std::size_t fused_lds_bytes(const Tuning& t) {
+    return 2 * fused_tile_bytes(t, R, t.rows, precision_of<T>());
+}
+
+template <int R, class T, bool Wave>
+void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
+                  const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
+                  const Tuning& requested) {
+    if (box.empty()) return;
+    const Tuning t =
+        Wave ? wave_tuning<R, T>(requested, p.layout, box) : checked_tuning<T>(requested, R, false);
+    const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
+    fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
+        p, out, vel, box, c, sponge, g.groups, t.window);
+    GPU_CHECK_LAUNCH();
+}
+
+} // namespace stencil::detail

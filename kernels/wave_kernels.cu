@@ -1,0 +1,117 @@
+// The wave update: one box per launch (the interior, or the whole box), or
+// every box of a table per launch (the boundary slabs), on the z-walking
+// body of fused_walk.hpp; and the per-box launch shape. One source,
+// compiled as HIP or CUDA.
+#include "fused_walk.hpp"
+
+#include <algorithm>
+
+namespace stencil::detail {
+namespace {
+
+// The wave update over every box of a table in one launch: a 1-D grid of
+// all boxes' blocks, each block finding its box, tile and 2-D thread
+// shape in the table (launch_table.hpp).
+template <int R, class T, int Rows, bool SyncRing>
+__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
+    wave_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
+                      WaveTable table, Coefficients<R, T> c, Sponge sponge) {
+    const TablePlace place = locate_block(table, blockIdx.x);
+    const TableBox& e = place.entry;
+    const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
+    fused_walk<R, T, true, Rows, SyncRing>(
+        p, out, vel, e.box, c, sponge, e.groups, e.window,
+        {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz});
+}
+
+// The table kernel for a table's rows per thread; staged synchronously if
+// any of its boxes' shapes needs it (correct for all, as in the one-box
+// kernel's choice).
+template <int R, class T, int Rows>
+auto wave_table_kernel_with_rows(bool sync_ring) {
+    return sync_ring ? wave_table_kernel<R, T, Rows, true> : wave_table_kernel<R, T, Rows, false>;
+}
+
+template <int R, class T>
+auto wave_table_kernel_for(const WaveTable& table) {
+    constexpr int max_rows = max_fused_rows(R, true);
+    bool sync_ring = false;
+    for (int e = 0; e < table.count; ++e) {
+        const TableBox& b = table.box[e];
+        sync_ring = sync_ring || device::ring_slots<R, T>(b.block_x, table.rows * b.block_y) >
+                                     kRingPrefetch * table.threads;
+    }
+    switch (table.rows) {
+    case 2:
+        if constexpr (max_rows >= 2) return wave_table_kernel_with_rows<R, T, 2>(sync_ring);
+        break;
+    case 4:
+        if constexpr (max_rows >= 4) return wave_table_kernel_with_rows<R, T, 4>(sync_ring);
+        break;
+    case 8:
+        if constexpr (max_rows >= 8) return wave_table_kernel_with_rows<R, T, 8>(sync_ring);
+        break;
+    default:
+        break;
+    }
+    return wave_table_kernel_with_rows<R, T, 1>(sync_ring);
+}
+
+} // namespace
+} // namespace stencil::detail
+
+namespace stencil {
+
+template <int R, class T>
+Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
+    Tuning t = detail::checked_tuning<T>(requested, R, true);
+    if (box.empty()) return t;
+    if (requested.block_x == 0 && requested.block_y == 0)
+        t = fit_block_to_box(t, XGroups::of(layout, box.x0, box.x1, device::kLanes<T>).count);
+    if (requested.window != 0) return t;
+    const auto g = detail::GroupLaunch::of<T>(layout, box, t, t.window, t.rows);
+    const auto kernel = detail::fused_kernel_for<R, T, true>(t);
+    const long long resident =
+        detail::resident_blocks(reinterpret_cast<const void*>(kernel), t.block_x * t.block_y,
+                                detail::fused_lds_bytes<R, T>(t));
+    t.window = auto_wave_window((long long)g.grid.x * g.grid.y, box.nz(), resident, R);
+    return t;
+}
+
+template <int R, class T>
+void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                      const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
+                      Stream& stream, const Tuning& tuning) {
+    detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, tuning);
+}
+
+template <int R, class T>
+void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                       const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
+                       const Sponge& sponge, Stream& stream) {
+    for (const WaveTable& table : tables) {
+        if (table.blocks == 0) continue;
+        std::size_t lds = 0;
+        for (int e = 0; e < table.count; ++e) {
+            const TableBox& b = table.box[e];
+            const Tuning t{b.block_x, b.block_y, b.window, table.rows};
+            lds = std::max(lds, detail::fused_lds_bytes<R, T>(t));
+        }
+        detail::wave_table_kernel_for<R, T>(
+            table)<<<unsigned(table.blocks), table.threads, lds, stream.handle()>>>(
+            p, p_prev, vel, table, c, sponge);
+        GPU_CHECK_LAUNCH();
+    }
+}
+
+#define STENCIL_INSTANTIATE_WAVE(R, T)                                                             \
+    template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
+    template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
+                                         const Box&, const Coefficients<R, T>&, const Sponge&,     \
+                                         Stream&, const Tuning&);                                  \
+    template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
+                                          const std::vector<WaveTable>&,                           \
+                                          const Coefficients<R, T>&, const Sponge&, Stream&);
+STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_WAVE)
+
+} // namespace stencil
