@@ -17,8 +17,7 @@
 
 namespace stencil::device {
 
-template <class T>
-inline constexpr int kLanes = int(16 / sizeof(T));
+using ::stencil::kLanes; // launch_table.hpp: the host needs the group width too
 
 template <class T>
 struct alignas(16) Vec {

@@ -29,7 +29,9 @@ Graph Graph::capture(Stream& origin, const std::function<void()>& enqueue) {
     // progress thread's, say) do not invalidate the capture.
     GPU_CHECK(
         STENCIL_RT(StreamBeginCapture)(origin.handle(), STENCIL_RT(StreamCaptureModeThreadLocal)));
+    detail::set_capturing(true); // every stream this thread uses now is part of the capture
     enqueue();
+    detail::set_capturing(false);
     STENCIL_RT(Graph_t) graph = nullptr;
     GPU_CHECK(STENCIL_RT(StreamEndCapture)(origin.handle(), &graph));
     Graph g;

@@ -48,11 +48,10 @@ template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
                        const Sponge& sponge, Stream&) {
-    constexpr int lanes = int(16 / sizeof(T));
     for (const WaveTable& table : tables) {
 #pragma omp parallel for schedule(dynamic)
         for (long long block = 0; block < table.blocks; ++block) {
-            const Box tile = tile_cells(locate_block(table, block), lanes, table.rows);
+            const Box tile = tile_cells(locate_block(table, block), kLanes<T>, table.rows);
             if (!tile.empty()) host_wave_step<R>(p, p_prev, vel, tile, c, sponge);
         }
     }
@@ -77,17 +76,8 @@ void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream) {
     }
 }
 
-#define STENCIL_INSTANTIATE_HOST(R, T)                                                             \
-    template void launch_derivative<R, T>(Variant, FieldView<const T>, FieldView<T>, const Box&,   \
-                                          const Coefficients<R, T>&, Stream&, const Tuning&);      \
-    template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
-    template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
-                                         const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const Tuning&);                                  \
-    template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
-                                          const std::vector<WaveTable>&,                           \
-                                          const Coefficients<R, T>&, const Sponge&, Stream&);
-STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_HOST)
+STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_DERIVATIVE)
+STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_WAVE)
 template void launch_copy<float>(const float*, float*, std::size_t, Stream&);
 template void launch_copy<double>(const double*, double*, std::size_t, Stream&);
 

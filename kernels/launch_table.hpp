@@ -17,6 +17,11 @@
 
 namespace stencil {
 
+// Cells of T in one 16-byte vector group: 4 floats or 2 doubles. The width
+// follows bytes, the widest access either vendor issues per lane.
+template <class T>
+inline constexpr int kLanes = int(16 / sizeof(T));
+
 // Vector groups along x. Any box may start at any x0: groups are aligned to
 // the allocation (16 bytes), so the first group may begin up to lanes-1
 // cells before x0 and the last may end past x1. Loads always take whole

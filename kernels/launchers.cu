@@ -85,9 +85,6 @@ void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream) {
     }
 }
 
-#define STENCIL_INSTANTIATE_DERIVATIVE(R, T)                                                       \
-    template void launch_derivative<R, T>(Variant, FieldView<const T>, FieldView<T>, const Box&,   \
-                                          const Coefficients<R, T>&, Stream&, const Tuning&);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_DERIVATIVE)
 template void launch_copy<float>(const float*, float*, std::size_t, Stream&);
 template void launch_copy<double>(const double*, double*, std::size_t, Stream&);

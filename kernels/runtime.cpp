@@ -200,6 +200,14 @@ void Stream::wait_for(Stream& other) {
 
 // ---- Event -----------------------------------------------------------------
 
+namespace {
+thread_local bool t_capturing = false; // see detail::set_capturing
+} // namespace
+
+void detail::set_capturing(bool on) {
+    t_capturing = on;
+}
+
 Event::Event() {
 #if STENCIL_HAS_GPU
     GPU_CHECK(STENCIL_RT(EventCreate)(&handle_));
@@ -235,9 +243,7 @@ Event& Event::operator=(Event&& other) noexcept {
 void Event::record(Stream& stream) {
 #if STENCIL_HAS_GPU
 #if STENCIL_HAVE_GRAPHS
-    STENCIL_RT(StreamCaptureStatus) status{};
-    GPU_CHECK(STENCIL_RT(StreamIsCapturing)(stream.handle(), &status));
-    if (status == STENCIL_RT(StreamCaptureStatusActive)) {
+    if (t_capturing) {
         GPU_CHECK(STENCIL_RT(EventRecordWithFlags)(handle_, stream.handle(),
                                                    STENCIL_RT(EventRecordExternal)));
         return;

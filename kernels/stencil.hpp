@@ -163,6 +163,20 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
                        const Sponge& sponge, Stream& stream);
 
+// The explicit instantiations of the API above, written once for each
+// back-end's sources.
+#define STENCIL_INSTANTIATE_DERIVATIVE(R, T)                                                       \
+    template void launch_derivative<R, T>(Variant, FieldView<const T>, FieldView<T>, const Box&,   \
+                                          const Coefficients<R, T>&, Stream&, const Tuning&);
+#define STENCIL_INSTANTIATE_WAVE(R, T)                                                             \
+    template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
+    template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
+                                         const Box&, const Coefficients<R, T>&, const Sponge&,     \
+                                         Stream&, const Tuning&);                                  \
+    template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
+                                          const std::vector<WaveTable>&,                           \
+                                          const Coefficients<R, T>&, const Sponge&, Stream&);
+
 // dst[0..count) = src[0..count): the bandwidth yardstick.
 template <class T>
 void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream);

@@ -70,6 +70,12 @@ private:
 
 double elapsed_ms(const Event& start, const Event& stop);
 
+namespace detail {
+// Set by Graph::capture while this thread's stream work is being captured,
+// so that Event::record knows without asking the runtime on every record.
+void set_capturing(bool on);
+} // namespace detail
+
 // Host wall-clock milliseconds (steady), for phases the host itself waits in.
 inline double wall_clock_ms() {
     return std::chrono::duration<double, std::milli>(

@@ -104,14 +104,6 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
     }
 }
 
-#define STENCIL_INSTANTIATE_WAVE(R, T)                                                             \
-    template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
-    template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
-                                         const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const Tuning&);                                  \
-    template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
-                                          const std::vector<WaveTable>&,                           \
-                                          const Coefficients<R, T>&, const Sponge&, Stream&);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_WAVE)
 
 } // namespace stencil

@@ -36,7 +36,7 @@ void SimulationState<T>::setup_boxes() {
 
 template <class T>
 void SimulationState<T>::shapes_changed() {
-    slab_tables = wave_tables(layout, slabs, int(16 / sizeof(T)));
+    slab_tables = wave_tables(layout, slabs, kLanes<T>);
     for (auto* graphs : {&front_graphs, &back_graphs})
         for (Graph& g : *graphs)
             g = Graph();

@@ -181,7 +181,7 @@ std::size_t check_slabs(std::vector<LaunchBox> slabs) {
         launch_wave_step<R, T>(d_p.view(), one_by_one.view(), d_vel.view(), s.box, c, sponge,
                                stream, s.tuning);
     }
-    const std::vector<WaveTable> tables = wave_tables(L, slabs, int(16 / sizeof(T)));
+    const std::vector<WaveTable> tables = wave_tables(L, slabs, kLanes<T>);
     launch_wave_boxes<R, T>(d_p.view(), together.view(), d_vel.view(), tables, c, sponge, stream);
     stream.synchronize();
     HostField<T> a(L), b(L);
