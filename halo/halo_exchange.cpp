@@ -76,6 +76,8 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, Comm
                 f.send_device = device_buffers_.back().data();
                 device_buffers_.emplace_back(f.count);
                 f.recv_device = device_buffers_.back().data();
+                pack_table_.add(f.send_box, f.send_device); // x and y faces are packed
+                unpack_table_.add(f.recv_box, f.recv_device);
             }
             if (mode == CommMode::Staged) {
                 pinned_buffers_.emplace_back(f.count);
@@ -85,10 +87,6 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, Comm
             }
             bytes_ += 2 * f.count * sizeof(T);
             faces_.push_back(f);
-            if (axis < 2) {
-                pack_table_.add(f.send_box, f.send_device);
-                unpack_table_.add(f.recv_box, f.recv_device);
-            }
             received_.add(f.recv_box, nullptr);
         }
     if (mode == CommMode::Nccl) {
