@@ -9,7 +9,9 @@
 // by another rank were zero (`RawCrc32::skip` jumps over those in
 // O(log n), not byte by byte); the file's register is the XOR of the ranks'
 // registers (MPI_BXOR), and `standard_crc32` turns it into the usual CRC
-// that `zlib.crc32`, `gzip` or `crc32(1)` print for the file.
+// that `zlib.crc32`, `gzip` or `crc32(1)` print for the file. The arithmetic
+// is zlib's: `crc32_z` feeds bytes, `crc32_combine_gen64` makes x^(8n) and
+// `crc32_combine_op` multiplies by it (zlib >= 1.2.12).
 #pragma once
 
 #include <cstddef>

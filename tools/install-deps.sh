@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, from Debian/Ubuntu packages.
 # usage: tools/install-deps.sh [host] [hip] [lint] [slurm]
-#   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, matplotlib (always)
+#   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, zlib, nlohmann-json,
+#         matplotlib (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
-packages=(g++ cmake ninja-build make git python3 python3-matplotlib libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils)
+packages=(g++ cmake ninja-build make git python3 python3-matplotlib libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
+          zlib1g-dev nlohmann-json3-dev)
 for extra in "$@"; do
   case "$extra" in
     host) ;;
