@@ -1,7 +1,8 @@
 #include "tuning_cache.hpp"
 
 #include "device.hpp"
-#include "mini_json.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -17,61 +18,63 @@
 namespace stencil {
 namespace {
 
+using Json = nlohmann::ordered_json;
+
 constexpr const char* kFormat = "stencil-miniapp tuning cache 1";
 
 // Why a parsed document is not a cache for `identity`, or empty when it is.
-std::string mismatch(const json::Value& doc, const TuneIdentity& identity) {
-    const json::Value* format = doc.find("format");
-    if (!format || format->text != kFormat) return "it is not a tuning cache of this format";
+std::string mismatch(const Json& doc, const TuneIdentity& identity) {
+    if (!doc.is_object() || doc.value("format", Json()) != kFormat)
+        return "it is not a tuning cache of this format";
     const std::pair<const char*, const std::string*> fields[] = {
         {"device", &identity.device},
         {"arch", &identity.arch},
         {"runtime", &identity.runtime},
         {"kernels_revision", &identity.revision}};
     for (const auto& [name, mine] : fields) {
-        const json::Value* v = doc.find(name);
-        if (!v || v->kind != json::Value::String) return std::string("it has no ") + name;
-        if (v->text != *mine)
-            return std::string("it was made for ") + name + " '" + v->text + "', this is '" +
-                   *mine + "'";
+        const auto v = doc.find(name);
+        if (v == doc.end() || !v->is_string()) return std::string("it has no ") + name;
+        if (v->get<std::string>() != *mine)
+            return std::string("it was made for ") + name + " '" + v->get<std::string>() +
+                   "', this is '" + *mine + "'";
     }
     return {};
 }
 
-int integer(const json::Value& object, const char* key, bool& ok) {
-    const json::Value* v = object.find(key);
-    if (!v || v->kind != json::Value::Number || v->number != double(int(v->number))) {
+int integer(const Json& object, const char* key, bool& ok) {
+    const auto v = object.find(key);
+    if (v == object.end() || !v->is_number_integer() || *v < 0 || *v > 1 << 30) {
         ok = false;
         return 0;
     }
-    return int(v->number);
+    return v->get<int>();
 }
 
-double number(const json::Value& object, const char* key, bool& ok) {
-    const json::Value* v = object.find(key);
-    if (!v || v->kind != json::Value::Number) {
+double number(const Json& object, const char* key, bool& ok) {
+    const auto v = object.find(key);
+    if (v == object.end() || !v->is_number()) {
         ok = false;
         return 0;
     }
-    return v->number;
+    return v->get<double>();
 }
 
 // One entry, checked field by field; false if any is missing or wrong.
-bool read_entry(const json::Value& e, TuneEntry& out) {
-    bool ok = e.kind == json::Value::Object;
-    const json::Value* kernel = e.find("kernel");
-    const json::Value* precision = e.find("precision");
-    const json::Value* box = e.find("box");
-    ok = ok && kernel && kernel->kind == json::Value::String && precision &&
-         parse_precision(precision->text, out.key.precision) && box &&
-         box->kind == json::Value::Array && box->items.size() == 3;
-    if (!ok) return false;
-    out.key.kernel = kernel->text;
+bool read_entry(const Json& e, TuneEntry& out) {
+    if (!e.is_object()) return false;
+    const Json kernel = e.value("kernel", Json()), precision = e.value("precision", Json()),
+               box = e.value("box", Json());
+    if (!kernel.is_string() || !precision.is_string() ||
+        !parse_precision(precision.get<std::string>(), out.key.precision) || !box.is_array() ||
+        box.size() != 3)
+        return false;
+    out.key.kernel = kernel.get<std::string>();
     for (int a = 0; a < 3; ++a) {
-        const json::Value& n = box->items[std::size_t(a)];
-        if (n.kind != json::Value::Number || n.number < 1) return false;
-        out.key.box[std::size_t(a)] = int(n.number);
+        const Json& n = box[std::size_t(a)];
+        if (!n.is_number_integer() || n < 1 || n > 1 << 30) return false;
+        out.key.box[std::size_t(a)] = n.get<int>();
     }
+    bool ok = true;
     out.key.radius = integer(e, "radius", ok);
     out.shape = {integer(e, "block_x", ok), integer(e, "block_y", ok), integer(e, "window", ok),
                  integer(e, "rows", ok)};
@@ -120,14 +123,18 @@ TuningCache TuningCache::load(const std::string& path, const TuneIdentity& ident
         note = "tuning cache " + path + " ignored: " + why;
         return TuningCache(identity);
     };
-    std::string text, error;
+    std::string text;
     if (!read_file(path, text)) return ignored("it cannot be read");
-    json::Value doc;
-    if (!json::parse(text, doc, error)) return ignored("not valid JSON (" + error + ")");
+    Json doc;
+    try {
+        doc = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        return ignored("not valid JSON (at byte " + std::to_string(e.byte) + ")");
+    }
     if (const std::string why = mismatch(doc, identity); !why.empty()) return ignored(why);
-    const json::Value* entries = doc.find("entries");
-    if (!entries || entries->kind != json::Value::Array) return ignored("it has no entries");
-    for (const json::Value& e : entries->items) {
+    const auto entries = doc.find("entries");
+    if (entries == doc.end() || !entries->is_array()) return ignored("it has no entries");
+    for (const Json& e : *entries) {
         TuneEntry entry;
         if (!read_entry(e, entry))
             return ignored("entry " + std::to_string(cache.entries_.size() + 1) +
@@ -153,27 +160,24 @@ void TuningCache::put(const TuneEntry& entry) {
 }
 
 std::string TuningCache::to_json() const {
-    std::ostringstream j;
-    j << "{\n  \"format\": " << json::quote(kFormat)
-      << ",\n  \"device\": " << json::quote(identity_.device)
-      << ",\n  \"arch\": " << json::quote(identity_.arch)
-      << ",\n  \"runtime\": " << json::quote(identity_.runtime)
-      << ",\n  \"kernels_revision\": " << json::quote(identity_.revision) << ",\n  \"entries\": [";
-    for (std::size_t n = 0; n < entries_.size(); ++n) {
-        const TuneEntry& e = entries_[n];
-        char times[96];
-        std::snprintf(times, sizeof times, "\"ms\": %.6g, \"default_ms\": %.6g", e.ms,
-                      e.default_ms);
-        j << (n ? ",\n    " : "\n    ") << "{\"kernel\": " << json::quote(e.key.kernel)
-          << ", \"radius\": " << e.key.radius
-          << ", \"precision\": " << json::quote(precision_name(e.key.precision)) << ", \"box\": ["
-          << e.key.box[0] << ", " << e.key.box[1] << ", " << e.key.box[2]
-          << "], \"block_x\": " << e.shape.block_x << ", \"block_y\": " << e.shape.block_y
-          << ", \"window\": " << e.shape.window << ", \"rows\": " << e.shape.rows << ", " << times
-          << "}";
-    }
-    j << (entries_.empty() ? "]\n}\n" : "\n  ]\n}\n");
-    return j.str();
+    Json doc = {{"format", kFormat},
+                {"device", identity_.device},
+                {"arch", identity_.arch},
+                {"runtime", identity_.runtime},
+                {"kernels_revision", identity_.revision},
+                {"entries", Json::array()}};
+    for (const TuneEntry& e : entries_)
+        doc["entries"].push_back({{"kernel", e.key.kernel},
+                                  {"radius", e.key.radius},
+                                  {"precision", precision_name(e.key.precision)},
+                                  {"box", e.key.box},
+                                  {"block_x", e.shape.block_x},
+                                  {"block_y", e.shape.block_y},
+                                  {"window", e.shape.window},
+                                  {"rows", e.shape.rows},
+                                  {"ms", e.ms},
+                                  {"default_ms", e.default_ms}});
+    return doc.dump(2) + "\n";
 }
 
 std::string TuningCache::save(const std::string& path) const {

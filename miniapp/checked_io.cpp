@@ -45,6 +45,10 @@ std::string write_file_completely(const std::string& path, const void* data, std
     return {};
 }
 
+std::string json_text(const Json& doc, int indent) {
+    return doc.dump(indent, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
 std::string write_file_completely(const std::string& path, const std::string& text) {
     return write_file_completely(path, text.data(), text.size());
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <stdexcept>
@@ -25,6 +26,15 @@ std::string partial_path(const std::string& path);
 // partial file is removed. Returns "" or "writing PATH: reason".
 std::string write_file_completely(const std::string& path, const void* data, std::size_t bytes);
 std::string write_file_completely(const std::string& path, const std::string& text);
+
+// Every JSON file the mini-app writes (report, sidecars, lock) is built as
+// one of these and written through json_text: keys stay in the order given.
+using Json = nlohmann::ordered_json;
+
+// `doc` indented, with a final newline. User text (a label, a path) that is
+// not valid UTF-8 is written with U+FFFD in place of the bad bytes instead
+// of failing the run at its end.
+std::string json_text(const Json& doc, int indent = 2);
 
 // Collective over `comm` (mpi_util.hpp: first_problem): if any rank passes
 // a non-empty line, every rank throws OutputFailure with the lowest failing

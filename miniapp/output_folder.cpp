@@ -1,5 +1,7 @@
 #include "output_folder.hpp"
 
+#include "checked_io.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -26,23 +28,6 @@ std::string read_small_file(const std::string& path) {
         std::fclose(f);
     }
     return text;
-}
-
-// The value of "key" in flat one-level JSON written by RunIdentity::json().
-bool json_field(const std::string& text, const std::string& key, std::string& value) {
-    const std::string tag = "\"" + key + "\": ";
-    const auto at = text.find(tag);
-    if (at == std::string::npos) return false;
-    std::size_t p = at + tag.size();
-    if (p < text.size() && text[p] == '"') {
-        const auto end = text.find('"', p + 1);
-        if (end == std::string::npos) return false;
-        value = text.substr(p + 1, end - p - 1);
-        return true;
-    }
-    const auto end = text.find_first_of(",}\n", p);
-    value = text.substr(p, end == std::string::npos ? std::string::npos : end - p);
-    return !value.empty();
 }
 
 // From /proc/PID/stat (Linux): the process's state letter and its start
@@ -107,10 +92,12 @@ RunIdentity RunIdentity::of_this_process() {
 }
 
 std::string RunIdentity::json() const {
-    std::ostringstream j;
-    j << "{\"host\": \"" << host << "\", \"pid\": " << pid << ", \"pid_start\": " << pid_start
-      << ", \"job_id\": \"" << job_id << "\", \"started\": \"" << started << "\"}\n";
-    return j.str();
+    return json_text({{"host", host},
+                      {"pid", pid},
+                      {"pid_start", pid_start},
+                      {"job_id", job_id},
+                      {"started", started}},
+                     -1);
 }
 
 std::string RunIdentity::describe() const {
@@ -123,16 +110,19 @@ std::string RunIdentity::id() const {
 }
 
 bool parse_run_identity(const std::string& text, RunIdentity& out) {
-    std::string pid;
-    if (!json_field(text, "host", out.host) || !json_field(text, "pid", pid) ||
-        !json_field(text, "started", out.started))
+    const Json doc = Json::parse(text, nullptr, false);
+    if (!doc.is_object()) return false;
+    const Json host = doc.value("host", Json()), pid = doc.value("pid", Json()),
+               started = doc.value("started", Json());
+    if (!host.is_string() || !pid.is_number_integer() || !started.is_string() || pid <= 0)
         return false;
-    json_field(text, "job_id", out.job_id);
-    std::string pid_start;
-    if (json_field(text, "pid_start", pid_start)) out.pid_start = std::atoll(pid_start.c_str());
-    char* end = nullptr;
-    out.pid = std::strtol(pid.c_str(), &end, 10);
-    return *end == '\0' && out.pid > 0;
+    out.host = host.get<std::string>();
+    out.pid = pid.get<long>();
+    out.started = started.get<std::string>();
+    if (const Json job = doc.value("job_id", Json()); job.is_string()) out.job_id = job;
+    if (const Json start = doc.value("pid_start", Json()); start.is_number_integer())
+        out.pid_start = start.get<long long>();
+    return true;
 }
 
 OutputFolderLock::OutputFolderLock(OutputFolderLock&& other) noexcept

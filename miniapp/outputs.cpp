@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <sstream>
 
 namespace stencil {
 namespace {
@@ -24,10 +23,11 @@ std::string hex32(std::uint32_t v) {
     return text;
 }
 
-// What ties a sidecar to its raw file: length, checksum and the run's name.
-std::string integrity_json(std::uint64_t bytes, std::uint32_t crc, const std::string& run_id) {
-    return "  \"bytes\": " + std::to_string(bytes) + ",\n  \"crc32\": \"" + hex32(crc) +
-           "\",\n  \"run\": \"" + run_id + "\",\n";
+// What ties a sidecar to its raw file: its name, length, checksum and the
+// run's name.
+Json integrity_json(const std::string& file, std::uint64_t bytes, std::uint32_t crc,
+                    const std::string& run_id) {
+    return {{"file", file}, {"bytes", bytes}, {"crc32", hex32(crc)}, {"run", run_id}};
 }
 
 // The element type of raw files, as numpy names it.
@@ -44,17 +44,17 @@ std::vector<T> narrowed(const std::vector<double>& values) {
 
 std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file,
                          const FieldFile& written) {
-    const char* dtype = numpy_dtype(c.precision);
-    std::ostringstream j;
-    j << "{\n  \"file\": \"" << file << "\",\n"
-      << integrity_json(written.bytes, written.crc32, c.run_id) << "  \"dtype\": \"" << dtype
-      << "\",\n  \"order\": \"x fastest: "
-      << "numpy.fromfile(file, numpy." << dtype << ").reshape(nz, ny, nx)\",\n  \"dims\": ["
-      << c.grid[0] << ", " << c.grid[1] << ", " << c.grid[2] << "],\n  \"spacing_m\": ["
-      << c.spacing << ", " << c.spacing << ", " << c.spacing << "],\n  \"dt_s\": " << p.dt
-      << ",\n  \"step\": " << step << ",\n  \"time_s\": " << step * p.dt
-      << ",\n  \"radius\": " << c.radius << "\n}\n";
-    return j.str();
+    const std::string dtype = numpy_dtype(c.precision);
+    Json doc = integrity_json(file, written.bytes, written.crc32, c.run_id);
+    doc["dtype"] = dtype;
+    doc["order"] = "x fastest: numpy.fromfile(file, numpy." + dtype + ").reshape(nz, ny, nx)";
+    doc["dims"] = c.grid;
+    doc["spacing_m"] = {c.spacing, c.spacing, c.spacing};
+    doc["dt_s"] = p.dt;
+    doc["step"] = step;
+    doc["time_s"] = step * p.dt;
+    doc["radius"] = c.radius;
+    return json_text(doc);
 }
 
 } // namespace
@@ -241,19 +241,16 @@ std::string Outputs::State::save_traces(const std::vector<double>& ordered) cons
         return write_file_completely(c.output + "/traces.bin", values.data(), bytes);
     });
     if (!why.empty()) return why;
-    const char* dtype = numpy_dtype(c.precision);
-    std::ostringstream j;
-    j << "{\n  \"file\": \"traces.bin\",\n"
-      << integrity_json(bytes, crc, c.run_id) << "  \"dtype\": \"" << dtype
-      << "\",\n  \"order\": \"receiver-major: "
-      << "numpy.fromfile(file, numpy." << dtype << ").reshape(receivers, nt)\",\n  \"nt\": " << nt
-      << ",\n  \"dt_s\": " << physics.dt << ",\n  \"first_time_s\": " << physics.dt
-      << ",\n  \"receivers\": [";
-    for (std::size_t r = 0; r < receivers.size(); ++r)
-        j << (r ? ", " : "") << "[" << receivers[r][0] << ", " << receivers[r][1] << ", "
-          << receivers[r][2] << "]";
-    j << "]\n}\n";
-    if (std::string why = write_file_completely(c.output + "/traces.json", j.str()); !why.empty())
+    const std::string dtype = numpy_dtype(c.precision);
+    Json doc = integrity_json("traces.bin", bytes, crc, c.run_id);
+    doc["dtype"] = dtype;
+    doc["order"] = "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";
+    doc["nt"] = nt;
+    doc["dt_s"] = physics.dt;
+    doc["first_time_s"] = physics.dt;
+    doc["receivers"] = receivers;
+    if (std::string why = write_file_completely(c.output + "/traces.json", json_text(doc));
+        !why.empty())
         return why;
     if (!images_available()) {
         std::printf("traces: %zu receivers x %d steps in %s/traces.bin (no PNG: built without "

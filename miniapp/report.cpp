@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
-#include <sstream>
 
 #ifndef STENCIL_GIT_REVISION
 #define STENCIL_GIT_REVISION "unknown"
@@ -137,67 +136,64 @@ void print_report(const Report& r) {
 }
 
 std::string write_json(const Report& r, const std::string& path) {
-    std::ostringstream out;
     const Config& c = r.config;
-    const Tuning& tuning = r.tuning;
-    auto triple = [](const std::array<int, 3>& v) {
-        return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
-               std::to_string(v[2]) + "]";
-    };
-    auto quoted = [](const std::string& s) {
-        std::string q = "\"";
-        for (char ch : s)
-            q += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
-        return q + "\"";
-    };
-    out << "{\n  \"program\": \"stencil-miniapp\",\n  \"label\": " << quoted(c.label)
-        << ",\n  \"revision\": " << quoted(r.revision) << ",\n  \"backend\": " << quoted(r.backend)
-        << ",\n  \"devices\": [";
-    for (std::size_t i = 0; i < r.devices.size(); ++i)
-        out << (i ? ", " : "") << quoted(r.devices[i]);
-    out << "],\n  \"ranks\": " << r.ranks << ",\n  \"procs\": " << triple(r.dims)
-        << ",\n  \"grid\": " << triple(r.grid) << ",\n  \"local_rank0\": " << triple(r.local_rank0)
-        << ",\n  \"radius\": " << c.radius
-        << ",\n  \"precision\": " << quoted(precision_name(c.precision))
-        << ",\n  \"steps\": " << c.steps << ",\n  \"warmup\": " << c.warmup
-        << ",\n  \"comm\": " << quoted(r.comm_mode)
-        << ",\n  \"comm_reason\": " << quoted(r.comm_reason)
-        << ",\n  \"overlap\": " << (c.overlap ? "true" : "false")
-        << ",\n  \"graphs\": " << (r.graphs ? "true" : "false")
-        << ",\n  \"model\": " << quoted(c.model == ModelKind::Constant ? "constant" : "layered")
-        << ",\n  \"spacing_m\": " << c.spacing << ",\n  \"dt_s\": " << r.physics.dt
-        << ",\n  \"f0_hz\": " << r.physics.f0 << ",\n  \"sponge\": " << c.sponge
-        << ",\n  \"tuning\": {\"block_x\": " << tuning.block_x
-        << ", \"block_y\": " << tuning.block_y << ", \"window\": " << tuning.window
-        << ", \"rows\": " << tuning.rows
-        << ", \"window_chosen\": " << (c.tuning.window ? "\"by --window\"" : "\"per box\"")
-        << "},\n  \"tuning_mode\": " << quoted(c.tuning_mode) << ",\n  \"shapes\": [";
-    for (std::size_t i = 0; i < r.shapes.size(); ++i) {
-        const ShapeChoice& sc = r.shapes[i];
-        out << (i ? ", " : "") << "{\"box\": " << triple(sc.extents)
-            << ", \"block_x\": " << sc.shape.block_x << ", \"block_y\": " << sc.shape.block_y
-            << ", \"window\": " << sc.shape.window << ", \"rows\": " << sc.shape.rows
-            << ", \"source\": " << quoted(shape_source_name(sc.source)) << "}";
-    }
-    out << "],\n  \"phases_ms\": {";
-    for (std::size_t i = 0; i < r.phases.size(); ++i)
-        out << (i ? ", " : "") << "\n    " << quoted(r.phases[i].name)
-            << ": {\"min\": " << r.phases[i].min << ", \"avg\": " << r.phases[i].avg
-            << ", \"max\": " << r.phases[i].max << "}";
-    out << "\n  },\n  \"gcells_per_s_total\": " << r.gcells_total
-        << ",\n  \"gcells_per_s_per_rank\": " << r.gcells_per_rank
-        << ",\n  \"effective_gb_per_s_per_rank\": " << r.gbs_per_rank
-        << ",\n  \"exchange_ms\": " << r.halo_ms
-        << ",\n  \"exchange_hidden_fraction\": " << r.hidden_fraction
-        << ",\n  \"pinned_host_bytes\": " << r.pinned_bytes << ",\n  \"imbalance\": "
-        << (r.phases.back().avg > 0 ? r.phases.back().max / r.phases.back().avg : 1.0);
+    Json shapes = Json::array();
+    for (const ShapeChoice& sc : r.shapes)
+        shapes.push_back({{"box", sc.extents},
+                          {"block_x", sc.shape.block_x},
+                          {"block_y", sc.shape.block_y},
+                          {"window", sc.shape.window},
+                          {"rows", sc.shape.rows},
+                          {"source", shape_source_name(sc.source)}});
+    Json phases = Json::object();
+    for (const PhaseStats& p : r.phases)
+        phases[p.name] = {{"min", p.min}, {"avg", p.avg}, {"max", p.max}};
+    const PhaseStats& step = r.phases.back();
+    Json doc = {
+        {"program", "stencil-miniapp"},
+        {"label", c.label},
+        {"revision", r.revision},
+        {"backend", r.backend},
+        {"devices", r.devices},
+        {"ranks", r.ranks},
+        {"procs", r.dims},
+        {"grid", r.grid},
+        {"local_rank0", r.local_rank0},
+        {"radius", c.radius},
+        {"precision", precision_name(c.precision)},
+        {"steps", c.steps},
+        {"warmup", c.warmup},
+        {"comm", r.comm_mode},
+        {"comm_reason", r.comm_reason},
+        {"overlap", c.overlap},
+        {"graphs", r.graphs},
+        {"model", c.model == ModelKind::Constant ? "constant" : "layered"},
+        {"spacing_m", c.spacing},
+        {"dt_s", r.physics.dt},
+        {"f0_hz", r.physics.f0},
+        {"sponge", c.sponge},
+        {"tuning",
+         {{"block_x", r.tuning.block_x},
+          {"block_y", r.tuning.block_y},
+          {"window", r.tuning.window},
+          {"rows", r.tuning.rows},
+          {"window_chosen", c.tuning.window ? "by --window" : "per box"}}},
+        {"tuning_mode", c.tuning_mode},
+        {"shapes", shapes},
+        {"phases_ms", phases},
+        {"gcells_per_s_total", r.gcells_total},
+        {"gcells_per_s_per_rank", r.gcells_per_rank},
+        {"effective_gb_per_s_per_rank", r.gbs_per_rank},
+        {"exchange_ms", r.halo_ms},
+        {"exchange_hidden_fraction", r.hidden_fraction},
+        {"pinned_host_bytes", r.pinned_bytes},
+        {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
     if (r.has_checksum) {
         char hex[17];
         std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);
-        out << ",\n  \"checksum\": \"" << hex << "\"";
+        doc["checksum"] = hex;
     }
-    out << "\n}\n";
-    return write_file_completely(path, out.str());
+    return write_file_completely(path, json_text(doc));
 }
 
 } // namespace stencil

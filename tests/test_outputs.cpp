@@ -95,6 +95,21 @@ TEST_F(CheckedIo, WritesCompletelyAndLeavesNoPartialFile) {
     EXPECT_EQ(why, "writing " + folder + "/no/such/dir/b.bin: No such file or directory");
 }
 
+TEST(RunIdentity, LockTextRoundTripsAnyHostAndJobName) {
+    RunIdentity me = RunIdentity::of_this_process();
+    me.host = "node \"7\" \\ r\u00e9\nx"; // a quote, a backslash, non-ASCII, a newline
+    me.job_id = "42\t[3]";
+    RunIdentity back;
+    ASSERT_TRUE(parse_run_identity(me.json(), back)) << me.json();
+    EXPECT_EQ(back.host, me.host);
+    EXPECT_EQ(back.job_id, me.job_id);
+    EXPECT_EQ(back.pid, me.pid);
+    EXPECT_EQ(back.pid_start, me.pid_start);
+    EXPECT_EQ(back.started, me.started);
+    EXPECT_FALSE(parse_run_identity("{\"host\": \"h\", \"pid\": -3, \"started\": \"t\"}", back));
+    EXPECT_FALSE(parse_run_identity("{\"host\": \"h\", \"pid\": 7", back)); // truncated
+}
+
 TEST_F(FolderLock, OneRunAtATimeAndReleasedAtTheEnd) {
     const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
     const RunIdentity me = RunIdentity::of_this_process();

@@ -50,6 +50,18 @@ TEST_F(TuningCacheFile, RoundTripsEveryField) {
     EXPECT_EQ(back.find({"wave", 1, Precision::FP64, {128, 96, 64}}), nullptr);
 }
 
+TEST_F(TuningCacheFile, AnyDeviceNameRoundTrips) {
+    // Device and runtime names come from the driver: quotes, backslashes and
+    // non-ASCII text must neither break the file nor change the identity.
+    const TuneIdentity odd{"GPU \"Q\" \\ 80GB\n\u00e9", "gfx942:sramecc+:xnack-", "HIP 6.4", "r"};
+    TuningCache cache(odd);
+    cache.put(entry(4, {64, 64, 64}, {16, 8, 4, 2}));
+    ASSERT_EQ(cache.save(path), "");
+    std::string note;
+    EXPECT_EQ(TuningCache::load(path, odd, note).entries().size(), 1u);
+    EXPECT_EQ(note, "");
+}
+
 TEST_F(TuningCacheFile, AMissingFileIsEmptyAndSilent) {
     std::string note = "unchanged?";
     EXPECT_TRUE(TuningCache::load(path, kHere, note).entries().empty());

@@ -3,8 +3,9 @@
 # archive: run it on a machine that can (Debian or Ubuntu), then copy the
 # repository, .deps/ included, to the GPU node. tools/gpu-check.sh and
 # tools/gpu-miniapp.sh find everything there.
-#   .deps/root/      GoogleTest, Google Benchmark and stb headers, unpacked
-#                    from the distribution's packages (no install needed)
+#   .deps/root/      GoogleTest, Google Benchmark, nlohmann-json, zlib and stb,
+#                    unpacked from the distribution's packages (no install
+#                    needed; zlib links statically from there)
 #   .deps/ompi-4.1.4-cuda-install.tar.xz
 #                    a CUDA-aware Open MPI build, if you name its archive (an
 #                    install/ tree, as shipped by your site or built with
@@ -15,8 +16,12 @@ set -euo pipefail
 archive=${1:+$(realpath "$1")}
 cd "$(dirname "$0")/.."
 mkdir -p .deps/debs .deps/root
-(cd .deps/debs && apt-get download libgtest-dev libbenchmark-dev libbenchmark1debian libstb-dev >/dev/null)
+(cd .deps/debs && apt-get download libgtest-dev libbenchmark-dev libbenchmark1debian libstb-dev nlohmann-json3-dev \
+  zlib1g-dev >/dev/null)
 for deb in .deps/debs/*.deb; do dpkg -x "$deb" .deps/root; done
+# zlib1g-dev's libz.so points at the archive machine's /lib: drop links that
+# dangle here, so the linker takes the static libz.a beside them.
+find .deps/root -xtype l -delete
 if [ -n "$archive" ]; then
   [ -f "$archive" ] || { echo "prepare-offline-deps: $archive: no such file" >&2; exit 2; }
   cp "$archive" .deps/ompi-4.1.4-cuda-install.tar.xz
