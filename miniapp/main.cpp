@@ -122,7 +122,7 @@ int run(int argc, char** argv) {
     Config c;
     const std::string parsed = parse_options(argc, argv, c);
     if (parsed == "help") {
-        if (world_rank() == 0) std::fputs(usage(), stdout);
+        if (world_rank() == 0) std::fputs(usage().c_str(), stdout);
         return 0;
     }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");

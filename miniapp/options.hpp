@@ -71,6 +71,7 @@ struct Config {
 // knowledge of the number of ranks.
 std::string parse_options(int argc, char** argv, Config& config);
 
-const char* usage();
+// --help's text, made from the option table (option_table.hpp).
+std::string usage();
 
 } // namespace stencil
