@@ -18,8 +18,8 @@ public:
 
     // The shape for the kernel over `box`; the cache is saved when it grew.
     template <int R, class T>
-    TunedShape shape(bool wave, const Layout& layout, const Box& box) {
-        const TunedShape s = cached_or_tuned<R, T>(cache_, wave, layout, box, budget_ms_);
+    TunedShape shape(FusedKernel kernel, const Layout& layout, const Box& box) {
+        const TunedShape s = cached_or_tuned<R, T>(cache_, kernel, layout, box, budget_ms_);
         if (s.source == ShapeSource::TunedNow) save();
         return s;
     }

@@ -183,15 +183,17 @@ void register_radius(const Size& s, const Options& o) {
     // launch(arrays, box, stream, shape): `shape` is shape_of(arrays, box),
     // resolved once per benchmark as the mini-app does, not per launch; its
     // z window and rows are recorded as counters. A requested shape the
-    // kernel is not built for is skipped with the reason.
-    auto add = [&](const std::string& name, double bytes, bool wave, auto shape_of, auto launch) {
+    // kernel is not built for is skipped with the reason. `kernel` bounds the
+    // rows (the kernels other than the fused two ignore them).
+    auto add = [&](const std::string& name, double bytes, FusedKernel kernel, auto shape_of,
+                   auto launch) {
         if (!o.wants(name)) return;
         // One benchmark: `requested` completed by shape_of, skipped with the
         // reason when the kernel is not built for it.
         auto run_one = [=](benchmark::State& st, const Tuning& requested, auto shape_for,
                            auto launch_with) {
-            const std::string why = fits(resolve_tuning(requested, R, precision_of<T>(), wave), R,
-                                         precision_of<T>(), wave);
+            const std::string why = fits(resolve_tuning(requested, R, precision_of<T>(), kernel), R,
+                                         precision_of<T>(), kernel);
             if (!why.empty()) {
                 st.SkipWithError(why.c_str());
                 return;
@@ -224,7 +226,7 @@ void register_radius(const Size& s, const Options& o) {
             register_timed(name + suffix + "/tuned", [=](benchmark::State& st) {
                 Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, R));
                 const Box box = x.layout.interior();
-                const TunedShape choice = g_tuner->shape<R, T>(wave, x.layout, box);
+                const TunedShape choice = g_tuner->shape<R, T>(kernel, x.layout, box);
                 st.SetLabel(std::string("shape from ") + shape_source_name(choice.source));
                 run_one(
                     st, choice.shape,
@@ -236,20 +238,22 @@ void register_radius(const Size& s, const Options& o) {
         return resolve_tuning(t, R, precision_of<T>());
     };
     for (Variant v : available_variants())
-        add(variant_name(v), derivative_bytes(s, R, variant_axes(v), sizeof(T)), false, as_given,
+        add(variant_name(v), derivative_bytes(s, R, variant_axes(v), sizeof(T)),
+            FusedKernel::Laplacian, as_given,
             [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
                 launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
             });
     // The articles' starting point for the Laplacian: three baseline passes.
     // Each pass writes its own result (no accumulation), so this is a
     // lower bound on the three-pass cost and flatters the baseline.
-    add("baseline_3pass", derivative_bytes(s, R, "xyz", sizeof(T)), false, as_given,
+    add("baseline_3pass", derivative_bytes(s, R, "xyz", sizeof(T)), FusedKernel::Laplacian,
+        as_given,
         [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
             for (Variant v : {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
                 launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
         });
     add(
-        "wave", wave_bytes(s, R, sizeof(T)), true,
+        fused_kernel_name(FusedKernel::Wave), wave_bytes(s, R, sizeof(T)), FusedKernel::Wave,
         [](const Arrays<T>& x, const Box& box, const Tuning& t) {
             return wave_tuning<R, T>(t, x.layout, box);
         },
@@ -286,11 +290,12 @@ void tune_all(const Options& o) {
                     dispatch_radius(R, [&](auto rc) {
                         constexpr int RR = decltype(rc)::value;
                         const Layout layout(s.nx, s.ny, s.nz, RR);
-                        for (const bool wave : {false, true}) {
-                            const char* name = wave ? "wave" : "fused_xyz";
+                        for (const FusedKernel kernel :
+                             {FusedKernel::Laplacian, FusedKernel::Wave}) {
+                            const char* name = fused_kernel_name(kernel);
                             if (!o.wants(name)) continue;
                             const TunedShape c =
-                                g_tuner->shape<RR, T>(wave, layout, layout.interior());
+                                g_tuner->shape<RR, T>(kernel, layout, layout.interior());
                             std::printf("%s R%d %s %s: %s%s%s\n", name, RR,
                                         precision_name(precision), s.label().c_str(),
                                         (c.source == ShapeSource::BuiltIn

@@ -255,9 +255,14 @@ auto fused_kernel_with_rows(const Tuning& t) {
     return sync_ring ? fused_kernel<R, T, Wave, Rows, true> : fused_kernel<R, T, Wave, Rows, false>;
 }
 
+// The device templates keep a bool for the kernel, so their names (and the
+// resource tables that list them) stay as they were.
+template <bool Wave>
+inline constexpr FusedKernel kFusedKernel = Wave ? FusedKernel::Wave : FusedKernel::Laplacian;
+
 template <int R, class T, bool Wave>
 auto fused_kernel_for(const Tuning& t) {
-    constexpr int max_rows = max_fused_rows(R, Wave);
+    constexpr int max_rows = max_fused_rows(R, kFusedKernel<Wave>);
     switch (t.rows) {
     case 2:
         if constexpr (max_rows >= 2) return fused_kernel_with_rows<R, T, Wave, 2>(t);
@@ -285,8 +290,8 @@ void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
                   const Tuning& requested) {
     if (box.empty()) return;
-    const Tuning t =
-        Wave ? wave_tuning<R, T>(requested, p.layout, box) : checked_tuning<T>(requested, R, false);
+    const Tuning t = Wave ? wave_tuning<R, T>(requested, p.layout, box)
+                          : checked_tuning<T>(requested, R, kFusedKernel<Wave>);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
         p, out, vel, box, c, sponge, g.groups, t.window);

@@ -39,9 +39,10 @@ private:
 // `requested` with its zero fields filled for R and T; a shape that cannot
 // launch (fits() says why) ends the run: callers check user input first.
 template <class T>
-Tuning checked_tuning(const Tuning& requested, int radius, bool wave = false) {
-    const Tuning t = resolve_tuning(requested, radius, precision_of<T>(), wave);
-    if (const std::string why = fits(t, radius, precision_of<T>(), wave); !why.empty())
+Tuning checked_tuning(const Tuning& requested, int radius,
+                      FusedKernel kernel = FusedKernel::Laplacian) {
+    const Tuning t = resolve_tuning(requested, radius, precision_of<T>(), kernel);
+    if (const std::string why = fits(t, radius, precision_of<T>(), kernel); !why.empty())
         fatal("launch shape: " + why);
     return t;
 }

@@ -62,7 +62,7 @@ Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box
     (void)layout;
     (void)box;
     // The host loops have no launch shape; this is what a GPU would default to.
-    return resolve_tuning(requested, R, precision_of<T>(), true);
+    return resolve_tuning(requested, R, precision_of<T>(), FusedKernel::Wave);
 }
 
 template <class T>

@@ -1,4 +1,4 @@
-#include "stencil.hpp"
+#include "launch_table.hpp"
 
 namespace stencil {
 

@@ -13,7 +13,10 @@
 #pragma once
 
 #include "box.hpp"
+#include "launch_shape.hpp"
 #include "layout.hpp"
+
+#include <vector>
 
 namespace stencil {
 
@@ -162,5 +165,18 @@ STENCIL_HD inline Box tile_cells(const TablePlace& p, int lanes, int rows) {
             z0,
             clamp_hi(z0 + e.window, e.box.z1)};
 }
+
+// A box of the wave update with its resolved launch shape (wave_tuning).
+struct LaunchBox {
+    Box box;
+    Tuning tuning;
+};
+
+// The wave tables one launch each covers `boxes` with, in order: a box
+// joins the first table whose boxes share its threads per block and rows
+// per thread (one instantiation), so the boundary slabs of a step with the
+// built-in shapes make one table. `lanes`: cells per 16-byte group.
+std::vector<WaveTable> wave_tables(const Layout& layout, const std::vector<LaunchBox>& boxes,
+                                   int lanes);
 
 } // namespace stencil

@@ -2,6 +2,7 @@
 
 #include "gpu_runtime.hpp"
 #include "memory.hpp"
+#include "stencil.hpp"
 
 #include <cstring>
 #include <random>
@@ -38,9 +39,10 @@ struct Scratch {
 } // namespace
 
 template <int R, class T>
-TuneResult tune_on_device(bool wave, const Layout& layout, const Box& box, double budget_ms,
-                          double noise) {
+TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& box,
+                          double budget_ms, double noise) {
     const Precision precision = precision_of<T>();
+    const bool wave = kernel == FusedKernel::Wave;
     const Tuning start =
         wave ? wave_tuning<R, T>(Tuning{}, layout, box) : resolve_tuning(Tuning{}, R, precision);
     if (!STENCIL_HAS_GPU || box.empty()) {
@@ -69,7 +71,7 @@ TuneResult tune_on_device(bool wave, const Layout& layout, const Box& box, doubl
     s.reference.resize(layout.allocation());
     run_once(start, s.reference);
     const ShapeTimer time = [&](const Tuning& t) -> Timing {
-        if (!fits(t, R, precision, wave).empty()) return {Timing::CannotRun, 0, 0};
+        if (!fits(t, R, precision, kernel).empty()) return {Timing::CannotRun, 0, 0};
         const double begin = wall_clock_ms();
         run_once(t, s.result);
         if (std::memcmp(s.result.data(), s.reference.data(), s.result.size() * sizeof(T)) != 0)
@@ -84,7 +86,7 @@ TuneResult tune_on_device(bool wave, const Layout& layout, const Box& box, doubl
         after.synchronize();
         return {Timing::Ran, elapsed_ms(before, after) / kLaunches, wall_clock_ms() - begin};
     };
-    return coordinate_descent(start, wave_tune_space(R, precision, box.nz(), wave), time, noise,
+    return coordinate_descent(start, tune_space(kernel, R, precision, box.nz()), time, noise,
                               budget_ms);
 }
 
@@ -100,23 +102,23 @@ const char* shape_source_name(ShapeSource source) {
 }
 
 template <int R, class T>
-TunedShape cached_or_tuned(TuningCache& cache, bool wave, const Layout& layout, const Box& box,
-                           double budget_ms) {
+TunedShape cached_or_tuned(TuningCache& cache, FusedKernel kernel, const Layout& layout,
+                           const Box& box, double budget_ms) {
     if (!STENCIL_HAS_GPU)
-        return {resolve_tuning(Tuning{}, R, precision_of<T>(), wave), ShapeSource::BuiltIn,
+        return {resolve_tuning(Tuning{}, R, precision_of<T>(), kernel), ShapeSource::BuiltIn,
                 "the HOST back-end has no launch shape"};
-    const TuneKey key{
-        wave ? "wave" : "fused_xyz", R, precision_of<T>(), {box.nx(), box.ny(), box.nz()}};
+    const TuneKey key{kernel, R, precision_of<T>(), {box.nx(), box.ny(), box.nz()}};
     if (const TuneEntry* hit = cache.find(key)) return {hit->shape, ShapeSource::Cache, ""};
-    const TuneResult r = tune_on_device<R, T>(wave, layout, box, budget_ms);
+    const TuneResult r = tune_on_device<R, T>(kernel, layout, box, budget_ms);
     cache.put({key, r.best, r.best_ms, r.start_ms});
     return {r.best, ShapeSource::TunedNow, r.summary()};
 }
 
 #define STENCIL_INSTANTIATE_TUNE(R, T)                                                             \
-    template TuneResult tune_on_device<R, T>(bool, const Layout&, const Box&, double, double);     \
-    template TunedShape cached_or_tuned<R, T>(TuningCache&, bool, const Layout&, const Box&,       \
-                                              double);
+    template TuneResult tune_on_device<R, T>(FusedKernel, const Layout&, const Box&, double,       \
+                                             double);                                            \
+    template TunedShape cached_or_tuned<R, T>(TuningCache&, FusedKernel, const Layout&,            \
+                                              const Box&, double);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_TUNE)
 
 } // namespace stencil

@@ -11,7 +11,7 @@
 
 namespace stencil {
 
-// Tunes the wave kernel (wave) or the fused Laplacian at radius R in
+// Tunes `kernel` (the fused Laplacian or the wave update) at radius R in
 // precision T over `box` of `layout`, on scratch fields of random data (the
 // caller's fields are not touched). Each shape is launched once from the
 // same inputs and its whole output compared with the default shape's: a
@@ -20,8 +20,8 @@ namespace stencil {
 // wall time of the measurements. On the HOST back-end, which has no launch
 // shape, returns the default untimed.
 template <int R, class T>
-TuneResult tune_on_device(bool wave, const Layout& layout, const Box& box, double budget_ms,
-                          double noise = 0.02);
+TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& box,
+                          double budget_ms, double noise = 0.02);
 
 // Where a launch shape came from.
 enum class ShapeSource { BuiltIn, Cache, TunedNow };
@@ -33,12 +33,12 @@ struct TunedShape {
     std::string summary; // the search's line, when tuned now
 };
 
-// The tuned shape of the wave kernel (wave) or the fused Laplacian over
+// The tuned shape of `kernel` over
 // `box` of `layout`: from `cache` when it holds one for these extents, else
 // tuned now (tune_on_device) and put into `cache`, which the caller saves.
 // On the HOST back-end, which has no launch shape, the built-in one.
 template <int R, class T>
-TunedShape cached_or_tuned(TuningCache& cache, bool wave, const Layout& layout, const Box& box,
-                           double budget_ms);
+TunedShape cached_or_tuned(TuningCache& cache, FusedKernel kernel, const Layout& layout,
+                           const Box& box, double budget_ms);
 
 } // namespace stencil

@@ -7,19 +7,19 @@
 
 namespace stencil {
 
-TuneSpace wave_tune_space(int radius, Precision precision, int nz, bool wave) {
+TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz) {
     TuneSpace space;
-    // From a wavefront-wide 64 x 1 (AMD's wave is 64 lanes) to 256 threads,
-    // tall and wide: the slabs of an x split want narrow blocks.
+    // 64 to 256 threads, wide (64 x 2: two 64-lane AMD wavefronts, one row
+    // each) to tall (4 x 32: the slabs of an x split want narrow blocks).
     const std::pair<int, int> blocks[] = {{16, 8}, {8, 16}, {32, 4}, {32, 8}, {16, 16},
                                           {8, 8},  {64, 2}, {64, 4}, {4, 32}, {16, 4}};
     for (const auto& [bx, by] : blocks) {
         const Tuning t = resolve_tuning(Tuning{bx, by, 0, 1}, radius, precision);
-        if (fits(t, radius, precision, wave).empty()) space.blocks.push_back({bx, by});
+        if (fits(t, radius, precision, kernel).empty()) space.blocks.push_back({bx, by});
     }
     for (int window = 1; window <= 64; window *= 2)
         if (window <= nz || window == 1) space.windows.push_back(window);
-    for (int rows = 1; rows <= max_fused_rows(radius, wave); rows *= 2)
+    for (int rows = 1; rows <= max_fused_rows(radius, kernel); rows *= 2)
         space.rows.push_back(rows);
     return space;
 }

@@ -3,12 +3,12 @@
 //
 // The search knows nothing of GPUs: it is handed a function that times a
 // shape (or says it cannot run, or gave different bits), so that CI tests
-// the search itself against timers with known minima. tuner_gpu.cpp
+// the search itself against timers with known minima. tune_on_device.cpp
 // supplies the real one.
 #pragma once
 
+#include "launch_shape.hpp"
 #include "precision.hpp"
-#include "stencil.hpp"
 
 #include <functional>
 #include <string>
@@ -23,11 +23,11 @@ struct TuneSpace {
     std::vector<int> rows;
 };
 
-// Every shape worth trying for the wave kernel (wave true) or the fused
-// Laplacian at radius R in `precision` over a box of `nz` planes: blocks of
-// 64 to 256 threads, windows up to the box's planes, rows the kernel is
-// built for. Shapes that fits() refuses are left out.
-TuneSpace wave_tune_space(int radius, Precision precision, int nz, bool wave);
+// Every shape worth trying for `kernel` at radius R in `precision` over a
+// box of `nz` planes: blocks of 64 to 256 threads, windows up to the box's
+// planes, rows the kernel is built for. Shapes that fits() refuses are left
+// out.
+TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz);
 
 // What timing one shape gave.
 struct Timing {

@@ -64,11 +64,11 @@ bool read_entry(const Json& e, TuneEntry& out) {
     if (!e.is_object()) return false;
     const Json kernel = e.value("kernel", Json()), precision = e.value("precision", Json()),
                box = e.value("box", Json());
-    if (!kernel.is_string() || !precision.is_string() ||
+    if (!kernel.is_string() || !parse_fused_kernel(kernel.get<std::string>(), out.key.kernel) ||
+        !precision.is_string() ||
         !parse_precision(precision.get<std::string>(), out.key.precision) || !box.is_array() ||
         box.size() != 3)
         return false;
-    out.key.kernel = kernel.get<std::string>();
     for (int a = 0; a < 3; ++a) {
         const Json& n = box[std::size_t(a)];
         if (!n.is_number_integer() || n < 1 || n > 1 << 30) return false;
@@ -80,10 +80,8 @@ bool read_entry(const Json& e, TuneEntry& out) {
                  integer(e, "rows", ok)};
     out.ms = number(e, "ms", ok);
     out.default_ms = number(e, "default_ms", ok);
-    const bool wave = out.key.kernel == "wave";
-    return ok && (wave || out.key.kernel == "fused_xyz") && out.key.radius >= kMinRadius &&
-           out.key.radius <= kMaxRadius &&
-           fits(out.shape, out.key.radius, out.key.precision, wave).empty();
+    return ok && out.key.radius >= kMinRadius && out.key.radius <= kMaxRadius &&
+           fits(out.shape, out.key.radius, out.key.precision, out.key.kernel).empty();
 }
 
 bool read_file(const std::string& path, std::string& text) {
@@ -167,7 +165,7 @@ std::string TuningCache::to_json() const {
                 {"kernels_revision", identity_.revision},
                 {"entries", Json::array()}};
     for (const TuneEntry& e : entries_)
-        doc["entries"].push_back({{"kernel", e.key.kernel},
+        doc["entries"].push_back({{"kernel", fused_kernel_name(e.key.kernel)},
                                   {"radius", e.key.radius},
                                   {"precision", precision_name(e.key.precision)},
                                   {"box", e.key.box},

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "precision.hpp"
-#include "stencil.hpp"
+#include "launch_shape.hpp"
 
 #include <array>
 #include <string>
@@ -39,7 +39,7 @@ std::string default_tuning_cache_path();
 
 // One kernel over one box shape.
 struct TuneKey {
-    std::string kernel; // "wave" or "fused_xyz"
+    FusedKernel kernel = FusedKernel::Wave; // written by fused_kernel_name
     int radius = 0;
     Precision precision = Precision::FP32;
     std::array<int, 3> box{0, 0, 0}; // cells of the launched box

@@ -34,7 +34,7 @@ auto wave_table_kernel_with_rows(bool sync_ring) {
 
 template <int R, class T>
 auto wave_table_kernel_for(const WaveTable& table) {
-    constexpr int max_rows = max_fused_rows(R, true);
+    constexpr int max_rows = max_fused_rows(R, FusedKernel::Wave);
     bool sync_ring = false;
     for (int e = 0; e < table.count; ++e) {
         const TableBox& b = table.box[e];
@@ -64,7 +64,7 @@ namespace stencil {
 
 template <int R, class T>
 Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
-    Tuning t = detail::checked_tuning<T>(requested, R, true);
+    Tuning t = detail::checked_tuning<T>(requested, R, FusedKernel::Wave);
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)
         t = fit_block_to_box(t, XGroups::of(layout, box.x0, box.x1, device::kLanes<T>).count);

@@ -82,10 +82,10 @@ std::string parse_options(int argc, char** argv, Config& c) {
                "--tuning off";
     if (c.tuning_mode.empty()) return "--tuning needs off, auto or a cache file";
     // The wave kernel's rows are bounded per radius (max_fused_rows).
-    if (c.tuning.rows > max_fused_rows(c.radius, true))
+    if (c.tuning.rows > max_fused_rows(c.radius, FusedKernel::Wave))
         return "--rows " + std::to_string(c.tuning.rows) +
                ": the wave kernel at R=" + std::to_string(c.radius) + " is built for at most " +
-               std::to_string(max_fused_rows(c.radius, true)) + " rows per thread";
+               std::to_string(max_fused_rows(c.radius, FusedKernel::Wave)) + " rows per thread";
     if (c.graphs == GraphChoice::On && !graphs_available())
         return "--graphs on: this build has no graphs (the HOST back-end, or HIP before ROCm "
                "6.2); use --graphs auto or off";

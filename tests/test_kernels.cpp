@@ -234,7 +234,7 @@ TEST_P(Kernels, MatchHostReferenceAndWriteExactlyTheBox) {
             for (const Geometry& g : kGeometries) {
                 check_derivative<R, T>(variant, g);
                 if (!uses_rows(variant) || g.tuning.rows) continue;
-                for (int rows = 1; rows <= max_fused_rows(R, false); rows *= 2)
+                for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Laplacian); rows *= 2)
                     check_derivative<R, T>(variant, with_rows(g, rows));
             }
         });
@@ -267,7 +267,7 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
             for (const Geometry& g : kGeometries) {
                 check_wave<R, T>(g);
                 if (!STENCIL_HAS_GPU || g.tuning.rows) continue;
-                for (int rows = 1; rows <= max_fused_rows(R, true); rows *= 2)
+                for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2)
                     check_wave<R, T>(with_rows(g, rows));
             }
         });
@@ -312,7 +312,7 @@ TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
             EXPECT_TRUE(reference == run(Tuning{})) << "chosen shape";
             for (const int window : {1, 2, 4, 8, 64}) // short ones fill the device on small boxes
                 EXPECT_TRUE(reference == run(Tuning{0, 0, window})) << "window " << window;
-            for (int rows = 1; rows <= max_fused_rows(R, true); rows *= 2)
+            for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2)
                 EXPECT_TRUE(reference == run(Tuning{0, 0, 0, rows})) << "rows " << rows;
             for (const Tuning block : {Tuning{8, 16}, Tuning{32, 4}, Tuning{16, 16}, Tuning{4, 8}})
                 EXPECT_TRUE(reference == run(block)) << block.block_x << " x " << block.block_y;
@@ -333,21 +333,21 @@ TEST(TunedShape, MatchesHostReference) {
     if (!STENCIL_HAS_GPU || device_count() == 0)
         GTEST_SKIP() << "the tuner times shapes on a GPU back-end with a GPU only";
     Geometry g = kGeometries[0]; // the offset 67 x 45 x 33 box
-    const auto tuned = [&](auto r, auto zero, bool wave) {
+    const auto tuned = [&](auto r, auto zero, FusedKernel kernel) {
         constexpr int R = decltype(r)::value;
         using T = decltype(zero);
         const Layout L(g.nx, g.ny, g.nz, R);
-        const TuneResult result = tune_on_device<R, T>(wave, L, box_of(g, R), 2000.0);
+        const TuneResult result = tune_on_device<R, T>(kernel, L, box_of(g, R), 2000.0);
         SCOPED_TRACE(result.summary());
         g.tuning = result.best;
-        if (wave)
+        if (kernel == FusedKernel::Wave)
             check_wave<R, T>(g);
         else
             check_derivative<R, T>(Variant::FusedXYZ, g);
     };
-    tuned(std::integral_constant<int, 4>{}, float{}, true);
-    tuned(std::integral_constant<int, 1>{}, double{}, true);
-    tuned(std::integral_constant<int, 2>{}, float{}, false);
+    tuned(std::integral_constant<int, 4>{}, float{}, FusedKernel::Wave);
+    tuned(std::integral_constant<int, 1>{}, double{}, FusedKernel::Wave);
+    tuned(std::integral_constant<int, 2>{}, float{}, FusedKernel::Laplacian);
 }
 
 // The Laplacian series' steps (GPU only): every step and cells per thread

@@ -223,7 +223,7 @@ TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
             EXPECT_EQ((check_slabs<R, T>(slabs)), 1u);
             // Rows and threads that differ: one launch per distinct pair
             // (rows only where the radius is built for two).
-            const int rows = std::min(2, max_fused_rows(R, true));
+            const int rows = std::min(2, max_fused_rows(R, FusedKernel::Wave));
             slabs[1].tuning = {16, 4, 4, rows};
             slabs[3].tuning = {16, 4, 4, rows};
             slabs[5].tuning = {16, 16, 4, 1};

@@ -114,13 +114,13 @@ TEST(Tuner, AStartThatCannotRunIsReturnedUntimed) {
 TEST(Tuner, TheSpaceHoldsOnlyShapesTheKernelIsBuiltFor) {
     for (const Precision p : {Precision::FP32, Precision::FP64})
         for (int R = 1; R <= 8; ++R)
-            for (const bool wave : {false, true}) {
-                const TuneSpace s = wave_tune_space(R, p, 40, wave);
+            for (const FusedKernel kernel : {FusedKernel::Laplacian, FusedKernel::Wave}) {
+                const TuneSpace s = tune_space(kernel, R, p, 40);
                 EXPECT_FALSE(s.blocks.empty());
                 for (int rows : s.rows)
-                    EXPECT_LE(rows, max_fused_rows(R, wave));
+                    EXPECT_LE(rows, max_fused_rows(R, kernel));
                 for (const auto& [bx, by] : s.blocks)
-                    EXPECT_EQ(fits(resolve_tuning(Tuning{bx, by, 0, 1}, R, p), R, p, wave), "");
+                    EXPECT_EQ(fits(resolve_tuning(Tuning{bx, by, 0, 1}, R, p), R, p, kernel), "");
                 EXPECT_EQ(s.windows.back(), 32); // at most the box's 40 planes
             }
 }

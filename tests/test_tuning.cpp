@@ -116,24 +116,24 @@ TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
     const int laplacian[9] = {0, 8, 4, 4, 4, 2, 2, 2, 1};
     const int wave[9] = {0, 4, 4, 2, 2, 2, 1, 1, 1};
     for (int R = 1; R <= 8; ++R) {
-        EXPECT_EQ(max_fused_rows(R, false), laplacian[R]) << "R=" << R;
-        EXPECT_EQ(max_fused_rows(R, true), wave[R]) << "R=" << R;
+        EXPECT_EQ(max_fused_rows(R, FusedKernel::Laplacian), laplacian[R]) << "R=" << R;
+        EXPECT_EQ(max_fused_rows(R, FusedKernel::Wave), wave[R]) << "R=" << R;
     }
     const Tuning four = resolve_tuning(Tuning{0, 0, 0, 4}, 4, Precision::FP32);
-    EXPECT_NE(fits(four, 5, Precision::FP32, false), ""); // above R = 5's two
-    EXPECT_EQ(fits(four, 4, Precision::FP32, false), "");
-    EXPECT_NE(fits(four, 4, Precision::FP32, true), ""); // the wave kernel needs more
+    EXPECT_NE(fits(four, 5, Precision::FP32, FusedKernel::Laplacian), ""); // above R = 5's two
+    EXPECT_EQ(fits(four, 4, Precision::FP32, FusedKernel::Laplacian), "");
+    EXPECT_NE(fits(four, 4, Precision::FP32, FusedKernel::Wave), ""); // the wave kernel needs more
 }
 
 // Every default a launch takes is one the kernel is built for.
 TEST(Tuning, DefaultRowsAreBuilt) {
     for (const Precision p : {Precision::FP32, Precision::FP64})
         for (int R = 1; R <= 8; ++R)
-            for (const bool wave : {false, true}) {
-                const int rows = default_rows(R, p, wave);
+            for (const FusedKernel kernel : {FusedKernel::Laplacian, FusedKernel::Wave}) {
+                const int rows = default_rows(R, p, kernel);
                 EXPECT_GE(rows, 1);
-                EXPECT_LE(rows, max_fused_rows(R, wave)) << "R=" << R << " wave " << wave;
-                EXPECT_EQ(fits(resolve_tuning(Tuning{0, 0, 0, rows}, R, p), R, p, wave), "");
+                EXPECT_LE(rows, max_fused_rows(R, kernel)) << "R=" << R << " " << fused_kernel_name(kernel);
+                EXPECT_EQ(fits(resolve_tuning(Tuning{0, 0, 0, rows}, R, p), R, p, kernel), "");
             }
 }
 

@@ -16,7 +16,7 @@ namespace {
 const TuneIdentity kHere{"Test GPU 80GB", "sm_90", "CUDA runtime 13000", "abc123"};
 
 TuneEntry entry(int radius, std::array<int, 3> box, Tuning shape) {
-    return {{"wave", radius, Precision::FP32, box}, shape, 0.5, 0.6};
+    return {{FusedKernel::Wave, radius, Precision::FP32, box}, shape, 0.5, 0.6};
 }
 
 class TuningCacheFile : public testing::Test {
@@ -33,13 +33,13 @@ protected:
 TEST_F(TuningCacheFile, RoundTripsEveryField) {
     TuningCache cache(kHere);
     cache.put(entry(4, {512, 512, 512}, {32, 4, 64, 2}));
-    cache.put({{"fused_xyz", 1, Precision::FP64, {128, 96, 64}}, {8, 16, 8, 4}, 0.125, 0.25});
+    cache.put({{FusedKernel::Laplacian, 1, Precision::FP64, {128, 96, 64}}, {8, 16, 8, 4}, 0.125, 0.25});
     ASSERT_EQ(cache.save(path), "");
     std::string note;
     const TuningCache back = TuningCache::load(path, kHere, note);
     EXPECT_EQ(note, "");
     ASSERT_EQ(back.entries().size(), 2u);
-    const TuneEntry* e = back.find({"fused_xyz", 1, Precision::FP64, {128, 96, 64}});
+    const TuneEntry* e = back.find({FusedKernel::Laplacian, 1, Precision::FP64, {128, 96, 64}});
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->shape.block_x, 8);
     EXPECT_EQ(e->shape.block_y, 16);
@@ -47,7 +47,7 @@ TEST_F(TuningCacheFile, RoundTripsEveryField) {
     EXPECT_EQ(e->shape.rows, 4);
     EXPECT_DOUBLE_EQ(e->ms, 0.125);
     EXPECT_DOUBLE_EQ(e->default_ms, 0.25);
-    EXPECT_EQ(back.find({"wave", 1, Precision::FP64, {128, 96, 64}}), nullptr);
+    EXPECT_EQ(back.find({FusedKernel::Wave, 1, Precision::FP64, {128, 96, 64}}), nullptr);
 }
 
 TEST_F(TuningCacheFile, AnyDeviceNameRoundTrips) {

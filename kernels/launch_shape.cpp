@@ -1,0 +1,130 @@
+#include "launch_shape.hpp"
+
+#include <algorithm>
+
+namespace stencil {
+
+const char* fused_kernel_name(FusedKernel kernel) {
+    return kernel == FusedKernel::Wave ? "wave" : "fused_xyz";
+}
+
+bool parse_fused_kernel(const std::string& name, FusedKernel& kernel) {
+    for (const FusedKernel k : {FusedKernel::Laplacian, FusedKernel::Wave})
+        if (name == fused_kernel_name(k)) {
+            kernel = k;
+            return true;
+        }
+    return false;
+}
+
+int default_rows(int radius, Precision precision, FusedKernel kernel) {
+#if defined(STENCIL_BACKEND_HIP)
+    // AMD GPUs (the HIP back-end builds for them only): one row per thread.
+    // Unmeasured, so chosen from CI's gfx90a resource table: two rows put
+    // the R = 4 wave kernel at 194-203 VGPRs, 2 waves per SIMD, and one row
+    // at 124-138, 3-4 waves, which a memory-bound kernel needs more than
+    // the shared y column (docs/data/resources-gfx90a.txt). The MI250X
+    // block shapes of the seismic-stencil articles (64 x R threads, one cell
+    // each) were measured on single-direction kernels without an LDS tile,
+    // whose y halo would triple at 4 rows, so the block stays ours.
+    // `--tuning` measures.
+    (void)radius, (void)precision, (void)kernel;
+    return 1;
+#else
+    // Measured at 512^3 on an H100 and an H200, every rows value each kernel
+    // is built for (docs/PERFORMANCE.md, history item 21); the value with
+    // the larger sum of the two GPUs' fractions of copy. Index: R.
+    constexpr int kLaplacian32[9] = {0, 2, 2, 2, 2, 1, 2, 2, 1};
+    constexpr int kLaplacian64[9] = {0, 2, 2, 4, 4, 1, 1, 1, 1};
+    constexpr int kWave32[9] = {0, 2, 4, 2, 2, 2, 1, 1, 1};
+    constexpr int kWave64[9] = {0, 4, 4, 2, 2, 2, 1, 1, 1};
+    const bool fp64 = precision == Precision::FP64;
+    const int* table = kernel == FusedKernel::Wave ? (fp64 ? kWave64 : kWave32)
+                                                   : (fp64 ? kLaplacian64 : kLaplacian32);
+    return table[radius];
+#endif
+}
+
+Tuning default_tuning(int radius, Precision precision, FusedKernel kernel) {
+    const int rows = default_rows(radius, precision, kernel);
+    return radius <= 5 ? Tuning{16, 8, 16, rows} : Tuning{8, 16, 16, rows};
+}
+
+Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision,
+                      FusedKernel kernel) {
+    const Tuning d = default_tuning(radius, precision, kernel);
+    return {requested.block_x ? requested.block_x : d.block_x,
+            requested.block_y ? requested.block_y : d.block_y,
+            requested.window ? requested.window : d.window,
+            requested.rows ? requested.rows : d.rows};
+}
+
+Tuning fit_block_to_box(const Tuning& defaults, int groups) {
+    if (groups >= defaults.block_x || defaults.block_x <= 8) return defaults;
+    Tuning tall = defaults;
+    tall.block_x = 8, tall.block_y = 16;
+    return tall;
+}
+
+int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius) {
+    auto blocks = [&](int window) { return blocks_per_layer * ((nz + window - 1) / window); };
+    for (const int window : {64, 32}) {
+        const bool needed = window / 2 < 16 * radius; // half of it would reload more than 1/8
+        if (needed && blocks(window) >= resident_blocks) return window;
+    }
+    // A box too small to fill the device at 16 planes: a block's time goes
+    // with the planes it walks (window + 2R), so walk fewer, in more blocks.
+    // Three quarters of the slots count as full here: on an H100, 128^3 at
+    // R = 4 ran 8 planes (256 blocks for 264 slots) in 15.2 us, 4 in 18.2.
+    for (const int window : {16, 8, 4, 2})
+        if (4 * blocks(window) >= 3 * resident_blocks) return window;
+    return 1;
+}
+
+std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows, Precision precision) {
+    const std::size_t lanes = 16 / std::size_t(element_bytes(precision));
+    const std::size_t halo_groups = (std::size_t(radius) + lanes - 1) / lanes;
+    return std::size_t(rows * t.block_y + 2 * radius) * (std::size_t(t.block_x) + 2 * halo_groups) *
+           16;
+}
+
+std::string fits(const Tuning& t, int radius, Precision precision, FusedKernel kernel) {
+    const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
+    if (t.block_x <= 0 || t.block_y <= 0 || t.window <= 0 || t.rows <= 0)
+        return "block sizes, the z window and the rows must be positive";
+    if (t.block_x * t.block_y > 256)
+        return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
+               ", above the kernels' launch bound of 256 threads";
+    if (t.rows != 1 && t.rows != 2 && t.rows != 4 && t.rows != 8)
+        return "rows per thread must be 1, 2, 4 or 8, not " + std::to_string(t.rows);
+    if (t.rows > max_fused_rows(radius, kernel))
+        return std::to_string(t.rows) + " rows per thread" + at + " would spill in the " +
+               (kernel == FusedKernel::Wave ? "wave" : "fused Laplacian") + " kernel (at most " +
+               std::to_string(max_fused_rows(radius, kernel)) + ")";
+    // The fused kernels' two tiles must fit the 48 KiB that every back-end
+    // grants without opting in.
+    const std::size_t lds = 2 * fused_tile_bytes(t, radius, t.rows, precision);
+    if (lds > 48 * 1024)
+        return "the LDS tiles need " + std::to_string(lds) + " bytes" + at + ", above 48 KiB";
+    return {};
+}
+
+std::string validate(const Tuning& requested) {
+    if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0 ||
+        requested.rows < 0)
+        return "block sizes, the z window and the rows must be positive";
+    // Unset fields take each radius's default, so check every radius. Rows
+    // above a radius's maximum are checked where they are built: the
+    // benchmark skips the radii they do not fit, saying so.
+    for (const Precision precision : {Precision::FP32, Precision::FP64})
+        for (int radius = kMinRadius; radius <= kMaxRadius; ++radius) {
+            Tuning t = resolve_tuning(requested, radius, precision);
+            t.rows = std::min(t.rows, max_fused_rows(radius, FusedKernel::Laplacian));
+            if (const std::string why = fits(t, radius, precision, FusedKernel::Laplacian);
+                !why.empty())
+                return why;
+        }
+    return {};
+}
+
+} // namespace stencil

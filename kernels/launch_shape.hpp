@@ -1,0 +1,116 @@
+// Launch shapes: how a kernel's threads cover a box, what each kernel is
+// built for, and the measured defaults. Host policy beside the kernels; the
+// launchers (stencil.hpp) refuse a shape `fits` rejects, and the tuner
+// (tuner.hpp) searches only shapes that fit.
+#pragma once
+
+#include "box.hpp"
+#include "coefficients.hpp"
+#include "layout.hpp"
+#include "precision.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace stencil {
+
+// The two kernels whose shape is tuned: the fused one-pass Laplacian and
+// the fused wave update built on it.
+enum class FusedKernel { Laplacian, Wave };
+
+// "fused_xyz" or "wave": the benchmark's and the tuning cache's names.
+const char* fused_kernel_name(FusedKernel kernel);
+// The kernel named `name`; false when there is none.
+bool parse_fused_kernel(const std::string& name, FusedKernel& kernel);
+
+// Launch shape of the LDS, window and fused kernels. Each thread owns one
+// 16-byte group of consecutive x cells (4 floats or 2 doubles) and, in the
+// fused Laplacian and wave kernels, `rows` rows of it; a block covers
+// block_x groups by block_y * rows rows and walks `window` planes along z.
+// A field left 0 takes the measured default for the radius and precision
+// (default_tuning), except in the wave kernel, whose block and window are
+// chosen per box (wave_tuning).
+struct Tuning {
+    int block_x = 0; // threads along x
+    int block_y = 0; // threads along y
+    int window = 0;  // z planes per block (nw)
+    int rows = 0;    // rows per thread along y: 1, 2, 4 or 8 (fused Laplacian and wave)
+};
+
+// Vectors a thread of the fused kernels keeps live: per row a z window of
+// 2R+1 planes and the incoming plane (and for the wave update p_prev and
+// the velocity term), plus the y column of rows + 2R groups.
+STENCIL_HD constexpr int fused_live_vectors(int radius, int rows, FusedKernel kernel) {
+    return rows * (2 * radius + 2 + (kernel == FusedKernel::Wave ? 2 : 0)) + 2 * radius;
+}
+
+// The most rows per thread (1, 2, 4 or 8) the fused Laplacian or the wave
+// kernel is built for at radius R: those within 48 live vectors for
+// the Laplacian and 42 for the wave update, which also keeps the sponge and
+// the leapfrog's operands live. The sm_90 resource tables drew the lines:
+// the next shape up spilled (wave; at R = 6 in double with 44 live vectors
+// one nvcc 13 release spilled 16 bytes and another did not) or sat at 255
+// registers (Laplacian).
+STENCIL_HD constexpr int max_fused_rows(int radius, FusedKernel kernel) {
+    const int budget = kernel == FusedKernel::Wave ? 42 : 48;
+    int rows = 1;
+    while (rows < 8 && fused_live_vectors(radius, 2 * rows, kernel) <= budget)
+        rows *= 2;
+    return rows;
+}
+
+// Measured on an H200, 512^3 (docs/PERFORMANCE.md): 16 x 8 threads with a
+// 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
+// smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
+// Rows per thread: default_rows of `kernel` (the other kernels ignore rows).
+Tuning default_tuning(int radius, Precision precision,
+                      FusedKernel kernel = FusedKernel::Laplacian);
+// The measured best rows per thread of `kernel` at radius R, within
+// max_fused_rows.
+int default_rows(int radius, Precision precision, FusedKernel kernel);
+// `requested` with its zero fields filled from default_tuning.
+Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision,
+                      FusedKernel kernel = FusedKernel::Laplacian);
+
+// The wave kernel's z window when none is requested. Each block reloads 2R
+// halo planes; the window is the shortest of 16, 32 and 64 planes that
+// keeps them to an eighth of the planes it computes (64 from R = 3 on), or
+// shorter where the launch would otherwise have fewer blocks
+// (blocks_per_layer times its z layers) than the device holds at once
+// (`resident_blocks`). Boxes too small to fill the device at 16 planes go
+// down to 8, 4, 2 and 1: a block's time goes with window + 2R, and there
+// three quarters of the slots count as full. Measured (docs/PERFORMANCE.md,
+// history items 13 and 20): on an H200, R = 4, 512^3, 16 -> 64 planes, 76%
+// -> 81% of copy, and R = 1 loses 3-7 points at 32 or 64 planes; on an
+// H100, the kernel at 64^3 and 128^3 runs 1.6x and 1.15x faster at 1 and 8
+// planes than at 16.
+int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius);
+
+// The wave kernel's block for a box `groups` vector groups wide when no
+// block is requested: the radius default, or for a box narrower than that
+// block (the boundary slabs of a split along x) the taller 8 x 16 block,
+// which leaves half as many threads idle (H200, R = 4, a 4 x 512 x 512
+// slab: 0.081 -> 0.054 ms; docs/PERFORMANCE.md, history item 14).
+Tuning fit_block_to_box(const Tuning& defaults, int groups);
+
+// The launch shape of launch_wave_step over `box` of `layout`: `requested`
+// with its zero fields filled: on a GPU, the block by fit_block_to_box and
+// the window by auto_wave_window.
+template <int R, class T>
+Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box);
+
+// Bytes of one LDS tile of the fused kernels: rows*block_y + 2R staged rows
+// of block_x + 2*ceil(R/lanes) 16-byte groups. The xyz and wave kernels use
+// two (double-buffered); fused xy one, with rows 1.
+std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows, Precision precision);
+
+// Empty string when the tuning can be launched at every radius in either
+// precision (its zero fields filled per radius); otherwise why not.
+std::string validate(const Tuning& t);
+// Empty when the resolved shape `t` can be launched at `radius` in
+// `precision` (threads, LDS, and the rows `kernel` is built for; the other
+// kernels ignore rows); otherwise why not. The launchers refuse a shape
+// this rejects.
+std::string fits(const Tuning& t, int radius, Precision precision, FusedKernel kernel);
+
+} // namespace stencil
