@@ -4,6 +4,7 @@ calibrated on what one node measures, with its assumptions stated. It is a
 projection, not a measurement.
 
 usage:
+  CALIBRATION and REPORT_DIR are folders or tar archives of them.
   project.py CALIBRATION --machine M.json weak --local 512,512,512 [--nodes 1,2,...]
   project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
   project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
@@ -33,17 +34,44 @@ z gets the most ranks, rank = (x * PY + y) * PZ + z, GPUs_per_node
 consecutive ranks per node.
 """
 import argparse
+import atexit
 import glob
 import json
 import math
 import os
 import re
+import shutil
 import sys
+import tarfile
+import tempfile
 
 FLOAT = 4
 
 
 # ---- calibration -------------------------------------------------------------
+
+_unpacked = {}  # archive's real path -> the folder it was unpacked into, once per run
+
+
+def folder_of(path):
+    """A folder of reports: `path` itself, or a tar archive of one (docs/data
+    keeps each experiment as raw.tar.xz), unpacked once into a temporary folder
+    that goes when the program ends. The same archive named twice (calibration
+    and validation) is the same folder, so calibration inputs stay marked."""
+    if os.path.isdir(path):
+        return path
+    key = os.path.realpath(path)
+    if key not in _unpacked:
+        if not (os.path.isfile(path) and tarfile.is_tarfile(path)):
+            raise SystemExit(f"project.py: {path}: not a folder of reports or a tar archive of one")
+        folder = tempfile.mkdtemp(prefix="project-")
+        atexit.register(shutil.rmtree, folder, True)
+        with tarfile.open(path) as archive:
+            safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+            archive.extractall(folder, **safe)
+        _unpacked[key] = folder
+    return _unpacked[key]
+
 
 def load_reports(pattern):
     out = []
@@ -392,7 +420,7 @@ def main(argv):
     v.add_argument("reports")
     v.add_argument("--tolerance", type=float, default=0.10)
     a = ap.parse_args(argv[1:])
-    cal = Calibration.from_folder(a.calibration)
+    cal = Calibration.from_folder(folder_of(a.calibration))
     text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
     status, by_label = 0, {}
     for path in a.machine:
@@ -404,7 +432,7 @@ def main(argv):
             raise SystemExit(f"project: {name} has {machine.get('nodes', 1)} nodes, not {max(nodes)}")
         overlap = a.overlap == "on"
         if a.study == "validate":
-            md, worst, count = validate(cal, machine, a.reports, a.tolerance)
+            md, worst, count = validate(cal, machine, folder_of(a.reports), a.tolerance)
             text += [f"## {name}: projection against measurement", "", md, "",
                      f"{count} validation runs, worst error {100 * worst:.1f}% "
                      f"(tolerance {100 * a.tolerance:.0f}%)", ""]

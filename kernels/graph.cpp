@@ -39,7 +39,7 @@ Graph Graph::capture(Stream& origin, const std::function<void()>& enqueue) {
     // from; without this flag the whole graph would run at the priority of
     // the stream it is launched into, and the pack, unpack and boundary
     // kernels would queue behind the interior's blocks instead of ahead of
-    // them (measured on 2 x H200: docs/PERFORMANCE.md, history item 23).
+    // them (measured on 2 x H200: docs/performance-history.md, "Merged launches and graphs").
     GPU_CHECK(STENCIL_RT(GraphInstantiateWithFlags)(
         &g.exec_, graph, STENCIL_RT(GraphInstantiateFlagUseNodePriority)));
     GPU_CHECK(STENCIL_RT(GraphDestroy)(graph)); // the executable graph keeps what it needs

@@ -32,7 +32,8 @@ int default_rows(int radius, Precision precision, FusedKernel kernel) {
     return 1;
 #else
     // Measured at 512^3 on an H100 and an H200, every rows value each kernel
-    // is built for (docs/PERFORMANCE.md, history item 21); the value with
+    // is built for (docs/performance-history.md, "Double precision and rows
+    // per thread"); the value with
     // the larger sum of the two GPUs' fractions of copy. Index: R.
     constexpr int kLaplacian32[9] = {0, 2, 2, 2, 2, 1, 2, 2, 1};
     constexpr int kLaplacian64[9] = {0, 2, 2, 4, 4, 1, 1, 1, 1};

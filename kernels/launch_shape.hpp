@@ -59,7 +59,8 @@ STENCIL_HD constexpr int max_fused_rows(int radius, FusedKernel kernel) {
     return rows;
 }
 
-// Measured on an H200, 512^3 (docs/PERFORMANCE.md): 16 x 8 threads with a
+// Measured on an H200, 512^3 (docs/performance-history.md, "Launch shape
+// sweep after the fix"): 16 x 8 threads with a
 // 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
 // smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
 // Rows per thread: default_rows of `kernel` (the other kernels ignore rows).
@@ -79,8 +80,9 @@ Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision,
 // (blocks_per_layer times its z layers) than the device holds at once
 // (`resident_blocks`). Boxes too small to fill the device at 16 planes go
 // down to 8, 4, 2 and 1: a block's time goes with window + 2R, and there
-// three quarters of the slots count as full. Measured (docs/PERFORMANCE.md,
-// history items 13 and 20): on an H200, R = 4, 512^3, 16 -> 64 planes, 76%
+// three quarters of the slots count as full. Measured
+// (docs/performance-history.md, "The wave's z window, chosen per box" and
+// "Small boxes, the fixed cost of a step"): on an H200, R = 4, 512^3, 16 -> 64 planes, 76%
 // -> 81% of copy, and R = 1 loses 3-7 points at 32 or 64 planes; on an
 // H100, the kernel at 64^3 and 128^3 runs 1.6x and 1.15x faster at 1 and 8
 // planes than at 16.
@@ -90,7 +92,8 @@ int auto_wave_window(long long blocks_per_layer, int nz, long long resident_bloc
 // block is requested: the radius default, or for a box narrower than that
 // block (the boundary slabs of a split along x) the taller 8 x 16 block,
 // which leaves half as many threads idle (H200, R = 4, a 4 x 512 x 512
-// slab: 0.081 -> 0.054 ms; docs/PERFORMANCE.md, history item 14).
+// slab: 0.081 -> 0.054 ms; docs/performance-history.md, "Blocks for thin x
+// slabs").
 Tuning fit_block_to_box(const Tuning& defaults, int groups);
 
 // The launch shape of launch_wave_step over `box` of `layout`: `requested`

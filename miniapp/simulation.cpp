@@ -115,8 +115,8 @@ SimulationState<T>::SimulationState(const Config& config_, const Physics& physic
             launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.tuning);
         };
     });
-    // Auto: graphs where they measured faster (docs/PERFORMANCE.md, history
-    // item 23): steps with nothing to exchange or with NCCL, one graph each;
+    // Auto: graphs where they measured faster (docs/performance-history.md,
+    // "Merged launches and graphs"): steps with nothing to exchange or with NCCL, one graph each;
     // not MPI exchanges, whose two graphs ran 0.5-10% slower than plain
     // launches on 2 x H200 from 256^3 per GPU.
     s.graphs =

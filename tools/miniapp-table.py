@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One row per stencil-miniapp JSON report: the per-phase times (average over
 ranks, ms per step), exchange hidden, Gcell/s, and time per step over the
---comm none run with the same ranks, grid, overlap, precision and graphs.
+--comm none run with the same ranks, grid, overlap, precision and graphs;
+with the report's --label first when any report has one.
 
 usage: miniapp-table.py REPORT.json... [--markdown]
 """
@@ -35,6 +36,11 @@ def main():
                     ["%.3f" % step, "%.0f%%" % (100 * r["exchange_hidden_fraction"]) if r["comm"] != "none" else "-",
                      "%.1f" % r["gcells_per_s_per_rank"],
                      ("%.3f" % (step / ref)) if ref and r["comm"] != "none" else "-"])
+    if any(r.get("label") for r in reports):  # experiments name their variants
+        header = ["label"] + header
+        ordered = sorted(reports, key=lambda r: (r["ranks"], r["grid"], r["procs"], prec(r), r["comm"],
+                                                 not r["overlap"], graphs(r)))
+        rows = [[r.get("label", "")] + row for r, row in zip(ordered, rows)]
     print_table(header, rows, md)
 
 if __name__ == "__main__":
