@@ -22,7 +22,7 @@
 #       --variant graphs="--graphs on" --sizes "64 128 256 512" -- --radius 4 --comm none --steps 300
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] && [[ $1 != -* ]] || { sed -n '9,21p' "$0" >&2; exit 2; }
+if [ $# -lt 1 ] || [[ $1 == -* ]]; then sed -n '9,21p' "$0" >&2; exit 2; fi
 name=$1; shift
 against="" sizes="128 256 512" ranks=1 repeat=2 labels=() extra=()
 while [ $# -gt 0 ]; do
@@ -68,10 +68,12 @@ fi
 } | tee "$out/environment.txt"
 
 build() { # build SOURCE_DIR BUILD_DIR
-  cmake -S "$1" -B "$2" -DSTENCIL_BACKEND="$backend" -DSTENCIL_BUILD_TESTS=OFF -DSTENCIL_BUILD_BENCH=OFF \
-    "${prefix[@]}" >"$out/$(basename "$2")-configure.log" 2>&1 &&
-    cmake --build "$2" -j"$(nproc)" --target stencil-miniapp >"$out/$(basename "$2")-build.log" 2>&1 ||
-    { echo "experiment: building $1 failed (logs in $out)" >&2; exit 1; }
+  if ! cmake -S "$1" -B "$2" -DSTENCIL_BACKEND="$backend" -DSTENCIL_BUILD_TESTS=OFF -DSTENCIL_BUILD_BENCH=OFF \
+         "${prefix[@]}" >"$out/$(basename "$2")-configure.log" 2>&1 ||
+     ! cmake --build "$2" -j"$(nproc)" --target stencil-miniapp >"$out/$(basename "$2")-build.log" 2>&1; then
+    echo "experiment: building $1 failed (logs in $out)" >&2
+    exit 1
+  fi
 }
 if [ -n "$against" ]; then
   rm -rf .before && mkdir -p .before && git archive "$against" | tar x -C .before
