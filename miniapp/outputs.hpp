@@ -1,9 +1,9 @@
 // What a run leaves behind besides timings: wavefield snapshots (collective
 // MPI-IO into one raw file each, float32 or float64 as the run, with a JSON
-// sidecar), PNG slices,
-// and receiver traces with a shot-gather image. Every file is complete or
-// absent, every sidecar carries its file's length and CRC-32, and a write
-// that fails on any rank ends the run on every rank with OutputFailure.
+// sidecar), PNG slices, and receiver traces with a shot-gather image. Every
+// file is complete or absent, every sidecar carries its file's length and
+// CRC-32, and a write that fails on any rank ends the run on every rank with
+// OutputFailure.
 #pragma once
 
 #include "model.hpp"
@@ -11,6 +11,7 @@
 #include "output_folder.hpp"
 #include "simulation.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
