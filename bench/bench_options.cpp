@@ -64,8 +64,11 @@ const char* kUsage =
     "  --tune-only              with --tuning: fill the cache for the sizes, radii and\n"
     "                           precisions given, print what was chosen, and exit\n"
     "  --tune-seconds=20        the search's time budget per kernel and box\n"
+    "  --inject-fault=wrong-result  change one output cell before each check (tests)\n"
     "Counters: GB/s (effective, minimal bytes, decimal), Gcell/s, copy_ratio (GB/s over the\n"
-    "copy kernel's GB/s for the same size in this run). JSON: --benchmark_out=FILE.json\n";
+    "copy kernel's GB/s for the same size in this run). JSON: --benchmark_out=FILE.json\n"
+    "After timing, each benchmark's output is checked once against a host reference; a\n"
+    "wrong result marks the benchmark as an error and the run exits 1.\n";
 
 } // namespace
 
@@ -132,6 +135,9 @@ Options parse_options(int argc, char** argv) {
             o.tune_only = true;
         } else if (key == "--tune-seconds") {
             o.tune_seconds = parse_int(value, "tune-seconds");
+        } else if (key == "--inject-fault") {
+            if (value != "wrong-result") fail("--inject-fault: '" + value + "' is not wrong-result");
+            o.plant_wrong_result = true;
         } else if (key == "--warmup") {
             o.warmup = parse_int(value, "warmup");
         } else {

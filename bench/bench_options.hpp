@@ -31,6 +31,9 @@ struct Options {
     std::string tuning_mode = "off";
     bool tune_only = false;
     double tune_seconds = 20; // the search's budget per kernel and box
+    // --inject-fault=wrong-result: change one output cell before each check,
+    // to show that the check fails the run (tests).
+    bool plant_wrong_result = false;
     bool wants(const std::string& name) const;
 };
 

@@ -5,6 +5,7 @@
 // runs first for each size; every stencil benchmark reports its effective
 // bandwidth as a ratio to that copy's, measured in the same run. Timing is manual, with device
 // events around each launch, after warm-up launches.
+#include "bench_check.hpp"
 #include "bench_options.hpp"
 #include "bench_tuning.hpp"
 #include "device.hpp"
@@ -14,6 +15,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -49,6 +51,12 @@ struct Arrays {
         copy_to_device(vel, host.data());
     }
     FieldView<T> view(DeviceArray<T>& x) { return view_of(x.data(), layout); }
+    // `x` on the host, widened to double for the reference check.
+    std::vector<double> host(const DeviceArray<T>& x) const {
+        std::vector<T> h(layout.allocation());
+        copy_to_host(h.data(), x);
+        return std::vector<double>(h.begin(), h.end());
+    }
 };
 
 template <class T>
@@ -65,6 +73,21 @@ Arrays<T>& arrays_for(const Layout& layout) {
 
 std::map<std::string, double> g_copy_gbs; // copy GB/s per "precision/size" label, this run
 std::unique_ptr<BenchTuner> g_tuner;      // with --tuning
+std::vector<std::string> g_wrong;         // benchmarks whose output failed its check
+
+// After timing: the output against the host reference (bench_check.hpp).
+// A mismatch marks the benchmark as an error and fails the whole run.
+template <int R, class T>
+void check_output(benchmark::State& st, const std::string& name, Arrays<T>& x, const Box& box,
+                  const Coefficients<R, T>& c, const Expected& expected, bool plant_error) {
+    const std::vector<double> p = x.host(x.p);
+    std::vector<double> out = x.host(expected.axes.empty() ? x.prev : x.out);
+    if (plant_error) out[x.layout.front + x.layout.index(box.x0, box.y0, box.z0)] += 1.0;
+    const std::string why = check_against_host(x.layout, box, c, p, out, expected);
+    if (why.empty()) return;
+    st.SkipWithError(("wrong result: " + why).c_str());
+    g_wrong.push_back(name + ": " + why);
+}
 
 // Times `launch` with events; returns the mean seconds per launch.
 template <class Launch>
@@ -143,6 +166,13 @@ void register_copy(const Size& s, const Options& o) {
         const double bytes = 2.0 * n * sizeof(T);
         if (t > 0) g_copy_gbs[key] = bytes / t * 1e-9;
         report(st, key, double(n), bytes, t);
+        // The yardstick must copy too: every element, bit for bit.
+        std::vector<double> in = x.host(x.p), out = x.host(x.out);
+        if (o.plant_wrong_result) out[0] += 1.0;
+        if (!std::equal(in.begin(), in.begin() + long(n), out.begin())) {
+            st.SkipWithError("wrong result: the copy differs from its source");
+            g_wrong.push_back("copy/" + key + ": the copy differs from its source");
+        }
     });
 }
 
@@ -166,6 +196,7 @@ void register_series(const Size& s, const Options& o) {
                     launch_series_laplacian<T>(step, m, x.view(x.p), x.view(x.out), box, c, stream);
                 });
                 report(st, key, double(box.cells()), series_bytes(s, sizeof(T)), t);
+                check_output<1, T>(st, name, x, box, c, Expected{"xyz"}, o.plant_wrong_result);
             });
         }
 #else
@@ -184,9 +215,10 @@ void register_radius(const Size& s, const Options& o) {
     // resolved once per benchmark as the mini-app does, not per launch; its
     // z window and rows are recorded as counters. A requested shape the
     // kernel is not built for is skipped with the reason. `kernel` bounds the
-    // rows (the kernels other than the fused two ignore them).
-    auto add = [&](const std::string& name, double bytes, FusedKernel kernel, auto shape_of,
-                   auto launch) {
+    // rows (the kernels other than the fused two ignore them); `axes` names
+    // the derivatives the output holds, empty for the wave update.
+    auto add = [&](const std::string& name, const std::string& axes, double bytes,
+                   FusedKernel kernel, auto shape_of, auto launch) {
         if (!o.wants(name)) return;
         // One benchmark: `requested` completed by shape_of, skipped with the
         // reason when the kernel is not built for it.
@@ -205,6 +237,15 @@ void register_radius(const Size& s, const Options& o) {
             const double t =
                 time_launches(st, stream, o.warmup, [&] { launch_with(x, box, stream, shape); });
             report(st, key, cells, bytes, t);
+            Expected expected{axes};
+            std::vector<double> prev, vel;
+            if (axes.empty()) { // the wave updates p_prev in place: once more, from a known p_prev
+                prev = x.host(x.prev), vel = x.host(x.vel);
+                expected.prev = &prev, expected.vel = &vel;
+                launch_with(x, box, stream, shape);
+                stream.synchronize();
+            }
+            check_output<R, T>(st, name + suffix, x, box, c, expected, o.plant_wrong_result);
             st.counters["block_x"] = shape.block_x;
             st.counters["block_y"] = shape.block_y;
             st.counters["window"] = shape.window;
@@ -238,7 +279,7 @@ void register_radius(const Size& s, const Options& o) {
         return resolve_tuning(t, R, precision_of<T>());
     };
     for (Variant v : available_variants())
-        add(variant_name(v), derivative_bytes(s, R, variant_axes(v), sizeof(T)),
+        add(variant_name(v), variant_axes(v), derivative_bytes(s, R, variant_axes(v), sizeof(T)),
             FusedKernel::Laplacian, as_given,
             [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
                 launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
@@ -246,14 +287,15 @@ void register_radius(const Size& s, const Options& o) {
     // The articles' starting point for the Laplacian: three baseline passes.
     // Each pass writes its own result (no accumulation), so this is a
     // lower bound on the three-pass cost and flatters the baseline.
-    add("baseline_3pass", derivative_bytes(s, R, "xyz", sizeof(T)), FusedKernel::Laplacian,
+    // Its output is the last pass's: the z derivative.
+    add("baseline_3pass", "z", derivative_bytes(s, R, "xyz", sizeof(T)), FusedKernel::Laplacian,
         as_given,
         [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
             for (Variant v : {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
                 launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
         });
     add(
-        fused_kernel_name(FusedKernel::Wave), wave_bytes(s, R, sizeof(T)), FusedKernel::Wave,
+        fused_kernel_name(FusedKernel::Wave), "", wave_bytes(s, R, sizeof(T)), FusedKernel::Wave,
         [](const Arrays<T>& x, const Box& box, const Tuning& t) {
             return wave_tuning<R, T>(t, x.layout, box);
         },
@@ -355,5 +397,12 @@ int main(int argc, char** argv) {
     stencil::bench::register_all(options);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    if (!stencil::bench::g_wrong.empty()) {
+        std::fprintf(stderr, "stencil-bench: %zu benchmark(s) computed a wrong result:\n",
+                     stencil::bench::g_wrong.size());
+        for (const std::string& line : stencil::bench::g_wrong)
+            std::fprintf(stderr, "  %s\n", line.c_str());
+        return 1;
+    }
     return 0;
 }
