@@ -19,9 +19,10 @@ mkdir -p .deps/debs .deps/root
 (cd .deps/debs && apt-get download libgtest-dev libbenchmark-dev libbenchmark1debian libstb-dev nlohmann-json3-dev \
   zlib1g-dev >/dev/null)
 for deb in .deps/debs/*.deb; do dpkg -x "$deb" .deps/root; done
-# zlib1g-dev's libz.so points at the archive machine's /lib: drop links that
-# dangle here, so the linker takes the static libz.a beside them.
-find .deps/root -xtype l -delete
+# Links to absolute paths (zlib1g-dev's libz.so -> /lib/.../libz.so.1.2.13)
+# name files of this machine, not of the GPU node: drop them, so the linker
+# takes the static libz.a beside them.
+find .deps/root -type l -lname '/*' -delete
 if [ -n "$archive" ]; then
   [ -f "$archive" ] || { echo "prepare-offline-deps: $archive: no such file" >&2; exit 2; }
   cp "$archive" .deps/ompi-4.1.4-cuda-install.tar.xz
