@@ -42,7 +42,8 @@ std::string check_against_host(const Layout& layout, const Box& box, const Coeff
     for (const int k : {box.z0, box.z1 - 1})
         for (int j = box.y0; j < box.y1; ++j)
             for (int i = box.x0; i < box.x1; ++i) {
-                const long n = long(layout.front) + long(layout.index(i, j, k)); // in the allocation
+                const long n =
+                    long(layout.front) + long(layout.index(i, j, k)); // in the allocation
                 long double ref = 0;
                 for (const char a : axes) {
                     const int d = a - 'x';

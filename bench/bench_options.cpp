@@ -136,7 +136,8 @@ Options parse_options(int argc, char** argv) {
         } else if (key == "--tune-seconds") {
             o.tune_seconds = parse_int(value, "tune-seconds");
         } else if (key == "--inject-fault") {
-            if (value != "wrong-result") fail("--inject-fault: '" + value + "' is not wrong-result");
+            if (value != "wrong-result")
+                fail("--inject-fault: '" + value + "' is not wrong-result");
             o.plant_wrong_result = true;
         } else if (key == "--warmup") {
             o.warmup = parse_int(value, "warmup");

@@ -289,8 +289,7 @@ void register_radius(const Size& s, const Options& o) {
     // lower bound on the three-pass cost and flatters the baseline.
     // Its output is the last pass's: the z derivative.
     add("baseline_3pass", "z", derivative_bytes(s, R, "xyz", sizeof(T)), FusedKernel::Laplacian,
-        as_given,
-        [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
+        as_given, [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
             for (Variant v : {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
                 launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
         });

@@ -64,8 +64,7 @@ STENCIL_HD constexpr int max_fused_rows(int radius, FusedKernel kernel) {
 // 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
 // smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
 // Rows per thread: default_rows of `kernel` (the other kernels ignore rows).
-Tuning default_tuning(int radius, Precision precision,
-                      FusedKernel kernel = FusedKernel::Laplacian);
+Tuning default_tuning(int radius, Precision precision, FusedKernel kernel = FusedKernel::Laplacian);
 // The measured best rows per thread of `kernel` at radius R, within
 // max_fused_rows.
 int default_rows(int radius, Precision precision, FusedKernel kernel);

@@ -116,7 +116,7 @@ TunedShape cached_or_tuned(TuningCache& cache, FusedKernel kernel, const Layout&
 
 #define STENCIL_INSTANTIATE_TUNE(R, T)                                                             \
     template TuneResult tune_on_device<R, T>(FusedKernel, const Layout&, const Box&, double,       \
-                                             double);                                            \
+                                             double);                                              \
     template TunedShape cached_or_tuned<R, T>(TuningCache&, FusedKernel, const Layout&,            \
                                               const Box&, double);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_TUNE)

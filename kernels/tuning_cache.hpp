@@ -10,8 +10,8 @@
 // home directory leave a valid file.
 #pragma once
 
-#include "precision.hpp"
 #include "launch_shape.hpp"
+#include "precision.hpp"
 
 #include <array>
 #include <string>

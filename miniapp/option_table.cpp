@@ -200,10 +200,9 @@ const OptionSpec kOptions[] = {
      "precision (float32, or float64 with --precision fp64; x fastest,\n"
      "MPI-IO) with a JSON sidecar; also the --slice image",
      [](S& s, const char* n, V v) { s.config.snapshot_every = positive(v, n); }},
-    {"Output and checks", "--slice", "x|y|z=K", "a PNG of that plane at each snapshot and at the end",
-     [](S& s, const char* n, V v) {
-         axis_index(v, n, s.config.slice_axis, s.config.slice_index);
-     }},
+    {"Output and checks", "--slice", "x|y|z=K",
+     "a PNG of that plane at each snapshot and at the end",
+     [](S& s, const char* n, V v) { axis_index(v, n, s.config.slice_axis, s.config.slice_index); }},
     {"Output and checks", "--receivers", "FILE",
      "record p at every step at the cells listed (x,y,z per line)",
      [](S& s, const char*, V v) { s.config.receivers_file = v; }},

@@ -244,7 +244,8 @@ std::string Outputs::State::save_traces(const std::vector<double>& ordered) cons
     const std::string dtype = numpy_dtype(c.precision);
     Json doc = integrity_json("traces.bin", bytes, crc, c.run_id);
     doc["dtype"] = dtype;
-    doc["order"] = "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";
+    doc["order"] =
+        "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";
     doc["nt"] = nt;
     doc["dt_s"] = physics.dt;
     doc["first_time_s"] = physics.dt;

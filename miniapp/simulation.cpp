@@ -10,16 +10,16 @@
 namespace stencil {
 
 template <class T>
-void SimulationState<T>::setup_boxes() {
-    const int R = layout.radius;
-    const Box w = layout.interior();
+void SimulationOf<T>::setup_boxes() {
+    const int R = layout_.radius;
+    const Box w = layout_.interior();
     // Shrink by R only on sides with a neighbour: a physical boundary's halo
     // is zero and never exchanged, so cells next to it need not wait.
     int lo[3], hi[3];
     const int w0[3] = {w.x0, w.y0, w.z0}, w1[3] = {w.x1, w.y1, w.z1};
     for (int a = 0; a < 3; ++a) {
-        lo[a] = std::min(w0[a] + (d.has_neighbour(a, Low) ? R : 0), w1[a]);
-        hi[a] = std::max(w1[a] - (d.has_neighbour(a, High) ? R : 0), lo[a]);
+        lo[a] = std::min(w0[a] + (d_.has_neighbour(a, Low) ? R : 0), w1[a]);
+        hi[a] = std::max(w1[a] - (d_.has_neighbour(a, High) ? R : 0), lo[a]);
     }
     const Box in{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
     // z slabs span the whole x-y extent, y slabs the remaining z, x slabs the rest.
@@ -28,86 +28,96 @@ void SimulationState<T>::setup_boxes() {
         {w.x0, w.x1, w.y0, in.y0, in.z0, in.z1},   {w.x0, w.x1, in.y1, w.y1, in.z0, in.z1},
         {w.x0, in.x0, in.y0, in.y1, in.z0, in.z1}, {in.x1, w.x1, in.y0, in.y1, in.z0, in.z1},
     };
-    whole.box = w;
-    inner.box = in;
+    whole_.box = w;
+    inner_.box = in;
     for (const Box& b : candidates)
-        if (!b.empty()) slabs.push_back({b, Tuning{}});
+        if (!b.empty()) slabs_.push_back({b, Tuning{}});
 }
 
 template <class T>
-void SimulationState<T>::shapes_changed() {
-    slab_tables = wave_tables(layout, slabs, kLanes<T>);
-    for (auto* graphs : {&front_graphs, &back_graphs})
-        for (Graph& g : *graphs)
+void SimulationOf<T>::shapes_changed() {
+    slab_tables_ = wave_tables(layout_, slabs_, kLanes<T>);
+    for (auto* set : {&front_graphs_, &back_graphs_})
+        for (Graph& g : *set)
             g = Graph();
 }
 
 template <class T>
-void SimulationState<T>::setup_fields() {
+void SimulationOf<T>::setup_fields() {
     // Device memory first: if it does not fit, the allocator says how much
     // was asked for and how much is free, before any host staging is made.
-    for (auto& f : fields)
-        f = DeviceArray<T>(layout.allocation());
-    vel = DeviceArray<T>(layout.allocation());
-    std::vector<T> host(layout.allocation(), T(0));
-    for (auto& f : fields)
+    for (auto& f : fields_)
+        f = DeviceArray<T>(layout_.allocation());
+    vel_ = DeviceArray<T>(layout_.allocation());
+    std::vector<T> host(layout_.allocation(), T(0));
+    for (auto& f : fields_)
         copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
     // dt^2 c^2 everywhere, the halo included (its cells are never updated).
-    const FieldView<T> v = view_of(host.data(), layout);
-    const double dt = physics.dt;
-    for (int k = 0; k < layout.pz(); ++k) {
-        const int gk = std::min(std::max(k - layout.radius + d.offset[2], 0), d.global[2] - 1);
-        const T value = T(std::pow(velocity_at(config.model, gk, d.global[2]) * dt, 2));
-        for (int j = 0; j < layout.py(); ++j)
-            for (int i = 0; i < layout.px(); ++i)
+    const FieldView<T> v = view_of(host.data(), layout_);
+    const double dt = physics_.dt;
+    for (int k = 0; k < layout_.pz(); ++k) {
+        const int gk = std::min(std::max(k - layout_.radius + d_.offset[2], 0), d_.global[2] - 1);
+        const T value = T(std::pow(velocity_at(config_.model, gk, d_.global[2]) * dt, 2));
+        for (int j = 0; j < layout_.py(); ++j)
+            for (int i = 0; i < layout_.px(); ++i)
                 v(i, j, k) = value;
     }
-    copy_to_device(vel, host.data());
+    copy_to_device(vel_, host.data());
 }
 
 template <class T>
-SimulationState<T>::SimulationState(const Config& config_, const Physics& physics_,
-                                    const std::array<int, 3>& global,
-                                    const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode)
-    : config(config_), physics(physics_), d(decompose(comm, global, procs)) {
-    SimulationState& s = *this;
-    const int R = config.radius;
-    s.layout = Layout(s.d.local[0], s.d.local[1], s.d.local[2], R);
-    s.setup_boxes();
-    s.setup_fields();
-    s.exchange = std::make_unique<HaloExchange<T>>(
-        s.d, s.layout, mode, std::vector<T*>{s.fields[0].data(), s.fields[1].data()}, s.halo);
-    s.exchange->set_drop_one_face(config.drop_face);
+SimulationOf<T>::SimulationOf(const Config& config, const Physics& physics,
+                              const std::array<int, 3>& global, const std::array<int, 3>& procs,
+                              MPI_Comm comm, CommMode mode)
+    : config_(config), physics_(physics), d_(decompose(comm, global, procs)),
+      layout_(d_.local[0], d_.local[1], d_.local[2], config.radius) {
+    setup_boxes();
+    setup_fields();
+    exchange_ = std::make_unique<HaloExchange<T>>(
+        d_, layout_, mode, std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_);
+    exchange_->set_drop_one_face(config_.drop_face);
+    setup_update(global);
+    // Auto: graphs where they measured faster (docs/performance-history.md,
+    // "Merged launches and graphs"): steps with nothing to exchange or with
+    // NCCL, one graph each; not MPI exchanges, whose two graphs ran 0.5-10%
+    // slower than plain launches on 2 x H200 from 256^3 per GPU.
+    graphs_ =
+        config_.graphs == GraphChoice::On ||
+        (config_.graphs == GraphChoice::Auto && graphs_available() && !exchange_->host_between());
+    shapes_changed();
+    first_start_.record(compute_);
+}
 
+template <class T>
+void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
+    const int R = config_.radius;
     Sponge sponge;
-    sponge.width = config.sponge;
-    sponge.strength = physics.sponge_strength;
+    sponge.width = config_.sponge;
+    sponge.strength = physics_.sponge_strength;
     sponge.radius = R;
     for (int a = 0; a < 3; ++a)
-        sponge.offset[a] = s.d.offset[a], sponge.extent[a] = global[a];
-    s.owns_source = true;
+        sponge.offset[a] = d_.offset[a], sponge.extent[a] = global[a];
+    owns_source_ = true;
     for (int a = 0; a < 3; ++a) {
-        const int local = physics.source[a] - s.d.offset[a];
-        s.owns_source = s.owns_source && local >= 0 && local < s.d.local[a];
-        s.source_local[a] = local + R;
+        const int local = physics_.source[a] - d_.offset[a];
+        owns_source_ = owns_source_ && local >= 0 && local < d_.local[a];
+        source_local_[a] = local + R;
     }
-    s.source = {physics.dt, physics.f0, physics.t0,
-                physics.dt * physics.dt / std::pow(config.spacing, 3)};
+    source_ = {physics_.dt, physics_.f0, physics_.t0,
+               physics_.dt * physics_.dt / std::pow(config_.spacing, 3)};
     const long long zero = 0;
-    copy_to_device(s.source_step, &zero);
+    copy_to_device(source_step_, &zero);
     // The one run-time to compile-time radius switch of the time loop.
-    const double h = config.spacing;
-    s.update = dispatch_radius(R, [&](auto radius) -> UpdateFn {
+    const double h = config_.spacing;
+    update_ = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, T>(h, h, h);
-        auto shape = [&](LaunchBox& u) {
-            u.tuning = wave_tuning<RR, T>(config.tuning, s.layout, u.box);
-        };
-        shape(s.whole);
-        shape(s.inner);
-        std::for_each(s.slabs.begin(), s.slabs.end(), shape);
-        s.update_tables = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
-                                      const std::vector<WaveTable>& tables, Stream& stream) {
+        for (LaunchBox* u : {&whole_, &inner_})
+            u->tuning = wave_tuning<RR, T>(config_.tuning, layout_, u->box);
+        for (LaunchBox& u : slabs_)
+            u.tuning = wave_tuning<RR, T>(config_.tuning, layout_, u.box);
+        update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
+                                     const std::vector<WaveTable>& tables, Stream& stream) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream);
         };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
@@ -115,54 +125,44 @@ SimulationState<T>::SimulationState(const Config& config_, const Physics& physic
             launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.tuning);
         };
     });
-    // Auto: graphs where they measured faster (docs/performance-history.md,
-    // "Merged launches and graphs"): steps with nothing to exchange or with NCCL, one graph each;
-    // not MPI exchanges, whose two graphs ran 0.5-10% slower than plain
-    // launches on 2 x H200 from 256^3 per GPU.
-    s.graphs =
-        config.graphs == GraphChoice::On ||
-        (config.graphs == GraphChoice::Auto && graphs_available() && !s.exchange->host_between());
-    s.shapes_changed();
-    s.first_start.record(s.compute);
 }
 
 template <class T>
-void SimulationState<T>::enqueue_front(StepTimers& t, bool sampled, FieldView<T> p,
-                                       FieldView<T> next) {
-    if (exchange->moves_data()) {
+void SimulationOf<T>::enqueue_front(StepTimers& t, bool sampled, FieldView<T> p,
+                                    FieldView<T> next) {
+    if (exchange_->moves_data()) {
         // After the previous step, whose last work is on the compute stream.
-        halo.wait_for(compute);
-        if (config.poison_halo) exchange->poison_halo(p);
-        exchange->pack(p, sampled);
+        halo_.wait_for(compute_);
+        if (config_.poison_halo) exchange_->poison_halo(p);
+        exchange_->pack(p, sampled);
     }
-    if (!config.overlap) return;
+    if (!config_.overlap) return;
     // Enqueued before post(), where the host waits for the pack: the
     // interior reads only owned cells of p and writes next, which the
     // exchange never touches, so the device need not idle while the host
     // posts.
-    if (sampled) t.interior_start.record(compute);
-    update(p, next, vel_view(), inner, compute);
-    if (sampled) t.interior_stop.record(compute);
+    if (sampled) t.interior_start.record(compute_);
+    update_(p, next, vel_view(), inner_, compute_);
+    if (sampled) t.interior_stop.record(compute_);
 }
 
 template <class T>
-void SimulationState<T>::enqueue_back(StepTimers& t, bool sampled, FieldView<T> p,
-                                      FieldView<T> next) {
-    exchange->unpack(p, sampled);
+void SimulationOf<T>::enqueue_back(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next) {
+    exchange_->unpack(p, sampled);
     // The boundary follows the unpack on the high-priority halo stream, so
     // it starts as soon as the halos are in, alongside the interior's last
     // blocks rather than behind them. With nothing exchanged, on compute.
-    Stream& stream = exchange->moves_data() ? halo : compute;
+    Stream& stream = exchange_->moves_data() ? halo_ : compute_;
     auto mark = [&](Event& e) {
         if (sampled) e.record(stream);
     };
-    if (config.overlap) {
+    if (config_.overlap) {
         mark(t.boundary_start);
-        update_tables(p, next, vel_view(), slab_tables, stream);
+        update_tables_(p, next, vel_view(), slab_tables_, stream);
         mark(t.boundary_stop);
     } else {
         mark(t.interior_start);
-        update(p, next, vel_view(), whole, stream);
+        update_(p, next, vel_view(), whole_, stream);
         mark(t.interior_stop);
         mark(t.boundary_start);
         mark(t.boundary_stop);
@@ -170,16 +170,16 @@ void SimulationState<T>::enqueue_back(StepTimers& t, bool sampled, FieldView<T> 
 }
 
 template <class T>
-void SimulationState<T>::enqueue_source(FieldView<T> next) {
-    if (owns_source)
-        launch_add_source(next, source_local[0], source_local[1], source_local[2], source,
-                          source_step.data(), compute);
+void SimulationOf<T>::enqueue_source(FieldView<T> next) {
+    if (owns_source_)
+        launch_add_source(next, source_local_[0], source_local_[1], source_local_[2], source_,
+                          source_step_.data(), compute_);
 }
 
 template <class T>
 template <class F>
-void SimulationState<T>::replay(std::array<Graph, kGraphs>& graphs, int slot, bool sampled,
-                                Stream& stream, F&& enqueue) {
+void SimulationOf<T>::replay(std::array<Graph, kGraphs>& graphs, int slot, bool sampled,
+                             Stream& stream, F&& enqueue) {
     // Both twins at once, so that the timed steps never pay for a capture
     // (the warm-up steps meet every slot and time level).
     const int plain = graph_index(slot, false);
@@ -191,85 +191,119 @@ void SimulationState<T>::replay(std::array<Graph, kGraphs>& graphs, int slot, bo
 }
 
 template <class T>
-void SimulationState<T>::step(bool timed) {
+void SimulationOf<T>::step(bool timed) {
     // Step n - kSlots + 1 measures itself from the done of step n - kSlots,
     // whose slot this step is about to reuse: read it now.
-    while (collected <= steps_done - kSlots + 1)
-        collect(collected);
-    const int slot = steps_done % kSlots;
-    StepTimers& t = timers[slot];
+    while (collected_ <= steps_done_ - kSlots + 1)
+        collect(collected_);
+    const int slot = steps_done_ % kSlots;
+    StepTimers& t = timers_[slot];
     t.timed = timed;
-    t.sampled = timed && timed_steps % kPhaseSampling == 0;
-    timed_steps += timed;
-    if (steps_done == 0) first_start.record(compute); // not the time spent on setup
-    const FieldView<T> p = view(current), next = view(1 - current);
-    exchange->begin(p, slot);
-    if (!graphs) {
+    t.sampled = timed && timed_steps_ % kPhaseSampling == 0;
+    timed_steps_ += timed;
+    if (steps_done_ == 0) first_start_.record(compute_); // not the time spent on setup
+    const FieldView<T> p = view(current_), next = view(1 - current_);
+    exchange_->begin(p, slot);
+    if (!graphs_) {
         enqueue_front(t, t.sampled, p, next);
-        exchange->post();
-        exchange->wait();
+        exchange_->post();
+        exchange_->wait();
         enqueue_back(t, t.sampled, p, next);
-        if (exchange->moves_data()) compute.wait_for(halo);
+        if (exchange_->moves_data()) compute_.wait_for(halo_);
         enqueue_source(next);
-    } else if (exchange->host_between()) {
+    } else if (exchange_->host_between()) {
         // MPI: one graph up to the pack and the interior, the host's part of
         // the exchange, then one graph for the unpack and the boundary.
-        replay(front_graphs, slot, t.sampled, compute, [&](bool sampled) {
+        replay(front_graphs_, slot, t.sampled, compute_, [&](bool sampled) {
             enqueue_front(t, sampled, p, next);
-            compute.wait_for(halo); // a capture ends with its forks joined
+            compute_.wait_for(halo_); // a capture ends with its forks joined
         });
-        exchange->post();
-        exchange->wait();
-        replay(back_graphs, slot, t.sampled, halo,
+        exchange_->post();
+        exchange_->wait();
+        replay(back_graphs_, slot, t.sampled, halo_,
                [&](bool sampled) { enqueue_back(t, sampled, p, next); });
-        compute.wait_for(halo);
+        compute_.wait_for(halo_);
         enqueue_source(next); // a launch of its own, after both streams' graphs
     } else {
         // NCCL's exchange is stream-ordered, so the whole step, source
         // included, is one graph; so is a step with nothing to exchange.
-        replay(front_graphs, slot, t.sampled, compute, [&](bool sampled) {
+        replay(front_graphs_, slot, t.sampled, compute_, [&](bool sampled) {
             enqueue_front(t, sampled, p, next);
-            exchange->post();
+            exchange_->post();
             enqueue_back(t, sampled, p, next);
-            if (exchange->moves_data()) compute.wait_for(halo);
+            if (exchange_->moves_data()) compute_.wait_for(halo_);
             enqueue_source(next);
         });
     }
-    t.done.record(compute);
-    current = 1 - current;
-    ++steps_done;
+    t.done.record(compute_);
+    current_ = 1 - current_;
+    ++steps_done_;
 }
 
 template <class T>
-void SimulationState<T>::collect(int n) {
-    StepTimers& t = timers[n % kSlots];
-    const Event& before = n ? timers[(n - 1) % kSlots].done : first_start;
+void SimulationOf<T>::collect(int n) const {
+    StepTimers& t = timers_[n % kSlots];
+    const Event& before = n ? timers_[(n - 1) % kSlots].done : first_start_;
     t.done.synchronize();
-    collected = n + 1;
+    collected_ = n + 1;
     if (!t.timed) return;
     // Done to done on the compute stream: the step as the device saw it,
     // host gaps between steps included.
-    totals.step += elapsed_ms(before, t.done);
-    ++totals.steps;
+    totals_.step += elapsed_ms(before, t.done);
+    ++totals_.steps;
     if (!t.sampled) return;
-    const HaloPhaseTimes h = exchange->times(n % kSlots);
-    totals.pack += h.pack, totals.post += h.post, totals.wait += h.wait, totals.unpack += h.unpack;
-    totals.interior += elapsed_ms(t.interior_start, t.interior_stop);
-    totals.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
-    ++totals.sampled;
+    const HaloPhaseTimes h = exchange_->times(n % kSlots);
+    totals_.pack += h.pack, totals_.post += h.post, totals_.wait += h.wait,
+        totals_.unpack += h.unpack;
+    totals_.interior += elapsed_ms(t.interior_start, t.interior_stop);
+    totals_.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
+    ++totals_.sampled;
 }
 
 template <class T>
-void SimulationState<T>::settle() {
-    while (collected < steps_done)
-        collect(collected);
-    compute.synchronize(); // and what followed the last step (receiver samples)
+void SimulationOf<T>::settle_timers() const {
+    while (collected_ < steps_done_)
+        collect(collected_);
+    compute_.synchronize(); // and what followed the last step (receiver samples)
 }
 
-// The members defined here, for both precisions (the queries' own are in
-// simulation_queries.cpp).
-template struct SimulationState<float>;
-template struct SimulationState<double>;
+template <class T>
+template <class Self>
+auto SimulationOf<T>::updated_boxes(Self& self) {
+    std::vector<decltype(&self.whole_)> boxes;
+    if (!self.config_.overlap) return decltype(boxes){&self.whole_};
+    if (!self.inner_.box.empty()) boxes.push_back(&self.inner_);
+    for (auto& slab : self.slabs_)
+        boxes.push_back(&slab);
+    return boxes;
+}
+
+template <class T>
+std::vector<LaunchBox> SimulationOf<T>::launch_boxes() const {
+    std::vector<LaunchBox> boxes;
+    for (const LaunchBox* u : updated_boxes(*this))
+        boxes.push_back(*u);
+    return boxes;
+}
+
+template <class T>
+void SimulationOf<T>::set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) {
+    for (LaunchBox* u : updated_boxes(*this))
+        if (u->box.nx() == extents[0] && u->box.ny() == extents[1] && u->box.nz() == extents[2])
+            u->tuning = shape;
+    shapes_changed();
+}
+
+template <class T>
+std::size_t SimulationOf<T>::largest_face_bytes() const {
+    return sizeof(T) * std::max({halo_message_cells(layout_, 0), halo_message_cells(layout_, 1),
+                                 halo_message_cells(layout_, 2)});
+}
+
+// The class for both precisions; the queries' members are instantiated in
+// simulation_queries.cpp.
+template class SimulationOf<float>;
+template class SimulationOf<double>;
 
 std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
                                             const std::array<int, 3>& global,

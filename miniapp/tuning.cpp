@@ -26,8 +26,8 @@ TunedShape choose(TuningCache& cache, const Extents& e, const Config& config, co
     const Box box{R, R + e[0], R, R + e[1], R, R + e[2]};
     return dispatch_precision(config.precision, [&](auto zero) {
         return dispatch_radius(R, [&](auto rc) {
-            return cached_or_tuned<decltype(rc)::value, decltype(zero)>(cache, FusedKernel::Wave, layout, box,
-                                                                        budget_ms);
+            return cached_or_tuned<decltype(rc)::value, decltype(zero)>(cache, FusedKernel::Wave,
+                                                                        layout, box, budget_ms);
         });
     });
 }

@@ -132,7 +132,8 @@ TEST(Tuning, DefaultRowsAreBuilt) {
             for (const FusedKernel kernel : {FusedKernel::Laplacian, FusedKernel::Wave}) {
                 const int rows = default_rows(R, p, kernel);
                 EXPECT_GE(rows, 1);
-                EXPECT_LE(rows, max_fused_rows(R, kernel)) << "R=" << R << " " << fused_kernel_name(kernel);
+                EXPECT_LE(rows, max_fused_rows(R, kernel))
+                    << "R=" << R << " " << fused_kernel_name(kernel);
                 EXPECT_EQ(fits(resolve_tuning(Tuning{0, 0, 0, rows}, R, p), R, p, kernel), "");
             }
 }

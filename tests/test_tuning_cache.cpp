@@ -33,7 +33,8 @@ protected:
 TEST_F(TuningCacheFile, RoundTripsEveryField) {
     TuningCache cache(kHere);
     cache.put(entry(4, {512, 512, 512}, {32, 4, 64, 2}));
-    cache.put({{FusedKernel::Laplacian, 1, Precision::FP64, {128, 96, 64}}, {8, 16, 8, 4}, 0.125, 0.25});
+    cache.put(
+        {{FusedKernel::Laplacian, 1, Precision::FP64, {128, 96, 64}}, {8, 16, 8, 4}, 0.125, 0.25});
     ASSERT_EQ(cache.save(path), "");
     std::string note;
     const TuningCache back = TuningCache::load(path, kHere, note);
