@@ -6,6 +6,7 @@
 // bandwidth as a ratio to that copy's, measured in the same run. Timing is manual, with device
 // events around each launch, after warm-up launches.
 #include "bench_check.hpp"
+#include "bench_fields.hpp"
 #include "bench_options.hpp"
 #include "bench_tuning.hpp"
 #include "device.hpp"
@@ -25,51 +26,6 @@
 
 namespace stencil::bench {
 namespace {
-
-// The fields of one (size, R) in precision T: input p, a second input, the
-// velocity term, and an output. Kept across Google Benchmark's repeated
-// calls of one benchmark and replaced when the next benchmark needs another
-// shape.
-template <class T>
-struct Arrays {
-    Layout layout;
-    DeviceArray<T> p, prev, vel, out;
-    explicit Arrays(const Layout& l)
-        : layout(l), p(l.allocation()), prev(l.allocation()), vel(l.allocation()),
-          out(l.allocation()) {
-        // Random data, not zeros: zeros can run faster than real data.
-        std::vector<T> host(l.allocation());
-        std::mt19937 rng(42);
-        std::uniform_real_distribution<T> dist(-1, 1);
-        for (T& x : host)
-            x = dist(rng);
-        copy_to_device(p, host.data());
-        copy_to_device(prev, host.data());
-        copy_to_device(out, host.data());
-        for (T& x : host)
-            x = T(0.05) + T(0.05) * (x + 1); // stable dt^2 c^2 / h^2 values
-        copy_to_device(vel, host.data());
-    }
-    FieldView<T> view(DeviceArray<T>& x) { return view_of(x.data(), layout); }
-    // `x` on the host, widened to double for the reference check.
-    std::vector<double> host(const DeviceArray<T>& x) const {
-        std::vector<T> h(layout.allocation());
-        copy_to_host(h.data(), x);
-        return std::vector<double>(h.begin(), h.end());
-    }
-};
-
-template <class T>
-Arrays<T>& arrays_for(const Layout& layout) {
-    static std::unique_ptr<Arrays<T>> current;
-    const Layout& l = layout;
-    if (!current || current->layout.nx != l.nx || current->layout.ny != l.ny ||
-        current->layout.nz != l.nz || current->layout.radius != l.radius) {
-        current.reset(); // free first: two 512^3 sets need not fit at once
-        current = std::make_unique<Arrays<T>>(layout);
-    }
-    return *current;
-}
 
 std::map<std::string, double> g_copy_gbs; // copy GB/s per "precision/size" label, this run
 std::unique_ptr<BenchTuner> g_tuner;      // with --tuning
@@ -117,28 +73,6 @@ void report(benchmark::State& state, const std::string& copy_key, double cells, 
     const auto copy = g_copy_gbs.find(copy_key);
     if (copy != g_copy_gbs.end() && copy->second > 0)
         state.counters["copy_ratio"] = gbs / copy->second;
-}
-
-// Minimal bytes (the articles' formula): every input cell read once, halo
-// planes included for each differentiated direction, every output written once.
-double derivative_bytes(const Size& s, int R, const std::string& axes, std::size_t element) {
-    const double nx = s.nx, ny = s.ny, nz = s.nz;
-    double read = nx * ny * nz;
-    for (char a : axes)
-        read += 2.0 * R * (a == 'x' ? ny * nz : a == 'y' ? nx * nz : nx * ny);
-    return (read + nx * ny * nz) * double(element);
-}
-
-// The wave update reads p (with its halo), p_prev and the velocity term, and writes p_next.
-double wave_bytes(const Size& s, int R, std::size_t element) {
-    return derivative_bytes(s, R, "xyz", element) + 2.0 * s.nx * s.ny * s.nz * double(element);
-}
-
-// The Laplacian series' formula on its grid of N^3 points, boundary
-// included: every point read once, the (N-2)^3 interior points written.
-[[maybe_unused]] double series_bytes(const Size& s, std::size_t element) {
-    return (double(s.nx) * s.ny * s.nz + double(s.nx - 2) * (s.ny - 2) * (s.nz - 2)) *
-           double(element);
 }
 
 template <class T>

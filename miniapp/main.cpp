@@ -118,6 +118,47 @@ bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& p
     return differing == 0;
 }
 
+// --preflight: a face to each neighbour and back, device and staged.
+bool preflight_ok(const Simulation& sim, const GpuAwareness& aware) {
+    const PreflightResult pre =
+        run_preflight(sim.decomposition(), aware, sim.largest_face_bytes() / sizeof(float));
+    if (world_rank() == 0) std::printf("%s", pre.report.c_str());
+    if (!pre.ok && world_rank() == 0)
+        std::fprintf(stderr, "stencil-miniapp: preflight: a message came back wrong\n");
+    return pre.ok;
+}
+
+// After the run: the report (printed, and written as JSON), the checksum,
+// and the checks asked for. Returns this rank's exit status.
+int report_and_check(Simulation& sim, const Config& c, const Physics& physics, CommMode mode,
+                     Report report) {
+    int status = 0;
+    if (c.checksum) {
+        report.has_checksum = true;
+        report.checksum = sim.checksum();
+    }
+    if (world_rank() == 0) {
+        if (c.quiet) {
+            std::printf("FOM: %.4f Gcell/s\n", report.gcells_total);
+        } else {
+            print_report(report);
+        }
+        if (c.checksum) std::printf("checksum: %016" PRIx64 "\n", report.checksum);
+        if (!c.report.empty())
+            if (const std::string why = write_json(report, c.report); !why.empty()) {
+                std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+                status = 1;
+            }
+    }
+    if (c.check && !matches_one_domain(sim, c, physics, mode)) status = 1;
+    if (c.poison_halo && !sim.all_finite()) {
+        if (world_rank() == 0)
+            std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");
+        status = 1;
+    }
+    return status;
+}
+
 int run(int argc, char** argv) {
     Config c;
     const std::string parsed = parse_options(argc, argv, c);
@@ -150,16 +191,7 @@ int run(int argc, char** argv) {
     const auto simulation = make_simulation(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
     Simulation& sim = *simulation;
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, c);
-    if (c.preflight) {
-        const PreflightResult pre =
-            run_preflight(sim.decomposition(), aware, sim.largest_face_bytes() / sizeof(float));
-        if (world_rank() == 0) std::printf("%s", pre.report.c_str());
-        if (!pre.ok) {
-            if (world_rank() == 0)
-                std::fprintf(stderr, "stencil-miniapp: preflight: a message came back wrong\n");
-            return 1;
-        }
-    }
+    if (c.preflight && !preflight_ok(sim, aware)) return 1;
     Outputs outputs(c, physics, sim);
     DriveResult outcome;
     try {
@@ -177,31 +209,8 @@ int run(int argc, char** argv) {
         return 1;
     }
 
-    Report report = summarize(sim, c, physics, mode, reason, binding, shapes);
-    int status = 0;
-    if (c.checksum) {
-        report.has_checksum = true;
-        report.checksum = sim.checksum();
-    }
-    if (world_rank() == 0) {
-        if (c.quiet) {
-            std::printf("FOM: %.4f Gcell/s\n", report.gcells_total);
-        } else {
-            print_report(report);
-        }
-        if (c.checksum) std::printf("checksum: %016" PRIx64 "\n", report.checksum);
-        if (!c.report.empty())
-            if (const std::string why = write_json(report, c.report); !why.empty()) {
-                std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
-                status = 1;
-            }
-    }
-    if (c.check && !matches_one_domain(sim, c, physics, mode)) status = 1;
-    if (c.poison_halo && !sim.all_finite()) {
-        if (world_rank() == 0)
-            std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");
-        status = 1;
-    }
+    int status = report_and_check(sim, c, physics, mode,
+                                  summarize(sim, c, physics, mode, reason, binding, shapes));
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     return status;
 }

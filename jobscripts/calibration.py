@@ -1,0 +1,147 @@
+"""The calibration of jobscripts/project.py: what one node measured (the
+mini-app's JSON reports and stencil-halo-bench's tables, in a folder or a tar
+archive of one), reduced to the model's constants."""
+import atexit
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import tarfile
+import tempfile
+
+FLOAT = 4  # bytes of a cell in the calibration runs (FP32)
+
+_unpacked = {}  # archive's real path -> the folder it was unpacked into, once per run
+
+
+def folder_of(path):
+    """A folder of reports: `path` itself, or a tar archive of one (docs/data
+    keeps each experiment as raw.tar.xz), unpacked once into a temporary folder
+    that goes when the program ends. The same archive named twice (calibration
+    and validation) is the same folder, so calibration inputs stay marked."""
+    if os.path.isdir(path):
+        return path
+    key = os.path.realpath(path)
+    if key not in _unpacked:
+        if not (os.path.isfile(path) and tarfile.is_tarfile(path)):
+            raise SystemExit(f"project.py: {path}: not a folder of reports or a tar archive of one")
+        folder = tempfile.mkdtemp(prefix="project-")
+        atexit.register(shutil.rmtree, folder, True)
+        with tarfile.open(path) as archive:
+            safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+            archive.extractall(folder, **safe)
+        _unpacked[key] = folder
+    return _unpacked[key]
+
+
+def load_reports(pattern):
+    out = []
+    for path in sorted(glob.glob(pattern, recursive=True)):
+        try:
+            r = json.load(open(path))
+        except (OSError, ValueError):
+            continue
+        if r.get("program") == "stencil-miniapp":
+            r["_path"] = path
+            out.append(r)
+    return out
+
+
+def phase(r, name):
+    return r["phases_ms"][name]["avg"]
+
+
+class Calibration:
+    """Measured inputs: kernel time against cells, fixed cost per step,
+    exchange latency and bandwidth inside a node, strided-face costs."""
+
+    def __init__(self, kernel_points, fixed_ms, latency_ms, link_bytes_per_ms,
+                 pack_ms_per_byte=0.0, unpack_ms_per_byte=0.0, x_slab_factor=1.0, mode="gpu-aware"):
+        self.points = sorted(kernel_points)  # (cells, ms)
+        self.fixed_ms = fixed_ms
+        self.latency_ms = latency_ms
+        self.link_bytes_per_ms = link_bytes_per_ms  # one direction, one neighbour
+        self.pack_ms_per_byte = pack_ms_per_byte
+        self.unpack_ms_per_byte = unpack_ms_per_byte
+        self.x_slab_factor = x_slab_factor
+        self.mode = mode  # the --comm mode whose exchange was measured
+        self.inputs = set()  # real paths of the reports the calibration read
+
+    @classmethod
+    def from_folder(cls, folder, mode="gpu-aware"):
+        sweep = [r for r in load_reports(os.path.join(folder, "sweep", "*.json"))
+                 if r["ranks"] == 1 and r["comm"] == "none"]
+        if len(sweep) < 2:
+            raise SystemExit(f"project: {folder}/sweep needs two or more one-GPU --comm none reports")
+        points = [(math.prod(r["grid"]), phase(r, "interior")) for r in sweep]
+        fixed = sorted(phase(r, "step") - phase(r, "interior") - phase(r, "boundary") for r in sweep)
+        rows = []
+        for path in glob.glob(os.path.join(folder, "halo-bench-*.txt")):
+            with open(path) as bench:
+                for line in bench:
+                    m = re.match(rf"^{re.escape(mode)}\s+\d+\s+([\d.]+)\s+([\d.]+)\s", line)
+                    if m:
+                        rows.append((float(m.group(1)) * 1048576, float(m.group(2)) * 1e-3))
+        if len(rows) < 2:
+            raise SystemExit(f"project: no '{mode}' rows in {folder}/halo-bench-*.txt")
+        latency, per_byte = fit_line(rows)
+        # The bench's bytes are sent plus received by one rank with one
+        # neighbour: S each way, at once, in latency + 2S * slope. So one
+        # direction moves 1 / (2 * slope) bytes per ms.
+        link = 1.0 / (2.0 * per_byte) if per_byte > 0 else float("inf")
+        cal = cls(points, fixed[len(fixed) // 2], latency, link, mode=mode)
+        strided = load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json"))
+        cal._strided_from(strided)
+        cal.inputs = {os.path.realpath(r["_path"]) for r in sweep + strided}
+        return cal
+
+    def _strided_from(self, reports):
+        """Pack, unpack and thin x slabs, from two ranks split along x."""
+        off = [r for r in reports if not r["overlap"]]
+        on = [r for r in reports if r["overlap"]]
+        if not off or not on:
+            return
+        r = off[0]
+        nx, ny, nz = r["local_rank0"]
+        face = r["radius"] * ny * nz * FLOAT
+        self.pack_ms_per_byte = phase(r, "pack") / face
+        self.unpack_ms_per_byte = phase(r, "unpack") / face
+        slab = r["radius"] * ny * nz
+        self.x_slab_factor = max(1.0, phase(on[0], "boundary") / self.kernel_ms(slab))
+
+    def kernel_ms(self, cells):
+        """Kernel time for a box of `cells`, log-log between sweep points;
+        below the smallest, its time (launch-bound); above, linear."""
+        if cells <= 0:
+            return 0.0
+        pts = self.points
+        if cells <= pts[0][0]:
+            return pts[0][1]
+        if cells >= pts[-1][0]:
+            return pts[-1][1] * cells / pts[-1][0]
+        for (c0, t0), (c1, t1) in zip(pts, pts[1:]):
+            if c0 <= cells <= c1:
+                f = math.log(cells / c0) / math.log(c1 / c0)
+                return math.exp(math.log(t0) + f * (math.log(t1) - math.log(t0)))
+        raise AssertionError("unreachable")
+
+    def describe(self):
+        return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange latency {self.latency_ms * 1e3:.1f} us, "
+                f"link {self.link_bytes_per_ms * 1e3 / 1e9:.0f} GB/s per direction; pack "
+                f"{self.pack_ms_per_byte * 1e6:.3f} and unpack {self.unpack_ms_per_byte * 1e6:.3f} ns/byte "
+                f"(strided faces); thin x slabs {self.x_slab_factor:.1f}x slower")
+
+
+def fit_line(rows):
+    """Least-squares t = a + b * x over (x, t) rows."""
+    n = len(rows)
+    sx = sum(x for x, _ in rows)
+    st = sum(t for _, t in rows)
+    sxx = sum(x * x for x, _ in rows)
+    sxt = sum(x * t for x, t in rows)
+    b = (n * sxt - sx * st) / (n * sxx - sx * sx)
+    return (st - b * sx) / n, b
+
+
