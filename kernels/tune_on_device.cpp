@@ -42,7 +42,7 @@ template <int R, class T>
 TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& box,
                           double budget_ms, double noise) {
     const Precision precision = precision_of<T>();
-    const bool wave = kernel == FusedKernel::Wave;
+    const bool wave = kernel == FusedKernel::Wave; // else the fused Laplacian
     const Tuning start =
         wave ? wave_tuning<R, T>(Tuning{}, layout, box) : resolve_tuning(Tuning{}, R, precision);
     if (!STENCIL_HAS_GPU || box.empty()) {

@@ -15,7 +15,7 @@ std::uint32_t feed_raw(std::uint32_t raw, const void* data, std::size_t bytes) {
 // crc32_combine_op(a, 0, op) multiplies a by op modulo the polynomial; with
 // op = crc32_combine_gen64(n) = x^(8n), that appends n zero bytes to a raw
 // register.
-std::uint32_t times_x_to_8n(std::uint32_t raw, uLong op) {
+std::uint32_t append_zeros(std::uint32_t raw, uLong op) {
     return std::uint32_t(crc32_combine_op(raw, 0, op));
 }
 
@@ -33,7 +33,7 @@ void RawCrc32::skip(std::uint64_t bytes) {
     auto it = shifts_.find(bytes);
     if (it == shifts_.end())
         it = shifts_.emplace(bytes, std::uint32_t(crc32_combine_gen64(z_off64_t(bytes)))).first;
-    reg_ = times_x_to_8n(reg_, it->second);
+    reg_ = append_zeros(reg_, it->second);
 }
 
 void RawCrc32::feed_at(std::uint64_t offset, const void* data, std::size_t bytes) {
@@ -50,7 +50,7 @@ std::uint32_t standard_crc32(std::uint32_t raw, std::uint64_t length) {
     // result; by linearity that is the all-ones register carried through
     // `length` zero bytes, XORed with the raw register, then inverted.
     const uLong shift = crc32_combine_gen64(z_off64_t(length));
-    return ~(times_x_to_8n(0xFFFFFFFFu, shift) ^ raw);
+    return ~(append_zeros(0xFFFFFFFFu, shift) ^ raw);
 }
 
 std::uint32_t crc32_of(const void* data, std::size_t bytes) {
