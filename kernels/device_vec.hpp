@@ -99,4 +99,20 @@ __device__ inline Vec<T>* dynamic_lds() {
 template <int R, class T>
 inline constexpr int kHaloGroups = (R + kLanes<T> - 1) / kLanes<T>;
 
+// The 2G+1 groups around a cell's own group as one row of L * (2G+1)
+// values, x fastest: group s (0..2G, the centre at G) is group(s). The x
+// terms of the vectorised x derivative and of the fused kernels read it.
+template <int R, class T, class Group>
+__device__ __forceinline__ void x_row(T (&xr)[kLanes<T> * (2 * kHaloGroups<R, T> + 1)],
+                                      Group&& group) {
+    constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
+#pragma unroll
+    for (int s = 0; s < 2 * G + 1; ++s) {
+        const Vec<T> v = group(s);
+#pragma unroll
+        for (int q = 0; q < L; ++q)
+            xr[L * s + q] = v.v[q];
+    }
+}
+
 } // namespace stencil::device

@@ -58,13 +58,7 @@ __global__ void __launch_bounds__(256)
     const T* p = in.ptr(i, j, k);
 
     T xr[L * (2 * G + 1)]; // the vector and G groups either side
-#pragma unroll
-    for (int s = 0; s < 2 * G + 1; ++s) {
-        const Vec<T> v = load_vec(p + L * (s - G));
-#pragma unroll
-        for (int q = 0; q < L; ++q)
-            xr[L * s + q] = v.v[q];
-    }
+    device::x_row<R>(xr, [&](int s) { return load_vec(p + L * (s - G)); });
     Vec<T> result;
 #pragma unroll
     for (int q = 0; q < L; ++q) {

@@ -71,13 +71,7 @@ __device__ inline Vec<T> laplacian_of(const Vec<T>* row, const Vec<T> (&y)[2 * R
     constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
     // row: slots tx .. tx+2G of the staged row; the centre slot is y[R].
     T xr[L * (2 * G + 1)];
-#pragma unroll
-    for (int s = 0; s < 2 * G + 1; ++s) {
-        const Vec<T> v = s == G ? y[R] : row[s];
-#pragma unroll
-        for (int q = 0; q < L; ++q)
-            xr[L * s + q] = v.v[q];
-    }
+    x_row<R>(xr, [&](int s) { return s == G ? y[R] : row[s]; });
     Vec<T> lap;
 #pragma unroll
     for (int q = 0; q < L; ++q) {
