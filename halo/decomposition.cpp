@@ -12,7 +12,7 @@ int piece_offset(int n, int parts, int coord) {
 }
 
 std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims,
-                        int radius) {
+                        int radius, const Periodic& periodic) {
     const char* names = "xyz";
     for (int a = 0; a < 3; ++a) {
         if (dims[a] < 1)
@@ -25,6 +25,11 @@ std::string check_split(const std::array<int, 3>& global, const std::array<int, 
                    std::to_string(smallest) +
                    " per rank, fewer than the radius R=" + std::to_string(radius) +
                    " (need at least " + std::to_string(radius * dims[a]) + " cells)";
+        if (dims[a] == 1 && periodic[a] && smallest < radius)
+            return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " +
+                   names[a] +
+                   ", which is periodic, are fewer than the radius R=" + std::to_string(radius) +
+                   ": the wrapped halo would overlap itself";
         if (smallest < 1)
             return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " +
                    names[a] + " for " + std::to_string(dims[a]) + " ranks";
@@ -44,13 +49,16 @@ std::array<int, 3> process_grid(int ranks, std::array<int, 3> procs) {
     return procs;
 }
 
-Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::array<int, 3> procs) {
+Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::array<int, 3> procs,
+                        const Periodic& periodic) {
     Decomposition d;
     int ranks = 1;
     MPI_CHECK(MPI_Comm_size(comm, &ranks));
     d.dims = process_grid(ranks, procs);
     d.global = global;
-    int dims[3] = {d.dims[0], d.dims[1], d.dims[2]}, periods[3] = {0, 0, 0};
+    d.periodic = periodic;
+    int dims[3] = {d.dims[0], d.dims[1], d.dims[2]},
+        periods[3] = {periodic[0], periodic[1], periodic[2]};
     MPI_Comm cart;
     MPI_CHECK(MPI_Cart_create(comm, 3, dims, periods, /*reorder=*/1, &cart));
     d.cart = Communicator(cart);

@@ -11,6 +11,9 @@ namespace stencil {
 
 enum Side { Low = 0, High = 1 };
 
+// Which axes wrap around (--periodic): past the last plane is the first.
+using Periodic = std::array<bool, 3>;
+
 struct Decomposition {
     Communicator cart;         // the Cartesian communicator
     int rank = 0, size = 1;    // in `cart`
@@ -20,6 +23,8 @@ struct Decomposition {
     std::array<int, 3> local{};  // this rank's interior cells
     std::array<int, 3> offset{}; // global index of this rank's first interior cell
     int neighbour[3][2]{};       // rank in `cart`, or MPI_PROC_NULL at a physical boundary
+    Periodic periodic{};         // along a periodic axis every side has a neighbour, this
+                                 // rank itself where it is alone along the axis
 
     bool has_neighbour(int axis, Side side) const { return neighbour[axis][side] != MPI_PROC_NULL; }
 };
@@ -30,13 +35,16 @@ int piece_size(int n, int parts, int coord);
 int piece_offset(int n, int parts, int coord);
 
 // Empty when `global` split over `dims` leaves every rank at least `radius`
-// cells along each split direction; otherwise one line saying what is wrong.
+// cells along each split or periodic direction (a neighbour's halo, or this
+// rank's own wrapped one, is R cells of it); otherwise one line saying what
+// is wrong.
 std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims,
-                        int radius);
+                        int radius, const Periodic& periodic = {});
 
 // Builds the decomposition over `comm`. `procs` all zero: MPI_Dims_create
 // chooses. The caller has validated the inputs with check_split.
-Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::array<int, 3> procs);
+Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::array<int, 3> procs,
+                        const Periodic& periodic = {});
 
 // The process grid decompose() would use.
 std::array<int, 3> process_grid(int ranks, std::array<int, 3> procs);

@@ -13,6 +13,7 @@
 #include "field.hpp"
 #include "sponge.hpp"
 
+#include <array>
 #include <cstddef>
 
 namespace stencil {
@@ -121,6 +122,35 @@ void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T
                 q[i] = leapfrog(pc[i], q[i], v[i], lap[i], sponge.eta<T>(i0 + i, j, k));
         }
     });
+}
+
+// Fills the R-wide halo of `f` along each axis marked in `periodic` with the
+// interior cells it wraps to (the cell past the last plane is the first),
+// over the interior extent of the other two axes: the cells a star stencil
+// reads. The reference for --periodic, which the mini-app gets from its
+// halo exchange instead (a rank alone along an axis is its own neighbour).
+template <class T>
+void host_wrap_halo(FieldView<T> f, const std::array<bool, 3>& periodic) {
+    const Layout& L = f.layout;
+    const int R = L.radius, n[3] = {L.nx, L.ny, L.nz};
+    const Box in = L.interior();
+    for (int a = 0; a < 3; ++a) {
+        if (!periodic[a]) continue;
+        for (int k = in.z0; k < in.z1; ++k)
+            for (int j = in.y0; j < in.y1; ++j)
+                for (int i = in.x0; i < in.x1; ++i) {
+                    const int cell[3] = {i, j, k}, pos = cell[a] - R; // 0 .. n-1 along a
+                    int halo[3] = {i, j, k};
+                    if (pos < R) { // the first R planes wrap into the high halo
+                        halo[a] = R + n[a] + pos;
+                        f(halo[0], halo[1], halo[2]) = f(i, j, k);
+                    }
+                    if (pos >= n[a] - R) { // the last R planes into the low halo
+                        halo[a] = pos - n[a] + R;
+                        f(halo[0], halo[1], halo[2]) = f(i, j, k);
+                    }
+                }
+    }
 }
 
 } // namespace stencil

@@ -84,6 +84,23 @@ constexpr std::pair<const char*, bool> kOnOff[] = {{"on", true}, {"off", false}}
 constexpr std::pair<const char*, Precision> kPrecisions[] = {{"fp32", Precision::FP32},
                                                              {"fp64", Precision::FP64}};
 
+// "x,z" -> {true, false, true}; "none" -> all false.
+std::array<bool, 3> periodic_list(const std::string& text, const std::string& option) {
+    std::array<bool, 3> axes{false, false, false};
+    if (text == "none") return axes;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, ',');) {
+        if (part.size() != 1 || part[0] < 'x' || part[0] > 'z')
+            throw BadOption{option + ": '" + text + "' is not a list of x, y and z (or none)"};
+        bool& axis = axes[std::size_t(part[0] - 'x')];
+        if (axis) throw BadOption{option + ": '" + text + "' names " + part + " twice"};
+        axis = true;
+    }
+    if (text.empty() || text.back() == ',')
+        throw BadOption{option + ": '" + text + "' is not a list of x, y and z (or none)"};
+    return axes;
+}
+
 void inject_fault(Config& c, const char* name, const std::string& v) {
     if (v == "drop-face")
         c.drop_face = true;
@@ -134,6 +151,10 @@ const OptionSpec kOptions[] = {
      [](S& s, const char* n, V v) { s.config.source = triple(v, n, true); }},
     {"Problem", "--sponge", "W", "absorbing sponge W cells wide (default 0: rigid boundaries)",
      [](S& s, const char* n, V v) { s.config.sponge = non_negative(v, n); }},
+    {"Problem", "--periodic", "x,y,z",
+     "axes that wrap around, any subset (default none): every rank then\n"
+     "has a neighbour on both sides of them, itself where it is alone",
+     [](S& s, const char* n, V v) { s.config.periodic = periodic_list(v, n); }},
 
     {"Execution", "--comm", "auto|staged|gpu-aware|nccl|none",
      "halo exchange (default auto: gpu-aware when the MPI library\n"

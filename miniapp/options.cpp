@@ -25,6 +25,13 @@ const OptionSpec* find_option(const std::string& name) {
 
 } // namespace
 
+std::string periodic_axes(const std::array<bool, 3>& periodic) {
+    std::string axes;
+    for (int a = 0; a < 3; ++a)
+        if (periodic[a]) axes += std::string(axes.empty() ? "" : ",") + char('x' + a);
+    return axes.empty() ? "none" : axes;
+}
+
 std::string usage() {
     std::string text =
         "usage: stencil-miniapp [options]   (launch with mpirun/srun; one rank per GPU)\n"
@@ -91,6 +98,11 @@ std::string parse_options(int argc, char** argv, Config& c) {
                "6.2); use --graphs auto or off";
     if (c.inject_write_error && c.snapshot_every == 0)
         return "--inject-fault write-error needs --snapshot-every";
+    if (c.sponge > 0 && periodic_axes(c.periodic) != "none")
+        return "--sponge " + std::to_string(c.sponge) +
+               " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
+               "with --periodic " +
+               periodic_axes(c.periodic);
     if (c.check && c.comm == CommChoice::None)
         return "--check needs a halo exchange; --comm none moves no halos";
     return {};

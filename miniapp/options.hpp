@@ -27,12 +27,13 @@ struct Config {
     bool overlap = true;
     GraphChoice graphs = GraphChoice::Auto;
     ModelKind model = ModelKind::Constant;
-    double spacing = 10.0;                 // metres, all directions
-    double dt = 0.0;                       // 0: from the CFL limit
-    double f0 = 0.0;                       // Hz; 0: 6 cells per minimum wavelength
-    std::array<int, 3> source{-1, -1, -1}; // global cell; -1: the centre
-    int sponge = 0;                        // cells
-    std::string report;                    // JSON path
+    double spacing = 10.0;                             // metres, all directions
+    double dt = 0.0;                                   // 0: from the CFL limit
+    double f0 = 0.0;                                   // Hz; 0: 6 cells per minimum wavelength
+    std::array<int, 3> source{-1, -1, -1};             // global cell; -1: the centre
+    int sponge = 0;                                    // cells
+    std::array<bool, 3> periodic{false, false, false}; // --periodic: axes that wrap around
+    std::string report;                                // JSON path
     // Outputs (miniapp/outputs.hpp), written under `output`.
     std::string output = "output";
     bool output_force =
@@ -65,6 +66,9 @@ struct Config {
     bool inject_write_error =
         false; // --inject-fault write-error: the 2nd snapshot meets a full disk
 };
+
+// "x,z" for the periodic axes, "none" for none.
+std::string periodic_axes(const std::array<bool, 3>& periodic);
 
 // Parses argv. Returns an empty string on success, "help" for --help, else
 // one line describing the first problem. Checks everything that needs no

@@ -93,10 +93,11 @@ void print_report(const Report& r) {
     std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n",
                 r.backend.c_str(), r.ranks, r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1],
                 r.dims[2], r.devices.empty() ? "?" : r.devices.front().c_str());
-    std::printf("  grid %d x %d x %d, R=%d (order %d), %s, %d steps after %d warm-up, dt=%.4g s, "
-                "f0=%.3g Hz\n",
-                r.grid[0], r.grid[1], r.grid[2], c.radius, 2 * c.radius,
-                precision_name(c.precision), c.steps, c.warmup, r.physics.dt, r.physics.f0);
+    std::printf("  grid %d x %d x %d, periodic %s, R=%d (order %d), %s, %d steps after %d warm-up, "
+                "dt=%.4g s, f0=%.3g Hz\n",
+                r.grid[0], r.grid[1], r.grid[2], periodic_axes(c.periodic).c_str(), c.radius,
+                2 * c.radius, precision_name(c.precision), c.steps, c.warmup, r.physics.dt,
+                r.physics.f0);
     std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per step on rank 0, pinned host buffers "
                 "%zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
@@ -157,6 +158,7 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"ranks", r.ranks},
                 {"procs", r.dims},
                 {"grid", r.grid},
+                {"periodic", periodic_axes(c.periodic)},
                 {"local_rank0", r.local_rank0},
                 {"radius", c.radius},
                 {"precision", precision_name(c.precision)},

@@ -69,7 +69,7 @@ template <class T>
 SimulationOf<T>::SimulationOf(const Config& config, const Physics& physics,
                               const std::array<int, 3>& global, const std::array<int, 3>& procs,
                               MPI_Comm comm, CommMode mode)
-    : config_(config), physics_(physics), d_(decompose(comm, global, procs)),
+    : config_(config), physics_(physics), d_(decompose(comm, global, procs, config.periodic)),
       layout_(d_.local[0], d_.local[1], d_.local[2], config.radius) {
     setup_boxes();
     setup_fields();
