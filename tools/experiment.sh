@@ -15,7 +15,9 @@
 #   --ranks              MPI ranks per run (default 1), one GPU each
 #   --repeat             rounds over all variants and sizes (default 2)
 #   MINIAPP_ARGS         given to every run (default --radius 4 --comm none --steps 300 --warmup 20)
-# env: OUT (results folder; default results/NAME-YYYYMMDD-HHMM), STENCIL_BACKEND (to force one)
+# env: OUT (results folder; default results/NAME-YYYYMMDD-HHMM), STENCIL_BACKEND (to force one),
+#      MPI_HOME (an MPI install to build against and launch with, e.g. a GPU-aware one),
+#      MPIRUN_FLAGS (for its mpirun, e.g. "--mca pml ob1")
 #
 # example, the graphs experiment of docs/scaling/SMALL-BOXES.md:
 #   tools/experiment.sh graphs --against 66eeb38 --variant plain="--graphs off" \
@@ -60,16 +62,23 @@ fi
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "host: $(hostname)"
   echo "revision: $(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)${against:+ against $against}"
-  echo "backend: $backend"
+  echo "backend: $backend${MPI_HOME:+, MPI from $MPI_HOME ${MPIRUN_FLAGS:-}}"
   echo "command: $0 $name${against:+ --against $against} --sizes \"$sizes\" --ranks $ranks --repeat $repeat -- ${common[*]}"
   for i in "${!labels[@]}"; do echo "variant ${labels[$i]}: ${extra[$i]}"; done
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit --format=csv,noheader 2>/dev/null ||
     rocm-smi --showproductname 2>/dev/null || lscpu | grep -E "Model name|^CPU\(s\)"
 } | tee "$out/environment.txt"
 
+mpi=()
+mpirun=mpirun
+if [ -n "${MPI_HOME:-}" ]; then
+  mpi=(-DMPI_HOME="$MPI_HOME")
+  mpirun=$MPI_HOME/bin/mpirun
+  export LD_LIBRARY_PATH=$MPI_HOME/lib:${LD_LIBRARY_PATH:-}
+fi
 build() { # build SOURCE_DIR BUILD_DIR
   if ! cmake -S "$1" -B "$2" -DSTENCIL_BACKEND="$backend" -DSTENCIL_BUILD_TESTS=OFF -DSTENCIL_BUILD_BENCH=OFF \
-         "${prefix[@]}" >"$out/$(basename "$2")-configure.log" 2>&1 ||
+         "${mpi[@]}" "${prefix[@]}" >"$out/$(basename "$2")-configure.log" 2>&1 ||
      ! cmake --build "$2" -j"$(nproc)" --target stencil-miniapp >"$out/$(basename "$2")-build.log" 2>&1; then
     echo "experiment: building $1 failed (logs in $out)" >&2
     exit 1
@@ -88,8 +97,8 @@ for round in $(seq 1 "$repeat"); do
       app=build-exp/miniapp/stencil-miniapp
       [ "${labels[$i]}" = before ] && app=build-exp-before/miniapp/stencil-miniapp
       report=$out/runs/${labels[$i]}-$n-r$round.json
-      # shellcheck disable=SC2086 # a variant's extra arguments are a list
-      mpirun -np "$ranks" "$app" --local "$n,$n,$n" "${common[@]}" ${extra[$i]} --quiet \
+      # shellcheck disable=SC2086 # a variant's extra arguments and the launcher's flags are lists
+      "$mpirun" ${MPIRUN_FLAGS:-} -np "$ranks" "$app" --local "$n,$n,$n" "${common[@]}" ${extra[$i]} --quiet \
         --label "${labels[$i]}" --report "$report" >"${report%.json}.txt" 2>&1 ||
         echo "experiment: FAILED ${labels[$i]} at $n^3, round $round (${report%.json}.txt)"
     done
