@@ -165,13 +165,23 @@ void HaloExchange<T>::post() {
 #if STENCIL_HAVE_NCCL
         // Stream-ordered after the pack: no host synchronisation. One group,
         // so NCCL pairs every send with its neighbour's receive at once.
+        //
+        // NCCL has no tags: between two ranks, messages match in the order
+        // they are posted. Sends go per axis low face first; a rank's low
+        // face lands in its peer's high halo, so receives go per axis high
+        // side first. That matters where both neighbours along an axis are
+        // one rank (itself, or the other of two on a periodic axis).
         NCCL_CHECK(ncclGroupStart());
-        for (const Face& f : faces_) {
-            NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count, nccl_datatype<T>(), f.peer,
-                                nccl_->get(), stream_.handle()));
+        for (const Face& f : faces_)
             NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, nccl_datatype<T>(), f.peer,
                                 nccl_->get(), stream_.handle()));
-        }
+        for (int axis = 0; axis < 3; ++axis)
+            for (const Side side : {High, Low})
+                for (const Face& f : faces_)
+                    if (f.axis == axis && f.side == side)
+                        NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count,
+                                            nccl_datatype<T>(), f.peer, nccl_->get(),
+                                            stream_.handle()));
         NCCL_CHECK(ncclGroupEnd());
 #endif
     } else if (active_ && !active_->empty()) {
