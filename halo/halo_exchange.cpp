@@ -66,29 +66,44 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, Comm
         for (Side side : {Low, High}) {
             if (!d.has_neighbour(axis, side)) continue;
             Face f{axis, side, d.neighbour[axis][side], {}, {}, 0};
+            f.self = f.peer == d.rank;
             face_boxes(layout, axis, side, f.send_box, f.recv_box);
             f.count = halo_message_cells(layout, axis);
             if (f.count > std::size_t(INT_MAX))
                 fatal("a halo face of " + std::to_string(f.count) +
                       " cells exceeds MPI's int count");
-            if (axis < 2) {
+            if (axis < 2) { // x and y faces are packed
                 device_buffers_.emplace_back(f.count);
                 f.send_device = device_buffers_.back().data();
-                device_buffers_.emplace_back(f.count);
-                f.recv_device = device_buffers_.back().data();
-                pack_table_.add(f.send_box, f.send_device); // x and y faces are packed
-                unpack_table_.add(f.recv_box, f.recv_device);
+                pack_table_.add(f.send_box, f.send_device);
+                if (!f.self) {
+                    device_buffers_.emplace_back(f.count);
+                    f.recv_device = device_buffers_.back().data();
+                }
             }
-            if (mode == CommMode::Staged) {
+            if (mode == CommMode::Staged && !f.self) {
                 pinned_buffers_.emplace_back(f.count);
                 f.send_host = pinned_buffers_.back().data();
                 pinned_buffers_.emplace_back(f.count);
                 f.recv_host = pinned_buffers_.back().data();
             }
             bytes_ += 2 * f.count * sizeof(T);
+            self_faces_ += f.self;
             faces_.push_back(f);
             received_.add(f.recv_box, nullptr);
         }
+    // A rank that is its own neighbour along an axis (periodic, alone on it)
+    // sends nothing to itself: each halo is filled from the face on the
+    // other side, packed x and y faces straight from that face's pack
+    // buffer by the unpack, z planes by a device copy (unpack()).
+    for (Face& f : faces_) {
+        if (f.self)
+            for (std::size_t o = 0; o < faces_.size(); ++o)
+                if (faces_[o].axis == f.axis && faces_[o].side != f.side) f.opposite = int(o);
+        if (f.axis < 2)
+            unpack_table_.add(f.recv_box,
+                              f.self ? faces_[std::size_t(f.opposite)].send_device : f.recv_device);
+    }
     if (mode == CommMode::Nccl) {
 #if STENCIL_HAVE_NCCL
         nccl_ = std::make_unique<NcclComm>(d.cart.get());
@@ -104,6 +119,7 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, Comm
         origins_.push_back(field.origin);
         PersistentRequests set;
         for (const Face& f : faces_) {
+            if (f.self) continue;
             const int count = int(f.count);
             const void* send = mode == CommMode::Staged ? f.send_host : send_source(f, field);
             void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field);
@@ -153,7 +169,8 @@ void HaloExchange<T>::pack(FieldView<T> field, bool timed) {
     launch_pack_faces<T>(field, pack_table_, stream_);
     if (mode_ == CommMode::Staged)
         for (const Face& f : faces_)
-            copy_async(f.send_host, send_source(f, field), f.count * sizeof(T), stream_);
+            if (!f.self)
+                copy_async(f.send_host, send_source(f, field), f.count * sizeof(T), stream_);
     if (timed || host_between()) t.pack_done.record(stream_);
 }
 
@@ -173,12 +190,13 @@ void HaloExchange<T>::post() {
         // one rank (itself, or the other of two on a periodic axis).
         NCCL_CHECK(ncclGroupStart());
         for (const Face& f : faces_)
-            NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, nccl_datatype<T>(), f.peer,
-                                nccl_->get(), stream_.handle()));
+            if (!f.self)
+                NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, nccl_datatype<T>(),
+                                    f.peer, nccl_->get(), stream_.handle()));
         for (int axis = 0; axis < 3; ++axis)
             for (const Side side : {High, Low})
                 for (const Face& f : faces_)
-                    if (f.axis == axis && f.side == side)
+                    if (f.axis == axis && f.side == side && !f.self)
                         NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count,
                                             nccl_datatype<T>(), f.peer, nccl_->get(),
                                             stream_.handle()));
@@ -206,9 +224,13 @@ void HaloExchange<T>::unpack(FieldView<T> field, bool timed) {
     if (idle()) return;
     SlotTimers& t = timers_[slot_];
     if (timed) t.unpack_start.record(stream_);
-    if (mode_ == CommMode::Staged)
-        for (const Face& f : faces_)
+    for (const Face& f : faces_) {
+        if (f.self && f.axis == 2) // R whole planes: from the other side's owned planes
+            copy_async(recv_target(f, field), send_source(faces_[std::size_t(f.opposite)], field),
+                       f.count * sizeof(T), stream_);
+        else if (mode_ == CommMode::Staged && !f.self)
             copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(T), stream_);
+    }
     launch_unpack_faces<T>(field, unpack_table_, stream_);
     if (drop_one_face_) launch_fill(field, faces_.front().recv_box, T(0), stream_);
     if (timed) t.unpack_done.record(stream_);

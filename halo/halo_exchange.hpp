@@ -85,8 +85,10 @@ public:
     bool moves_data() const { return !idle(); }
     // Whether the host must act between pack and unpack (MPI knows nothing
     // of streams); with NCCL the whole exchange is stream-ordered.
+    // Faces a rank exchanges with itself need no host either.
     bool host_between() const {
-        return moves_data() && (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged);
+        return moves_data() && self_faces_ < faces() &&
+               (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged);
     }
 
     // Testing aids. poison_halo fills every halo face that will be received
@@ -101,6 +103,10 @@ public:
     // that step was timed.
     HaloPhaseTimes times(int slot) const;
     std::size_t bytes_per_exchange() const { return bytes_; }
+    // Faces this rank exchanges with itself (a periodic axis it is alone
+    // along): copied on the device, never through MPI or NCCL.
+    int self_faces() const { return self_faces_; }
+    int faces() const { return int(faces_.size()); }
 
 private:
     struct Face {
@@ -113,6 +119,8 @@ private:
         T* recv_device = nullptr;
         T* send_host = nullptr; // pinned staging (Staged mode)
         T* recv_host = nullptr;
+        bool self = false; // this rank is its own neighbour here (a periodic axis)
+        int opposite = -1; // self: the face on the other side, whose cells fill this halo
     };
     const T* send_source(const Face& f, FieldView<T> field) const;
     T* recv_target(const Face& f, FieldView<T> field) const;
@@ -138,6 +146,7 @@ private:
     std::array<SlotTimers, kTimingSlots> timers_;
     int slot_ = 0; // of the step in progress
     std::size_t bytes_ = 0;
+    int self_faces_ = 0;
     bool drop_one_face_ = false;
 };
 

@@ -82,6 +82,7 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.hidden_fraction = sum_hidden / d.size;
     r.halo_ms = sum_halo / d.size;
     r.halo_mib_per_step = sim.halo_bytes_per_step() / 1048576.0;
+    r.faces = sim.halo_faces(r.self_faces);
     unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
     MPI_CHECK(MPI_Allreduce(&pinned, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
     r.pinned_bytes = most;
@@ -102,9 +103,13 @@ void print_report(const Report& r) {
                 "%zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
                 r.halo_mib_per_step, r.pinned_bytes);
+    if (r.self_faces > 0)
+        std::printf("  %d of rank 0's %d halo faces are its own (periodic): copied on the device, "
+                    "not sent\n",
+                    r.self_faces, r.faces);
     const char* graphs_why = c.graphs != GraphChoice::Auto ? "--graphs"
                              : !graphs_available()         ? "auto: this build has none"
-                             : r.graphs ? "auto: a step with NCCL or nothing to exchange"
+                             : r.graphs ? "auto: a step with NCCL or no MPI message"
                                         : "auto: MPI exchanges run faster as plain launches";
     std::printf("  graphs %s (%s)\n", r.graphs ? "on" : "off", graphs_why);
     if (r.backend != "HOST")
@@ -188,6 +193,8 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"exchange_ms", r.halo_ms},
                 {"exchange_hidden_fraction", r.hidden_fraction},
                 {"pinned_host_bytes", r.pinned_bytes},
+                {"halo_faces_rank0", r.faces},
+                {"self_faces_rank0", r.self_faces},
                 {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
     if (r.has_checksum) {
         char hex[17];

@@ -40,6 +40,8 @@ public:
     virtual Precision precision() const = 0;
     virtual std::size_t halo_bytes_per_step() const = 0;
     virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
+    // This rank's halo faces; `self`: those it is its own neighbour for.
+    virtual int halo_faces(int& self) const = 0;
     virtual int steps_done() const = 0;
     // The wave kernel's launch shape over this rank's interior box (the
     // window chosen per box unless --window set it).

@@ -42,6 +42,10 @@ public:
     Precision precision() const override { return precision_of<T>(); }
     std::size_t halo_bytes_per_step() const override { return exchange_->bytes_per_exchange(); }
     std::size_t largest_face_bytes() const override;
+    int halo_faces(int& self) const override {
+        self = exchange_->self_faces();
+        return exchange_->faces();
+    }
     int steps_done() const override { return steps_done_; }
     const Tuning& interior_tuning() const override {
         return (config_.overlap ? inner_ : whole_).tuning;
