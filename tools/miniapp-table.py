@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One row per stencil-miniapp JSON report: the per-phase times (average over
 ranks, ms per step), exchange hidden, Gcell/s, and time per step over the
---comm none run with the same ranks, grid, overlap, precision and graphs;
+--comm none run with the same ranks, grid, radius, overlap, precision and graphs;
 with the report's --label first when any report has one.
 
 usage: miniapp-table.py REPORT.json... [--markdown]
@@ -20,7 +20,7 @@ def main():
     reports = [json.load(open(f)) for f in files]
     prec = lambda r: r.get("precision", "fp32")  # reports before --precision were fp32
     graphs = lambda r: "on" if r.get("graphs") else "off"  # reports before --graphs had none
-    key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["overlap"], prec(r), graphs(r))
+    key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["radius"], r["overlap"], prec(r), graphs(r))
     none = {key(r): r["phases_ms"]["step"]["max"] for r in reports if r["comm"] == "none"}
     header = ["ranks", "procs", "grid", "R", "prec", "comm", "overlap", "graphs", "pack", "post", "interior", "wait",
               "unpack", "boundary", "step", "hidden", "Gcell/s/GPU", "vs none"]
