@@ -1,10 +1,14 @@
 # Sourced by every job script. Before sourcing, a script defines
 #   launch RANKS CMD...   start CMD on RANKS ranks (one GPU each)
-# and may set APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, RESULTS, TUNING.
+# and may set APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, PERIODIC, RESULTS, TUNING.
 # shellcheck shell=bash
 
 : "${APP:=build/miniapp/stencil-miniapp}"
 : "${RADIUS:=4}" "${STEPS:=100}" "${WARMUP:=10}" "${COMM:=auto}" "${OVERLAP:=on}"
+# PERIODIC=x,y,z: every rank has six neighbours, so a weak-scaling series
+# does the same work on every rank at every size. Default none: the
+# projection (project.py) is still calibrated on runs with open edges.
+: "${PERIODIC:=none}"
 : "${RESULTS:=results/${SLURM_JOB_NAME:-local}-${SLURM_JOB_ID:-$(date +%Y%m%d-%H%M%S)}}"
 # Launch shapes tuned on these GPUs, kept with the results: the first run of
 # each box shape tunes it (before its timed steps) and the rest read the
@@ -41,7 +45,8 @@ stencil_run() {
   shift 2
   name=$label-$COMM-overlap-$OVERLAP-n$ranks
   launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
-    --comm "$COMM" --overlap "$OVERLAP" --tuning "$TUNING" --print-binding --report "$RESULTS/$name.json" "$@" \
+    --comm "$COMM" --overlap "$OVERLAP" --periodic "$PERIODIC" --tuning "$TUNING" --print-binding \
+    --report "$RESULTS/$name.json" "$@" \
     >"$RESULTS/$name.txt" 2>&1 || { echo "stencil: $name failed:"; tail -5 "$RESULTS/$name.txt"; return 1; }
   grep -h "^FOM" "$RESULTS/$name.txt"
 }
