@@ -38,11 +38,17 @@ double positive_real(const std::string& text, const std::string& option) {
     return v;
 }
 
-std::array<int, 3> triple(const std::string& text, const std::string& option, bool allow_zero) {
+// "a,b,,c" -> {"a", "b", "", "c"}; as getline splits, "a,b," -> {"a", "b"}.
+std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> parts;
     std::stringstream stream(text);
     for (std::string part; std::getline(stream, part, ',');)
         parts.push_back(part);
+    return parts;
+}
+
+std::array<int, 3> triple(const std::string& text, const std::string& option, bool allow_zero) {
+    const std::vector<std::string> parts = split_commas(text);
     if (parts.size() != 3)
         throw BadOption{option + ": '" + text + "' is not three comma-separated integers"};
     std::array<int, 3> v{};
@@ -88,16 +94,15 @@ constexpr std::pair<const char*, Precision> kPrecisions[] = {{"fp32", Precision:
 std::array<bool, 3> periodic_list(const std::string& text, const std::string& option) {
     std::array<bool, 3> axes{false, false, false};
     if (text == "none") return axes;
-    std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, ',');) {
+    if (text.empty() || text.back() == ',')
+        throw BadOption{option + ": '" + text + "' is not a list of x, y and z (or none)"};
+    for (const std::string& part : split_commas(text)) {
         if (part.size() != 1 || part[0] < 'x' || part[0] > 'z')
             throw BadOption{option + ": '" + text + "' is not a list of x, y and z (or none)"};
         bool& axis = axes[std::size_t(part[0] - 'x')];
         if (axis) throw BadOption{option + ": '" + text + "' names " + part + " twice"};
         axis = true;
     }
-    if (text.empty() || text.back() == ',')
-        throw BadOption{option + ": '" + text + "' is not a list of x, y and z (or none)"};
     return axes;
 }
 

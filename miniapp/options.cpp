@@ -98,7 +98,7 @@ std::string parse_options(int argc, char** argv, Config& c) {
                "6.2); use --graphs auto or off";
     if (c.inject_write_error && c.snapshot_every == 0)
         return "--inject-fault write-error needs --snapshot-every";
-    if (c.sponge > 0 && periodic_axes(c.periodic) != "none")
+    if (c.sponge > 0 && (c.periodic[0] || c.periodic[1] || c.periodic[2]))
         return "--sponge " + std::to_string(c.sponge) +
                " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
                "with --periodic " +
