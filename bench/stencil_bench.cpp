@@ -10,6 +10,7 @@
 #include "bench_options.hpp"
 #include "bench_tuning.hpp"
 #include "device.hpp"
+#include "launch_table.hpp"
 #include "memory.hpp"
 #include "series.hpp"
 #include "stencil.hpp"
@@ -238,6 +239,85 @@ void register_radius(const Size& s, const Options& o) {
         });
 }
 
+// The boundary of a rank with six neighbours: the interior split as the
+// mini-app splits it (split_shell), each part's wave update alone, in the
+// shapes the mini-app gives it (the slabs as one table launch). shell_x,
+// shell_y and shell_z are the two slabs thin along that axis; shell_slabs
+// all six, shell_inner the interior they surround. Their Gcell/s against
+// each other is what a thin slab costs per cell.
+template <int R, class T>
+void register_shell(const Size& s, const Options& o) {
+    const std::string key = precision_label<T>() + "/" + s.label();
+    const auto c = make_coefficients<R, T>(1, 1, 1);
+    // Which slabs of split_shell's order (z, z, y, y, x, x) each benchmark runs.
+    const std::pair<const char*, std::vector<int>> parts[] = {{"shell_inner", {}},
+                                                              {"shell_x", {4, 5}},
+                                                              {"shell_y", {2, 3}},
+                                                              {"shell_z", {0, 1}},
+                                                              {"shell_slabs", {0, 1, 2, 3, 4, 5}}};
+    const Layout layout(s.nx, s.ny, s.nz, R);
+    const bool all_sides[6] = {true, true, true, true, true, true};
+    const ShellSplit split = split_shell(layout.interior(), R, all_sides);
+    for (const auto& [name, which] : parts) {
+        if (!o.wants(name) && !o.wants("shell")) continue;
+        std::vector<Box> boxes;
+        if (which.empty()) boxes.push_back(split.inner);
+        for (const int b : which)
+            boxes.push_back(split.slabs[std::size_t(b)]);
+        boxes.erase(
+            std::remove_if(boxes.begin(), boxes.end(), [](const Box& b) { return b.empty(); }),
+            boxes.end());
+        if (boxes.empty()) continue; // a box too small to have this part
+        const std::string label = std::string(name) + "/R" + std::to_string(R) + "/" + key;
+        const bool inner = which.empty();
+        register_timed(label, [=](benchmark::State& st) {
+            Arrays<T>& x = arrays_for<T>(layout);
+            Stream stream;
+            std::vector<Tuning> shapes;
+            std::vector<LaunchBox> launch;
+            double cells = 0;
+            for (const Box& box : boxes) {
+                shapes.push_back(wave_tuning<R, T>(o.tuning, x.layout, box));
+                launch.push_back({box, shapes.back()});
+                cells += double(box.cells());
+            }
+            const std::vector<WaveTable> tables = wave_tables(x.layout, launch, kLanes<T>);
+            auto run = [&] {
+                if (inner)
+                    launch_wave_step<R, T>(x.view(x.p), x.view(x.prev), x.view(x.vel), boxes[0], c,
+                                           Sponge{}, stream, shapes[0]);
+                else
+                    launch_wave_boxes<R, T>(x.view(x.p), x.view(x.prev), x.view(x.vel), tables, c,
+                                            Sponge{}, stream);
+            };
+            const double t = time_launches(st, stream, o.warmup, run);
+            st.counters["Gcell/s"] = t > 0 ? cells / t * 1e-9 : 0.0;
+            st.counters["cells"] = cells;
+            st.counters["launches"] = inner ? 1 : double(tables.size());
+            st.counters["block_x"] = shapes[0].block_x;
+            st.counters["block_y"] = shapes[0].block_y;
+            st.counters["window"] = shapes[0].window;
+            // Once more from a known p_prev, each box against the host.
+            std::vector<double> prev = x.host(x.prev), vel = x.host(x.vel);
+            run();
+            stream.synchronize();
+            const std::vector<double> p = x.host(x.p);
+            std::vector<double> out = x.host(x.prev);
+            if (o.plant_wrong_result)
+                out[x.layout.front + x.layout.index(boxes[0].x0, boxes[0].y0, boxes[0].z0)] += 1;
+            Expected expected{""};
+            expected.prev = &prev, expected.vel = &vel;
+            for (const Box& box : boxes)
+                if (const std::string why = check_against_host(x.layout, box, c, p, out, expected);
+                    !why.empty()) {
+                    st.SkipWithError(("wrong result: " + why).c_str());
+                    g_wrong.push_back(label + ": " + why);
+                    break;
+                }
+        });
+    }
+}
+
 void register_all(const Options& o) {
     for (const Size& s : o.sizes)
         for (const Precision precision : o.precisions)
@@ -249,8 +329,10 @@ void register_all(const Options& o) {
                 register_copy<T>(s, o);
                 register_series<T>(s, o);
                 for (int R : o.radii)
-                    dispatch_radius(
-                        R, [&](auto rc) { register_radius<decltype(rc)::value, T>(s, o); });
+                    dispatch_radius(R, [&](auto rc) {
+                        register_radius<decltype(rc)::value, T>(s, o);
+                        register_shell<decltype(rc)::value, T>(s, o);
+                    });
             });
 }
 

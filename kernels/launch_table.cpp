@@ -1,6 +1,26 @@
 #include "launch_table.hpp"
 
+#include <algorithm>
+
 namespace stencil {
+
+ShellSplit split_shell(const Box& w, int radius, const bool (&shrink)[6]) {
+    int lo[3], hi[3];
+    const int w0[3] = {w.x0, w.y0, w.z0}, w1[3] = {w.x1, w.y1, w.z1};
+    for (int a = 0; a < 3; ++a) {
+        lo[a] = std::min(w0[a] + (shrink[2 * a] ? radius : 0), w1[a]);
+        hi[a] = std::max(w1[a] - (shrink[2 * a + 1] ? radius : 0), lo[a]);
+    }
+    const Box in{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
+    const ShellSplit split{in,
+                           {{{w.x0, w.x1, w.y0, w.y1, w.z0, in.z0},
+                             {w.x0, w.x1, w.y0, w.y1, in.z1, w.z1},
+                             {w.x0, w.x1, w.y0, in.y0, in.z0, in.z1},
+                             {w.x0, w.x1, in.y1, w.y1, in.z0, in.z1},
+                             {w.x0, in.x0, in.y0, in.y1, in.z0, in.z1},
+                             {in.x1, w.x1, in.y0, in.y1, in.z0, in.z1}}}};
+    return split;
+}
 
 std::vector<WaveTable> wave_tables(const Layout& layout, const std::vector<LaunchBox>& boxes,
                                    int lanes) {

@@ -16,6 +16,7 @@
 #include "launch_shape.hpp"
 #include "layout.hpp"
 
+#include <array>
 #include <vector>
 
 namespace stencil {
@@ -37,7 +38,19 @@ struct XGroups {
 
     STENCIL_HD static XGroups of(const Layout& layout, int x0, int x1, int lanes) {
         const int first = x0 - (layout.front + x0) % lanes;
-        return {first, (x1 - first + lanes - 1) / lanes};
+        const XGroups tight{first, (x1 - first + lanes - 1) / lanes};
+        // A wide box starts its groups on a 128-byte line instead, when that
+        // adds at most an eighth to its groups: every block's rows then load
+        // and store whole lines and sectors. The interior of a rank with x
+        // neighbours starts at 2R, 16 bytes into a line at R = 4 in FP32; so
+        // anchored, it ran 3% faster on an H100 (docs/performance-history.md,
+        // "The shell, measured part by part"). The groups before x0 are
+        // masked like any partial group, and lie inside the interior or its
+        // halo, since the interior's first cell starts a line (layout.hpp).
+        const int line = 8 * lanes; // cells of a 128-byte line
+        const int anchored = x0 - (layout.front + x0) % line;
+        const XGroups wide{anchored, (x1 - anchored + lanes - 1) / lanes};
+        return 8 * (wide.count - tight.count) <= tight.count ? wide : tight;
     }
 };
 
@@ -171,6 +184,18 @@ struct LaunchBox {
     Box box;
     Tuning tuning;
 };
+
+// `whole` split for overlap: the inner box, `whole` less R cells on each
+// side marked in `shrink` (x low, x high, y low, y high, z low, z high),
+// which needs no halo from those sides, and the rest as six
+// non-overlapping slabs, some of them empty, in this order: z low and high
+// spanning the whole x-y extent, y low and high over the remaining z, x low
+// and high over the rest.
+struct ShellSplit {
+    Box inner;
+    std::array<Box, 6> slabs;
+};
+ShellSplit split_shell(const Box& whole, int radius, const bool (&shrink)[6]);
 
 // The wave tables one launch each covers `boxes` with, in order: a box
 // joins the first table whose boxes share its threads per block and rows

@@ -11,26 +11,15 @@ namespace stencil {
 
 template <class T>
 void SimulationOf<T>::setup_boxes() {
-    const int R = layout_.radius;
-    const Box w = layout_.interior();
     // Shrink by R only on sides with a neighbour: a physical boundary's halo
     // is zero and never exchanged, so cells next to it need not wait.
-    int lo[3], hi[3];
-    const int w0[3] = {w.x0, w.y0, w.z0}, w1[3] = {w.x1, w.y1, w.z1};
-    for (int a = 0; a < 3; ++a) {
-        lo[a] = std::min(w0[a] + (d_.has_neighbour(a, Low) ? R : 0), w1[a]);
-        hi[a] = std::max(w1[a] - (d_.has_neighbour(a, High) ? R : 0), lo[a]);
-    }
-    const Box in{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
-    // z slabs span the whole x-y extent, y slabs the remaining z, x slabs the rest.
-    const Box candidates[6] = {
-        {w.x0, w.x1, w.y0, w.y1, w.z0, in.z0},     {w.x0, w.x1, w.y0, w.y1, in.z1, w.z1},
-        {w.x0, w.x1, w.y0, in.y0, in.z0, in.z1},   {w.x0, w.x1, in.y1, w.y1, in.z0, in.z1},
-        {w.x0, in.x0, in.y0, in.y1, in.z0, in.z1}, {in.x1, w.x1, in.y0, in.y1, in.z0, in.z1},
-    };
-    whole_.box = w;
-    inner_.box = in;
-    for (const Box& b : candidates)
+    bool shrink[6];
+    for (int a = 0; a < 3; ++a)
+        shrink[2 * a] = d_.has_neighbour(a, Low), shrink[2 * a + 1] = d_.has_neighbour(a, High);
+    const ShellSplit split = split_shell(layout_.interior(), layout_.radius, shrink);
+    whole_.box = layout_.interior();
+    inner_.box = split.inner;
+    for (const Box& b : split.slabs)
         if (!b.empty()) slabs_.push_back({b, Tuning{}});
 }
 

@@ -45,12 +45,9 @@ std::vector<Box> owned_faces(const Layout& L) {
 // The shell of the interior R cells deep, as the mini-app splits it with a
 // neighbour on every side: z slabs, then y, then x.
 std::vector<Box> shell_slabs(const Layout& L) {
-    const Box w = L.interior();
-    const int R = L.radius;
-    const Box in{w.x0 + R, w.x1 - R, w.y0 + R, w.y1 - R, w.z0 + R, w.z1 - R};
-    return {{w.x0, w.x1, w.y0, w.y1, w.z0, in.z0},     {w.x0, w.x1, w.y0, w.y1, in.z1, w.z1},
-            {w.x0, w.x1, w.y0, in.y0, in.z0, in.z1},   {w.x0, w.x1, in.y1, w.y1, in.z0, in.z1},
-            {w.x0, in.x0, in.y0, in.y1, in.z0, in.z1}, {in.x1, w.x1, in.y0, in.y1, in.z0, in.z1}};
+    const bool every_side[6] = {true, true, true, true, true, true};
+    const ShellSplit split = split_shell(L.interior(), L.radius, every_side);
+    return {split.slabs.begin(), split.slabs.end()};
 }
 
 template <class T>
@@ -262,6 +259,63 @@ TEST(WaveTables, GroupBySharedThreadsAndRows) {
     for (int e = 0; e < tables[0].count; ++e) {
         const TableBox& b = tables[0].box[e];
         EXPECT_EQ(locate_block(tables[0], b.first_block).entry.first_block, b.first_block);
+    }
+}
+
+TEST(SplitShell, InnerAndSlabsCoverTheBoxOnceForEverySetOfSides) {
+    const Box whole{3, 20, 3, 14, 3, 11};
+    const int R = 3;
+    for (int sides = 0; sides < 64; ++sides) {
+        bool shrink[6];
+        for (int s = 0; s < 6; ++s)
+            shrink[s] = (sides >> s) & 1;
+        const ShellSplit split = split_shell(whole, R, shrink);
+        SCOPED_TRACE(testing::Message() << "sides mask " << sides);
+        // The inner box: R less on each marked side, nothing less elsewhere.
+        EXPECT_EQ(split.inner.x0, whole.x0 + (shrink[0] ? R : 0));
+        EXPECT_EQ(split.inner.x1, whole.x1 - (shrink[1] ? R : 0));
+        EXPECT_EQ(split.inner.y0, whole.y0 + (shrink[2] ? R : 0));
+        EXPECT_EQ(split.inner.y1, whole.y1 - (shrink[3] ? R : 0));
+        EXPECT_EQ(split.inner.z0, whole.z0 + (shrink[4] ? R : 0));
+        EXPECT_EQ(split.inner.z1, whole.z1 - (shrink[5] ? R : 0));
+        // Every cell of the box in exactly one part, none outside it.
+        std::vector<int> count(std::size_t(whole.x1 * whole.y1 * whole.z1), 0);
+        std::vector<Box> parts(split.slabs.begin(), split.slabs.end());
+        parts.push_back(split.inner);
+        for (const Box& b : parts)
+            for (int k = b.z0; k < b.z1; ++k)
+                for (int j = b.y0; j < b.y1; ++j)
+                    for (int i = b.x0; i < b.x1; ++i) {
+                        ASSERT_TRUE(i >= whole.x0 && j >= whole.y0 && k >= whole.z0);
+                        ++count[std::size_t(i + whole.x1 * (j + whole.y1 * k))];
+                    }
+        for (int k = whole.z0; k < whole.z1; ++k)
+            for (int j = whole.y0; j < whole.y1; ++j)
+                for (int i = whole.x0; i < whole.x1; ++i)
+                    ASSERT_EQ(count[std::size_t(i + whole.x1 * (j + whole.y1 * k))], 1)
+                        << "cell " << i << " " << j << " " << k;
+    }
+}
+
+TEST(XGroupsOf, WideBoxesStartOnA128ByteLineNarrowOnesOnTheirGroup) {
+    for (int R = 1; R <= 8; ++R) {
+        const Layout L(512, 8, 8, R);
+        for (const int lanes : {4, 2}) { // float, double
+            const int line = 8 * lanes;  // cells of 128 bytes
+            // The interior shrunk by R: anchored to the line where the
+            // interior starts (R), one partial first tile at most.
+            const XGroups wide = XGroups::of(L, 2 * R, 512, lanes);
+            EXPECT_EQ((L.front + wide.first) % line, 0) << "R " << R << " lanes " << lanes;
+            EXPECT_LE(wide.first, 2 * R);
+            EXPECT_GE(wide.first, R);
+            EXPECT_GE(wide.first + lanes * wide.count, 512);
+            // A thin x slab keeps the tight 16-byte start: no whole line of
+            // idle groups before it.
+            const XGroups thin = XGroups::of(L, 512, 512 + R, lanes);
+            EXPECT_EQ((L.front + thin.first) % lanes, 0);
+            EXPECT_GT(thin.first, 512 - lanes);
+            EXPECT_GE(thin.first + lanes * thin.count, 512 + R);
+        }
     }
 }
 
