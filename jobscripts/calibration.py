@@ -58,8 +58,12 @@ class Calibration:
     exchange latency and bandwidth inside a node, strided-face costs."""
 
     def __init__(self, kernel_points, fixed_ms, latency_ms, link_bytes_per_ms,
-                 pack_ms_per_byte=0.0, unpack_ms_per_byte=0.0, x_slab_factor=1.0, mode="gpu-aware"):
+                 pack_ms_per_byte=0.0, unpack_ms_per_byte=0.0, x_slab_factor=1.0, mode="gpu-aware",
+                 shell_points=()):
         self.points = sorted(kernel_points)  # (cells, ms)
+        # (cells, ms): what a rank with six neighbours, all of them itself,
+        # pays per step over the same box alone (periodic step - none step).
+        self.shell_points = sorted(shell_points)
         self.fixed_ms = fixed_ms
         self.latency_ms = latency_ms
         self.link_bytes_per_ms = link_bytes_per_ms  # one direction, one neighbour
@@ -94,8 +98,21 @@ class Calibration:
         cal = cls(points, fixed[len(fixed) // 2], latency, link, mode=mode)
         strided = load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json"))
         cal._strided_from(strided)
-        cal.inputs = {os.path.realpath(r["_path"]) for r in sweep + strided}
+        shell = cal._shell_from(load_reports(os.path.join(folder, "shell", "*.json")), sweep)
+        cal.inputs = {os.path.realpath(r["_path"]) for r in sweep + strided + shell}
         return cal
+
+    def _shell_from(self, reports, sweep):
+        """The shell's cost from one-GPU runs with every axis periodic, each
+        against the --comm none run of the same box: the step with six
+        self-neighbours (pack, halo fill, the shrunk interior and the six
+        slabs, as they contend on the GPU) minus the step alone."""
+        alone = {tuple(r["grid"]): phase(r, "step") for r in sweep}
+        used = [r for r in reports if r["ranks"] == 1 and r.get("periodic") == "x,y,z"
+                and r["overlap"] and tuple(r["grid"]) in alone]
+        self.shell_points = sorted((math.prod(r["grid"]), max(0.0, phase(r, "step") - alone[tuple(r["grid"])]))
+                                   for r in used)
+        return used
 
     def _strided_from(self, reports):
         """Pack, unpack and thin x slabs, from two ranks split along x."""
@@ -114,24 +131,38 @@ class Calibration:
     def kernel_ms(self, cells):
         """Kernel time for a box of `cells`, log-log between sweep points;
         below the smallest, its time (launch-bound); above, linear."""
-        if cells <= 0:
-            return 0.0
-        pts = self.points
-        if cells <= pts[0][0]:
-            return pts[0][1]
-        if cells >= pts[-1][0]:
-            return pts[-1][1] * cells / pts[-1][0]
-        for (c0, t0), (c1, t1) in zip(pts, pts[1:]):
-            if c0 <= cells <= c1:
-                f = math.log(cells / c0) / math.log(c1 / c0)
-                return math.exp(math.log(t0) + f * (math.log(t1) - math.log(t0)))
-        raise AssertionError("unreachable")
+        return interpolate(self.points, cells)
+
+    def shell_ms(self, cells):
+        """The six-neighbour shell's cost for a box of `cells`, the same way."""
+        return interpolate(self.shell_points, cells)
 
     def describe(self):
+        shell = "; thin x slabs {:.1f}x slower".format(self.x_slab_factor) if not self.shell_points else \
+            "; the shell from {} periodic one-GPU runs ({:.3f} ms over the step alone at {:.0f}^3)".format(
+                len(self.shell_points), self.shell_points[-1][1], self.shell_points[-1][0] ** (1 / 3))
         return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange latency {self.latency_ms * 1e3:.1f} us, "
                 f"link {self.link_bytes_per_ms * 1e3 / 1e9:.0f} GB/s per direction; pack "
                 f"{self.pack_ms_per_byte * 1e6:.3f} and unpack {self.unpack_ms_per_byte * 1e6:.3f} ns/byte "
-                f"(strided faces); thin x slabs {self.x_slab_factor:.1f}x slower")
+                f"(strided faces){shell}")
+
+
+def interpolate(pts, cells):
+    """Log-log between points (cells, ms); below the smallest, its value
+    (launch-bound); above the largest, linear in cells."""
+    if cells <= 0 or not pts:
+        return 0.0
+    if cells <= pts[0][0]:
+        return pts[0][1]
+    if cells >= pts[-1][0]:
+        return pts[-1][1] * cells / pts[-1][0]
+    for (c0, t0), (c1, t1) in zip(pts, pts[1:]):
+        if c0 <= cells <= c1:
+            if t0 <= 0 or t1 <= 0:
+                return t0 + (t1 - t0) * (cells - c0) / (c1 - c0)
+            f = math.log(cells / c0) / math.log(c1 / c0)
+            return math.exp(math.log(t0) + f * (math.log(t1) - math.log(t0)))
+    raise AssertionError("unreachable")
 
 
 def fit_line(rows):

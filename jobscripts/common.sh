@@ -6,8 +6,8 @@
 : "${APP:=build/miniapp/stencil-miniapp}"
 : "${RADIUS:=4}" "${STEPS:=100}" "${WARMUP:=10}" "${COMM:=auto}" "${OVERLAP:=on}"
 # PERIODIC=x,y,z: every rank has six neighbours, so a weak-scaling series
-# does the same work on every rank at every size. Default none: the
-# projection (project.py) is still calibrated on runs with open edges.
+# does the same work on every rank at every size. Default none, so that a
+# series stays comparable with the open-edge series already recorded.
 : "${PERIODIC:=none}"
 : "${RESULTS:=results/${SLURM_JOB_NAME:-local}-${SLURM_JOB_ID:-$(date +%Y%m%d-%H%M%S)}}"
 # Launch shapes tuned on these GPUs, kept with the results: the first run of

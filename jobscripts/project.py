@@ -21,8 +21,15 @@ M.json describes a machine (jobscripts/machines/): GPUs per node, links,
 NICs, and kernel_time_scale when its GPUs are not the calibration's. For a
 real plan, calibrate on one node of the target machine: then no scale.
 
+  shell/*.json         optional: one GPU with --periodic x,y,z at the sweep's
+                       sizes: what the shell of a rank with six neighbours
+                       costs (the step over the same box's --comm none step)
+
 The model, per rank, per step (the job takes its slowest rank):
-  overlap on:  F + max(interior, pack + exchange) + unpack + boundary
+  with shell/ and overlap on: F + kernel(whole box) + shell(box) * (its
+    shell cells over a six-sided shell's) + what of pack + exchange + unpack
+    the interior does not hide
+  without shell/, overlap on: F + max(interior, pack + exchange) + unpack + boundary
   overlap off: F + pack + exchange + unpack + kernel(whole box)
   kernel(cells): interpolated in the sweep (log-log); slabs R thick use the
     same curve, x slabs times the measured thin-slab factor
@@ -75,8 +82,10 @@ def piece(n, parts, coord):
 
 # ---- the model -----------------------------------------------------------------
 
-def project_run(cal, machine, grid, procs, radius, overlap):
-    """Time per step (ms) of the slowest rank, and what made it."""
+def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, False, False)):
+    """Time per step (ms) of the slowest rank, and what made it. Along a
+    `periodic` axis every rank has both neighbours; a rank alone there is
+    its own, and fills those halos on the device (no message)."""
     px, py, pz = procs
     gpn = machine["gpus_per_node"]
     nic_bytes_per_ms = machine.get("nics_per_node", 1) * machine.get("nic_GBps", 0) * 1e9 / 1e3
@@ -103,16 +112,18 @@ def project_run(cal, machine, grid, procs, radius, overlap):
                 c = (cx, cy, cz)
                 local = [piece(grid[a], procs[a], c[a]) for a in range(3)]
                 rank = (cx * py + cy) * pz + cz
-                faces = []  # (axis, bytes, off-node)
+                faces = []  # (axis, bytes, off-node, to itself)
                 for a in range(3):
                     for d in (-1, 1):
                         n = list(c)
                         n[a] += d
                         if not 0 <= n[a] < procs[a]:
-                            continue
+                            if not periodic[a]:
+                                continue
+                            n[a] %= procs[a]
                         other = (n[0] * py + n[1]) * pz + n[2]
                         area = math.prod(local[b] for b in range(3) if b != a)
-                        faces.append((a, radius * area * FLOAT, other // gpn != rank // gpn))
+                        faces.append((a, radius * area * FLOAT, other // gpn != rank // gpn, other == rank))
                 node = rank // gpn
                 node_offnode[node] = node_offnode.get(node, 0) + sum(f[1] for f in faces if f[2])
                 ranks.append((rank, local, faces))
@@ -129,11 +140,12 @@ def project_run(cal, machine, grid, procs, radius, overlap):
             t_bnd += kernel(local[0] * radius * inner[2])
         for _ in range(per_axis[0]):
             t_bnd += cal.x_slab_factor * kernel(radius * inner[1] * inner[2])
-        strided = sum(f[1] for f in faces if f[0] < 2)
+        sent = [f for f in faces if not f[3]]  # faces to itself move no message
+        strided = sum(f[1] for f in sent if f[0] < 2)
         t_pack = cal.pack_ms_per_byte * strided * share * scale
         t_unpack = cal.unpack_ms_per_byte * strided * share * scale
         t_ex = 0.0
-        for axis, size, off in faces:
+        for axis, size, off, _ in sent:
             if not off:
                 t_ex = max(t_ex, cal.latency_ms + size / link_bytes_per_ms)
         if any(f[2] for f in faces):
@@ -143,10 +155,23 @@ def project_run(cal, machine, grid, procs, radius, overlap):
             t_ex = max(t_ex, cal.latency_ms + net_latency_ms +
                        node_offnode[rank // gpn] / nic_bytes_per_ms)
         fixed = cal.fixed_ms * share
-        if overlap:
+        if overlap and cal.shell_points:
+            # Measured: the whole box alone, plus the shell a periodic
+            # one-GPU run paid (its share for the sides this rank has), plus
+            # whatever of the messages the interior does not hide.
+            cells = math.prod(local)
+            shell = cells - math.prod(inner)
+            full = cells - math.prod(max(0, n - 2 * radius) for n in local)
+            t_bnd = cal.shell_ms(cells) * scale * share * (shell / full if full else 0.0)
+            step = fixed + kernel(cells) + t_bnd + max(0.0, t_pack + t_ex + t_unpack - t_int)
+        elif overlap:
             step = fixed + max(t_int, t_pack + t_ex) + t_unpack + t_bnd
         else:
-            step = fixed + t_pack + t_ex + t_unpack + kernel(math.prod(local))
+            # Every strided face is packed and unpacked before the one
+            # launch, the faces a rank fills itself too.
+            packed = sum(f[1] for f in faces if f[0] < 2) * share * scale
+            step = fixed + (cal.pack_ms_per_byte + cal.unpack_ms_per_byte) * packed + t_ex + \
+                kernel(math.prod(local))
         row = {"step_ms": step, "interior_ms": t_int, "exchange_ms": t_pack + t_ex,
                "boundary_ms": t_bnd, "hidden": overlap and t_pack + t_ex <= t_int, "local": local,
                "face_mib": max((f[1] for f in faces), default=0) / 1048576}
@@ -165,27 +190,29 @@ def node_series(maximum):
     return out + [maximum]
 
 
-def weak(cal, machine, local, radius, overlap, nodes):
-    base = project_run(cal, machine, local, (1, 1, 1), radius, overlap)["step_ms"]
+def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, False)):
+    # Against one GPU with the same boundaries: with every axis periodic,
+    # a lone rank pays the whole shell too, as every rank of the job does.
+    base = project_run(cal, machine, local, (1, 1, 1), radius, overlap, periodic)["step_ms"]
     rows = []
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
         grid = [local[a] * procs[a] for a in range(3)]
-        r = project_run(cal, machine, grid, procs, radius, overlap)
+        r = project_run(cal, machine, grid, procs, radius, overlap, periodic)
         r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / r["step_ms"])
         rows.append(r)
     return rows
 
 
-def strong(cal, machine, grid, radius, overlap, nodes):
+def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False)):
     rows, base = [], None
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
         if any(procs[a] > 1 and grid[a] // procs[a] < 2 * radius + 1 for a in range(3)):
             break  # boxes thinner than 2R+1: no interior left
-        r = project_run(cal, machine, grid, procs, radius, overlap)
+        r = project_run(cal, machine, grid, procs, radius, overlap, periodic)
         base = base or r["step_ms"] * n
         r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n))
         rows.append(r)
@@ -211,7 +238,8 @@ def validate(cal, machine, folder, tolerance):
         if r["ranks"] > 1 and r["comm"] != cal.mode:
             other.add(r["comm"])  # the model's exchange is the calibrated mode's
             continue
-        projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"])["step_ms"]
+        projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
+                                axes_of(r.get("periodic", "none")))["step_ms"]
         measured = phase(r, "step")
         error = projected / measured - 1
         role = "calibration" if os.path.realpath(r["_path"]) in cal.inputs else "validation"
@@ -256,6 +284,14 @@ def plot(rows_by_label, study, path):
     fig.savefig(path, dpi=110)
 
 
+def axes_of(text):
+    """'x,z' -> (True, False, True); 'none' -> all False."""
+    names = [] if text in ("", "none") else text.split(",")
+    if any(n not in ("x", "y", "z") for n in names):
+        raise argparse.ArgumentTypeError(f"'{text}' is not 'none' or a list of x, y, z")
+    return tuple(a in names for a in "xyz")
+
+
 def triple(text):
     v = [int(x) for x in text.split(",")]
     if len(v) != 3 or min(v) <= 0:
@@ -269,6 +305,8 @@ def main(argv):
     ap.add_argument("--machine", required=True, action="append", help="a machine file; repeat to compare")
     ap.add_argument("--radius", type=int, default=4)
     ap.add_argument("--overlap", choices=("on", "off"), default="on")
+    ap.add_argument("--periodic", type=axes_of, default=(False, False, False),
+                    help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
     ap.add_argument("--markdown")
     ap.add_argument("--plot")
     sub = ap.add_subparsers(dest="study", required=True)
@@ -300,11 +338,12 @@ def main(argv):
                      f"(tolerance {100 * a.tolerance:.0f}%)", ""]
             status |= worst > a.tolerance
             continue
-        rows = weak(cal, machine, a.local, a.radius, overlap, nodes) if a.study == "weak" else \
-            strong(cal, machine, a.grid, a.radius, overlap, nodes)
+        rows = weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic) if a.study == "weak" else \
+            strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic)
         by_label[name] = rows
         what = f"local {'x'.join(map(str, a.local))}" if a.study == "weak" else f"grid {'x'.join(map(str, a.grid))}"
-        text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap} (PROJECTION)", "",
+        bounds = "periodic " + ",".join(x for x, p in zip("xyz", a.periodic) if p) if any(a.periodic) else "open edges"
+        text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds} (PROJECTION)", "",
                  table(rows, a.study), ""]
     print("\n".join(text))
     if a.markdown:

@@ -52,6 +52,34 @@ class Model(unittest.TestCase):
         rows = project.weak(linear_calibration(), NODE_OF_TWO, [100, 100, 100], 4, True, [1])
         self.assertAlmostEqual(rows[0]["efficiency"], 1.0, places=9)
 
+    def test_a_periodic_lone_rank_pays_the_measured_shell(self):
+        cal = linear_calibration()
+        cal.shell_points = [(1e3, 1e-4), (1e9, 1e2)]  # 1e-7 ms per cell of the box
+        r = project.project_run(cal, NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True, (True,) * 3)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1, places=9)
+        self.assertEqual(r["exchange_ms"], 0.0)  # its six faces are its own: no message
+        # Open edges: no shell, as before.
+        r = project.project_run(cal, NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True)
+        self.assertAlmostEqual(r["step_ms"], 1.01, places=9)
+
+    def test_periodic_pairs_exchange_both_faces_and_hide_them(self):
+        cal = linear_calibration()
+        cal.shell_points = [(1e3, 1e-4), (1e9, 1e2)]
+        # Two ranks along periodic z: each sends both z faces (160000 B
+        # each) to the other, hidden behind its 92^3-cell interior (all six
+        # sides shrink), so it pays the whole six-sided shell and no more.
+        r = project.project_run(cal, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
+        self.assertAlmostEqual(r["exchange_ms"], 0.165, places=9)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1, places=9)
+        rows = project.weak(cal, NODE_OF_TWO, [100, 100, 100], 4, True, [1], (True,) * 3)
+        self.assertAlmostEqual(rows[0]["efficiency"], 1.0, places=9)
+        # A slow link shows: 0.005 + 160000 / 1e4 = 16.005 ms, past the
+        # 92^3-cell interior (0.778688 ms).
+        slow = linear_calibration(1e4)
+        slow.shell_points = cal.shell_points
+        r = project.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1 + 16.005 - 0.778688, places=6)
+
     def test_overlap_off_adds_the_exchange(self):
         r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 0.165 + 1.0, places=9)
