@@ -141,9 +141,12 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
         for _ in range(per_axis[0]):
             t_bnd += cal.x_slab_factor * kernel(radius * inner[1] * inner[2])
         sent = [f for f in faces if not f[3]]  # faces to itself move no message
-        strided = sum(f[1] for f in sent if f[0] < 2)
-        t_pack = cal.pack_ms_per_byte * strided * share * scale
-        t_unpack = cal.unpack_ms_per_byte * strided * share * scale
+
+        def strided_ms(per_byte, which):
+            return per_byte * sum(f[1] for f in which if f[0] < 2) * share * scale
+
+        t_pack = strided_ms(cal.pack_ms_per_byte, sent)
+        t_unpack = strided_ms(cal.unpack_ms_per_byte, sent)
         t_ex = 0.0
         for axis, size, off, _ in sent:
             if not off:
@@ -169,9 +172,8 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
         else:
             # Every strided face is packed and unpacked before the one
             # launch, the faces a rank fills itself too.
-            packed = sum(f[1] for f in faces if f[0] < 2) * share * scale
-            step = fixed + (cal.pack_ms_per_byte + cal.unpack_ms_per_byte) * packed + t_ex + \
-                kernel(math.prod(local))
+            step = fixed + strided_ms(cal.pack_ms_per_byte, faces) + t_ex + \
+                strided_ms(cal.unpack_ms_per_byte, faces) + kernel(math.prod(local))
         row = {"step_ms": step, "interior_ms": t_int, "exchange_ms": t_pack + t_ex,
                "boundary_ms": t_bnd, "hidden": overlap and t_pack + t_ex <= t_int, "local": local,
                "face_mib": max((f[1] for f in faces), default=0) / 1048576}
