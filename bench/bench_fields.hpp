@@ -53,7 +53,7 @@ Arrays<T>& arrays_for(const Layout& layout) {
     static std::unique_ptr<Arrays<T>> current;
     const Layout& l = layout;
     if (!current || current->layout.nx != l.nx || current->layout.ny != l.ny ||
-        current->layout.nz != l.nz || current->layout.radius != l.radius) {
+        current->layout.nz != l.nz || current->layout.halo != l.halo) {
         current.reset(); // free first: two 512^3 sets need not fit at once
         current = std::make_unique<Arrays<T>>(layout);
     }

@@ -1,9 +1,13 @@
 // stencil-halo-bench: the halo exchange alone (pack, post, wait, unpack),
 // per local size and per comm mode, with real MPI ranks: what the mini-app's
-// exchange costs on your interconnect. No stencil runs.
+// exchange costs on your interconnect. No stencil runs. With --depths, the
+// exchange of deep halos too (k*R cells of both time levels, edges and
+// corners, once every k steps), so that latency and bandwidth per message
+// can be read off at each depth.
 //
 //   mpirun -np 2 stencil-halo-bench [--sizes 64,128,256,512] [--radius 4]
-//          [--modes staged,gpu-aware,nccl] [--iterations 50] [--procs PX,PY,PZ]
+//          [--depths 1,2,4] [--modes staged,gpu-aware,nccl] [--iterations 50]
+//          [--procs PX,PY,PZ]
 #include "binding.hpp"
 #include "gpu_aware.hpp"
 #include "halo_exchange.hpp"
@@ -23,6 +27,7 @@ namespace {
 
 struct Options {
     std::vector<int> sizes{64, 128, 256, 512};
+    std::vector<int> depths{1};
     std::vector<std::string> modes{"staged", "gpu-aware", "nccl"};
     std::array<int, 3> procs{0, 0, 0};
     int radius = 4, iterations = 50;
@@ -55,6 +60,12 @@ Options parse(int argc, char** argv) {
             o.sizes.clear();
             for (const auto& s : split(value))
                 o.sizes.push_back(positive(s));
+        } else if (opt == "--depths") {
+            o.depths.clear();
+            for (const auto& s : split(value)) {
+                o.depths.push_back(positive(s));
+                if (o.depths.back() > 8) throw std::string("--depths must be 1..8");
+            }
         } else if (opt == "--modes") {
             o.modes = split(value);
             for (const auto& m : o.modes)
@@ -82,17 +93,20 @@ struct Timing {
     std::size_t bytes; // sent plus received per exchange by this rank
 };
 
-Timing time_exchange(const Decomposition& d, const Layout& layout, CommMode mode, int iterations) {
-    DeviceArray<float> storage(layout.allocation());
+Timing time_exchange(const Decomposition& d, const Layout& layout, int radius, int depth,
+                     CommMode mode, int iterations) {
+    DeviceArray<float> storage(layout.allocation()), previous(layout.allocation());
     Stream halo(StreamPriority::High);
-    HaloExchange<float> exchange(d, layout, mode, {storage.data()}, halo);
-    const FieldView<float> field = view_of(storage.data(), layout);
+    HaloExchange<float> exchange(d, layout, radius, depth, mode, {storage.data(), previous.data()},
+                                 halo);
+    const FieldView<float> field = view_of(storage.data(), layout),
+                           before = view_of(previous.data(), layout);
     auto once = [&] {
         exchange.begin(field, 0);
-        exchange.pack(field, false);
+        exchange.pack(field, before, false);
         exchange.post();
         exchange.wait();
-        exchange.unpack(field, false);
+        exchange.unpack(field, before, false);
         halo.synchronize();
     };
     for (int w = 0; w < 5; ++w)
@@ -119,8 +133,10 @@ int run(int argc, char** argv) {
             if (why == "help")
                 std::printf(
                     "usage: mpirun -np N stencil-halo-bench [--sizes 64,128,256,512] [--radius 4]\n"
-                    "       [--modes staged,gpu-aware,nccl] [--iterations 50] [--procs PX,PY,PZ]\n"
-                    "Times the halo exchange of a local NxNxN box per mode; no stencil runs.\n");
+                    "       [--depths 1,2,4] [--modes staged,gpu-aware,nccl] [--iterations 50]\n"
+                    "       [--procs PX,PY,PZ]\n"
+                    "Times the halo exchange of a local NxNxN box per mode and halo depth k\n"
+                    "(k*R cells, exchanged once every k steps; default 1); no stencil runs.\n");
             else
                 std::fprintf(stderr, "stencil-halo-bench: %s (try --help)\n", why.c_str());
         }
@@ -132,33 +148,36 @@ int run(int argc, char** argv) {
     if (rank == 0)
         std::printf(
             "stencil-halo-bench: %s back-end, %d ranks (%d x %d x %d), %s, R=%d, %d iterations\n"
-            "gpu-aware MPI: %s (%s); NCCL/RCCL: %s\n\n%-10s %6s %12s %12s %10s\n",
+            "gpu-aware MPI: %s (%s); NCCL/RCCL: %s\n\n%-10s %6s %5s %9s %12s %12s %10s %10s\n",
             backend_name(), world_size(), procs[0], procs[1], procs[2], binding.info.name.c_str(),
             o.radius, o.iterations, aware.supported ? "yes" : "no", aware.reason.c_str(),
-            nccl_available() ? "built" : "not built", "mode", "local", "MiB/exch", "us/exch",
-            "GB/s");
-    for (int n : o.sizes) {
-        const std::array<int, 3> global{n * procs[0], n * procs[1], n * procs[2]};
-        if (!check_split(global, procs, o.radius).empty()) continue;
-        const Decomposition d = decompose(MPI_COMM_WORLD, global, procs);
-        const Layout layout(n, n, n, o.radius);
-        for (const std::string& m : o.modes) {
-            const CommMode mode = m == "staged" ? CommMode::Staged
-                                  : m == "nccl" ? CommMode::Nccl
-                                                : CommMode::GpuAware;
-            if ((mode == CommMode::GpuAware && !aware.supported) ||
-                (mode == CommMode::Nccl && !nccl_available())) {
+            nccl_available() ? "built" : "not built", "mode", "local", "depth", "messages",
+            "MiB/exch", "us/exch", "us/step", "GB/s");
+    for (int n : o.sizes)
+        for (int k : o.depths) {
+            const std::array<int, 3> global{n * procs[0], n * procs[1], n * procs[2]};
+            if (!check_split(global, procs, k * o.radius).empty()) continue;
+            const Decomposition d = decompose(MPI_COMM_WORLD, global, procs);
+            const Layout layout(n, n, n, k * o.radius);
+            const int messages = int(plan_halo_messages(d, layout, o.radius, k).size());
+            for (const std::string& m : o.modes) {
+                const CommMode mode = m == "staged" ? CommMode::Staged
+                                      : m == "nccl" ? CommMode::Nccl
+                                                    : CommMode::GpuAware;
+                if ((mode == CommMode::GpuAware && !aware.supported) ||
+                    (mode == CommMode::Nccl && !nccl_available())) {
+                    if (rank == 0)
+                        std::printf("%-10s %6d %5d %9d %12s %12s %10s %10s\n", m.c_str(), n, k,
+                                    messages, "-", "skipped", "-", "-");
+                    continue;
+                }
+                const auto [ms, bytes] = time_exchange(d, layout, o.radius, k, mode, o.iterations);
                 if (rank == 0)
-                    std::printf("%-10s %6d %12s %12s %10s\n", m.c_str(), n, "-", "skipped", "-");
-                continue;
+                    std::printf("%-10s %6d %5d %9d %12.2f %12.1f %10.1f %10.1f\n", m.c_str(), n, k,
+                                messages, double(bytes) / 1048576.0, ms * 1e3, ms * 1e3 / k,
+                                ms > 0 ? double(bytes) / (ms * 1e-3) * 1e-9 : 0.0);
             }
-            const auto [ms, bytes] = time_exchange(d, layout, mode, o.iterations);
-            if (rank == 0)
-                std::printf("%-10s %6d %12.2f %12.1f %10.1f\n", m.c_str(), n,
-                            double(bytes) / 1048576.0, ms * 1e3,
-                            ms > 0 ? double(bytes) / (ms * 1e-3) * 1e-9 : 0.0);
         }
-    }
     return 0;
 }
 

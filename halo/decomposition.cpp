@@ -11,24 +11,23 @@ int piece_offset(int n, int parts, int coord) {
     return coord * base + (coord < extra ? coord : extra);
 }
 
-std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims,
-                        int radius, const Periodic& periodic) {
+std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims, int halo,
+                        const Periodic& periodic, const std::string& halo_name) {
     const char* names = "xyz";
+    const std::string what = halo_name.empty() ? "the radius R=" + std::to_string(halo) : halo_name;
     for (int a = 0; a < 3; ++a) {
         if (dims[a] < 1)
             return std::string("process grid has ") + std::to_string(dims[a]) + " ranks along " +
                    names[a];
         const int smallest = global[a] / dims[a];
-        if (dims[a] > 1 && smallest < radius)
+        if (dims[a] > 1 && smallest < halo)
             return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " +
                    names[a] + " split over " + std::to_string(dims[a]) + " ranks leaves " +
-                   std::to_string(smallest) +
-                   " per rank, fewer than the radius R=" + std::to_string(radius) +
-                   " (need at least " + std::to_string(radius * dims[a]) + " cells)";
-        if (dims[a] == 1 && periodic[a] && smallest < radius)
+                   std::to_string(smallest) + " per rank, fewer than " + what + " (need at least " +
+                   std::to_string(halo * dims[a]) + " cells)";
+        if (dims[a] == 1 && periodic[a] && smallest < halo)
             return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " +
-                   names[a] +
-                   ", which is periodic, are fewer than the radius R=" + std::to_string(radius) +
+                   names[a] + ", which is periodic, are fewer than " + what +
                    ": the wrapped halo would overlap itself";
         if (smallest < 1)
             return std::string("grid too small: ") + std::to_string(global[a]) + " cells along " +
@@ -71,6 +70,18 @@ Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::ar
         d.local[a] = piece_size(global[a], d.dims[a], coords[a]);
         d.offset[a] = piece_offset(global[a], d.dims[a], coords[a]);
         MPI_CHECK(MPI_Cart_shift(cart, a, 1, &d.neighbour[a][Low], &d.neighbour[a][High]));
+    }
+    for (int n = 0; n < 27; ++n) {
+        const int dir[3] = {n % 3 - 1, n / 3 % 3 - 1, n / 9 - 1};
+        int at[3];
+        bool inside = true;
+        for (int a = 0; a < 3; ++a) {
+            at[a] = coords[a] + dir[a];
+            if (periodic[a]) at[a] = (at[a] + d.dims[a]) % d.dims[a];
+            inside = inside && at[a] >= 0 && at[a] < d.dims[a];
+        }
+        d.diagonal[n] = MPI_PROC_NULL;
+        if (inside) MPI_CHECK(MPI_Cart_rank(cart, at, &d.diagonal[n]));
     }
     return d;
 }

@@ -26,7 +26,16 @@ struct Decomposition {
     Periodic periodic{};         // along a periodic axis every side has a neighbour, this
                                  // rank itself where it is alone along the axis
 
+    // The rank across each face, edge and corner of this rank's box, by
+    // direction (each component -1, 0 or 1), or MPI_PROC_NULL past a
+    // physical boundary: deep halos (halo depth k > 1) need the edges and
+    // corners, which a step with a star stencil never reads.
+    int diagonal[27]{};
+
     bool has_neighbour(int axis, Side side) const { return neighbour[axis][side] != MPI_PROC_NULL; }
+    int neighbour_towards(const std::array<int, 3>& dir) const {
+        return diagonal[(dir[0] + 1) + 3 * (dir[1] + 1) + 9 * (dir[2] + 1)];
+    }
 };
 
 // Cells of the piece `coord` of `n` cells split over `parts` ranks: the
@@ -34,12 +43,13 @@ struct Decomposition {
 int piece_size(int n, int parts, int coord);
 int piece_offset(int n, int parts, int coord);
 
-// Empty when `global` split over `dims` leaves every rank at least `radius`
+// Empty when `global` split over `dims` leaves every rank at least `halo`
 // cells along each split or periodic direction (a neighbour's halo, or this
-// rank's own wrapped one, is R cells of it); otherwise one line saying what
-// is wrong.
-std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims,
-                        int radius, const Periodic& periodic = {});
+// rank's own wrapped one, is that many cells of it); otherwise one line
+// saying what is wrong. `halo_name` says what the halo is ("the radius
+// R=4", "the halo depth 3*R=12").
+std::string check_split(const std::array<int, 3>& global, const std::array<int, 3>& dims, int halo,
+                        const Periodic& periodic = {}, const std::string& halo_name = {});
 
 // Builds the decomposition over `comm`. `procs` all zero: MPI_Dims_create
 // chooses. The caller has validated the inputs with check_split.

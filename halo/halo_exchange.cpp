@@ -3,45 +3,11 @@
 #include "field_ops.hpp"
 #include "nccl_comm.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
 namespace stencil {
-namespace {
-
-// The owned (send) and halo (receive) boxes of one face: R cells thick along
-// `axis`, the interior range along the other two (a star stencil needs no
-// edges or corners).
-void face_boxes(const Layout& L, int axis, Side side, Box& send, Box& recv) {
-    const int R = L.radius;
-    const int n[3] = {L.nx, L.ny, L.nz};
-    int lo[3], hi[3], slo[3], shi[3];
-    for (int a = 0; a < 3; ++a)
-        lo[a] = slo[a] = R, hi[a] = shi[a] = R + n[a];
-    if (side == Low) {
-        slo[axis] = R, shi[axis] = 2 * R; // first R owned cells
-        lo[axis] = 0, hi[axis] = R;       // the halo below them
-    } else {
-        slo[axis] = n[axis], shi[axis] = n[axis] + R;
-        lo[axis] = n[axis] + R, hi[axis] = n[axis] + 2 * R;
-    }
-    send = {slo[0], shi[0], slo[1], shi[1], slo[2], shi[2]};
-    recv = {lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
-}
-
-} // namespace
-
-std::size_t halo_message_cells(const Layout& L, int axis) {
-    const std::size_t R = std::size_t(L.radius);
-    switch (axis) {
-    case 0:
-        return R * L.ny * L.nz;
-    case 1:
-        return std::size_t(L.nx) * R * L.nz;
-    default:
-        return R * L.slice;
-    }
-}
 
 const char* comm_mode_name(CommMode mode) {
     switch (mode) {
@@ -58,52 +24,61 @@ const char* comm_mode_name(CommMode mode) {
 }
 
 template <class T>
-HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
-                              const std::vector<T*>& arrays, Stream& halo_stream)
+HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth,
+                              CommMode mode, const std::vector<T*>& arrays, Stream& halo_stream)
     : mode_(mode), layout_(layout), stream_(halo_stream) {
-    if (mode == CommMode::None) return;
-    for (int axis = 0; axis < 3; ++axis)
-        for (Side side : {Low, High}) {
-            if (!d.has_neighbour(axis, side)) continue;
-            Face f{axis, side, d.neighbour[axis][side], {}, {}, 0};
-            f.self = f.peer == d.rank;
-            face_boxes(layout, axis, side, f.send_box, f.recv_box);
-            f.count = halo_message_cells(layout, axis);
-            if (f.count > std::size_t(INT_MAX))
-                fatal("a halo face of " + std::to_string(f.count) +
-                      " cells exceeds MPI's int count");
-            if (axis < 2) { // x and y faces are packed
+    for (const HaloMessage& m : plan_halo_messages(d, layout, radius, depth)) {
+        largest_ = std::max(largest_, m.count);
+        if (mode != CommMode::None) faces_.push_back(Face{m});
+    }
+    auto add = [](FaceTable<T>& table, const Box& box, T* buffer) {
+        if (!table.add(box, buffer))
+            fatal("a halo exchange with more parts than a face table holds");
+    };
+    for (Face& f : faces_) {
+        if (f.count > std::size_t(INT_MAX))
+            fatal("a halo message of " + std::to_string(f.count) +
+                  " cells exceeds MPI's int count");
+        if (!f.in_place) {
+            device_buffers_.emplace_back(f.count);
+            f.send_device = device_buffers_.back().data();
+            if (!f.self) {
                 device_buffers_.emplace_back(f.count);
-                f.send_device = device_buffers_.back().data();
-                pack_table_.add(f.send_box, f.send_device);
-                if (!f.self) {
-                    device_buffers_.emplace_back(f.count);
-                    f.recv_device = device_buffers_.back().data();
-                }
+                f.recv_device = device_buffers_.back().data();
             }
-            if (mode == CommMode::Staged && !f.self) {
-                pinned_buffers_.emplace_back(f.count);
-                f.send_host = pinned_buffers_.back().data();
-                pinned_buffers_.emplace_back(f.count);
-                f.recv_host = pinned_buffers_.back().data();
-            }
-            bytes_ += 2 * f.count * sizeof(T);
-            self_faces_ += f.self;
-            faces_.push_back(f);
-            received_.add(f.recv_box, nullptr);
         }
-    // A rank that is its own neighbour along an axis (periodic, alone on it)
-    // sends nothing to itself: each halo is filled from the face on the
-    // other side, packed x and y faces straight from that face's pack
-    // buffer by the unpack, z planes by a device copy (unpack()).
+        if (mode == CommMode::Staged && !f.self) {
+            pinned_buffers_.emplace_back(f.count);
+            f.send_host = pinned_buffers_.back().data();
+            pinned_buffers_.emplace_back(f.count);
+            f.recv_host = pinned_buffers_.back().data();
+        }
+        bytes_ += 2 * f.count * sizeof(T);
+        self_faces_ += f.self;
+    }
+    // A rank that is its own neighbour towards dir (periodic, alone along
+    // it) sends nothing to itself: its halo there is filled from the message
+    // towards -dir, packed parts straight from that message's pack buffer by
+    // the unpack, in-place planes by a device copy (unpack()).
     for (Face& f : faces_) {
         if (f.self)
             for (std::size_t o = 0; o < faces_.size(); ++o)
-                if (faces_[o].axis == f.axis && faces_[o].side != f.side) f.opposite = int(o);
-        if (f.axis < 2)
-            unpack_table_.add(f.recv_box,
-                              f.self ? faces_[std::size_t(f.opposite)].send_device : f.recv_device);
+                if (direction_index(faces_[o].dir) == 26 - direction_index(f.dir))
+                    f.opposite = int(o);
+        if (f.in_place) continue;
+        const Face& source = f.self ? faces_[std::size_t(f.opposite)] : f;
+        T* send = f.send_device;
+        const T* recv = f.self ? source.send_device : f.recv_device;
+        for (const HaloPart& part : f.parts) {
+            add(pack_table_[part.level], part.send, send);
+            add(unpack_table_[part.level], part.recv, const_cast<T*>(recv));
+            send += part.send.cells();
+            recv += part.recv.cells();
+        }
     }
+    for (const Face& f : faces_)
+        for (const HaloPart& part : f.parts)
+            add(received_[part.level], part.recv, nullptr);
     if (mode == CommMode::Nccl) {
 #if STENCIL_HAVE_NCCL
         nccl_ = std::make_unique<NcclComm>(d.cart.get());
@@ -111,22 +86,21 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, Comm
         fatal("--comm nccl: this build has no NCCL/RCCL");
 #endif
     }
-    // One request set per time-level array; messages travelling towards the
-    // low side carry tag 2*axis, towards the high side 2*axis+1.
+    // One request set per time-level array. A message sent towards dir
+    // carries tag direction_index(dir); the one received from the neighbour
+    // at dir was sent towards -dir.
     for (T* base : arrays) {
-        if (mode == CommMode::Nccl) break;
+        if (mode == CommMode::Nccl || mode == CommMode::None) break;
         const FieldView<T> field = view_of(base, layout);
         origins_.push_back(field.origin);
         PersistentRequests set;
         for (const Face& f : faces_) {
             if (f.self) continue;
-            const int count = int(f.count);
+            const int count = int(f.count), towards = direction_index(f.dir);
             const void* send = mode == CommMode::Staged ? f.send_host : send_source(f, field);
             void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field);
-            set.add_recv(recv, count, mpi_datatype<T>(), f.peer,
-                         2 * f.axis + (f.side == Low ? 1 : 0), d.cart.get());
-            set.add_send(send, count, mpi_datatype<T>(), f.peer,
-                         2 * f.axis + (f.side == Low ? 0 : 1), d.cart.get());
+            set.add_recv(recv, count, mpi_datatype<T>(), f.peer, 26 - towards, d.cart.get());
+            set.add_send(send, count, mpi_datatype<T>(), f.peer, towards, d.cart.get());
         }
         requests_.push_back(std::move(set));
     }
@@ -134,12 +108,14 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, Comm
 
 template <class T>
 const T* HaloExchange<T>::send_source(const Face& f, FieldView<T> field) const {
-    return f.axis == 2 ? field.origin + layout_.slice * std::size_t(f.send_box.z0) : f.send_device;
+    return f.in_place ? field.origin + layout_.slice * std::size_t(f.parts[0].send.z0)
+                      : f.send_device;
 }
 
 template <class T>
 T* HaloExchange<T>::recv_target(const Face& f, FieldView<T> field) const {
-    return f.axis == 2 ? field.origin + layout_.slice * std::size_t(f.recv_box.z0) : f.recv_device;
+    return f.in_place ? field.origin + layout_.slice * std::size_t(f.parts[0].recv.z0)
+                      : f.recv_device;
 }
 
 template <class T>
@@ -162,11 +138,12 @@ void HaloExchange<T>::begin(FieldView<T> field, int slot) {
 }
 
 template <class T>
-void HaloExchange<T>::pack(FieldView<T> field, bool timed) {
+void HaloExchange<T>::pack(FieldView<T> field, FieldView<T> previous, bool timed) {
     if (idle()) return;
     SlotTimers& t = timers_[slot_];
     if (timed) t.pack_start.record(stream_);
-    launch_pack_faces<T>(field, pack_table_, stream_);
+    launch_pack_faces<T>(field, pack_table_[0], stream_);
+    if (pack_table_[1].count) launch_pack_faces<T>(previous, pack_table_[1], stream_);
     if (mode_ == CommMode::Staged)
         for (const Face& f : faces_)
             if (!f.self)
@@ -184,22 +161,20 @@ void HaloExchange<T>::post() {
         // so NCCL pairs every send with its neighbour's receive at once.
         //
         // NCCL has no tags: between two ranks, messages match in the order
-        // they are posted. Sends go per axis low face first; a rank's low
-        // face lands in its peer's high halo, so receives go per axis high
-        // side first. That matters where both neighbours along an axis are
-        // one rank (itself, or the other of two on a periodic axis).
+        // they are posted. Sends go in direction order; what a rank sends
+        // towards dir lands in its peer's halo at -dir, so the receives go
+        // in the order of the opposite directions. That matters where one
+        // rank is the neighbour on several sides (itself, or the other of
+        // two on a periodic axis).
         NCCL_CHECK(ncclGroupStart());
         for (const Face& f : faces_)
             if (!f.self)
                 NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, nccl_datatype<T>(),
                                     f.peer, nccl_->get(), stream_.handle()));
-        for (int axis = 0; axis < 3; ++axis)
-            for (const Side side : {High, Low})
-                for (const Face& f : faces_)
-                    if (f.axis == axis && f.side == side && !f.self)
-                        NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_), f.count,
-                                            nccl_datatype<T>(), f.peer, nccl_->get(),
-                                            stream_.handle()));
+        for (auto f = faces_.rbegin(); f != faces_.rend(); ++f) // opposite directions, in order
+            if (!f->self)
+                NCCL_CHECK(ncclRecv(recv_target(*f, nccl_field_), f->count, nccl_datatype<T>(),
+                                    f->peer, nccl_->get(), stream_.handle()));
         NCCL_CHECK(ncclGroupEnd());
 #endif
     } else if (active_ && !active_->empty()) {
@@ -220,26 +195,28 @@ void HaloExchange<T>::wait() {
 }
 
 template <class T>
-void HaloExchange<T>::unpack(FieldView<T> field, bool timed) {
+void HaloExchange<T>::unpack(FieldView<T> field, FieldView<T> previous, bool timed) {
     if (idle()) return;
     SlotTimers& t = timers_[slot_];
     if (timed) t.unpack_start.record(stream_);
     for (const Face& f : faces_) {
-        if (f.self && f.axis == 2) // R whole planes: from the other side's owned planes
+        if (f.self && f.in_place) // whole planes: from the other side's owned planes
             copy_async(recv_target(f, field), send_source(faces_[std::size_t(f.opposite)], field),
                        f.count * sizeof(T), stream_);
         else if (mode_ == CommMode::Staged && !f.self)
             copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(T), stream_);
     }
-    launch_unpack_faces<T>(field, unpack_table_, stream_);
-    if (drop_one_face_) launch_fill(field, faces_.front().recv_box, T(0), stream_);
+    launch_unpack_faces<T>(field, unpack_table_[0], stream_);
+    if (unpack_table_[1].count) launch_unpack_faces<T>(previous, unpack_table_[1], stream_);
+    if (drop_one_face_) launch_fill(field, faces_.front().parts[0].recv, T(0), stream_);
     if (timed) t.unpack_done.record(stream_);
 }
 
 template <class T>
-void HaloExchange<T>::poison_halo(FieldView<T> field) {
+void HaloExchange<T>::poison_halo(FieldView<T> field, FieldView<T> previous) {
     if (idle()) return; // nothing is received, and nothing would wait for the fill
-    launch_fill_faces(field, received_, T(std::nan("")), stream_);
+    launch_fill_faces(field, received_[0], T(std::nan("")), stream_);
+    if (received_[1].count) launch_fill_faces(previous, received_[1], T(std::nan("")), stream_);
 }
 
 template <class T>

@@ -1,10 +1,13 @@
-// The R-wide halo exchange of the six faces of a star stencil.
+// The halo exchange of a star stencil: every step the six faces of the
+// current field (depth 1), or every k steps a halo k*R deep of both time
+// levels, edges and corners included (depth k; halo_plan.hpp says what each
+// message carries and why).
 //
-// Faces along x and y are strided: kernels pack them into send buffers and
-// unpack them from receive buffers. Faces along z are R whole planes, which
-// are contiguous, so they are sent from and received into the field itself.
-// Buffers and persistent MPI requests are made once; a set of requests per
-// time-level array, because the z faces live in the array.
+// Packed parts are copied into send buffers by one kernel per time level
+// and out of receive buffers by one more; depth 1's z faces are R whole
+// planes, contiguous, so they are sent from and received into the field
+// itself. Buffers and persistent MPI requests are made once; a set of
+// requests per time-level array, because in-place faces live in the array.
 //
 // Modes: GpuAware hands device buffers to MPI once the pack has completed;
 // Staged copies through pinned host buffers on the halo stream; Nccl
@@ -15,6 +18,7 @@
 
 #include "decomposition.hpp"
 #include "field.hpp"
+#include "halo_plan.hpp"
 #include "launch_table.hpp"
 #include "layout.hpp"
 #include "memory.hpp"
@@ -28,10 +32,6 @@ namespace stencil {
 
 enum class CommMode { Staged, GpuAware, Nccl, None };
 const char* comm_mode_name(CommMode mode);
-
-// Cells in one halo message along `axis`: an R-thick face of the interior
-// for x and y (packed), R whole planes for z (sent in place).
-std::size_t halo_message_cells(const Layout& layout, int axis);
 
 // Steps whose timers may be in flight at once: the caller reads a step's
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
@@ -49,8 +49,9 @@ template <class T>
 class HaloExchange {
 public:
     // `arrays` are the bases of every allocation the exchange will be asked
-    // to work on (the time levels), each of layout.allocation() elements.
-    HaloExchange(const Decomposition& d, const Layout& layout, CommMode mode,
+    // to work on (the time levels), each of layout.allocation() elements;
+    // `layout`'s halo is depth * radius cells wide.
+    HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth, CommMode mode,
                  const std::vector<T*>& arrays, Stream& halo_stream);
     ~HaloExchange();
 
@@ -65,19 +66,21 @@ public:
     // 0. Host bookkeeping: the step works on `field` and keeps its timers in
     //    `slot` (0 .. kTimingSlots - 1) until times(slot).
     void begin(FieldView<T> field, int slot);
-    // 1. Pack the owned x and y faces of `field`, all in one launch (and in
-    //    Staged mode copy every face to pinned memory). With `timed`, record
+    // 1. Pack the owned parts of `field` (p(t_n)) and, at depth > 1, of
+    //    `previous` (p(t_n-1)), one launch per time level (and in Staged
+    //    mode copy every message to pinned memory). With `timed`, record
     //    the phase's events for times(); otherwise only the event the host
     //    waits for (MPI), since every event is a node on the halo's path.
-    void pack(FieldView<T> field, bool timed);
+    void pack(FieldView<T> field, FieldView<T> previous, bool timed);
     // 2. MPI: wait on the host for the pack, and nothing else (MPI reads
     //    the buffers), then start the requests. NCCL: enqueue the group.
     void post();
     // 3. MPI: complete the requests on the host. NCCL: nothing.
     void wait();
-    // 4. Unpack every received x and y face into the halo of `field` in one
-    //    launch (Staged: after copying them from pinned memory).
-    void unpack(FieldView<T> field, bool timed);
+    // 4. Unpack every received part into the halos of `field` and
+    //    `previous`, one launch per time level (Staged: after copying them
+    //    from pinned memory).
+    void unpack(FieldView<T> field, FieldView<T> previous, bool timed);
 
     // Whether any of the above puts work on the halo stream: false with no
     // neighbour or with CommMode::None, and then a step need not touch the
@@ -85,17 +88,17 @@ public:
     bool moves_data() const { return !idle(); }
     // Whether the host must act between pack and unpack (MPI knows nothing
     // of streams); with NCCL the whole exchange is stream-ordered.
-    // Faces a rank exchanges with itself need no host either.
+    // Messages a rank exchanges with itself need no host either.
     bool host_between() const {
         return moves_data() && self_faces_ < faces() &&
                (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged);
     }
 
-    // Testing aids. poison_halo fills every halo face that will be received
-    // with NaN, in one launch on the halo stream (call before pack).
-    // drop_one_face makes unpack() zero the first received face instead, a
-    // planted bug that --check must catch.
-    void poison_halo(FieldView<T> field);
+    // Testing aids. poison_halo fills every halo cell that will be received
+    // with NaN, on the halo stream (call before pack). drop_one_face makes
+    // unpack() zero the first received part instead, a planted bug that
+    // --check must catch.
+    void poison_halo(FieldView<T> field, FieldView<T> previous);
     void set_drop_one_face(bool drop) { drop_one_face_ = drop; }
 
     // The phases of the step that used `slot`, once the device has finished
@@ -103,24 +106,20 @@ public:
     // that step was timed.
     HaloPhaseTimes times(int slot) const;
     std::size_t bytes_per_exchange() const { return bytes_; }
-    // Faces this rank exchanges with itself (a periodic axis it is alone
+    // The largest message, in cells (also with CommMode::None).
+    std::size_t largest_message_cells() const { return largest_; }
+    // Messages this rank exchanges with itself (a periodic axis it is alone
     // along): copied on the device, never through MPI or NCCL.
     int self_faces() const { return self_faces_; }
     int faces() const { return int(faces_.size()); }
 
 private:
-    struct Face {
-        int axis;
-        Side side;
-        int peer;
-        Box send_box, recv_box;   // owned cells sent, halo cells received
-        std::size_t count;        // cells in the message
-        T* send_device = nullptr; // pack buffer (x, y faces)
+    struct Face : HaloMessage {
+        T* send_device = nullptr; // pack buffer (every packed message)
         T* recv_device = nullptr;
         T* send_host = nullptr; // pinned staging (Staged mode)
         T* recv_host = nullptr;
-        bool self = false; // this rank is its own neighbour here (a periodic axis)
-        int opposite = -1; // self: the face on the other side, whose cells fill this halo
+        int opposite = -1; // self: the message towards -dir, whose cells fill this halo
     };
     const T* send_source(const Face& f, FieldView<T> field) const;
     T* recv_target(const Face& f, FieldView<T> field) const;
@@ -133,7 +132,8 @@ private:
     std::vector<Face> faces_;
     std::vector<DeviceArray<T>> device_buffers_;
     std::vector<PinnedArray<T>> pinned_buffers_;
-    FaceTable<T> pack_table_, unpack_table_, received_; // x, y faces; every received face
+    // By time level: the packed parts, their unpacks, every received part.
+    FaceTable<T> pack_table_[2], unpack_table_[2], received_[2];
     std::vector<const T*> origins_;
     std::vector<PersistentRequests> requests_; // one set per time-level array
     PersistentRequests* active_ = nullptr;
@@ -145,7 +145,7 @@ private:
     };
     std::array<SlotTimers, kTimingSlots> timers_;
     int slot_ = 0; // of the step in progress
-    std::size_t bytes_ = 0;
+    std::size_t bytes_ = 0, largest_ = 0;
     int self_faces_ = 0;
     bool drop_one_face_ = false;
 };

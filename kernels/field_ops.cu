@@ -35,9 +35,15 @@ void launch_face(FieldView<T> field, const FaceTable<T>& faces, T value, Stream&
 }
 
 template <class T>
-__global__ void add_source_kernel(T* cell, RickerSource source, long long* step) {
+__global__ void add_source_kernel(T* origin, SourceCells cells, RickerSource source,
+                                  long long* step) {
     const long long n = *step;
-    *cell += T(source.amplitude(n));
+    const T amplitude = T(source.amplitude(n));
+    // Unrolled over the whole array: constant indices keep `cells` in the
+    // kernel's parameters instead of a copy in local memory.
+#pragma unroll
+    for (int c = 0; c < SourceCells::kMax; ++c)
+        if (c < cells.count) origin[cells.offset[c]] += amplitude;
     *step = n + 1;
 }
 
@@ -87,9 +93,9 @@ void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, S
 }
 
 template <class T>
-void launch_add_source(FieldView<T> field, int i, int j, int k, const RickerSource& source,
+void launch_add_source(FieldView<T> field, const SourceCells& cells, const RickerSource& source,
                        long long* step, Stream& stream) {
-    add_source_kernel<<<1, 1, 0, stream.handle()>>>(field.ptr(i, j, k), source, step);
+    add_source_kernel<<<1, 1, 0, stream.handle()>>>(field.origin, cells, source, step);
     GPU_CHECK_LAUNCH();
 }
 

@@ -119,9 +119,11 @@ void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, S
 }
 
 template <class T>
-void launch_add_source(FieldView<T> field, int i, int j, int k, const RickerSource& source,
+void launch_add_source(FieldView<T> field, const SourceCells& cells, const RickerSource& source,
                        long long* step, Stream&) {
-    field(i, j, k) += T(source.amplitude(*step));
+    const T amplitude = T(source.amplitude(*step));
+    for (int c = 0; c < cells.count; ++c)
+        field.origin[cells.offset[c]] += amplitude;
     ++*step;
 }
 

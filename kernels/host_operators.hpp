@@ -132,7 +132,7 @@ void host_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T
 template <class T>
 void host_wrap_halo(FieldView<T> f, const std::array<bool, 3>& periodic) {
     const Layout& L = f.layout;
-    const int R = L.radius, n[3] = {L.nx, L.ny, L.nz};
+    const int R = L.halo, n[3] = {L.nx, L.ny, L.nz};
     const Box in = L.interior();
     for (int a = 0; a < 3; ++a) {
         if (!periodic[a]) continue;

@@ -54,8 +54,11 @@ struct XGroups {
     }
 };
 
-// Boxes one table holds: six faces, or six boundary slabs.
+// Boxes one wave table holds: six boundary slabs.
 inline constexpr int kMaxTableBoxes = 6;
+// Boxes one face table holds: a halo part towards each of the 26 neighbours
+// of deep halos (faces, edges, corners); about 1 KB as a kernel argument.
+inline constexpr int kMaxFaceBoxes = 26;
 
 // ---- Faces: one thread per cell ---------------------------------------------
 
@@ -64,14 +67,14 @@ inline constexpr int kMaxTableBoxes = 6;
 template <class T>
 struct FaceTable {
     int count = 0;
-    Box box[kMaxTableBoxes];
-    T* buffer[kMaxTableBoxes] = {};
-    long long first[kMaxTableBoxes + 1] = {}; // first flat cell index of each box; [count]: total
+    Box box[kMaxFaceBoxes];
+    T* buffer[kMaxFaceBoxes] = {};
+    long long first[kMaxFaceBoxes + 1] = {}; // first flat cell index of each box; [count]: total
 
     // Appends a box (empty boxes are skipped); false when the table is full.
     bool add(const Box& b, T* buf) {
         if (b.empty()) return true;
-        if (count == kMaxTableBoxes) return false;
+        if (count == kMaxFaceBoxes) return false;
         box[count] = b;
         buffer[count] = buf;
         first[count + 1] = first[count] + (long long)b.cells();

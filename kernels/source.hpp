@@ -28,4 +28,15 @@ struct RickerSource {
     }
 };
 
+// The cells of one field that receive the source in one step, as offsets
+// from the field's origin: the owned source cell, and with deep halos its
+// copies in the ghost ring a neighbour updates redundantly (up to two per
+// axis where a periodic axis wraps a rank onto itself). Empty on a step
+// whose ring misses the source: the step count still advances.
+struct SourceCells {
+    static constexpr int kMax = 8;
+    int count = 0;
+    long long offset[kMax] = {};
+};
+
 } // namespace stencil

@@ -14,7 +14,7 @@ struct Sponge {
     float strength = 0.0f;     // eta at the outermost cell
     int offset[3] = {0, 0, 0}; // global index of this rank's first interior cell
     int extent[3] = {0, 0, 0}; // global interior cells per direction
-    int radius = 0;            // local index of the first interior cell
+    int halo = 0;              // local index of the first interior cell (the halo width)
 
     // Damping rate of local cell (i,j,k), computed in the precision T of
     // the update that uses it: a float profile would put float rounding
@@ -26,7 +26,7 @@ struct Sponge {
         const int local[3] = {i, j, k};
         T sum = T(0);
         for (int d = 0; d < 3; ++d) {
-            const int g = local[d] - radius + offset[d];
+            const int g = local[d] - halo + offset[d];
             const int from_edge = g < extent[d] - 1 - g ? g : extent[d] - 1 - g;
             if (from_edge < width) {
                 const T t = T(width - from_edge) / T(width);

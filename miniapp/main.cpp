@@ -4,6 +4,7 @@
 #include "checked_io.hpp"
 #include "driver.hpp"
 #include "gpu_aware.hpp"
+#include "halo_depth.hpp"
 #include "nccl_comm.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
@@ -48,7 +49,15 @@ std::string resolve_grid(Config& c, std::array<int, 3>& procs) {
     if (c.local[0] > 0)
         for (int a = 0; a < 3; ++a)
             c.grid[a] = c.local[a] * procs[a];
-    return check_split(c.grid, procs, c.radius, c.periodic);
+    if (const std::string why = check_split(c.grid, procs, c.radius, c.periodic); !why.empty())
+        return why;
+    // A chosen depth must fit every rank: its neighbours' halos are k*R of it.
+    const int k = c.halo_depth;
+    if (k > 1)
+        return check_split(c.grid, procs, k * c.radius, c.periodic,
+                           "the halo depth " + std::to_string(k) +
+                               "*R=" + std::to_string(k * c.radius));
+    return {};
 }
 
 // Rank 0 tries the report's path now rather than after an hour of compute,
@@ -109,7 +118,8 @@ bool matches_one_domain(const Simulation& sim, const Config& c, const Physics& p
         // not share what is under test: no planted bug, and NCCL's exchange
         // checked against MPI's (staged, which every MPI can do).
         Config clean = c;
-        clean.drop_face = false;
+        clean.drop_face = clean.short_ring = false;
+        clean.halo_depth = 1; // exchanged every step: not what is under test
         const CommMode reference_mode = mode == CommMode::Nccl ? CommMode::Staged : mode;
         const auto single =
             make_simulation(clean, physics, c.grid, {1, 1, 1}, MPI_COMM_SELF, reference_mode);
@@ -195,6 +205,8 @@ int run(int argc, char** argv) {
         if (world_rank() == 0) std::printf("%s", table.c_str());
     }
 
+    const HaloDepthChoice depth = choose_halo_depth(c, physics, procs, mode);
+    c.halo_depth = depth.depth, c.halo_depth_reason = depth.reason;
     const auto simulation = make_simulation(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
     Simulation& sim = *simulation;
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, c);

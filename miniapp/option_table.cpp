@@ -109,6 +109,8 @@ std::array<bool, 3> periodic_list(const std::string& text, const std::string& op
 void inject_fault(Config& c, const char* name, const std::string& v) {
     if (v == "drop-face")
         c.drop_face = true;
+    else if (v == "short-ring")
+        c.short_ring = true;
     else if (v == "nan")
         c.inject_nan = true;
     else if (v.rfind("fail-rank=", 0) == 0)
@@ -117,7 +119,7 @@ void inject_fault(Config& c, const char* name, const std::string& v) {
         c.inject_write_error = true;
     else
         throw BadOption{std::string(name) + ": '" + v +
-                        "' is not drop-face, nan, fail-rank=N or write-error"};
+                        "' is not drop-face, short-ring, nan, fail-rank=N or write-error"};
 }
 
 using S = ParseState;
@@ -168,6 +170,20 @@ const OptionSpec kOptions[] = {
     {"Execution", "--overlap", "on|off",
      "overlap the exchange with the interior kernel (default on)",
      [](S& s, const char* n, V v) { s.config.overlap = one_of(v, n, kOnOff); }},
+    {"Execution", "--halo-depth", "K|auto",
+     "exchange a halo K*R cells deep once every K steps, updating a\n"
+     "shrinking ring of neighbours' cells in between (fewer, larger\n"
+     "messages; default auto: chosen per run, see the report)",
+     [](S& s, const char* n, V v) {
+         if (v == "auto") {
+             s.config.halo_depth = 0;
+             return;
+         }
+         s.config.halo_depth = positive(v, n);
+         if (s.config.halo_depth > kMaxHaloDepth)
+             throw BadOption{std::string(n) + ": " + v + " is outside 1.." +
+                             std::to_string(kMaxHaloDepth)};
+     }},
     {"Execution", "--graphs", "auto|on|off",
      "replay each step's device work as HIP/CUDA graphs (default\n"
      "auto: on for steps with NCCL or nothing to exchange, off for MPI\n"
@@ -257,8 +273,9 @@ const OptionSpec kOptions[] = {
 
     {"Testing aids", "--poison-halo", nullptr, "fill received halos with NaN before each exchange",
      [](S& s, const char*, V) { s.config.poison_halo = true; }},
-    {"Testing aids", "--inject-fault", "drop-face|nan|fail-rank=N|write-error",
-     "plant a bug: zero a received face; put a NaN at the source at\n"
+    {"Testing aids", "--inject-fault", "drop-face|short-ring|nan|fail-rank=N|write-error",
+     "plant a bug: zero a received face; update the ghost ring of deep\n"
+     "halos one cell short; put a NaN at the source at\n"
      "step 3; make rank N fail at step 3; the last rank's part of the\n"
      "2nd snapshot meets a full disk",
      [](S& s, const char* n, V v) { inject_fault(s.config, n, v); }},

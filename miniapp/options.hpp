@@ -15,6 +15,10 @@ enum class ModelKind { Constant, Layered };
 // where the build has them and they measured faster (simulation.cpp).
 enum class GraphChoice { Auto, On, Off };
 
+// The deepest halo, in multiples of R: k*R <= 64 cells keeps a layout's
+// front padding within one 64-element line.
+constexpr int kMaxHaloDepth = 8;
+
 struct Config {
     std::array<int, 3> grid{0, 0, 0};  // global cells (from --grid, or --local times --procs)
     std::array<int, 3> local{0, 0, 0}; // --local: cells per rank (weak scaling)
@@ -25,6 +29,10 @@ struct Config {
     int warmup = 5;
     CommChoice comm = CommChoice::Auto;
     bool overlap = true;
+    // --halo-depth: k, a halo k*R deep exchanged once every k steps; 0:
+    // auto, chosen per run (miniapp/halo_depth.hpp).
+    int halo_depth = 0;
+    std::string halo_depth_reason; // filled before the run: why this depth (the report says)
     GraphChoice graphs = GraphChoice::Auto;
     ModelKind model = ModelKind::Constant;
     double spacing = 10.0;                             // metres, all directions
@@ -61,6 +69,7 @@ struct Config {
     // Testing aids.
     bool poison_halo = false;
     bool drop_face = false;  // --inject-fault drop-face: zero a received face
+    bool short_ring = false; // --inject-fault short-ring: deep halos' ghost ring one cell short
     bool inject_nan = false; // --inject-fault nan: a NaN at the source at step 3
     int fail_rank = -1;      // --inject-fault fail-rank=N: rank N fails at step 3
     bool inject_write_error =

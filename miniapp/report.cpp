@@ -82,6 +82,11 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.hidden_fraction = sum_hidden / d.size;
     r.halo_ms = sum_halo / d.size;
     r.halo_mib_per_step = sim.halo_bytes_per_step() / 1048576.0;
+    r.halo_depth = sim.halo_depth();
+    double cells[2], sums_cells[2];
+    sim.updated_cells(cells[0], cells[1]);
+    MPI_CHECK(MPI_Allreduce(cells, sums_cells, 2, MPI_DOUBLE, MPI_SUM, comm));
+    r.redundant_share = sums_cells[0] > 0 ? 1.0 - sums_cells[1] / sums_cells[0] : 0;
     r.faces = sim.halo_faces(r.self_faces);
     unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
     MPI_CHECK(MPI_Allreduce(&pinned, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
@@ -99,14 +104,19 @@ void print_report(const Report& r) {
                 r.grid[0], r.grid[1], r.grid[2], periodic_axes(c.periodic).c_str(), c.radius,
                 2 * c.radius, precision_name(c.precision), c.steps, c.warmup, r.physics.dt,
                 r.physics.f0);
-    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per step on rank 0, pinned host buffers "
-                "%zu bytes\n",
+    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per exchange on rank 0, pinned host "
+                "buffers %zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
                 r.halo_mib_per_step, r.pinned_bytes);
+    std::printf("  halo depth %d (%s): one exchange every %d step%s, %.1f%% of the cells updated "
+                "are neighbours' (redundant)\n",
+                r.halo_depth, c.halo_depth_reason.c_str(), r.halo_depth,
+                r.halo_depth == 1 ? "" : "s", 100 * r.redundant_share);
     if (r.self_faces > 0)
-        std::printf("  %d of rank 0's %d halo faces are its own (periodic): copied on the device, "
-                    "not sent\n",
-                    r.self_faces, r.faces);
+        std::printf(
+            "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
+            "not sent\n",
+            r.self_faces, r.faces);
     const char* graphs_why = c.graphs != GraphChoice::Auto ? "--graphs"
                              : !graphs_available()         ? "auto: this build has none"
                              : r.graphs ? "auto: a step with NCCL or no MPI message"
@@ -136,9 +146,10 @@ void print_report(const Report& r) {
                 r.gcells_total, r.gcells_per_rank, r.gbs_per_rank);
     std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
                 r.halo_ms, 100 * r.hidden_fraction);
-    std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d ranks, grid %dx%dx%d, comm %s, overlap %s)\n",
+    std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d ranks, grid %dx%dx%d, comm %s, overlap %s, "
+                "halo depth %d)\n",
                 r.gcells_total, c.radius, precision_name(c.precision), r.ranks, r.grid[0],
-                r.grid[1], r.grid[2], r.comm_mode.c_str(), c.overlap ? "on" : "off");
+                r.grid[1], r.grid[2], r.comm_mode.c_str(), c.overlap ? "on" : "off", r.halo_depth);
 }
 
 std::string write_json(const Report& r, const std::string& path) {
@@ -172,6 +183,10 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"comm", r.comm_mode},
                 {"comm_reason", r.comm_reason},
                 {"overlap", c.overlap},
+                {"halo_depth", r.halo_depth},
+                {"halo_depth_reason", c.halo_depth_reason},
+                {"exchanges_per_step", 1.0 / r.halo_depth},
+                {"redundant_cell_share", r.redundant_share},
                 {"graphs", r.graphs},
                 {"model", c.model == ModelKind::Constant ? "constant" : "layered"},
                 {"spacing_m", c.spacing},

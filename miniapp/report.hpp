@@ -29,7 +29,9 @@ struct Report {
     bool graphs = false;              // steps replayed as captured graphs
     double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
     double halo_ms = 0, hidden_fraction = 0;
-    double halo_mib_per_step = 0;  // rank 0's messages, sent plus received
+    double halo_mib_per_step = 0;  // rank 0's messages, sent plus received, per exchange
+    int halo_depth = 1;            // one exchange every halo_depth steps
+    double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
     int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
     std::size_t pinned_bytes = 0;  // pinned host memory held, largest over ranks (0: no staging)
     bool has_checksum = false;

@@ -38,7 +38,12 @@ public:
     virtual const PhaseTotals& totals() const = 0;
     virtual const Decomposition& decomposition() const = 0;
     virtual Precision precision() const = 0;
-    virtual std::size_t halo_bytes_per_step() const = 0;
+    virtual std::size_t halo_bytes_per_step() const = 0; // per exchange, sent and received
+    // The halo depth k: a halo k*R deep, exchanged once every k steps.
+    virtual int halo_depth() const = 0;
+    // Cells this rank updates per k steps, and how many of them it owns (k
+    // times its interior); the rest are its neighbours', updated again here.
+    virtual void updated_cells(double& updated, double& owned) const = 0;
     virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
     // This rank's halo faces; `self`: those it is its own neighbour for.
     virtual int halo_faces(int& self) const = 0;

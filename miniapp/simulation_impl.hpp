@@ -22,6 +22,7 @@ struct StepTimers {
     Event interior_start, interior_stop, boundary_start, boundary_stop;
     Event done;                          // the step's last work on the compute stream
     bool timed = false, sampled = false; // sampled: the phase events were recorded
+    bool exchanged = false;              // the step exchanged halos (deep halos: 1 in k)
 };
 
 template <class T>
@@ -41,6 +42,8 @@ public:
     const Decomposition& decomposition() const override { return d_; }
     Precision precision() const override { return precision_of<T>(); }
     std::size_t halo_bytes_per_step() const override { return exchange_->bytes_per_exchange(); }
+    int halo_depth() const override { return depth_; }
+    void updated_cells(double& updated, double& owned) const override;
     std::size_t largest_face_bytes() const override;
     int halo_faces(int& self) const override {
         self = exchange_->self_faces();
@@ -75,9 +78,11 @@ private:
     using UpdateTablesFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
                                               const std::vector<WaveTable>&, Stream&)>;
     static constexpr int kSlots = kHaloTimingSlots;
-    static constexpr int kGraphs = kSlots * 2 * 2;
 
     void setup_boxes();
+    // The source cells each step of a k-step cycle adds to (the owned one,
+    // and its copies in the ring this rank updates for its neighbours).
+    void setup_source();
     void setup_fields();
     void setup_update(const std::array<int, 3>& global);
     // After the boxes' shapes change: merge the slabs anew, drop the graphs.
@@ -87,22 +92,29 @@ private:
     // (pack, interior), and after it (unpack, boundary or whole update).
     void enqueue_front(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
     void enqueue_back(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
+    // A step between exchanges (deep halos): the ring `phase` steps after
+    // the exchange, and the source, on the compute stream.
+    void enqueue_ring(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next, int phase);
     // The source, after the update of its cell (on the compute stream).
-    void enqueue_source(FieldView<T> next);
-    // Launches graphs[graph_index(slot, sampled)] on `stream`, capturing it
-    // (and its sampled twin) from enqueue(sampled) the first time.
+    void enqueue_source(FieldView<T> next, int phase);
+    // Launches graphs[graph_index(sampled)] on `stream`, capturing it (and
+    // its sampled twin) from enqueue(sampled) the first time.
     template <class F>
-    void replay(std::array<Graph, kGraphs>& graphs, int slot, bool sampled, Stream& stream,
-                F&& enqueue);
-    int graph_index(int slot, bool sampled) const { return (slot * 2 + current_) * 2 + sampled; }
+    void replay(std::vector<Graph>& graphs, bool sampled, Stream& stream, F&& enqueue);
+    // A step's graphs differ by timer slot, time level (the events and
+    // pointers differ) and place in the exchange cycle: the step number
+    // modulo lcm(kSlots, k), which is even, so it fixes the time level.
+    int graph_period() const;
+    int graph_index(bool sampled) const { return steps_done_ % graph_period() * 2 + sampled; }
     // Waits for step n and adds its phases to totals_ (steps in order).
     void collect(int n) const;
     // Waits for every step enqueued, and the compute stream's work after
     // them: before the host reads a field.
     void settle_timers() const;
     std::vector<T> local_interior() const; // settles first
-    // The boxes the step updates with this schedule: whole, or inner and the
-    // slabs (pointers to const for a const Self).
+    // The boxes the steps update with this schedule: whole, or inner and
+    // the slabs, and the ring of deep halos (pointers to const for a const
+    // Self).
     template <class Self>
     static auto updated_boxes(Self& self);
     // Whether this rank owns global `cell`, and its index in the padded layout.
@@ -114,7 +126,8 @@ private:
     Config config_;
     Physics physics_;
     Decomposition d_;
-    Layout layout_;
+    int depth_ = 1;            // the halo depth k: one exchange every k steps
+    Layout layout_;            // halo k * R wide
     DeviceArray<T> fields_[2]; // p and p_prev; the update writes p_next over p_prev
     DeviceArray<T> vel_;       // dt^2 c^2
     int current_ = 0;          // index of p in fields_
@@ -124,22 +137,24 @@ private:
     Stream halo_{StreamPriority::High};
     std::unique_ptr<HaloExchange<T>> exchange_;
     // The boxes of the wave update, each with its resolved launch shape
-    // (wave_tuning asks the occupancy API once here, not every step).
+    // (wave_tuning asks the occupancy API once here, not every step). With
+    // deep halos "whole" is the interior grown by the ring the exchange
+    // step updates, (k-1)*R cells on each side with a neighbour.
     LaunchBox whole_, inner_;
-    std::vector<LaunchBox> slabs_;       // the shell whole - inner, as non-overlapping boxes
-    std::vector<WaveTable> slab_tables_; // the slabs in as few launches as their shapes allow
-    bool owns_source_ = false;
-    int source_local_[3] = {0, 0, 0};
+    std::vector<LaunchBox> slabs_;          // the shell whole - inner, as non-overlapping boxes
+    std::vector<WaveTable> slab_tables_;    // the slabs in as few launches as their shapes allow
+    std::vector<LaunchBox> ring_;           // deep halos: the box of each step after the exchange
+    std::vector<SourceCells> source_cells_; // by step of the cycle
+    bool adds_source_ = false;              // any step adds the source on this rank
     RickerSource source_;
     DeviceArray<long long> source_step_{1}; // the steps the source kernel has added
     UpdateFn update_;
     UpdateTablesFn update_tables_;
     // Graphs of the step's device work (--graphs): before the host's part of
-    // an MPI exchange ("front"; with NCCL or nothing to exchange, the whole
-    // step), and after it ("back"). By timer slot, time level (the pointers
-    // differ) and whether the phase events are recorded: graph_index().
+    // an MPI exchange ("front"; with NCCL, nothing to exchange or between
+    // exchanges, the whole step), and after it ("back"): graph_index().
     bool graphs_ = false;
-    std::array<Graph, kGraphs> front_graphs_, back_graphs_;
+    std::vector<Graph> front_graphs_, back_graphs_;
     int steps_done_ = 0;
     int timed_steps_ = 0; // enqueued, for the phase sampling
 

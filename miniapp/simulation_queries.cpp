@@ -45,10 +45,11 @@ std::vector<T> SimulationOf<T>::local_interior() const {
     copy_to_host(all.data(), fields_[current_]);
     const FieldView<const T> v = view_of(static_cast<const T*>(all.data()), layout_);
     std::vector<T> interior;
-    interior.reserve(whole_.box.cells());
-    for (int k = whole_.box.z0; k < whole_.box.z1; ++k)
-        for (int j = whole_.box.y0; j < whole_.box.y1; ++j)
-            for (int i = whole_.box.x0; i < whole_.box.x1; ++i)
+    const Box owned = layout_.interior(); // not the ghost ring of deep halos
+    interior.reserve(owned.cells());
+    for (int k = owned.z0; k < owned.z1; ++k)
+        for (int j = owned.y0; j < owned.y1; ++j)
+            for (int i = owned.x0; i < owned.x1; ++i)
                 interior.push_back(v(i, j, k));
     return interior;
 }
@@ -57,7 +58,7 @@ template <class T>
 bool SimulationOf<T>::owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const {
     for (int a = 0; a < 3; ++a) {
         if (cell[a] < d_.offset[a] || cell[a] >= d_.offset[a] + d_.local[a]) return false;
-        local[a] = cell[a] - d_.offset[a] + layout_.radius;
+        local[a] = cell[a] - d_.offset[a] + layout_.halo;
     }
     return true;
 }
@@ -157,7 +158,8 @@ void SimulationOf<T>::sample(const std::size_t* offsets, int count, double* out)
 
 template <class T>
 int SimulationOf<T>::first_nonfinite_rank() const {
-    const bool bad = count_nonfinite(current_view(), whole_.box, nan_counter_.data(), compute_) > 0;
+    const bool bad =
+        count_nonfinite(current_view(), layout_.interior(), nan_counter_.data(), compute_) > 0;
     // Ranks as users see them: numbers in MPI_COMM_WORLD.
     int mine = bad ? world_rank() : INT_MAX, first = INT_MAX;
     MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, d_.cart.get()));

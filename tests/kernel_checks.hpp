@@ -157,7 +157,7 @@ inline Sponge test_sponge(const Layout& L) {
     Sponge sponge;
     sponge.width = 6;
     sponge.strength = 0.3f;
-    sponge.radius = L.radius;
+    sponge.halo = L.halo;
     sponge.extent[0] = L.nx, sponge.extent[1] = L.ny, sponge.extent[2] = L.nz;
     return sponge;
 }

@@ -1,7 +1,10 @@
 // halo/ pieces that need no neighbours: uneven splits, the split check,
-// and how GPU-aware MPI is detected.
+// what an exchange moves at each halo depth, how GPU-aware MPI is detected,
+// and the rule that picks a halo depth from measured step times.
 #include "decomposition.hpp"
 #include "gpu_aware.hpp"
+#include "halo_depth.hpp"
+#include "halo_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,6 +39,83 @@ TEST(Decomposition, OneRankOwnsEverythingAndHasNoNeighbours) {
     EXPECT_EQ(d.local, (std::array<int, 3>{10, 20, 30}));
     for (int a = 0; a < 3; ++a)
         EXPECT_FALSE(d.has_neighbour(a, Low) || d.has_neighbour(a, High));
+}
+
+// One rank, periodic along every axis, is its own neighbour in every
+// direction: its exchange fills every halo cell it will read. At depth k
+// every cell of the interior grown by k*R (p) or (k-1)*R (p at the step
+// before) must be filled exactly once, by the interior itself or one
+// message's part, and each part must receive what the opposite message sends.
+TEST(HaloPlan, DeepMessagesFillTheGrownBoxExactlyOnceEdgesAndCornersIncluded) {
+    const Decomposition d = decompose(MPI_COMM_SELF, {13, 11, 9}, {1, 1, 1}, {true, true, true});
+    for (const int R : {1, 2, 3})
+        for (const int k : {1, 2, 3}) {
+            const Layout L(13, 11, 9, k * R);
+            const std::vector<HaloMessage> plan = plan_halo_messages(d, L, R, k);
+            ASSERT_EQ(plan.size(), k == 1 ? 6u : 26u) << "R=" << R << " k=" << k;
+            for (int level = 0; level < (k == 1 ? 1 : 2); ++level) {
+                const int grow = (k - level) * R;
+                std::vector<int> hits(std::size_t(L.px()) * L.py() * L.pz(), 0);
+                auto mark = [&](const Box& b) {
+                    for (int z = b.z0; z < b.z1; ++z)
+                        for (int y = b.y0; y < b.y1; ++y)
+                            for (int x = b.x0; x < b.x1; ++x)
+                                ++hits[std::size_t(x) + L.px() * (std::size_t(y) + L.py() * z)];
+                };
+                mark(L.interior());
+                std::size_t cells = 0;
+                for (const HaloMessage& m : plan)
+                    for (const HaloPart& part : m.parts)
+                        if (part.level == level) {
+                            mark(part.recv);
+                            cells += part.recv.cells();
+                            EXPECT_EQ(part.send.cells(), part.recv.cells());
+                        }
+                const Box in = L.interior();
+                for (int z = 0; z < L.pz(); ++z)
+                    for (int y = 0; y < L.py(); ++y)
+                        for (int x = 0; x < L.px(); ++x) {
+                            const bool grown = x >= in.x0 - grow && x < in.x1 + grow &&
+                                               y >= in.y0 - grow && y < in.y1 + grow &&
+                                               z >= in.z0 - grow && z < in.z1 + grow;
+                            // Depth 1 sends faces only: a star stencil reads no edge.
+                            const int outside = (x < in.x0 || x >= in.x1) +
+                                                (y < in.y0 || y >= in.y1) +
+                                                (z < in.z0 || z >= in.z1);
+                            const int want = grown && (k > 1 || outside <= 1) ? 1 : 0;
+                            ASSERT_EQ(hits[std::size_t(x) + L.px() * (std::size_t(y) + L.py() * z)],
+                                      want)
+                                << "R=" << R << " k=" << k << " level " << level << " cell " << x
+                                << "," << y << "," << z;
+                        }
+                EXPECT_GT(cells, 0u);
+            }
+            for (const HaloMessage& m : plan) {
+                EXPECT_TRUE(m.self);
+                // The opposite message sends what this one receives, part by part.
+                for (const HaloMessage& o : plan)
+                    if (direction_index(o.dir) == 26 - direction_index(m.dir))
+                        for (std::size_t p = 0; p < m.parts.size(); ++p)
+                            EXPECT_EQ(o.parts[p].send.cells(), m.parts[p].recv.cells());
+            }
+        }
+}
+
+TEST(HaloPlan, PhysicalBoundariesGetNoMessages) {
+    const Decomposition d = decompose(MPI_COMM_SELF, {13, 11, 9}, {1, 1, 1}, {false, true, false});
+    const Layout L(13, 11, 9, 8);
+    const std::vector<HaloMessage> plan = plan_halo_messages(d, L, 4, 2);
+    ASSERT_EQ(plan.size(), 2u); // periodic along y only: its two faces, no edges
+    for (const HaloMessage& m : plan)
+        EXPECT_TRUE(m.dir[0] == 0 && m.dir[2] == 0 && m.dir[1] != 0);
+}
+
+TEST(HaloDepthRule, TheFastestDepthUnlessAShallowerOneIsWithinTolerance) {
+    EXPECT_EQ(fastest_depth({{1, 0.050}, {2, 0.030}, {4, 0.026}}), 4);
+    EXPECT_EQ(fastest_depth({{1, 0.050}, {2, 0.030}, {4, 0.0295}}), 2); // 1.7% better: not enough
+    EXPECT_EQ(fastest_depth({{1, 0.100}, {2, 0.101}, {4, 0.120}}), 1);  // bandwidth-bound
+    EXPECT_EQ(fastest_depth({{1, 0.050}, {2, 0.049}}), 1);
+    EXPECT_EQ(fastest_depth({{1, 0.050}}), 1);
 }
 
 TEST(GpuAwareDetection, EnvironmentForcesTheAnswerEitherWay) {

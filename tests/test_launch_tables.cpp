@@ -36,7 +36,7 @@ Layout odd_layout(int R) {
 // packs the x and y ones.
 std::vector<Box> owned_faces(const Layout& L) {
     const Box w = L.interior();
-    const int R = L.radius;
+    const int R = L.halo;
     return {{w.x0, w.x0 + R, w.y0, w.y1, w.z0, w.z1}, {w.x1 - R, w.x1, w.y0, w.y1, w.z0, w.z1},
             {w.x0, w.x1, w.y0, w.y0 + R, w.z0, w.z1}, {w.x0, w.x1, w.y1 - R, w.y1, w.z0, w.z1},
             {w.x0, w.x1, w.y0, w.y1, w.z0, w.z0 + R}, {w.x0, w.x1, w.y0, w.y1, w.z1 - R, w.z1}};
@@ -46,7 +46,7 @@ std::vector<Box> owned_faces(const Layout& L) {
 // neighbour on every side: z slabs, then y, then x.
 std::vector<Box> shell_slabs(const Layout& L) {
     const bool every_side[6] = {true, true, true, true, true, true};
-    const ShellSplit split = split_shell(L.interior(), L.radius, every_side);
+    const ShellSplit split = split_shell(L.interior(), L.halo, every_side);
     return {split.slabs.begin(), split.slabs.end()};
 }
 
@@ -168,7 +168,7 @@ std::size_t check_slabs(std::vector<LaunchBox> slabs) {
     Sponge sponge;
     sponge.width = 5;
     sponge.strength = 0.3f;
-    sponge.radius = R;
+    sponge.halo = R;
     sponge.extent[0] = L.nx, sponge.extent[1] = L.ny, sponge.extent[2] = L.nz;
     const auto c = make_coefficients<R, T>(1, 1, 1);
     DeviceField<T> d_p(p), d_vel(vel), one_by_one(prev), together(prev);

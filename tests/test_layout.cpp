@@ -43,7 +43,7 @@ TEST(Layout, AllocatedRowsAreAlignedInMemory) {
     const FieldView<float> v = view_of(storage.data(), L);
     for (int k = 0; k < L.pz(); k += 7)
         for (int j = 0; j < L.py(); ++j)
-            EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.ptr(L.radius, j, k)) % 256, 0u);
+            EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.ptr(L.halo, j, k)) % 256, 0u);
 }
 
 // copy() to the device is complete when it returns: a kernel launched next,

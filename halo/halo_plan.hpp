@@ -1,0 +1,57 @@
+// What one halo exchange moves, as plain data: a message per neighbour, each
+// made of parts (a box of one time level sent, and the box it fills on the
+// other side). Pure and host-only, so CI checks it without MPI traffic.
+//
+// Depth 1 (the halo is R cells wide, one exchange every step): the six
+// faces of the current field p(t_n), R cells thick over the interior's
+// extent of the other two axes; a star stencil reads no edge or corner.
+// The z faces are R whole planes of the padded layout, contiguous, so they
+// are sent from and received into the field itself (in place).
+//
+// Depth k > 1 (halo k*R, one exchange every k steps): the next k steps
+// also update a ring of ghost cells that shrinks by R per step, so each
+// message carries p(t_n) k*R cells deep and p(t_n-1) (k-1)*R deep (the
+// first step updates ghosts out to (k-1)*R, and the leapfrog reads
+// p(t_n-1) at every cell it updates). The ring's corners read edges and
+// corners of the halo, so every one of the 26 neighbours that exists gets
+// a message; every part is packed.
+#pragma once
+
+#include "box.hpp"
+#include "decomposition.hpp"
+#include "layout.hpp"
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace stencil {
+
+struct HaloPart {
+    int level; // 0: p(t_n), 1: p(t_n-1)
+    Box send;  // owned cells, sent
+    Box recv;  // halo cells, filled by the neighbour's matching part
+};
+
+struct HaloMessage {
+    std::array<int, 3> dir; // towards the neighbour, each component -1, 0 or 1
+    int peer;               // its rank in the Cartesian communicator
+    bool self;              // this rank is its own neighbour here (periodic, alone along dir)
+    bool in_place;          // whole planes sent from and received into the field (depth 1, z)
+    std::vector<HaloPart> parts;
+    std::size_t count; // cells in the message
+};
+
+// The index of a direction, 0..26; the opposite direction has 26 - index.
+inline int direction_index(const std::array<int, 3>& dir) {
+    return (dir[0] + 1) + 3 * (dir[1] + 1) + 9 * (dir[2] + 1);
+}
+
+// The messages of an exchange of `depth` k for stencil radius `radius` on
+// `layout` (whose halo is k * radius wide), in the order they are sent: by
+// direction index. The message a rank sends towards `dir` fills the
+// peer's halo at -dir, part by part in the same order and cell order.
+std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout& layout,
+                                            int radius, int depth);
+
+} // namespace stencil
