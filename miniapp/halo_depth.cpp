@@ -11,9 +11,11 @@ namespace stencil {
 namespace {
 
 // Untimed steps before a trial's timed ones: every graph of a cycle is
-// captured by then (the graph period is 4 steps at k = 1, 2 and 4).
-constexpr int kTrialWarmup = 4;
-constexpr int kTrialSteps = 16; // whole cycles at every depth tried
+// captured by then (the graph period is 4 steps at k = 1, 2 and 4). 16
+// timed steps flipped between k = 1 and 2 at 64^3 on an H100, whose
+// 400-step runs differ by 8% (docs/PERFORMANCE.md, "Deep halos").
+constexpr int kTrialWarmup = 8;
+constexpr int kTrialSteps = 48; // whole cycles at every depth tried
 
 struct Trial {
     double step_ms = 0; // the slowest rank's mean step
