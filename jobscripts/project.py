@@ -8,7 +8,7 @@ usage:
   project.py CALIBRATION --machine M.json weak --local 512,512,512 [--nodes 1,2,...]
   project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
   project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
-  common: [--radius 4] [--overlap on|off] [--markdown FILE] [--plot FILE.png]
+  common: [--radius 4] [--overlap on|off] [--halo-depth K|best] [--markdown FILE] [--plot FILE.png]
 
 CALIBRATION is a folder with (tools/gpu-miniapp.sh --sweep ... --scaling):
   sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
@@ -36,6 +36,13 @@ The model, per rank, per step (the job takes its slowest rank):
   exchange: max over the rank's neighbours in its node of
     latency + face bytes / link bandwidth, and, for neighbours on other
     nodes, network latency + the node's off-node bytes / its NICs' bandwidth
+With --halo-depth K (deep halos: a halo K*R deep exchanged once every K
+steps), a step is the mean over the K-step cycle: the exchange step above
+over the interior grown by (K-1)*R on each side with a neighbour (slabs K*R
+thick; its messages carry K*R cells of p and (K-1)*R of the time level
+before, to each of up to 26 neighbours, every part packed; from K = 3 the
+interior waits for the pack), then K-1 steps of F + kernel(the box grown by
+(K-1-s)*R). `best` takes the fastest of K = 1, 2, 4, 8 per point.
 Ranks are placed as the mini-app does: MPI_Dims_create's grid, reversed so
 z gets the most ranks, rank = (x * PY + y) * PZ + z, GPUs_per_node
 consecutive ranks per node.
@@ -82,10 +89,24 @@ def piece(n, parts, coord):
 
 # ---- the model -----------------------------------------------------------------
 
-def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, False, False)):
+def directions(depth):
+    """The neighbours a rank exchanges with: the six faces at depth 1, and
+    faces, edges and corners (26) for deep halos."""
+    out = []
+    for dz in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                moved = (dx != 0) + (dy != 0) + (dz != 0)
+                if moved and (depth > 1 or moved == 1):
+                    out.append((dx, dy, dz))
+    return out
+
+
+def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, False, False), depth=1):
     """Time per step (ms) of the slowest rank, and what made it. Along a
     `periodic` axis every rank has both neighbours; a rank alone there is
-    its own, and fills those halos on the device (no message)."""
+    its own, and fills those halos on the device (no message). At `depth`
+    k the step is the mean over a k-step cycle (module docstring)."""
     px, py, pz = procs
     gpn = machine["gpus_per_node"]
     nic_bytes_per_ms = machine.get("nics_per_node", 1) * machine.get("nic_GBps", 0) * 1e9 / 1e3
@@ -112,18 +133,17 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
                 c = (cx, cy, cz)
                 local = [piece(grid[a], procs[a], c[a]) for a in range(3)]
                 rank = (cx * py + cy) * pz + cz
-                faces = []  # (axis, bytes, off-node, to itself)
-                for a in range(3):
-                    for d in (-1, 1):
-                        n = list(c)
-                        n[a] += d
-                        if not 0 <= n[a] < procs[a]:
-                            if not periodic[a]:
-                                continue
-                            n[a] %= procs[a]
-                        other = (n[0] * py + n[1]) * pz + n[2]
-                        area = math.prod(local[b] for b in range(3) if b != a)
-                        faces.append((a, radius * area * FLOAT, other // gpn != rank // gpn, other == rank))
+                faces = []  # (axis or -1 for an edge or corner, bytes, off-node, to itself)
+                for d in directions(depth):
+                    n = [c[a] + d[a] for a in range(3)]
+                    if any(not 0 <= n[a] < procs[a] and not periodic[a] for a in range(3)):
+                        continue
+                    n = [n[a] % procs[a] for a in range(3)]
+                    other = (n[0] * py + n[1]) * pz + n[2]
+                    cells = sum(math.prod(w if d[a] else local[a] for a in range(3))
+                                for w in (depth * radius, (depth - 1) * radius) if w)
+                    axis = [a for a in range(3) if d[a]][0] if sum(map(abs, d)) == 1 else -1
+                    faces.append((axis, cells * FLOAT, other // gpn != rank // gpn, other == rank))
                 node = rank // gpn
                 node_offnode[node] = node_offnode.get(node, 0) + sum(f[1] for f in faces if f[2])
                 ranks.append((rank, local, faces))
@@ -131,19 +151,25 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
     for rank, local, faces in ranks:
         per_axis = [sum(1 for f in faces if f[0] == a) for a in range(3)]
         inner = [max(0, local[a] - radius * per_axis[a]) for a in range(3)]
+        # The box step s of the cycle updates: grown by (k-1-s)*R per side.
+        grown = [[local[a] + (depth - 1 - s) * radius * per_axis[a] for a in range(3)]
+                 for s in range(depth)]
         t_int = kernel(math.prod(inner))
-        # Slabs: z slabs span x and y; y slabs the remaining z; x slabs the rest.
+        # Slabs, depth*R thick: z slabs span x and y; y slabs the remaining z;
+        # x slabs the rest.
+        width, g = depth * radius, grown[0]
         t_bnd = 0.0
         for _ in range(per_axis[2]):
-            t_bnd += kernel(local[0] * local[1] * radius)
+            t_bnd += kernel(g[0] * g[1] * width)
         for _ in range(per_axis[1]):
-            t_bnd += kernel(local[0] * radius * inner[2])
+            t_bnd += kernel(g[0] * width * inner[2])
         for _ in range(per_axis[0]):
-            t_bnd += cal.x_slab_factor * kernel(radius * inner[1] * inner[2])
+            t_bnd += cal.x_slab_factor * kernel(width * inner[1] * inner[2])
         sent = [f for f in faces if not f[3]]  # faces to itself move no message
 
         def strided_ms(per_byte, which):
-            return per_byte * sum(f[1] for f in which if f[0] < 2) * share * scale
+            # Depth 1 sends z faces in place; deep halos pack every part.
+            return per_byte * sum(f[1] for f in which if depth > 1 or f[0] in (0, 1)) * share * scale
 
         t_pack = strided_ms(cal.pack_ms_per_byte, sent)
         t_unpack = strided_ms(cal.unpack_ms_per_byte, sent)
@@ -158,25 +184,33 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
             t_ex = max(t_ex, cal.latency_ms + net_latency_ms +
                        node_offnode[rank // gpn] / nic_bytes_per_ms)
         fixed = cal.fixed_ms * share
+        # From k = 3 the interior waits for the pack (it reads p(t_n-1)
+        # cells the interior overwrites).
+        waits = t_pack if depth >= 3 else 0.0
         if overlap and cal.shell_points:
             # Measured: the whole box alone, plus the shell a periodic
             # one-GPU run paid (its share for the sides this rank has), plus
-            # whatever of the messages the interior does not hide.
+            # whatever of the messages the interior does not hide. Deep
+            # halos' thicker slabs are in the grown box's kernel time; the
+            # split's own cost is taken as the R-thick one's (assumption).
             cells = math.prod(local)
             shell = cells - math.prod(inner)
             full = cells - math.prod(max(0, n - 2 * radius) for n in local)
             t_bnd = cal.shell_ms(cells) * scale * share * (shell / full if full else 0.0)
-            step = fixed + kernel(cells) + t_bnd + max(0.0, t_pack + t_ex + t_unpack - t_int)
+            step = fixed + kernel(math.prod(g)) + t_bnd + waits + \
+                max(0.0, t_pack - waits + t_ex + t_unpack - t_int)
         elif overlap:
-            step = fixed + max(t_int, t_pack + t_ex) + t_unpack + t_bnd
+            step = fixed + waits + max(t_int, t_pack - waits + t_ex) + t_unpack + t_bnd
         else:
             # Every strided face is packed and unpacked before the one
             # launch, the faces a rank fills itself too.
             step = fixed + strided_ms(cal.pack_ms_per_byte, faces) + t_ex + \
-                strided_ms(cal.unpack_ms_per_byte, faces) + kernel(math.prod(local))
+                strided_ms(cal.unpack_ms_per_byte, faces) + kernel(math.prod(g))
+        # The steps between exchanges: one launch each over a shrinking box.
+        step = (step + sum(fixed + kernel(math.prod(b)) for b in grown[1:])) / depth
         row = {"step_ms": step, "interior_ms": t_int, "exchange_ms": t_pack + t_ex,
                "boundary_ms": t_bnd, "hidden": overlap and t_pack + t_ex <= t_int, "local": local,
-               "face_mib": max((f[1] for f in faces), default=0) / 1048576}
+               "face_mib": max((f[1] for f in faces), default=0) / 1048576, "depth": depth}
         if worst is None or step > worst["step_ms"]:
             worst = row
     return worst
@@ -192,29 +226,42 @@ def node_series(maximum):
     return out + [maximum]
 
 
-def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, False)):
+BEST_DEPTHS = (1, 2, 4, 8)
+
+
+def project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth):
+    """project_run at `depth`, or with depth "best" the fastest of
+    BEST_DEPTHS whose k*R every rank's box holds (the mini-app's check)."""
+    if depth != "best":
+        return project_run(cal, machine, grid, procs, radius, overlap, periodic, depth)
+    runs = [project_run(cal, machine, grid, procs, radius, overlap, periodic, k) for k in BEST_DEPTHS
+            if all(grid[a] // procs[a] >= k * radius for a in range(3) if procs[a] > 1 or periodic[a])]
+    return min(runs, key=lambda r: r["step_ms"])
+
+
+def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, False), depth=1):
     # Against one GPU with the same boundaries: with every axis periodic,
     # a lone rank pays the whole shell too, as every rank of the job does.
-    base = project_run(cal, machine, local, (1, 1, 1), radius, overlap, periodic)["step_ms"]
+    base = project_depth(cal, machine, local, (1, 1, 1), radius, overlap, periodic, depth)["step_ms"]
     rows = []
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
         grid = [local[a] * procs[a] for a in range(3)]
-        r = project_run(cal, machine, grid, procs, radius, overlap, periodic)
+        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth)
         r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / r["step_ms"])
         rows.append(r)
     return rows
 
 
-def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False)):
+def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False), depth=1):
     rows, base = [], None
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
         if any(procs[a] > 1 and grid[a] // procs[a] < 2 * radius + 1 for a in range(3)):
             break  # boxes thinner than 2R+1: no interior left
-        r = project_run(cal, machine, grid, procs, radius, overlap, periodic)
+        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth)
         base = base or r["step_ms"] * n
         r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n))
         rows.append(r)
@@ -222,12 +269,15 @@ def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, F
 
 
 def table(rows, study):
-    head = ("| nodes | GPUs | procs | local box | largest face MiB | interior ms | exchange ms | hidden | "
+    deep = any(r["depth"] != 1 for r in rows)
+    head = ("| nodes | GPUs | procs | local box | " + ("halo depth | " if deep else "") +
+            "largest face MiB | interior ms | exchange ms | hidden | "
             "step ms | " + ("weak eff." if study == "weak" else "strong eff.") + " |")
-    out = [head, "|" + "---|" * 10]
+    out = [head, "|" + "---|" * (11 if deep else 10)]
     for r in rows:
         out.append(f"| {r['nodes']} | {r['ranks']} | {'x'.join(map(str, r['procs']))} | "
-                   f"{'x'.join(map(str, r['local']))} | {r['face_mib']:.2f} | {r['interior_ms']:.3f} | "
+                   f"{'x'.join(map(str, r['local']))} | " + (f"{r['depth']} | " if deep else "") +
+                   f"{r['face_mib']:.2f} | {r['interior_ms']:.3f} | "
                    f"{r['exchange_ms']:.3f} | {'yes' if r['hidden'] else 'no'} | {r['step_ms']:.3f} | "
                    f"{100 * r['efficiency']:.1f}% |")
     return "\n".join(out)
@@ -241,23 +291,24 @@ def validate(cal, machine, folder, tolerance):
             other.add(r["comm"])  # the model's exchange is the calibrated mode's
             continue
         projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
-                                axes_of(r.get("periodic", "none")))["step_ms"]
+                                axes_of(r.get("periodic", "none")), r.get("halo_depth", 1))["step_ms"]
         measured = phase(r, "step")
         error = projected / measured - 1
         role = "calibration" if os.path.realpath(r["_path"]) in cal.inputs else "validation"
         if role == "validation":
             worst = max(worst, abs(error))
         rows.append((os.path.relpath(r["_path"], folder), r["ranks"], "x".join(map(str, r["procs"])),
-                     "x".join(map(str, r["grid"])), "on" if r["overlap"] else "off", measured, projected,
-                     error, role))
-    out = ["| report | GPUs | procs | grid | overlap | measured ms | projected ms | error | role |",
-           "|" + "---|" * 9]
-    for name, ranks, procs, grid, ov, m, p, e, role in sorted(rows, key=lambda x: (x[8], x[0])):
-        out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {m:.3f} | {p:.3f} | {100 * e:+.1f}% | {role} |")
+                     "x".join(map(str, r["grid"])), "on" if r["overlap"] else "off",
+                     r.get("halo_depth", 1), measured, projected, error, role))
+    out = ["| report | GPUs | procs | grid | overlap | halo depth | measured ms | projected ms | error | role |",
+           "|" + "---|" * 10]
+    for name, ranks, procs, grid, ov, k, m, p, e, role in sorted(rows, key=lambda x: (x[9], x[0])):
+        out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {k} | {m:.3f} | {p:.3f} | {100 * e:+.1f}% | "
+                   f"{role} |")
     if other:
         out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs with --comm "
                    f"{', '.join(sorted(other))}.")
-    return "\n".join(out), worst, len([r for r in rows if r[8] == "validation"])
+    return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"])
 
 
 def plot(rows_by_label, study, path):
@@ -294,6 +345,14 @@ def axes_of(text):
     return tuple(a in names for a in "xyz")
 
 
+def depth_arg(text):
+    if text == "best":
+        return text
+    if not text.isdigit() or not 1 <= int(text) <= 8:
+        raise argparse.ArgumentTypeError(f"'{text}' is not 1..8 or best")
+    return int(text)
+
+
 def triple(text):
     v = [int(x) for x in text.split(",")]
     if len(v) != 3 or min(v) <= 0:
@@ -309,6 +368,8 @@ def main(argv):
     ap.add_argument("--overlap", choices=("on", "off"), default="on")
     ap.add_argument("--periodic", type=axes_of, default=(False, False, False),
                     help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
+    ap.add_argument("--halo-depth", type=depth_arg, default=1,
+                    help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
     ap.add_argument("--markdown")
     ap.add_argument("--plot")
     sub = ap.add_subparsers(dest="study", required=True)
@@ -340,12 +401,19 @@ def main(argv):
                      f"(tolerance {100 * a.tolerance:.0f}%)", ""]
             status |= worst > a.tolerance
             continue
-        rows = weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic) if a.study == "weak" else \
-            strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic)
-        by_label[name] = rows
+        rows = weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic, a.halo_depth) \
+            if a.study == "weak" else \
+            strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic, a.halo_depth)
+        by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
+        if a.halo_depth != 1:  # the plot shows what the depth bought
+            by_label[f"{name}, halo depth 1"] = \
+                weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic) if a.study == "weak" else \
+                strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic)
         what = f"local {'x'.join(map(str, a.local))}" if a.study == "weak" else f"grid {'x'.join(map(str, a.grid))}"
         bounds = "periodic " + ",".join(x for x, p in zip("xyz", a.periodic) if p) if any(a.periodic) else "open edges"
-        text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds} (PROJECTION)", "",
+        depth = "" if a.halo_depth == 1 else f", halo depth {a.halo_depth}"
+        text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
+                 "(PROJECTION)", "",
                  table(rows, a.study), ""]
     print("\n".join(text))
     if a.markdown:

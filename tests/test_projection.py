@@ -80,6 +80,30 @@ class Model(unittest.TestCase):
         r = project.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1 + 16.005 - 0.778688, places=6)
 
+    def test_deep_halos_trade_latency_for_bytes_and_a_ring(self):
+        # Two ranks along z, overlap off, depth 2: the exchange step updates
+        # 100x100x104 cells (1.04 ms) after one message of 8 planes of p and
+        # 4 of the level before (480000 B: 0.005 + 0.48 ms); the next step
+        # 100^3 (1.0 ms). Mean: (0.01 + 0.485 + 1.04 + 0.01 + 1.0) / 2.
+        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False,
+                                depth=2)
+        self.assertAlmostEqual(r["step_ms"], (0.01 + 0.485 + 1.04 + 0.01 + 1.0) / 2, places=9)
+        # Depth 1 is cheaper on this fast link (0.01 + 0.165 + 1.0) ...
+        shallow = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
+        self.assertAlmostEqual(shallow["step_ms"], 1.175, places=9)
+        # ... and dearer where latency rules (1 ms per message).
+        slow = linear_calibration()
+        slow.latency_ms = 1.0
+        deep = project.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False, depth=2)
+        shallow = project.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
+        self.assertAlmostEqual(shallow["step_ms"], 0.01 + 1.16 + 1.0, places=9)
+        self.assertAlmostEqual(deep["step_ms"], (0.01 + 1.48 + 1.04 + 0.01 + 1.0) / 2, places=9)
+        best = project.project_depth(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False,
+                                     (False,) * 3, "best")
+        self.assertGreater(best["depth"], 1)
+        self.assertEqual(len(project.directions(1)), 6)
+        self.assertEqual(len(project.directions(2)), 26)  # edges and corners too
+
     def test_overlap_off_adds_the_exchange(self):
         r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 0.165 + 1.0, places=9)
