@@ -1,6 +1,6 @@
 # Sourced by every job script. Before sourcing, a script defines
 #   launch RANKS CMD...   start CMD on RANKS ranks (one GPU each)
-# and may set APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, PERIODIC, RESULTS, TUNING.
+# and may set APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, PERIODIC, HALO_DEPTH, RESULTS, TUNING.
 # shellcheck shell=bash
 
 : "${APP:=build/miniapp/stencil-miniapp}"
@@ -9,6 +9,9 @@
 # does the same work on every rank at every size. Default none, so that a
 # series stays comparable with the open-edge series already recorded.
 : "${PERIODIC:=none}"
+# HALO_DEPTH=K: a halo K*R deep, exchanged once every K steps (jobscripts/
+# README.md, "How small a box still scales"); auto times 1, 2 and 4 per run.
+: "${HALO_DEPTH:=auto}"
 : "${RESULTS:=results/${SLURM_JOB_NAME:-local}-${SLURM_JOB_ID:-$(date +%Y%m%d-%H%M%S)}}"
 # Launch shapes tuned on these GPUs, kept with the results: the first run of
 # each box shape tunes it (before its timed steps) and the rest read the
@@ -45,7 +48,8 @@ stencil_run() {
   shift 2
   name=$label-$COMM-overlap-$OVERLAP-n$ranks
   launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
-    --comm "$COMM" --overlap "$OVERLAP" --periodic "$PERIODIC" --tuning "$TUNING" --print-binding \
+    --comm "$COMM" --overlap "$OVERLAP" --periodic "$PERIODIC" --halo-depth "$HALO_DEPTH" \
+    --tuning "$TUNING" --print-binding \
     --report "$RESULTS/$name.json" "$@" \
     >"$RESULTS/$name.txt" 2>&1 || { echo "stencil: $name failed:"; tail -5 "$RESULTS/$name.txt"; return 1; }
   grep -h "^FOM" "$RESULTS/$name.txt"

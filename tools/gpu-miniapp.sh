@@ -20,16 +20,18 @@
 # usage: tools/gpu-miniapp.sh [--sizes "512,512,512 ..."] [--splits "1,1,2 2,1,1"]
 #                             [--radius 4] [--steps 100] [--one-gpu] [--scaling]
 #                             [--sweep "64 96 128 ..."] [--precisions "fp32 fp64"]
-#                             [--graphs "auto off"]
+#                             [--graphs "auto off"] [--depths "1 2 4"]
 # --precisions: the checks, timing matrix and snapshot runs in each (default fp32).
 # --graphs: the timing matrix with each --graphs value (default auto). The
 #           checks always run both ways, and their checksums must agree.
+# --depths: the checks and the timing matrix at each --halo-depth value
+#           (default auto), and the halo micro-benchmark at each number.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
 sizes="512,512,512" splits="1,1,2" radius=4 steps=100 one_gpu=0 scaling=0 sweep="" precisions=fp32
-graph_modes=auto
+graph_modes=auto depths=auto
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes=$2; shift ;;
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
     --sweep) sweep=$2; shift ;;
     --precisions) precisions=$2; shift ;;
     --graphs) graph_modes=$2; shift ;;
+    --depths) depths=$2; shift ;;
     *) echo "gpu-miniapp: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -86,6 +89,7 @@ run() { # run LAUNCHER RANKS NAME ARGS...
 tag() { echo "$1" | tr , x; } # file names without commas: safe in every shell and copy tool
 suffix() { [ "$1" = fp32 ] || echo "-$1"; } # fp32 names stay as they were
 gsuffix() { [ "$1" = auto ] || echo "-graphs-$1"; } # graphs auto names stay as they were
+dsuffix() { [ "$1" = auto ] || echo "-k$1"; } # --halo-depth auto names stay as they were
 checksum_of() { grep -h -E "^checksum:" "$OUT/$1.txt" 2>/dev/null || echo "none"; }
 
 for spec in "${builds[@]}"; do
@@ -98,19 +102,21 @@ for spec in "${builds[@]}"; do
     for procs in 1,1,2 2,1,1; do
       r=$([ "$procs" = 1,1,2 ] && echo "$radius" || echo 8)
       for p in $precisions; do
-        for g in auto off; do
-          name=check-$mode-$(tag "$procs")$(suffix "$p")$(gsuffix "$g")
-          run "$launcher" 2 "$name" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
-            --comm "$mode" --precision "$p" --graphs "$g" --check --checksum
-          echo "$mode procs $procs R=$r $p graphs $g: $(grep -h -E "^check:" "$OUT/$name.txt" || echo 'no check line')"
+        for k in $depths; do
+          for g in auto off; do
+            name=check-$mode-$(tag "$procs")$(suffix "$p")$(dsuffix "$k")$(gsuffix "$g")
+            run "$launcher" 2 "$name" "$app" --grid 192,160,176 --procs "$procs" --radius "$r" --steps 40 \
+              --comm "$mode" --precision "$p" --graphs "$g" --halo-depth "$k" --check --checksum
+            echo "$mode procs $procs R=$r $p halo depth $k graphs $g: $(grep -h -E "^check:" "$OUT/$name.txt" || echo 'no check line')"
+          done
+          name=check-$mode-$(tag "$procs")$(suffix "$p")$(dsuffix "$k")
+          if [ "$(checksum_of "$name")" = "$(checksum_of "$name-graphs-off")" ]; then
+            echo "  graphs on and off: the same bits ($(checksum_of "$name"))"
+          else
+            echo "FAILED: graphs on and off differ: $(checksum_of "$name") vs $(checksum_of "$name-graphs-off")"
+            status=1
+          fi
         done
-        name=check-$mode-$(tag "$procs")$(suffix "$p")
-        if [ "$(checksum_of "$name")" = "$(checksum_of "$name-graphs-off")" ]; then
-          echo "  graphs on and off: the same bits ($(checksum_of "$name"))"
-        else
-          echo "FAILED: graphs on and off differ: $(checksum_of "$name") vs $(checksum_of "$name-graphs-off")"
-          status=1
-        fi
       done
     done
   done
@@ -120,10 +126,12 @@ for spec in "${builds[@]}"; do
         for overlap in on off; do
           for p in $precisions; do
             for g in $graph_modes; do
-              name=perf-$(tag "$size")-$(tag "$procs")-$mode-$overlap$(suffix "$p")$(gsuffix "$g")
-              run "$launcher" 2 "$name" "$app" --local "$size" --procs "$procs" --radius "$radius" \
-                --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --precision "$p" \
-                --graphs "$g" --report "$OUT/$name.json"
+              for k in $depths; do
+                name=perf-$(tag "$size")-$(tag "$procs")-$mode-$overlap$(suffix "$p")$(gsuffix "$g")$(dsuffix "$k")
+                run "$launcher" 2 "$name" "$app" --local "$size" --procs "$procs" --radius "$radius" \
+                  --steps "$steps" --warmup 10 --comm "$mode" --overlap "$overlap" --precision "$p" \
+                  --graphs "$g" --halo-depth "$k" --report "$OUT/$name.json"
+              done
             done
           done
         done
@@ -140,8 +148,9 @@ for spec in "${builds[@]}"; do
     fi
   done
   bench_modes=$(echo "$modes" | tr ' ' '\n' | grep -v none | paste -sd, -)
+  bench_depths=$(echo "$depths" | tr ' ' '\n' | grep -E '^[0-9]+$' | paste -sd, -)
   run "$launcher" 2 "halo-bench-$(basename "$dir")" "$dir/bench/stencil-halo-bench" --sizes 64,128,256,512 \
-    --radius "$radius" --modes "$bench_modes"
+    --radius "$radius" --modes "$bench_modes" --depths "${bench_depths:-1}"
 done
 if [ -n "$sweep" ]; then
   mkdir -p "$OUT/sweep"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One row per stencil-miniapp JSON report: the per-phase times (average over
-ranks, ms per step), exchange hidden, Gcell/s, and time per step over the
---comm none run with the same ranks, grid, radius, overlap, precision and graphs;
+ranks, ms per step), the halo depth, exchange hidden, Gcell/s, and time per
+step over the --comm none run with the same ranks, grid, radius, overlap,
+precision and graphs;
 with the report's --label first when any report has one.
 
 usage: miniapp-table.py REPORT.json... [--markdown]
@@ -22,24 +23,25 @@ def main():
     graphs = lambda r: "on" if r.get("graphs") else "off"  # reports before --graphs had none
     key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["radius"], r["overlap"], prec(r), graphs(r))
     none = {key(r): r["phases_ms"]["step"]["max"] for r in reports if r["comm"] == "none"}
-    header = ["ranks", "procs", "grid", "R", "prec", "comm", "overlap", "graphs", "pack", "post", "interior", "wait",
+    depth = lambda r: r.get("halo_depth", 1)  # reports before --halo-depth exchanged every step
+    header = ["ranks", "procs", "grid", "R", "prec", "comm", "overlap", "graphs", "k", "pack", "post", "interior", "wait",
               "unpack", "boundary", "step", "hidden", "Gcell/s/GPU", "vs none"]
     rows = []
-    for r in sorted(reports, key=lambda r: (r["ranks"], r["grid"], r["procs"], prec(r), r["comm"],
-                                            not r["overlap"], graphs(r))):
+    order = lambda r: (r["ranks"], r["grid"], r["procs"], prec(r), r["comm"], not r["overlap"], graphs(r), depth(r))
+    for r in sorted(reports, key=order):
         ph = {k: v["avg"] for k, v in r["phases_ms"].items()}
         step = r["phases_ms"]["step"]["max"]
         ref = none.get(key(r))
         rows.append([str(r["ranks"]), "x".join(map(str, r["procs"])), "x".join(map(str, r["grid"])),
-                     str(r["radius"]), prec(r), r["comm"], "on" if r["overlap"] else "off", graphs(r)] +
+                     str(r["radius"]), prec(r), r["comm"], "on" if r["overlap"] else "off", graphs(r),
+                     str(depth(r))] +
                     ["%.3f" % ph[k] for k in ("pack", "post", "interior", "wait", "unpack", "boundary")] +
                     ["%.3f" % step, "%.0f%%" % (100 * r["exchange_hidden_fraction"]) if r["comm"] != "none" else "-",
                      "%.1f" % r["gcells_per_s_per_rank"],
                      ("%.3f" % (step / ref)) if ref and r["comm"] != "none" else "-"])
     if any(r.get("label") for r in reports):  # experiments name their variants
         header = ["label"] + header
-        ordered = sorted(reports, key=lambda r: (r["ranks"], r["grid"], r["procs"], prec(r), r["comm"],
-                                                 not r["overlap"], graphs(r)))
+        ordered = sorted(reports, key=order)
         rows = [[r.get("label", "")] + row for r, row in zip(ordered, rows)]
     print_table(header, rows, md)
 
