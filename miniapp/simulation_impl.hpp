@@ -1,6 +1,6 @@
 // Private to miniapp/simulation*.cpp: SimulationOf<T>, the Simulation of one
-// run in precision T. The time step is in simulation.cpp, the collective
-// queries in simulation_queries.cpp.
+// run in precision T. Its setup is in simulation_setup.cpp, the time step in
+// simulation.cpp, the collective queries in simulation_queries.cpp.
 #pragma once
 
 #include "graph.hpp"
