@@ -102,7 +102,7 @@ Timing time_exchange(const Decomposition& d, const Layout& layout, int radius, i
     const FieldView<float> field = view_of(storage.data(), layout),
                            before = view_of(previous.data(), layout);
     auto once = [&] {
-        exchange.begin(field, 0);
+        exchange.begin(field, before, 0);
         exchange.pack(field, before, false);
         exchange.post();
         exchange.wait();

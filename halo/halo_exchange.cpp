@@ -61,10 +61,7 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
     // towards -dir, packed parts straight from that message's pack buffer by
     // the unpack, in-place planes by a device copy (unpack()).
     for (Face& f : faces_) {
-        if (f.self)
-            for (std::size_t o = 0; o < faces_.size(); ++o)
-                if (direction_index(faces_[o].dir) == 26 - direction_index(f.dir))
-                    f.opposite = int(o);
+        if (f.self) f.opposite = int(matching(f));
         if (f.in_place) continue;
         const Face& source = f.self ? faces_[std::size_t(f.opposite)] : f;
         T* send = f.send_device;
@@ -79,6 +76,11 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
     for (const Face& f : faces_)
         for (const HaloPart& part : f.parts)
             add(received_[part.level], part.recv, nullptr);
+    for (std::size_t f = 0; f < faces_.size(); ++f)
+        recv_order_.push_back(f);
+    std::stable_sort(recv_order_.begin(), recv_order_.end(), [&](std::size_t a, std::size_t b) {
+        return 26 - direction_index(faces_[a].dir) < 26 - direction_index(faces_[b].dir);
+    });
     if (mode == CommMode::Nccl) {
 #if STENCIL_HAVE_NCCL
         nccl_ = std::make_unique<NcclComm>(d.cart.get());
@@ -86,36 +88,50 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
         fatal("--comm nccl: this build has no NCCL/RCCL");
 #endif
     }
-    // One request set per time-level array. A message sent towards dir
-    // carries tag direction_index(dir); the one received from the neighbour
-    // at dir was sent towards -dir.
-    for (T* base : arrays) {
+    // One request set per time-level array as p(t_n) (the other is then
+    // p(t_n-1)). A message sent towards dir carries tag direction_index(dir)
+    // + 27 * level; the one received from the neighbour at dir was sent
+    // towards -dir.
+    for (std::size_t a = 0; a < arrays.size(); ++a) {
         if (mode == CommMode::Nccl || mode == CommMode::None) break;
-        const FieldView<T> field = view_of(base, layout);
+        const FieldView<T> field = view_of(arrays[a], layout),
+                           previous = view_of(arrays[arrays.size() - 1 - a], layout);
         origins_.push_back(field.origin);
         PersistentRequests set;
         for (const Face& f : faces_) {
             if (f.self) continue;
-            const int count = int(f.count), towards = direction_index(f.dir);
-            const void* send = mode == CommMode::Staged ? f.send_host : send_source(f, field);
-            void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field);
-            set.add_recv(recv, count, mpi_datatype<T>(), f.peer, 26 - towards, d.cart.get());
-            set.add_send(send, count, mpi_datatype<T>(), f.peer, towards, d.cart.get());
+            const int count = int(f.count), tag = direction_index(f.dir) + 27 * f.level();
+            const void* send =
+                mode == CommMode::Staged ? f.send_host : send_source(f, field, previous);
+            void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field, previous);
+            set.add_recv(recv, count, mpi_datatype<T>(), f.peer, 26 + 54 * f.level() - tag,
+                         d.cart.get());
+            set.add_send(send, count, mpi_datatype<T>(), f.peer, tag, d.cart.get());
         }
         requests_.push_back(std::move(set));
     }
 }
 
 template <class T>
-const T* HaloExchange<T>::send_source(const Face& f, FieldView<T> field) const {
-    return f.in_place ? field.origin + layout_.slice * std::size_t(f.parts[0].send.z0)
-                      : f.send_device;
+std::size_t HaloExchange<T>::matching(const Face& f) const {
+    for (std::size_t o = 0; o < faces_.size(); ++o)
+        if (direction_index(faces_[o].dir) == 26 - direction_index(f.dir) &&
+            faces_[o].level() == f.level())
+            return o;
+    fatal("a halo message without its opposite");
 }
 
 template <class T>
-T* HaloExchange<T>::recv_target(const Face& f, FieldView<T> field) const {
-    return f.in_place ? field.origin + layout_.slice * std::size_t(f.parts[0].recv.z0)
-                      : f.recv_device;
+const T* HaloExchange<T>::send_source(const Face& f, FieldView<T> field,
+                                      FieldView<T> previous) const {
+    const T* origin = (f.level() == 0 ? field : previous).origin;
+    return f.in_place ? origin + layout_.slice * std::size_t(f.parts[0].send.z0) : f.send_device;
+}
+
+template <class T>
+T* HaloExchange<T>::recv_target(const Face& f, FieldView<T> field, FieldView<T> previous) const {
+    T* origin = (f.level() == 0 ? field : previous).origin;
+    return f.in_place ? origin + layout_.slice * std::size_t(f.parts[0].recv.z0) : f.recv_device;
 }
 
 template <class T>
@@ -129,11 +145,11 @@ PersistentRequests& HaloExchange<T>::requests_for(const T* origin) {
 }
 
 template <class T>
-void HaloExchange<T>::begin(FieldView<T> field, int slot) {
+void HaloExchange<T>::begin(FieldView<T> field, FieldView<T> previous, int slot) {
     slot_ = slot;
     timers_[slot_].post_ms = timers_[slot_].wait_ms = 0;
     if (idle()) return;
-    if (mode_ == CommMode::Nccl) nccl_field_ = field;
+    if (mode_ == CommMode::Nccl) nccl_field_ = field, nccl_previous_ = previous;
     if (host_between()) active_ = &requests_for(field.origin);
 }
 
@@ -147,7 +163,8 @@ void HaloExchange<T>::pack(FieldView<T> field, FieldView<T> previous, bool timed
     if (mode_ == CommMode::Staged)
         for (const Face& f : faces_)
             if (!f.self)
-                copy_async(f.send_host, send_source(f, field), f.count * sizeof(T), stream_);
+                copy_async(f.send_host, send_source(f, field, previous), f.count * sizeof(T),
+                           stream_);
     if (timed || host_between()) t.pack_done.record(stream_);
 }
 
@@ -161,20 +178,23 @@ void HaloExchange<T>::post() {
         // so NCCL pairs every send with its neighbour's receive at once.
         //
         // NCCL has no tags: between two ranks, messages match in the order
-        // they are posted. Sends go in direction order; what a rank sends
-        // towards dir lands in its peer's halo at -dir, so the receives go
-        // in the order of the opposite directions. That matters where one
-        // rank is the neighbour on several sides (itself, or the other of
-        // two on a periodic axis).
+        // they are posted. Sends go in message order, by direction and
+        // level; what a rank sends towards dir lands in its peer's halo at
+        // -dir, so the receives go by opposite direction, then level
+        // (recv_order_). That matters where one rank is the neighbour on
+        // several sides (itself, or the other of two on a periodic axis),
+        // or gets two messages from one side (deep halos' z faces).
         NCCL_CHECK(ncclGroupStart());
         for (const Face& f : faces_)
             if (!f.self)
-                NCCL_CHECK(ncclSend(send_source(f, nccl_field_), f.count, nccl_datatype<T>(),
-                                    f.peer, nccl_->get(), stream_.handle()));
-        for (auto f = faces_.rbegin(); f != faces_.rend(); ++f) // opposite directions, in order
-            if (!f->self)
-                NCCL_CHECK(ncclRecv(recv_target(*f, nccl_field_), f->count, nccl_datatype<T>(),
-                                    f->peer, nccl_->get(), stream_.handle()));
+                NCCL_CHECK(ncclSend(send_source(f, nccl_field_, nccl_previous_), f.count,
+                                    nccl_datatype<T>(), f.peer, nccl_->get(), stream_.handle()));
+        for (const std::size_t r : recv_order_) {
+            const Face& f = faces_[r];
+            if (!f.self)
+                NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_, nccl_previous_), f.count,
+                                    nccl_datatype<T>(), f.peer, nccl_->get(), stream_.handle()));
+        }
         NCCL_CHECK(ncclGroupEnd());
 #endif
     } else if (active_ && !active_->empty()) {
@@ -201,14 +221,17 @@ void HaloExchange<T>::unpack(FieldView<T> field, FieldView<T> previous, bool tim
     if (timed) t.unpack_start.record(stream_);
     for (const Face& f : faces_) {
         if (f.self && f.in_place) // whole planes: from the other side's owned planes
-            copy_async(recv_target(f, field), send_source(faces_[std::size_t(f.opposite)], field),
+            copy_async(recv_target(f, field, previous),
+                       send_source(faces_[std::size_t(f.opposite)], field, previous),
                        f.count * sizeof(T), stream_);
         else if (mode_ == CommMode::Staged && !f.self)
-            copy_async(recv_target(f, field), f.recv_host, f.count * sizeof(T), stream_);
+            copy_async(recv_target(f, field, previous), f.recv_host, f.count * sizeof(T), stream_);
     }
     launch_unpack_faces<T>(field, unpack_table_[0], stream_);
     if (unpack_table_[1].count) launch_unpack_faces<T>(previous, unpack_table_[1], stream_);
-    if (drop_one_face_) launch_fill(field, faces_.front().parts[0].recv, T(0), stream_);
+    if (drop_one_face_)
+        launch_fill(faces_.front().level() == 0 ? field : previous, faces_.front().parts[0].recv,
+                    T(0), stream_);
     if (timed) t.unpack_done.record(stream_);
 }
 

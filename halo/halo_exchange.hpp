@@ -63,9 +63,10 @@ public:
     // synchronises the host, so a step may be captured as a graph
     // (host_between() says where the host must act between two graphs).
     //
-    // 0. Host bookkeeping: the step works on `field` and keeps its timers in
-    //    `slot` (0 .. kTimingSlots - 1) until times(slot).
-    void begin(FieldView<T> field, int slot);
+    // 0. Host bookkeeping: the step works on `field` (p(t_n)) and
+    //    `previous` (p(t_n-1)) and keeps its timers in `slot`
+    //    (0 .. kTimingSlots - 1) until times(slot).
+    void begin(FieldView<T> field, FieldView<T> previous, int slot);
     // 1. Pack the owned parts of `field` (p(t_n)) and, at depth > 1, of
     //    `previous` (p(t_n-1)), one launch per time level (and in Staged
     //    mode copy every message to pinned memory). With `timed`, record
@@ -115,14 +116,20 @@ public:
 
 private:
     struct Face : HaloMessage {
-        T* send_device = nullptr; // pack buffer (every packed message)
+        int level() const { return parts.front().level; } // the field of an in-place message
+        T* send_device = nullptr;                         // pack buffer (every packed message)
         T* recv_device = nullptr;
         T* send_host = nullptr; // pinned staging (Staged mode)
         T* recv_host = nullptr;
         int opposite = -1; // self: the message towards -dir, whose cells fill this halo
     };
-    const T* send_source(const Face& f, FieldView<T> field) const;
-    T* recv_target(const Face& f, FieldView<T> field) const;
+    // Where a message's cells are sent from and received into: its buffers,
+    // or for an in-place message the planes of `field` or `previous`.
+    const T* send_source(const Face& f, FieldView<T> field, FieldView<T> previous) const;
+    T* recv_target(const Face& f, FieldView<T> field, FieldView<T> previous) const;
+    // The message this rank's peer sends towards it for `f`: towards -dir,
+    // with the same level; the same rank's own where f is a self message.
+    std::size_t matching(const Face& f) const;
     PersistentRequests& requests_for(const T* origin);
     bool idle() const { return faces_.empty() || mode_ == CommMode::None; }
 
@@ -138,7 +145,8 @@ private:
     std::vector<PersistentRequests> requests_; // one set per time-level array
     PersistentRequests* active_ = nullptr;
     std::unique_ptr<NcclComm> nccl_;
-    FieldView<T> nccl_field_{};
+    FieldView<T> nccl_field_{}, nccl_previous_{};
+    std::vector<std::size_t> recv_order_; // faces_ by opposite direction, then level (NCCL)
     struct SlotTimers {
         Event pack_start, pack_done, unpack_start, unpack_done;
         double post_ms = 0, wait_ms = 0; // host-side

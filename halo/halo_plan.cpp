@@ -41,13 +41,21 @@ std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout
         if (faces == 0 || (depth == 1 && faces > 1)) continue;
         const int peer = d.neighbour_towards(dir);
         if (peer == MPI_PROC_NULL) continue;
-        HaloMessage m{dir, peer, peer == d.rank, depth == 1 && dir[2] != 0, {}, 0};
-        m.parts.push_back(part(L, dir, 0, depth * radius));
-        if (depth > 1) m.parts.push_back(part(L, dir, 1, (depth - 1) * radius));
-        for (const HaloPart& p : m.parts)
-            m.count += p.send.cells();
-        if (m.in_place) m.count = std::size_t(radius) * L.slice; // whole padded planes
-        messages.push_back(m);
+        const bool z_face = faces == 1 && dir[2] != 0;
+        for (int level = 0; level < (depth > 1 ? 2 : 1); ++level) {
+            const int width = (depth - level) * radius;
+            // A z face's planes are contiguous: sent whole, in place, unless
+            // the interior update writes them during the exchange (p(t_n-1)
+            // deeper than R, from k = 3).
+            const bool in_place = z_face && (level == 0 || depth == 2);
+            const HaloPart p = part(L, dir, level, width);
+            const std::size_t count = in_place ? std::size_t(width) * L.slice : p.send.cells();
+            if (in_place || messages.empty() || messages.back().dir != dir ||
+                messages.back().in_place)
+                messages.push_back({dir, peer, peer == d.rank, in_place, {}, 0});
+            messages.back().parts.push_back(p);
+            messages.back().count += count;
+        }
     }
     return messages;
 }

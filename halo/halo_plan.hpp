@@ -10,11 +10,17 @@
 //
 // Depth k > 1 (halo k*R, one exchange every k steps): the next k steps
 // also update a ring of ghost cells that shrinks by R per step, so each
-// message carries p(t_n) k*R cells deep and p(t_n-1) (k-1)*R deep (the
+// neighbour gets p(t_n) k*R cells deep and p(t_n-1) (k-1)*R deep (the
 // first step updates ghosts out to (k-1)*R, and the leapfrog reads
 // p(t_n-1) at every cell it updates). The ring's corners read edges and
 // corners of the halo, so every one of the 26 neighbours that exists gets
-// a message; every part is packed.
+// a message. Packed parts share one message per neighbour. A z face's
+// planes go whole and in place, one message per time level, where the
+// step does not write them during the exchange: p(t_n) always, p(t_n-1)
+// at k = 2 (from k = 3 the interior update overwrites planes the send
+// would read, so they are packed first). Whole planes carry the sender's
+// edge columns too; the edge messages, unpacked after every receive,
+// overwrite them with the right cells.
 #pragma once
 
 #include "box.hpp"
@@ -34,12 +40,12 @@ struct HaloPart {
 };
 
 struct HaloMessage {
-    std::array<int, 3> dir; // towards the neighbour, each component -1, 0 or 1
-    int peer;               // its rank in the Cartesian communicator
-    bool self;              // this rank is its own neighbour here (periodic, alone along dir)
-    bool in_place;          // whole planes sent from and received into the field (depth 1, z)
-    std::vector<HaloPart> parts;
-    std::size_t count; // cells in the message
+    std::array<int, 3> dir;      // towards the neighbour, each component -1, 0 or 1
+    int peer;                    // its rank in the Cartesian communicator
+    bool self;                   // this rank is its own neighbour here (periodic, alone along dir)
+    bool in_place;               // whole z planes sent from and received into the field
+    std::vector<HaloPart> parts; // in place: one, whose level says which field
+    std::size_t count;           // cells in the message
 };
 
 // The index of a direction, 0..26; the opposite direction has 26 - index.
@@ -49,8 +55,9 @@ inline int direction_index(const std::array<int, 3>& dir) {
 
 // The messages of an exchange of `depth` k for stencil radius `radius` on
 // `layout` (whose halo is k * radius wide), in the order they are sent: by
-// direction index. The message a rank sends towards `dir` fills the
-// peer's halo at -dir, part by part in the same order and cell order.
+// direction index, then level. The message a rank sends towards `dir` fills
+// the peer's halo at -dir, part by part in the same order and cell order,
+// through the peer's message towards -dir with the same first level.
 std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout& layout,
                                             int radius, int depth);
 

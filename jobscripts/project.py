@@ -40,7 +40,8 @@ With --halo-depth K (deep halos: a halo K*R deep exchanged once every K
 steps), a step is the mean over the K-step cycle: the exchange step above
 over the interior grown by (K-1)*R on each side with a neighbour (slabs K*R
 thick; its messages carry K*R cells of p and (K-1)*R of the time level
-before, to each of up to 26 neighbours, every part packed; from K = 3 the
+before, to each of up to 26 neighbours; z faces whole planes in place,
+p(t_n-1)'s packed from K = 3, everything else packed; from K = 3 the
 interior waits for the pack), then K-1 steps of F + kernel(the box grown by
 (K-1-s)*R). `best` takes the fastest of K = 1, 2, 4, 8 per point.
 Ranks are placed as the mini-app does: MPI_Dims_create's grid, reversed so
@@ -133,17 +134,24 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
                 c = (cx, cy, cz)
                 local = [piece(grid[a], procs[a], c[a]) for a in range(3)]
                 rank = (cx * py + cy) * pz + cz
-                faces = []  # (axis or -1 for an edge or corner, bytes, off-node, to itself)
+                # (axis or -1 for an edge or corner, bytes, off-node, to itself, bytes packed)
+                faces = []
                 for d in directions(depth):
                     n = [c[a] + d[a] for a in range(3)]
                     if any(not 0 <= n[a] < procs[a] and not periodic[a] for a in range(3)):
                         continue
                     n = [n[a] % procs[a] for a in range(3)]
                     other = (n[0] * py + n[1]) * pz + n[2]
-                    cells = sum(math.prod(w if d[a] else local[a] for a in range(3))
-                                for w in (depth * radius, (depth - 1) * radius) if w)
                     axis = [a for a in range(3) if d[a]][0] if sum(map(abs, d)) == 1 else -1
-                    faces.append((axis, cells * FLOAT, other // gpn != rank // gpn, other == rank))
+                    cells = packed = 0
+                    for level, w in enumerate((depth * radius, (depth - 1) * radius)):
+                        n_cells = math.prod(w if d[a] else local[a] for a in range(3)) if w else 0
+                        cells += n_cells
+                        # z faces go in place, but p(t_n-1) from depth 3 (halo_plan.hpp).
+                        if axis != 2 or (level == 1 and depth >= 3):
+                            packed += n_cells
+                    faces.append((axis, cells * FLOAT, other // gpn != rank // gpn, other == rank,
+                                  packed * FLOAT))
                 node = rank // gpn
                 node_offnode[node] = node_offnode.get(node, 0) + sum(f[1] for f in faces if f[2])
                 ranks.append((rank, local, faces))
@@ -168,13 +176,12 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
         sent = [f for f in faces if not f[3]]  # faces to itself move no message
 
         def strided_ms(per_byte, which):
-            # Depth 1 sends z faces in place; deep halos pack every part.
-            return per_byte * sum(f[1] for f in which if depth > 1 or f[0] in (0, 1)) * share * scale
+            return per_byte * sum(f[4] for f in which) * share * scale
 
         t_pack = strided_ms(cal.pack_ms_per_byte, sent)
         t_unpack = strided_ms(cal.unpack_ms_per_byte, sent)
         t_ex = 0.0
-        for axis, size, off, _ in sent:
+        for axis, size, off, _, _ in sent:
             if not off:
                 t_ex = max(t_ex, cal.latency_ms + size / link_bytes_per_ms)
         if any(f[2] for f in faces):

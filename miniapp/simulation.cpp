@@ -118,10 +118,10 @@ void SimulationOf<T>::step(bool timed) {
     const int slot = steps_done_ % kSlots, phase = steps_done_ % depth_;
     StepTimers& t = timers_[slot];
     t.timed = timed;
-    // Phases are sampled a whole k-step cycle at a time, so that every step
-    // of the cycle counts alike.
-    const int sampled_cycles = (kPhaseSampling + depth_ - 1) / depth_;
-    t.sampled = timed && timed_steps_ / depth_ % sampled_cycles == 0;
+    // Phases are sampled a whole k-step cycle at a time, one cycle in
+    // kPhaseSampling, so that every step of the cycle counts alike and the
+    // events cost what they cost at k = 1.
+    t.sampled = timed && timed_steps_ / depth_ % kPhaseSampling == 0;
     t.exchanged = phase == 0 && exchange_->moves_data();
     timed_steps_ += timed;
     if (steps_done_ == 0) first_start_.record(compute_); // not the time spent on setup
@@ -135,7 +135,7 @@ void SimulationOf<T>::step(bool timed) {
             replay(front_graphs_, t.sampled, compute_,
                    [&](bool sampled) { enqueue_ring(t, sampled, p, next, phase); });
     } else if (!graphs_) {
-        exchange_->begin(p, slot);
+        exchange_->begin(p, next, slot);
         enqueue_front(t, t.sampled, p, next);
         exchange_->post();
         exchange_->wait();
@@ -145,7 +145,7 @@ void SimulationOf<T>::step(bool timed) {
     } else if (exchange_->host_between()) {
         // MPI: one graph up to the pack and the interior, the host's part of
         // the exchange, then one graph for the unpack and the boundary.
-        exchange_->begin(p, slot);
+        exchange_->begin(p, next, slot);
         replay(front_graphs_, t.sampled, compute_, [&](bool sampled) {
             enqueue_front(t, sampled, p, next);
             compute_.wait_for(halo_); // a capture ends with its forks joined
@@ -159,7 +159,7 @@ void SimulationOf<T>::step(bool timed) {
     } else {
         // NCCL's exchange is stream-ordered, so the whole step, source
         // included, is one graph; so is a step with nothing to exchange.
-        exchange_->begin(p, slot);
+        exchange_->begin(p, next, slot);
         replay(front_graphs_, t.sampled, compute_, [&](bool sampled) {
             enqueue_front(t, sampled, p, next);
             exchange_->post();

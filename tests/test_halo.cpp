@@ -52,7 +52,12 @@ TEST(HaloPlan, DeepMessagesFillTheGrownBoxExactlyOnceEdgesAndCornersIncluded) {
         for (const int k : {1, 2, 3}) {
             const Layout L(13, 11, 9, k * R);
             const std::vector<HaloMessage> plan = plan_halo_messages(d, L, R, k);
-            ASSERT_EQ(plan.size(), k == 1 ? 6u : 26u) << "R=" << R << " k=" << k;
+            // Depth 1: six faces. Deeper: 26 neighbours, z faces one message
+            // per time level (their planes go in place).
+            ASSERT_EQ(plan.size(), k == 1 ? 6u : 28u) << "R=" << R << " k=" << k;
+            for (const HaloMessage& m : plan)
+                EXPECT_EQ(m.in_place,
+                          m.dir[0] == 0 && m.dir[1] == 0 && (m.parts[0].level == 0 || k == 2));
             for (int level = 0; level < (k == 1 ? 1 : 2); ++level) {
                 const int grow = (k - level) * R;
                 std::vector<int> hits(std::size_t(L.px()) * L.py() * L.pz(), 0);
@@ -92,11 +97,19 @@ TEST(HaloPlan, DeepMessagesFillTheGrownBoxExactlyOnceEdgesAndCornersIncluded) {
             }
             for (const HaloMessage& m : plan) {
                 EXPECT_TRUE(m.self);
-                // The opposite message sends what this one receives, part by part.
+                // The opposite message of the same level sends what this one
+                // receives, part by part; in place, as many whole planes.
+                int opposites = 0;
                 for (const HaloMessage& o : plan)
-                    if (direction_index(o.dir) == 26 - direction_index(m.dir))
+                    if (direction_index(o.dir) == 26 - direction_index(m.dir) &&
+                        o.parts[0].level == m.parts[0].level) {
+                        ++opposites;
+                        ASSERT_EQ(o.parts.size(), m.parts.size());
+                        EXPECT_EQ(o.count, m.count);
                         for (std::size_t p = 0; p < m.parts.size(); ++p)
                             EXPECT_EQ(o.parts[p].send.cells(), m.parts[p].recv.cells());
+                    }
+                EXPECT_EQ(opposites, 1);
             }
         }
 }
