@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 
 namespace stencil {
 
@@ -229,9 +230,12 @@ void HaloExchange<T>::unpack(FieldView<T> field, FieldView<T> previous, bool tim
     }
     launch_unpack_faces<T>(field, unpack_table_[0], stream_);
     if (unpack_table_[1].count) launch_unpack_faces<T>(previous, unpack_table_[1], stream_);
-    if (drop_one_face_)
-        launch_fill(faces_.front().level() == 0 ? field : previous, faces_.front().parts[0].recv,
-                    T(0), stream_);
+    if (drop_one_face_) // a face's first part: every depth reads all of it
+        for (const Face& f : faces_)
+            if (std::abs(f.dir[0]) + std::abs(f.dir[1]) + std::abs(f.dir[2]) == 1) {
+                launch_fill(f.level() == 0 ? field : previous, f.parts[0].recv, T(0), stream_);
+                break;
+            }
     if (timed) t.unpack_done.record(stream_);
 }
 

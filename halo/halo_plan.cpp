@@ -37,12 +37,13 @@ std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout
     std::vector<HaloMessage> messages;
     for (int n = 0; n < 27; ++n) {
         const std::array<int, 3> dir{n % 3 - 1, n / 3 % 3 - 1, n / 9 - 1};
-        const int faces = (dir[0] != 0) + (dir[1] != 0) + (dir[2] != 0);
-        if (faces == 0 || (depth == 1 && faces > 1)) continue;
+        const int axes = (dir[0] != 0) + (dir[1] != 0) + (dir[2] != 0);
+        if (axes == 0 || axes > depth) continue;
         const int peer = d.neighbour_towards(dir);
         if (peer == MPI_PROC_NULL) continue;
-        const bool z_face = faces == 1 && dir[2] != 0;
+        const bool z_face = axes == 1 && dir[2] != 0;
         for (int level = 0; level < (depth > 1 ? 2 : 1); ++level) {
+            if (axes > depth - level) continue; // no ring cell that matters reads it
             const int width = (depth - level) * radius;
             // A z face's planes are contiguous: sent whole, in place, unless
             // the interior update writes them during the exchange (p(t_n-1)

@@ -12,9 +12,13 @@
 // also update a ring of ghost cells that shrinks by R per step, so each
 // neighbour gets p(t_n) k*R cells deep and p(t_n-1) (k-1)*R deep (the
 // first step updates ghosts out to (k-1)*R, and the leapfrog reads
-// p(t_n-1) at every cell it updates). The ring's corners read edges and
-// corners of the halo, so every one of the 26 neighbours that exists gets
-// a message. Packed parts share one message per neighbour. A z face's
+// p(t_n-1) at every cell it updates). A star stencil moves along one axis
+// per step, so an owned cell k steps on depends on p(t_n) at halo cells
+// outside the interior along at most k axes, and on p(t_n-1) along at most
+// k-1: depth 2 sends p(t_n) to faces and edges and p(t_n-1) to faces; from
+// depth 3, p(t_n) to all 26 neighbours. (The ring's box reaches further,
+// into cells no owned cell depends on; what it computes there from stale
+// halo cells is never read.) Packed parts share one message per neighbour. A z face's
 // planes go whole and in place, one message per time level, where the
 // step does not write them during the exchange: p(t_n) always, p(t_n-1)
 // at k = 2 (from k = 3 the interior update overwrites planes the send

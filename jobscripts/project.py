@@ -39,8 +39,9 @@ The model, per rank, per step (the job takes its slowest rank):
 With --halo-depth K (deep halos: a halo K*R deep exchanged once every K
 steps), a step is the mean over the K-step cycle: the exchange step above
 over the interior grown by (K-1)*R on each side with a neighbour (slabs K*R
-thick; its messages carry K*R cells of p and (K-1)*R of the time level
-before, to each of up to 26 neighbours; z faces whole planes in place,
+thick; its messages carry K*R cells of p to the neighbours across at most
+K axes (faces and edges at K = 2, all 26 from 3) and (K-1)*R of the time
+level before across at most K-1; z faces whole planes in place,
 p(t_n-1)'s packed from K = 3, everything else packed; from K = 3 the
 interior waits for the pack), then K-1 steps of F + kernel(the box grown by
 (K-1-s)*R). `best` takes the fastest of K = 1, 2, 4, 8 per point.
@@ -91,14 +92,15 @@ def piece(n, parts, coord):
 # ---- the model -----------------------------------------------------------------
 
 def directions(depth):
-    """The neighbours a rank exchanges with: the six faces at depth 1, and
-    faces, edges and corners (26) for deep halos."""
+    """The neighbours a rank exchanges with at `depth`: those across at most
+    `depth` axes (halo/halo_plan.hpp): the six faces at depth 1, faces and
+    edges (18) at 2, all 26 from 3."""
     out = []
     for dz in (-1, 0, 1):
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
                 moved = (dx != 0) + (dy != 0) + (dz != 0)
-                if moved and (depth > 1 or moved == 1):
+                if 0 < moved <= depth:
                     out.append((dx, dy, dz))
     return out
 
@@ -144,8 +146,11 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
                     other = (n[0] * py + n[1]) * pz + n[2]
                     axis = [a for a in range(3) if d[a]][0] if sum(map(abs, d)) == 1 else -1
                     cells = packed = 0
+                    moved = sum(1 for a in range(3) if d[a])
                     for level, w in enumerate((depth * radius, (depth - 1) * radius)):
-                        n_cells = math.prod(w if d[a] else local[a] for a in range(3)) if w else 0
+                        # p(t_n-1) goes where at most depth-1 axes are crossed.
+                        n_cells = math.prod(w if d[a] else local[a] for a in range(3)) \
+                            if w and moved <= depth - level else 0
                         cells += n_cells
                         # z faces go in place, but p(t_n-1) from depth 3 (halo_plan.hpp).
                         if axis != 2 or (level == 1 and depth >= 3):

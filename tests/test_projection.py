@@ -102,7 +102,8 @@ class Model(unittest.TestCase):
                                      (False,) * 3, "best")
         self.assertGreater(best["depth"], 1)
         self.assertEqual(len(project.directions(1)), 6)
-        self.assertEqual(len(project.directions(2)), 26)  # edges and corners too
+        self.assertEqual(len(project.directions(2)), 18)  # edges too
+        self.assertEqual(len(project.directions(3)), 26)  # and corners
 
     def test_overlap_off_adds_the_exchange(self):
         r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
