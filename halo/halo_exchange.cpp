@@ -101,13 +101,14 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
         PersistentRequests set;
         for (const Face& f : faces_) {
             if (f.self) continue;
-            const int count = int(f.count), tag = direction_index(f.dir) + 27 * f.level();
+            const int count = int(f.count);
+            const int sent_tag = direction_index(f.dir) + 27 * f.level(),
+                      received_tag = (26 - direction_index(f.dir)) + 27 * f.level();
             const void* send =
                 mode == CommMode::Staged ? f.send_host : send_source(f, field, previous);
             void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field, previous);
-            set.add_recv(recv, count, mpi_datatype<T>(), f.peer, 26 + 54 * f.level() - tag,
-                         d.cart.get());
-            set.add_send(send, count, mpi_datatype<T>(), f.peer, tag, d.cart.get());
+            set.add_recv(recv, count, mpi_datatype<T>(), f.peer, received_tag, d.cart.get());
+            set.add_send(send, count, mpi_datatype<T>(), f.peer, sent_tag, d.cart.get());
         }
         requests_.push_back(std::move(set));
     }
