@@ -7,6 +7,8 @@
 #include <string>
 
 #if !STENCIL_HAS_GPU
+#include "host_denormals.hpp"
+
 #include <omp.h>
 #endif
 
@@ -41,6 +43,14 @@ void set_device(int device) {
     GPU_CHECK(STENCIL_RT(SetDevice)(device));
 #else
     (void)device;
+#endif
+}
+
+const char* subnormal_handling() {
+#if STENCIL_HAS_GPU
+    return "subnormals kept (IEEE)";
+#else
+    return host_denormal_mode();
 #endif
 }
 

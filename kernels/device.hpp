@@ -14,6 +14,11 @@ int device_count();
 void set_device(int device);
 void device_synchronize();
 
+// How this back-end's arithmetic treats subnormal floats, for the report:
+// the GPUs keep them (IEEE), the HOST back-end flushes them to zero
+// (host_denormals.hpp says why).
+const char* subnormal_handling();
+
 struct DeviceInfo {
     std::string name;       // e.g. "NVIDIA H100 80GB HBM3", or the CPU on HOST
     std::string pci_bus_id; // "0000:c1:00.0"; "-" on HOST

@@ -2,6 +2,7 @@
 // the run's precision. It has one technique per operator (OpenMP loops), so it offers the
 // baseline per-direction variants and the fused Laplacian only.
 #include "field_ops.hpp"
+#include "host_denormals.hpp"
 #include "host_operators.hpp"
 #include "stencil.hpp"
 
@@ -17,6 +18,7 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
     (void)stream;
     (void)tuning;
     if (box.empty()) return;
+    flush_denormals_on_host_threads();
     switch (variant) {
     case Variant::BaselineX:
         return host_second_derivative<R>(Axis::X, in, out, box, c.x);
@@ -37,6 +39,7 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
                       Stream& stream, const Tuning& tuning) {
     (void)stream;
     (void)tuning;
+    flush_denormals_on_host_threads();
     if (!box.empty()) host_wave_step<R>(p, p_prev, vel, box, c, sponge);
 }
 
@@ -48,6 +51,7 @@ template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
                        const Sponge& sponge, Stream&) {
+    flush_denormals_on_host_threads();
     for (const WaveTable& table : tables) {
 #pragma omp parallel for schedule(dynamic)
         for (long long block = 0; block < table.blocks; ++block) {
@@ -121,6 +125,7 @@ void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, S
 template <class T>
 void launch_add_source(FieldView<T> field, const SourceCells& cells, const RickerSource& source,
                        long long* step, Stream&) {
+    flush_denormals_on_host_threads();
     const T amplitude = T(source.amplitude(*step));
     for (int c = 0; c < cells.count; ++c)
         field.origin[cells.offset[c]] += amplitude;

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include "device.hpp"
 #include "graph.hpp"
 
 #include "checked_io.hpp"
@@ -50,6 +51,7 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.tuning = sim.interior_tuning();
     r.shapes = shapes;
     r.graphs = sim.graphs();
+    r.subnormals = subnormal_handling();
 
     const double steps = std::max(t.steps, 1), sampled = std::max(t.sampled, 1);
     const double per_step[7] = {t.pack / sampled, t.post / sampled,   t.interior / sampled,
@@ -99,7 +101,8 @@ void print_report(const Report& r) {
     std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n",
                 r.backend.c_str(), r.ranks, r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1],
                 r.dims[2], r.devices.empty() ? "?" : r.devices.front().c_str());
-    std::printf("  grid %d x %d x %d, periodic %s, R=%d (order %d), %s, %d steps after %d warm-up, "
+    std::printf("  grid %d x %d x %d, periodic %s, R=%d (order %d), %s, %d steps (after %d "
+                "warm-up, undone), "
                 "dt=%.4g s, f0=%.3g Hz\n",
                 r.grid[0], r.grid[1], r.grid[2], periodic_axes(c.periodic).c_str(), c.radius,
                 2 * c.radius, precision_name(c.precision), c.steps, c.warmup, r.physics.dt,
@@ -121,7 +124,8 @@ void print_report(const Report& r) {
                              : !graphs_available()         ? "auto: this build has none"
                              : r.graphs ? "auto: a step with NCCL or no MPI message"
                                         : "auto: MPI exchanges run faster as plain launches";
-    std::printf("  graphs %s (%s)\n", r.graphs ? "on" : "off", graphs_why);
+    std::printf("  graphs %s (%s); %s\n", r.graphs ? "on" : "off", graphs_why,
+                r.subnormals.c_str());
     if (r.backend != "HOST")
         std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
                     "(%s)\n",
@@ -188,6 +192,7 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"exchanges_per_step", 1.0 / r.halo_depth},
                 {"redundant_cell_share", r.redundant_share},
                 {"graphs", r.graphs},
+                {"subnormals", r.subnormals},
                 {"model", c.model == ModelKind::Constant ? "constant" : "layered"},
                 {"spacing_m", c.spacing},
                 {"dt_s", r.physics.dt},
