@@ -40,11 +40,17 @@ constexpr int kFaultStep = 3;
 } // namespace
 
 DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outputs& outputs) {
+    // Warm-up steps capture graphs, fill caches and let clocks settle, and
+    // are then undone: the run's physics is its --steps steps alone, which
+    // the traces, snapshots and report count.
+    if (c.warmup > 0) {
+        sim.run(c.warmup, false);
+        sim.rewind();
+    }
     DriveResult result;
-    const int total = c.warmup + c.steps;
-    Progress progress(c, physics, total);
-    for (int n = 1; n <= total; ++n) {
-        sim.run(1, n > c.warmup);
+    Progress progress(c, physics, c.steps);
+    for (int n = 1; n <= c.steps; ++n) {
+        sim.run(1, true);
         if (n == kFaultStep) {
             if (c.fail_rank == world_rank())
                 fatal("injected failure (--inject-fault fail-rank=" + std::to_string(c.fail_rank) +
@@ -52,7 +58,7 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
             if (c.inject_nan) sim.set_value_at(physics.source, std::nanf(""));
         }
         if (c.nan_check_every > 0 &&
-            (n % c.nan_check_every == 0 || n == total || n == kFaultStep + 1)) {
+            (n % c.nan_check_every == 0 || n == c.steps || n == kFaultStep + 1)) {
             const int bad = sim.first_nonfinite_rank();
             if (bad >= 0) {
                 result = {false, n, bad};
@@ -62,7 +68,7 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         outputs.after_step(n);
         progress.after_step(n);
     }
-    outputs.finish(total);
+    outputs.finish(c.steps);
     return result;
 }
 

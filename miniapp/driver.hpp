@@ -14,7 +14,8 @@ struct DriveResult {
     int bad_step = -1, bad_rank = -1; // where a NaN/Inf was first seen
 };
 
-// Runs c.warmup untimed and c.steps timed steps (collective).
+// Runs c.warmup untimed steps, undoes them (Simulation::rewind), then runs
+// c.steps timed steps with the outputs (collective).
 DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outputs& outputs);
 
 } // namespace stencil

@@ -203,6 +203,20 @@ void SimulationOf<T>::settle_timers() const {
 }
 
 template <class T>
+void SimulationOf<T>::rewind() {
+    settle_timers(); // and so every exchange is complete: nothing reads the fields now
+    const std::vector<T> zeros(layout_.allocation(), T(0));
+    for (auto& f : fields_)
+        copy_to_device(f, zeros.data());
+    const long long zero = 0;
+    copy_to_device(source_step_, &zero);
+    // Step 0 again with p in fields_[0], as the graphs were captured.
+    current_ = 0;
+    steps_done_ = timed_steps_ = collected_ = 0;
+    totals_ = PhaseTotals{};
+}
+
+template <class T>
 template <class Self>
 auto SimulationOf<T>::updated_boxes(Self& self) {
     std::vector<decltype(&self.whole_)> boxes;

@@ -35,6 +35,12 @@ public:
     // Advances `steps` time steps; timed steps add to totals().
     virtual void run(int steps, bool timed) = 0;
 
+    // Back to t = 0: both time levels zero, the source's clock and the step
+    // count reset, the timers cleared. What the steps built is kept (launch
+    // shapes, buffers, captured graphs), so warm-up steps can be undone and
+    // --steps alone sets the physics (driver.cpp).
+    virtual void rewind() = 0;
+
     virtual const PhaseTotals& totals() const = 0;
     virtual const Decomposition& decomposition() const = 0;
     virtual Precision precision() const = 0;

@@ -35,6 +35,7 @@ public:
         for (int n = 0; n < steps; ++n)
             step(timed);
     }
+    void rewind() override;
     const PhaseTotals& totals() const override {
         settle_timers();
         return totals_;
