@@ -24,6 +24,8 @@ void free_pinned(void* p) noexcept;
 // Counts the pinned host bytes currently held, so that a run can prove it
 // staged nothing through the host (gpu-aware MPI allocates none).
 std::size_t pinned_bytes_in_use();
+// The node's MemAvailable (/proc/meminfo), or 0 where it cannot be read.
+std::size_t host_available_bytes();
 } // namespace detail
 
 // Owner of `count` elements of T allocated with `Alloc`/`Free`.

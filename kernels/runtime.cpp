@@ -25,18 +25,6 @@ std::string mib(std::size_t bytes) {
 }
 
 #if !STENCIL_HAS_GPU
-std::size_t host_available_bytes() {
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key;
-    std::size_t kib = 0;
-    while (meminfo >> key >> kib)
-        if (key == "MemAvailable:")
-            return kib * 1024;
-        else
-            meminfo.ignore(256, '\n');
-    return 0;
-}
-
 // Host "device" memory: aligned like the GPU allocators, so the layout's
 // 256-byte alignment claims hold on every back-end.
 void* aligned_host_alloc(std::size_t bytes) {
@@ -51,6 +39,18 @@ void* aligned_host_alloc(std::size_t bytes) {
 #endif
 
 } // namespace
+
+std::size_t host_available_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::size_t kib = 0;
+    while (meminfo >> key >> kib)
+        if (key == "MemAvailable:")
+            return kib * 1024;
+        else
+            meminfo.ignore(256, '\n');
+    return 0;
+}
 
 void* allocate_device(std::size_t bytes) {
 #if STENCIL_HAS_GPU

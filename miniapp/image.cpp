@@ -32,10 +32,12 @@ Rgb seismic(float t) {
     return {channel(0), channel(1), channel(2)};
 }
 
-// The upscaling factor that makes the shorter side at least 256 pixels.
+// The upscaling factor that makes the shorter side at least 256 pixels,
+// at most 8, and never the longer side above 8192 by it.
 int upscale(int width, int height) {
-    const int shorter = std::max(1, std::min(width, height));
-    return std::clamp((256 + shorter - 1) / shorter, 1, 8);
+    const int shorter = std::max(1, std::min(width, height)), longer = std::max(width, height);
+    const int most = std::clamp(8192 / std::max(1, longer), 1, 8);
+    return std::clamp((256 + shorter - 1) / shorter, 1, most);
 }
 
 #if STENCIL_HAVE_STB

@@ -4,7 +4,9 @@
 #include "checked_io.hpp"
 #include "driver.hpp"
 #include "gpu_aware.hpp"
+#include "gpu_runtime.hpp"
 #include "halo_depth.hpp"
+#include "memory_check.hpp"
 #include "nccl_comm.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
@@ -12,6 +14,7 @@
 #include "report.hpp"
 #include "simulation.hpp"
 #include "tuning.hpp"
+#include "warnings.hpp"
 
 #include <mpi.h>
 
@@ -19,6 +22,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 namespace stencil {
 namespace {
@@ -68,7 +72,11 @@ std::string check_report_writable(const Config& c) {
     std::string why;
     if (world_rank() == 0 && !c.report.empty()) {
         const std::string probe = partial_path(c.report);
-        if (std::FILE* f = std::fopen(probe.c_str(), "w"))
+        std::error_code ignored;
+        if (std::filesystem::is_directory(c.report, ignored))
+            why = "--report " + c.report + ": a directory; name a file, such as " + c.report +
+                  "/report.json";
+        else if (std::FILE* f = std::fopen(probe.c_str(), "w"))
             std::fclose(f), std::remove(probe.c_str());
         else
             why = "--report " + c.report + ": cannot write there (" + std::strerror(errno) + ")";
@@ -87,9 +95,13 @@ std::string choose_comm_mode(CommChoice choice, const GpuAwareness& aware, CommM
         mode = CommMode::Staged, reason = "requested";
         return {};
     case CommChoice::Nccl:
+        if (!STENCIL_HAS_GPU)
+            return "--comm nccl: NCCL/RCCL move GPU memory, and this is the HOST back-end; use "
+                   "--comm auto";
         if (!nccl_available())
             return std::string("--comm nccl: this ") + backend_name() +
-                   " build has no NCCL/RCCL (CMake found none; see README)";
+                   " build has no NCCL/RCCL: CMake found no nccl.h (set NCCL_HOME, or ROCM_PATH "
+                   "for RCCL, and configure again; README, \"Building\")";
         mode = CommMode::Nccl, reason = "requested; NCCL/RCCL on the halo stream";
         return {};
     case CommChoice::GpuAware:
@@ -192,6 +204,7 @@ int run(int argc, char** argv) {
     if (const std::string why = check_report_writable(c); !why.empty()) return refuse(why);
     OutputFolderLock folder_lock; // held by rank 0 until the run ends; left behind if it dies
     if (const std::string why = prepare_outputs(c, folder_lock); !why.empty()) return refuse(why);
+    print_warnings(input_warnings(c, physics));
 
     const GpuAwareness aware = detect_gpu_aware_mpi();
     CommMode mode = CommMode::Staged;
@@ -200,6 +213,7 @@ int run(int argc, char** argv) {
         return refuse(why);
 
     const Binding binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
+    if (const std::string why = check_memory(c, procs, binding); !why.empty()) return refuse(why);
     if (c.print_binding) {
         const std::string table = binding_table(binding, MPI_COMM_WORLD);
         if (world_rank() == 0) std::printf("%s", table.c_str());

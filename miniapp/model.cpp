@@ -25,6 +25,49 @@ double cfl_limit(int radius, double h, double c_max) {
     return 2.0 / (c_max * std::sqrt(lambda_max));
 }
 
+double min_cells_per_wavelength(int radius) {
+    const auto w = central_second_derivative_weights(radius);
+    const double pi = 3.14159265358979323846;
+    // Relative phase-speed error of a wave `cells` cells long; it falls as
+    // the wave gets longer, so the first length within 1% is the answer.
+    const auto error = [&](double cells) {
+        const double kh = 2 * pi / cells;
+        long double k2 = -w[0];
+        for (int r = 1; r <= radius; ++r)
+            k2 -= 2 * w[r] * std::cos(r * kh);
+        return std::fabs(std::sqrt(double(k2)) / kh - 1);
+    };
+    double cells = 2.0;
+    while (error(cells) > 0.01)
+        cells += 0.01;
+    return cells;
+}
+
+namespace {
+
+// What the kernels compute with must be a normal number in the run's
+// precision: 1/h^2 in the weights, dt^2 c^2 in the velocity field and
+// dt^2 / h^3 in the source.
+std::string representable(const Config& c, const Physics& p) {
+    const double h = c.spacing;
+    const double values[] = {
+        h, 1 / (h * h), p.dt, std::pow(p.dt * p.c_max, 2), p.dt * p.dt / (h * h * h), p.f0};
+    for (const double v : values) {
+        const bool ok = c.precision == Precision::FP32 ? std::isnormal(float(v)) : std::isnormal(v);
+        if (!ok) {
+            char line[200];
+            std::snprintf(line, sizeof line,
+                          "--spacing %g m with dt %g s and f0 %g Hz gives numbers %s cannot hold "
+                          "(1/h^2, dt^2 c^2 or dt^2/h^3); use SI units, such as --spacing 10",
+                          h, p.dt, p.f0, precision_name(c.precision));
+            return line;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& p) {
     // The speed range comes from the model itself, over every depth of the grid.
     p.c_min = p.c_max = velocity_at(c.model, 0, grid[2]);
@@ -42,8 +85,10 @@ std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Phy
         return line;
     }
     // A Ricker wavelet carries energy up to about 2.5 f0: keep its shortest
-    // wavelength, c_min / (2.5 f0), at least 6 cells long.
-    p.f0 = c.f0 > 0 ? c.f0 : p.c_min / (2.5 * 6.0 * c.spacing);
+    // wavelength, c_min / (2.5 f0), at least 6 cells long, and at least as
+    // long as the stencil needs (R = 1: 12.8 cells).
+    const double cells = std::max(6.0, min_cells_per_wavelength(c.radius));
+    p.f0 = c.f0 > 0 ? c.f0 : p.c_min / (2.5 * cells * c.spacing);
     p.t0 = 1.5 / p.f0;
     for (int a = 0; a < 3; ++a) {
         p.source[a] = c.source[a] < 0 ? grid[a] / 2 : c.source[a];
@@ -54,7 +99,7 @@ std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Phy
         }
     }
     p.sponge_strength = 0.1f;
-    return {};
+    return representable(c, p);
 }
 
 } // namespace stencil

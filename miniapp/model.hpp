@@ -24,9 +24,21 @@ double velocity_at(ModelKind model, int k, int nz);
 // largest eigenvalue of -L, is 3 (|w_0| + 2 sum |w_r|) / h^2.
 double cfl_limit(int radius, double h, double c_max);
 
+// Cells per wavelength the order-2R Laplacian needs for a phase-speed error
+// of at most 1% (from its dispersion relation, k_h^2 h^2 = -w_0 -
+// 2 sum w_r cos(r k h)): 12.8 at R = 1, 5.3 at R = 2, 3.4 at R = 4, 2.7 at
+// R = 8.
+double min_cells_per_wavelength(int radius);
+
+// The shortest wavelength the Ricker source carries energy at, c_min / (2.5 f0).
+inline double shortest_wavelength(const Physics& p) {
+    return p.c_min / (2.5 * p.f0);
+}
+
 // Fills `physics` from the configuration and the global grid; returns an
 // empty string, or one line saying what is wrong (a dt above the limit, a
-// source outside the grid).
+// source outside the grid, a spacing or time step the run's precision
+// cannot represent).
 std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& physics);
 
 } // namespace stencil

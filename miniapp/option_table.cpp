@@ -1,6 +1,7 @@
 #include "option_table.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <vector>
@@ -33,9 +34,18 @@ double positive_real(const std::string& text, const std::string& option) {
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || errno == ERANGE || !(v > 0))
-        throw BadOption{option + ": '" + text + "' is not a positive number"};
+    if (text.empty() || *end != '\0' || errno == ERANGE || !(v > 0) || !std::isfinite(v))
+        throw BadOption{option + ": '" + text + "' is not a finite positive number"};
     return v;
+}
+
+// A file or folder the user names. Empty is refused here: it is what an
+// unset variable in a job script gives, and "" + "/" + name would write
+// into the root directory.
+std::string path_value(const std::string& text, const std::string& option) {
+    if (text.empty())
+        throw BadOption{option + ": the path is empty (an unset variable in the job script?)"};
+    return text;
 }
 
 // "a,b,,c" -> {"a", "b", "", "c"}; as getline splits, "a,b," -> {"a", "b"}.
@@ -142,9 +152,11 @@ const OptionSpec kOptions[] = {
     {"Problem", "--precision", "fp32|fp64",
      "element type of fields, halos, snapshots and traces (default fp32)",
      [](S& s, const char* n, V v) { s.config.precision = one_of(v, n, kPrecisions); }},
-    {"Problem", "--steps", "N", "timed time steps (default 100)",
+    {"Problem", "--steps", "N", "time steps, all timed: the physics the outputs show (default 100)",
      [](S& s, const char* n, V v) { s.config.steps = positive(v, n); }},
-    {"Problem", "--warmup", "N", "untimed steps before them (default 5)",
+    {"Problem", "--warmup", "N",
+     "untimed steps first, then undone: the fields go back to rest, so\n"
+     "the outputs hold --steps steps alone (default 5)",
      [](S& s, const char* n, V v) { s.config.warmup = non_negative(v, n); }},
     {"Problem", "--model", "constant|layered", "velocity model (default constant, 1500 m/s)",
      [](S& s, const char* n, V v) { s.config.model = one_of(v, n, kModels); }},
@@ -208,7 +220,7 @@ const OptionSpec kOptions[] = {
      "launch shapes tuned on this GPU: from the tuning cache (auto:\n"
      "~/.cache/stencil-miniapp/tuning-cache.json or $STENCIL_TUNING_CACHE;\n"
      "or FILE), else tuned now and saved (default off: built-in shapes)",
-     [](S& s, const char*, V v) { s.config.tuning_mode = v; }},
+     [](S& s, const char* n, V v) { s.config.tuning_mode = path_value(v, n); }},
     {"Execution", "--tune-seconds", "S",
      "the search's budget for all of a run's boxes (default 20)",
      [](S& s, const char* n, V v) { s.config.tune_seconds = positive(v, n); }},
@@ -220,7 +232,7 @@ const OptionSpec kOptions[] = {
      [](S& s, const char*, V) { s.config.preflight = true; }},
 
     {"Output and checks", "--report", "FILE.json", "write the report as JSON",
-     [](S& s, const char*, V v) { s.config.report = v; }},
+     [](S& s, const char* n, V v) { s.config.report = path_value(v, n); }},
     {"Output and checks", "--label", "TEXT",
      "a label stored in the report (scaling scripts use weak/strong)",
      [](S& s, const char*, V v) { s.config.label = v; }},
@@ -232,7 +244,7 @@ const OptionSpec kOptions[] = {
      "where snapshots, images and traces go (default output); the run\n"
      "locks it, refuses one in use, holding a finished run's files, or\n"
      "without room for what it will write",
-     [](S& s, const char*, V v) { s.config.output = v; }},
+     [](S& s, const char* n, V v) { s.config.output = path_value(v, n); }},
     {"Output and checks", "--output-force", nullptr,
      "take the folder anyway: replace a dead run's lock and a finished\n"
      "run's files, skip the free-space check (never a live run's lock)",
@@ -247,7 +259,7 @@ const OptionSpec kOptions[] = {
      [](S& s, const char* n, V v) { axis_index(v, n, s.config.slice_axis, s.config.slice_index); }},
     {"Output and checks", "--receivers", "FILE",
      "record p at every step at the cells listed (x,y,z per line)",
-     [](S& s, const char*, V v) { s.config.receivers_file = v; }},
+     [](S& s, const char* n, V v) { s.config.receivers_file = path_value(v, n); }},
     {"Output and checks", "--receiver-line", "z=K",
      "receivers at every x along depth K, at the source's y",
      [](S& s, const char* n, V v) {

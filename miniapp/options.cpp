@@ -4,6 +4,7 @@
 #include "option_table.hpp"
 
 #include <cstring>
+#include <filesystem>
 
 namespace stencil {
 namespace {
@@ -87,7 +88,16 @@ std::string parse_options(int argc, char** argv, Config& c) {
         return "--tuning " + c.tuning_mode +
                " chooses the launch shape; drop --block-x/--block-y/--window/--rows, or use "
                "--tuning off";
-    if (c.tuning_mode.empty()) return "--tuning needs off, auto or a cache file";
+    std::error_code ignored;
+    if (c.tuning_mode != "off" && c.tuning_mode != "auto" &&
+        std::filesystem::is_directory(c.tuning_mode, ignored))
+        return "--tuning " + c.tuning_mode + ": a directory; name the cache file, such as " +
+               c.tuning_mode + "/tuning-cache.json";
+    // Every file goes to OUTPUT/NAME; in the root directory that is a mess
+    // at best (and as root it succeeds).
+    const std::filesystem::path output = std::filesystem::path(c.output).lexically_normal();
+    if (output.has_root_directory() && output.relative_path().empty())
+        return "--output " + c.output + ": the root directory; name a folder for this run's files";
     // The wave kernel's rows are bounded per radius (max_fused_rows).
     if (c.tuning.rows > max_fused_rows(c.radius, FusedKernel::Wave))
         return "--rows " + std::to_string(c.tuning.rows) +

@@ -30,23 +30,34 @@ std::string make_directory(const std::string& path) {
     return {};
 }
 
+// One receiver per line as x,y,z (or x y z); blank lines and # comments are
+// skipped, anything else is refused with its line number. A file with no
+// receiver in it is refused too: a run that records nothing looks like
+// success.
 std::string read_receivers(const std::string& path, std::vector<std::array<int, 3>>& out) {
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0)
+        return "--receivers " + path + ": cannot read it (" + std::strerror(errno) + ")";
+    if (!S_ISREG(info.st_mode)) return "--receivers " + path + ": not a file";
     std::ifstream in(path);
     if (!in) return "--receivers " + path + ": cannot read it";
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const auto hash = line.find('#');
         if (hash != std::string::npos) line.resize(hash);
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue; // blank or comment
         for (char& ch : line)
             if (ch == ',') ch = ' ';
         std::istringstream fields(line);
         std::array<int, 3> cell{};
-        if (!(fields >> cell[0])) continue; // blank or comment
         std::string rest;
-        if (!(fields >> cell[1] >> cell[2]) || (fields >> rest))
-            return "--receivers " + path + ": line " + std::to_string(number) + " is not x,y,z";
+        if (!(fields >> cell[0] >> cell[1] >> cell[2]) || (fields >> rest))
+            return "--receivers " + path + ": line " + std::to_string(number) +
+                   " is not x,y,z (three integers)";
         out.push_back(cell);
     }
+    if (in.bad()) return "--receivers " + path + ": cannot read it";
+    if (out.empty()) return "--receivers " + path + ": no receivers in it (one x,y,z per line)";
     return {};
 }
 
@@ -54,7 +65,7 @@ std::string read_receivers(const std::string& path, std::vector<std::array<int, 
 // `file_receivers` receivers from --receivers.
 std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
     constexpr std::uint64_t kSidecar = 1024;
-    const std::uint64_t steps = std::uint64_t(c.warmup) + std::uint64_t(c.steps);
+    const std::uint64_t steps = std::uint64_t(c.steps);
     const std::uint64_t snapshots =
         c.snapshot_every > 0 ? steps / std::uint64_t(c.snapshot_every) : 0;
     const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
@@ -69,7 +80,7 @@ std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
     if (receivers > 0) {
         const int stride = gather_stride(int(steps), receivers);
         bytes += std::uint64_t(receivers) * (steps * element + 32) + kSidecar +
-                 png_size_bound(receivers, int((steps + stride - 1) / stride));
+                 png_size_bound(gather_width(receivers), int((steps + stride - 1) / stride));
     }
     return bytes;
 }

@@ -98,7 +98,7 @@ Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
     if (!offsets.empty()) {
         s.offsets = DeviceArray<std::size_t>(offsets.size());
         copy_to_device(s.offsets, offsets.data());
-        s.capacity = c.warmup + c.steps;
+        s.capacity = c.steps;
         s.samples = DeviceArray<double>(offsets.size() * std::size_t(s.capacity));
     }
 }
@@ -259,23 +259,29 @@ std::string Outputs::State::save_traces(const std::vector<double>& ordered) cons
                     receivers.size(), nt, c.output.c_str());
         return {};
     }
-    // The shot gather: receivers across, time down.
+    // The shot gather: receivers across, time down, both decimated to a
+    // size an image holds (output_shapes.hpp).
+    const int receiver_count = int(receivers.size());
+    const int column_stride = gather_column_stride(receiver_count);
+    const int stride = gather_stride(nt, receiver_count);
     Image gather;
-    gather.width = int(receivers.size());
-    const int stride = gather_stride(nt, gather.width);
+    gather.width = gather_width(receiver_count);
     gather.height = (nt + stride - 1) / stride;
     gather.values.resize(std::size_t(gather.width) * gather.height);
     for (int row = 0; row < gather.height; ++row)
-        for (int r = 0; r < gather.width; ++r)
-            gather.values[std::size_t(row) * gather.width + r] =
-                ordered[std::size_t(r) * nt + std::size_t(row) * stride];
+        for (int col = 0; col < gather.width; ++col)
+            gather.values[std::size_t(row) * gather.width + col] =
+                ordered[std::size_t(col) * column_stride * nt + std::size_t(row) * stride];
     if (std::string why = write_seismic_png(c.output + "/shot_gather.png", gather,
                                             clip_at_percentile(gather.values, 95));
         !why.empty())
         return why;
-    std::printf(
-        "traces: %zu receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png\n",
-        receivers.size(), nt, c.output.c_str(), c.output.c_str());
+    std::printf("traces: %d receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png",
+                receiver_count, nt, c.output.c_str(), c.output.c_str());
+    if (column_stride > 1)
+        std::printf(" (one receiver in %d drawn: at most %d columns)", column_stride,
+                    kMaxGatherWidth);
+    std::printf("\n");
     return {};
 }
 

@@ -1,5 +1,6 @@
 #include "tuning.hpp"
 
+#include "gpu_runtime.hpp"
 #include "mpi_util.hpp"
 #include "tuning_cache.hpp"
 
@@ -47,7 +48,12 @@ std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config) {
 
     // Rank 0 decides, per distinct extents: 3 extents, 4 shape fields, a source.
     std::vector<int> table;
-    const bool off = config.tuning_mode == "off";
+    // The HOST back-end's loops have no launch shape to tune.
+    const bool off = config.tuning_mode == "off" || !STENCIL_HAS_GPU;
+    if (d.rank == 0 && config.tuning_mode != "off" && !STENCIL_HAS_GPU)
+        std::fprintf(stderr,
+                     "note: --tuning %s: the HOST back-end has no launch shapes; nothing to tune\n",
+                     config.tuning_mode.c_str());
     if (d.rank == 0 && !off) {
         std::vector<Extents> keys;
         for (std::size_t n = 0; n < all.size(); n += 3) {
