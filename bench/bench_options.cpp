@@ -1,7 +1,11 @@
 #include "bench_options.hpp"
 
+#include "gpu_runtime.hpp"
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 
 namespace stencil::bench {
@@ -79,6 +83,26 @@ std::string Size::label() const {
     return std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
 }
 
+// Every name --variants takes, on any back-end.
+const char* const kVariantNames[] = {
+    "baseline_x",  "baseline_y", "baseline_z",     "vector_x", "lds_y",      "window_z",
+    "fused_xy",    "fused_xyz",  "baseline_3pass", "wave",     "series",     "shell",
+    "shell_inner", "shell_x",    "shell_y",        "shell_z",  "shell_slabs"};
+
+bool built_here(const std::string& name) {
+    for (const Variant v : available_variants())
+        if (name == variant_name(v)) return true;
+    return name == "baseline_3pass" || name == "wave" || name.rfind("shell", 0) == 0 ||
+           (name == "series" && STENCIL_HAS_GPU);
+}
+
+std::vector<std::string> Options::unavailable_variants() const {
+    std::vector<std::string> missing;
+    for (const std::string& name : variants)
+        if (!built_here(name)) missing.push_back(name);
+    return missing;
+}
+
 bool Options::wants(const std::string& name) const {
     if (variants.empty()) return true;
     for (const auto& v : variants)
@@ -125,6 +149,10 @@ Options parse_options(int argc, char** argv) {
             }
         } else if (key == "--variants") {
             o.variants = split(value, ',');
+            for (const std::string& name : o.variants)
+                if (std::find(std::begin(kVariantNames), std::end(kVariantNames), name) ==
+                    std::end(kVariantNames))
+                    fail("--variants: '" + name + "' is not a variant");
         } else if (key == "--block-x") {
             o.tuning.block_x = parse_int(value, "block-x");
         } else if (key == "--block-y") {

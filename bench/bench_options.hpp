@@ -35,6 +35,9 @@ struct Options {
     // to show that the check fails the run (tests).
     bool plant_wrong_result = false;
     bool wants(const std::string& name) const;
+    // The --variants this back-end does not build (the HOST back-end has no
+    // vector_x, lds_y, window_z, fused_xy or series): main() says they are skipped.
+    std::vector<std::string> unavailable_variants() const;
 };
 
 // Parses argv (after Google Benchmark took its flags). On bad input prints

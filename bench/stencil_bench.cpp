@@ -385,6 +385,13 @@ int main(int argc, char** argv) {
                      stencil::backend_name());
         return 1;
     }
+    if (const auto missing = options.unavailable_variants(); !missing.empty()) {
+        std::string names;
+        for (const std::string& name : missing)
+            names += (names.empty() ? "" : ", ") + name;
+        std::fprintf(stderr, "stencil-bench: the %s back-end has no %s: skipped\n",
+                     stencil::backend_name(), names.c_str());
+    }
     const stencil::DeviceInfo info = stencil::device_info(0);
     benchmark::AddCustomContext("backend", stencil::backend_name());
     benchmark::AddCustomContext("device", info.name);

@@ -15,12 +15,16 @@ own smallest rank count. Writes into --out (default RESULTS_DIR):
   phases.png                per-phase time per step for each rank count
 
 --verify checks that the PNGs exist, are valid images and are not blank
-(exit 1 otherwise). Needs Debian's python3-matplotlib; nothing from pip.
+(exit 1 otherwise). The plots need Debian's python3-matplotlib (nothing from
+pip); without it the tables are written and one line says so.
 """
 import csv
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from tool_errors import ToolError, run  # noqa: E402
 
 PHASES = ["interior", "boundary", "pack", "post", "wait", "unpack"]
 COLOURS = {"interior": "#4c72b0", "boundary": "#8fb0de", "pack": "#dd8452", "post": "#f1b37a",
@@ -227,6 +231,8 @@ def main():
     if len(args) < 1 or "--help" in sys.argv:
         sys.exit(__doc__)
     folder = args[0]
+    if not os.path.isdir(folder):
+        raise ToolError(f"{folder}: not a folder")
     out = folder
     if "--out" in sys.argv:
         out = sys.argv[sys.argv.index("--out") + 1]
@@ -234,14 +240,21 @@ def main():
     os.makedirs(out, exist_ok=True)
     rows = series_rows(load(folder))
     if not rows:
-        sys.exit("collect.py: no labelled stencil-miniapp reports (weak*/strong*) under %s" % folder)
+        raise ToolError(f"no labelled stencil-miniapp reports (weak*/strong*) under {folder}")
     write_tables(rows, out)
-    plot(rows, out)
     print(open(os.path.join(out, "scaling.md")).read())
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print(f"collect.py: wrote scaling.md and scaling.csv in {out}; the plots need matplotlib "
+              "(apt-get install python3-matplotlib)")
+        return 1 if "--verify" in sys.argv else 0
+    plot(rows, out)
     print("collect.py: wrote scaling.md, scaling.csv, weak_efficiency.png, strong_speedup.png, phases.png in %s" % out)
     if "--verify" in sys.argv and not verify(out):
-        sys.exit(1)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -50,12 +50,14 @@ z gets the most ranks, rank = (x * PY + y) * PZ + z, GPUs_per_node
 consecutive ranks per node.
 """
 import argparse
-import json
 import math
 import os
 import sys
 
 from calibration import Calibration, fit_line, folder_of, load_reports, phase  # noqa: F401
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from tool_errors import load_json, run  # noqa: E402
 
 FLOAT = 4
 
@@ -399,7 +401,7 @@ def main(argv):
     text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
     status, by_label = 0, {}
     for path in a.machine:
-        machine = json.load(open(path))
+        machine = load_json(path)
         name = machine["name"]
         nodes = [int(n) for n in a.nodes.split(",")] if getattr(a, "nodes", None) else \
             node_series(machine.get("nodes", 1))
@@ -437,4 +439,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    run(lambda: main(sys.argv))

@@ -6,10 +6,10 @@ usage: bench-table.py BENCH.json [--markdown]
 Benchmark names: copy/PRECISION/SIZE, KERNEL/R<r>/PRECISION/SIZE[/rows=N],
 series_STEP/m=N/PRECISION/SIZE.
 """
-import json
 import sys
 
 from text_table import print_table
+from tool_errors import load_json, run
 
 # Targets of the precision and cells-per-thread work, by device: (kernel,
 # R, precision, fraction of copy). "fused_xyz" is the fused Laplacian.
@@ -35,7 +35,7 @@ def parse(name):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    data = json.load(open(sys.argv[1]))
+    data = load_json(sys.argv[1])
     md = "--markdown" in sys.argv
     ctx = data.get("context", {})
     rows = {}
@@ -72,4 +72,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -7,10 +7,10 @@ with the report's --label first when any report has one.
 
 usage: miniapp-table.py REPORT.json... [--markdown]
 """
-import json
 import sys
 
 from text_table import print_table
+from tool_errors import load_json, run
 
 
 def main():
@@ -18,7 +18,7 @@ def main():
     if not files:
         sys.exit(__doc__)
     md = "--markdown" in sys.argv
-    reports = [json.load(open(f)) for f in files]
+    reports = [load_json(f) for f in files]
     prec = lambda r: r.get("precision", "fp32")  # reports before --precision were fp32
     graphs = lambda r: "on" if r.get("graphs") else "off"  # reports before --graphs had none
     key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["radius"], r["overlap"], prec(r), graphs(r))
@@ -45,5 +45,6 @@ def main():
         rows = [[r.get("label", "")] + row for r, row in zip(ordered, rows)]
     print_table(header, rows, md)
 
+
 if __name__ == "__main__":
-    main()
+    run(main)

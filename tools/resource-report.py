@@ -19,6 +19,8 @@ import re
 import subprocess
 import sys
 
+from tool_errors import run
+
 
 # kernel (as shown in the table) -> why its spill is the point, not a bug.
 EXPECTED_SPILLS = {
@@ -143,4 +145,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -2,12 +2,20 @@
 # The test command: installs what it needs, builds the HOST back-end and runs
 # every test through ctest (units, kernels, the mini-app under mpirun at
 # 1-8 ranks, physics, benchmark smoke test). GPU suites skip without a GPU.
-# usage: tools/run-tests.sh [BUILD_DIR]
+# usage: tools/run-tests.sh [--configure-only] [BUILD_DIR]   (default build)
+#   A folder configured before (README's `cmake -S . -B build`, Makefiles)
+#   keeps its generator: Ninja and Makefiles cannot share a folder.
+#   --configure-only stops after the configuration (tests/run_tests_reuses_build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/install-deps.sh host
+configure_only=false
+if [ "${1:-}" = --configure-only ]; then configure_only=true; shift; fi
 build=${1:-build}
-cmake -S . -B "$build" -G Ninja -DSTENCIL_BACKEND=HOST
+tools/install-deps.sh host
+generator=(-G Ninja)
+[ -f "$build/CMakeCache.txt" ] && generator=()
+cmake -S . -B "$build" "${generator[@]}" -DSTENCIL_BACKEND=HOST
+$configure_only && exit 0
 cmake --build "$build" -j"$(nproc)"
 cd "$build"
 ctest --output-on-failure -j"$(nproc)"

@@ -5,8 +5,14 @@ what a run that did not finish leaves behind: partial files, raw files that
 no sidecar describes, and the run's lock.
 
 usage: tools/verify-output.py FOLDER [FOLDER ...]
-Exit status 0 when every sidecar matches its file, 1 when one does not, or a
-folder has none, 2 on bad usage.
+Exit status:
+  0  every folder is complete and every sidecar matches its file (a folder of
+     slice images alone, which have no sidecars, is complete too);
+  1  a file differs from its sidecar or is missing, or a folder holds no
+     output of the mini-app at all;
+  3  a folder is incomplete: a run is still writing it or died in it (its lock,
+     a .partial file, or a raw file no sidecar describes), and nothing differs;
+  2  bad usage, or a folder that cannot be read.
 """
 import json
 import os
@@ -23,8 +29,9 @@ def crc32_of(path):
 
 
 def verify_folder(folder):
-    """Returns (verified, problems, notes): lists of one-line messages."""
-    verified, problems, notes = [], [], []
+    """Returns (verified, problems, unfinished, images): lists of one-line messages,
+    and the PNG images found."""
+    verified, problems, unfinished = [], [], []
     names = sorted(os.listdir(folder))
     described = set()
     for name in names:
@@ -55,36 +62,50 @@ def verify_folder(folder):
         verified.append(f"{data}: {size} bytes, CRC-32 {crc}, run {meta.get('run', '?')}")
     for name in names:
         if name.endswith(".partial"):
-            notes.append(f"{name}: a write that never completed (no sidecar describes it)")
+            unfinished.append(f"{name}: a write that never completed")
         elif name.endswith((".raw", ".bin")) and name not in described:
-            notes.append(f"{name}: no sidecar describes it")
+            unfinished.append(f"{name}: no sidecar describes it")
         elif name == "stencil-miniapp.lock":
             with open(os.path.join(folder, name)) as f:
-                notes.append(f"{name}: a run holds this folder, or died in it: {f.read().strip()}")
-    if not verified and not problems:
-        problems.append("no sidecar with a length and CRC-32 here")
-    return verified, problems, notes
+                unfinished.append(f"{name}: a run holds this folder, or died in it: "
+                                  + " ".join(f.read().split()))
+    images = [n for n in names if n.endswith(".png")]
+    if not verified and not problems and not unfinished and not images:
+        problems.append("no output of stencil-miniapp here (no sidecar, no image)")
+    return verified, problems, unfinished, images
 
 
 def main(argv):
-    if len(argv) < 2 or argv[1] in ("-h", "--help"):
-        print(__doc__.strip(), file=sys.stderr if len(argv) < 2 else sys.stdout)
-        return 2 if len(argv) < 2 else 0
-    failed = False
+    if len(argv) >= 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    if len(argv) < 2 or any(a.startswith("-") for a in argv[1:]):
+        print("usage: tools/verify-output.py FOLDER [FOLDER ...]  (--help for more)", file=sys.stderr)
+        return 2
+    status = 0
     for folder in argv[1:]:
         if not os.path.isdir(folder):
             print(f"verify-output: {folder}: not a folder", file=sys.stderr)
             return 2
-        verified, problems, notes = verify_folder(folder)
+        try:
+            verified, problems, unfinished, images = verify_folder(folder)
+        except OSError as e:
+            print(f"verify-output: {folder}: {e.strerror or e}", file=sys.stderr)
+            return 2
         for line in verified:
             print(f"ok       {folder}/{line}")
         for line in problems:
             print(f"FAILED   {folder}/{line}")
-        for line in notes:
-            print(f"note     {folder}/{line}")
-        print(f"verify-output: {folder}: {len(verified)} verified, {len(problems)} failed")
-        failed |= bool(problems)
-    return 1 if failed else 0
+        for line in unfinished:
+            print(f"INCOMPLETE {folder}/{line}")
+        verdict = ("failed" if problems else "incomplete" if unfinished else "complete")
+        print(f"verify-output: {folder}: {verdict}: {len(verified)} verified, {len(problems)} failed, "
+              f"{len(unfinished)} unfinished, {len(images)} images")
+        if problems:
+            status = 1
+        elif unfinished and status == 0:
+            status = 3
+    return status
 
 
 if __name__ == "__main__":

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The Python tools on bad input, and verify-output's exit codes:
+#  - every tool, given a missing file, a truncated JSON or a folder where a
+#    file belongs, prints one line on stderr and exits non-zero, no traceback;
+#  - verify-output exits 0 on a complete folder (slice images alone are
+#    complete), 3 on an interrupted one (a lock, a .partial), 1 on a folder
+#    with nothing of the mini-app in it, 2 on bad usage, with one line;
+#  - collect.py without matplotlib writes its tables and says in one line
+#    that the plots need it;
+#  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
+# usage: tool_errors_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
+set -euo pipefail
+mpiexec=$1 np_flag=$2 app=$3 work=$4
+shift 4
+repo=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$work" && mkdir -p "$work/empty"
+fail() { echo "tool_errors: $*"; exit 1; }
+printf '{"program": "stencil-miniapp", "ranks": ' >"$work/truncated.json"
+
+# STATUS LABEL COMMAND...: exits with STATUS (any non-zero for "nonzero"),
+# one line on stderr, no traceback.
+expect() {
+  local want=$1 label=$2 status=0
+  shift 2
+  "$@" >"$work/out.txt" 2>"$work/err.txt" || status=$?
+  if [ "$want" = nonzero ]; then [ "$status" -ne 0 ] || fail "$label: exited 0"
+  else [ "$status" -eq "$want" ] || { cat "$work/out.txt" "$work/err.txt"; fail "$label: exit $status, not $want"; }; fi
+  ! grep -q Traceback "$work/err.txt" || { cat "$work/err.txt"; fail "$label: a traceback"; }
+  if [ "$status" -ne 0 ] && [ "$want" != 1 ] && [ "$want" != 3 ]; then
+    [ "$(wc -l <"$work/err.txt")" -eq 1 ] || { cat "$work/err.txt"; fail "$label: not one line on stderr"; }
+  fi
+  echo "ok  $label: exit $status${status:+ }$(head -c 150 "$work/err.txt")"
+}
+
+for input in "$work/missing.json" "$work/truncated.json" "$work/empty"; do
+  expect nonzero "bench-table $input" python3 "$repo/tools/bench-table.py" "$input"
+  expect nonzero "miniapp-table $input" python3 "$repo/tools/miniapp-table.py" "$input"
+  expect nonzero "resource-report $input" python3 "$repo/tools/resource-report.py" hip "$input"
+  expect nonzero "project --machine $input" python3 "$repo/jobscripts/project.py" "$work/empty" --machine "$input" weak
+done
+expect nonzero "collect.py on a missing folder" python3 "$repo/jobscripts/collect.py" "$work/missing"
+expect nonzero "collect.py on a folder without reports" python3 "$repo/jobscripts/collect.py" "$work/empty"
+
+echo "== verify-output's exit codes"
+run() { "$mpiexec" "$np_flag" 2 "$@" "$app" --grid 32,32,24 --steps 4 --warmup 0 --quiet "${args[@]}"; }
+args=(--snapshot-every 2 --output "$work/complete")
+run "$@" >/dev/null
+args=(--slice z=12 --output "$work/slices")
+run "$@" >/dev/null
+cp -r "$work/complete" "$work/interrupted"
+: >"$work/interrupted/snapshot_000006.raw.partial"
+echo "host x pid 1" >"$work/interrupted/stencil-miniapp.lock"
+verify=$repo/tools/verify-output.py
+expect 0 "verify a complete folder" python3 "$verify" "$work/complete"
+expect 0 "verify a folder of slice images" python3 "$verify" "$work/slices"
+expect 3 "verify an interrupted folder" python3 "$verify" "$work/interrupted"
+grep -q "INCOMPLETE .*stencil-miniapp.lock" "$work/out.txt" || fail "the lock is not reported"
+expect 1 "verify a folder without outputs" python3 "$verify" "$work/empty"
+expect 2 "verify with no folder" python3 "$verify"
+expect 2 "verify with an unknown flag" python3 "$verify" --frobnicate
+
+echo "== collect.py without matplotlib"
+mkdir -p "$work/reports"
+for n in 1 2; do
+  "$mpiexec" "$np_flag" "$n" "$@" "$app" --local 16,16,16 --steps 2 --quiet --label weak \
+    --report "$work/reports/weak-n$n.json" >/dev/null
+done
+mkdir -p "$work/no-matplotlib/matplotlib"
+echo 'raise ImportError("No module named matplotlib")' >"$work/no-matplotlib/matplotlib/__init__.py"
+PYTHONPATH=$work/no-matplotlib expect 0 "collect.py without matplotlib" \
+  python3 "$repo/jobscripts/collect.py" "$work/reports"
+grep -q "the plots need matplotlib" "$work/out.txt" || fail "collect.py did not say the plots need matplotlib"
+[ -f "$work/reports/scaling.md" ] || fail "collect.py wrote no table without matplotlib"
+
+echo "== what runs and tools write inside the repository is ignored by git"
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+  for path in results/weak-1/report.json tools/__pycache__/x.pyc build-tests/x; do
+    git -C "$repo" check-ignore -q "$path" || fail "$path is not git-ignored"
+  done
+  echo "ok  results/, __pycache__/ and build folders are git-ignored"
+fi
+echo "tools end in one line on bad input; verify-output's codes hold"

@@ -1,0 +1,51 @@
+"""Bad input to a command-line tool ends in one line on stderr and exit
+status 2, never a traceback: a missing or truncated file, JSON that is not
+a stencil-miniapp or stencil-bench report, a folder where a file was meant.
+
+usage, in a tool:  from tool_errors import ToolError, load_json, run
+                   ...
+                   if __name__ == "__main__":
+                       run(main)
+(jobscripts/ reaches this folder through sys.path.)
+"""
+import json
+import os
+import sys
+
+
+class ToolError(Exception):
+    """A message for the user, printed as it is."""
+
+
+def load_json(path):
+    """The JSON document in `path`, or a ToolError naming the file and what is wrong."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except IsADirectoryError:
+        raise ToolError(f"{path}: a folder, not a JSON file") from None
+    except OSError as e:
+        raise ToolError(f"{path}: {e.strerror}") from None
+    except ValueError as e:
+        raise ToolError(f"{path}: not valid JSON ({e})") from None
+
+
+def run(main):
+    """Exits with main()'s status; bad input becomes one line and status 2."""
+    prog = os.path.basename(sys.argv[0])
+    try:
+        status = main()
+    except ToolError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        sys.exit(2)
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"{prog}: {where}{e.strerror or e}", file=sys.stderr)
+        sys.exit(2)
+    except (KeyError, IndexError, TypeError, ValueError) as e:
+        print(f"{prog}: unexpected input ({type(e).__name__}: {e}); is it a file stencil-miniapp "
+              "or stencil-bench wrote?", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.exit(status or 0)
