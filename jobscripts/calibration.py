@@ -84,10 +84,7 @@ class Calibration:
         rows = []
         for path in glob.glob(os.path.join(folder, "halo-bench-*.txt")):
             with open(path) as bench:
-                for line in bench:
-                    m = re.match(rf"^{re.escape(mode)}\s+\d+\s+([\d.]+)\s+([\d.]+)\s", line)
-                    if m:
-                        rows.append((float(m.group(1)) * 1048576, float(m.group(2)) * 1e-3))
+                rows += halo_bench_rows(bench, mode)
         if len(rows) < 2:
             raise SystemExit(f"project: no '{mode}' rows in {folder}/halo-bench-*.txt")
         latency, per_byte = fit_line(rows)
@@ -165,6 +162,25 @@ def interpolate(pts, cells):
     raise AssertionError("unreachable")
 
 
+def halo_bench_rows(lines, mode):
+    """(bytes, ms) per exchange of `mode` from stencil-halo-bench's table, at
+    halo depth 1. The columns come from its header line ("mode local depth
+    messages MiB/exch us/exch ..."); tables without one (before deep halos)
+    are "mode local MiB/exch us/exch ..."."""
+    columns = ["mode", "local", "MiB/exch", "us/exch"]
+    rows = []
+    for line in lines:
+        fields = line.split()
+        if fields and fields[0] == "mode":
+            columns = fields
+        elif len(fields) >= 4 and fields[0] == mode and fields[1].isdigit():
+            cell = dict(zip(columns, fields))
+            if cell.get("depth", "1") != "1":
+                continue
+            rows.append((float(cell["MiB/exch"]) * 1048576, float(cell["us/exch"]) * 1e-3))
+    return rows
+
+
 def fit_line(rows):
     """Least-squares t = a + b * x over (x, t) rows."""
     n = len(rows)
@@ -172,6 +188,8 @@ def fit_line(rows):
     st = sum(t for _, t in rows)
     sxx = sum(x * x for x, _ in rows)
     sxt = sum(x * t for x, t in rows)
+    if n * sxx - sx * sx == 0:
+        raise SystemExit("project: a line needs two or more distinct sizes to fit, got %d rows" % n)
     b = (n * sxt - sx * st) / (n * sxx - sx * sx)
     return (st - b * sx) / n, b
 

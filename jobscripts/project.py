@@ -54,7 +54,7 @@ import math
 import os
 import sys
 
-from calibration import Calibration, fit_line, folder_of, load_reports, phase  # noqa: F401
+from calibration import Calibration, fit_line, folder_of, halo_bench_rows, load_reports, phase  # noqa: F401
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from tool_errors import load_json, run  # noqa: E402

@@ -161,6 +161,17 @@ class Calibrating(unittest.TestCase):
         self.assertAlmostEqual(cal.link_bytes_per_ms, 1048576 / (2 * 2e-3), delta=1)
         self.assertAlmostEqual(cal.kernel_ms(128 ** 3), 0.05, places=9)
 
+    def test_reads_the_halo_bench_table_with_depths(self):
+        # Since deep halos the table has depth and message columns; only
+        # depth 1 is the exchange the model's latency and bandwidth describe.
+        table = ["mode        local depth  messages     MiB/exch      us/exch    us/step       GB/s",
+                 "gpu-aware      64     1         1         1.00         32.0       32.0        6.3",
+                 "gpu-aware      64     2         1         2.00        999.0      499.5        8.5",
+                 "gpu-aware     128     1         1         4.00         38.0       38.0        8.1",
+                 "staged         64     1         1         1.00         77.0       77.0        1.0"]
+        rows = project.halo_bench_rows(table, "gpu-aware")
+        self.assertEqual(rows, [(1048576.0, 0.032), (4 * 1048576.0, 0.038)])
+
 
 if __name__ == "__main__":
     unittest.main()
