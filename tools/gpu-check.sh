@@ -3,7 +3,8 @@
 # table, run the GPU test suite, run the benchmark, and print a short table
 # last. Logs and JSON go to the results folder $OUT.
 #
-# usage: tools/gpu-check.sh [--bench-args "..."] [--extra-bench "..."] [--skip-tests] [--skip-bench]
+# usage: tools/gpu-check.sh [--bench-args "..."] [--extra-bench "..."] [--tests REGEX] [--skip-tests] [--skip-bench]
+#   --tests:       only the tests whose names match REGEX (ctest -R)
 #   --extra-bench: a second benchmark run (for example a --rows sweep), to
 #                  $OUT/extra.json and its table to $OUT/extra-table.txt
 # env:   OUT (default .out), STENCIL_CUDA_ARCHS (default 90)
@@ -13,11 +14,12 @@ OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
 bench_args="--sizes=256,512 --radii=1,2,4,8"
 extra_args=""
-run_tests=1 run_bench=1
+run_tests=1 run_bench=1 test_regex=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench-args) bench_args=$2; shift ;;
     --extra-bench) extra_args=$2; shift ;;
+    --tests) test_regex=$2; shift ;;
     --skip-tests) run_tests=0 ;;
     --skip-bench) run_bench=0 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
@@ -40,7 +42,7 @@ tail -1 "$OUT/resources.txt"
 
 status=0
 if [ "$run_tests" = 1 ]; then
-  (cd "$build" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -j4 --timeout 1500) >"$OUT/ctest.log" 2>&1 || status=1
+  (cd "$build" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -j4 --timeout 1500 ${test_regex:+-R "$test_regex"}) >"$OUT/ctest.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$OUT/ctest.log" | tail -25
 fi
 if [ "$run_bench" = 1 ]; then
