@@ -280,7 +280,8 @@ const OptionSpec kOptions[] = {
          s.config.progress_seconds = v == "0" ? 0.0 : positive_real(v, n);
      }},
     {"Output and checks", "--quiet", nullptr,
-     "only errors and the FOM line (no progress, phase table or context)",
+     "only warnings, errors and the FOM line (no progress, phase table\n"
+     "or context)",
      [](S& s, const char*, V) { s.config.quiet = true; }},
 
     {"Testing aids", "--poison-halo", nullptr, "fill received halos with NaN before each exchange",
