@@ -48,6 +48,9 @@ MemoryNeed estimate_memory(const Config& c, const std::array<int, 3>& procs, int
     const int depth = std::max(c.halo_depth, 1); // auto tries 1 first
     std::uint64_t fields = 3 * padded_cells(largest, depth * c.radius) * element;
     std::uint64_t host = 0;
+    // Rank 0 gathers every receiver's trace, in double, before writing it.
+    const std::uint64_t receivers = c.receivers.size() + (c.line_axis == 2 ? c.grid[0] : 0);
+    if (rank == 0) host += receivers * std::uint64_t(c.steps) * sizeof(double);
     if (c.check && rank == 0) {
         fields += 3 * padded_cells(c.grid, c.radius) * element;
         host += 2 * padded_cells(c.grid, 0) * sizeof(double);

@@ -14,8 +14,9 @@
 namespace stencil {
 
 // A lower bound of what one rank allocates, in bytes: the three fields of
-// its largest box with their halo, and on rank 0 with --check the
-// one-domain run and the two gathered fields it compares.
+// its largest box with their halo; on rank 0 the gathered traces of every
+// receiver, and with --check the one-domain run and the two gathered
+// fields it compares. c.receivers must be filled (prepare_outputs).
 struct MemoryNeed {
     std::uint64_t device = 0; // GPU memory (0 on the HOST back-end, whose fields are host memory)
     std::uint64_t host = 0;
