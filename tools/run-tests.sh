@@ -5,13 +5,15 @@
 # usage: tools/run-tests.sh [--configure-only] [BUILD_DIR]   (default build)
 #   A folder configured before (README's `cmake -S . -B build`, Makefiles)
 #   keeps its generator: Ninja and Makefiles cannot share a folder.
-#   --configure-only stops after the configuration (tests/run_tests_reuses_build.sh).
+#   --configure-only configures the folder and stops, installing nothing
+#   (tests/run_tests_reuses_build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 configure_only=false
 if [ "${1:-}" = --configure-only ]; then configure_only=true; shift; fi
 build=${1:-build}
-tools/install-deps.sh host
+# Configuring needs only CMake and a compiler: --configure-only installs nothing.
+$configure_only || tools/install-deps.sh host
 generator=(-G Ninja)
 [ -f "$build/CMakeCache.txt" ] && generator=()
 cmake -S . -B "$build" "${generator[@]}" -DSTENCIL_BACKEND=HOST
