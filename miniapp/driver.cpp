@@ -1,5 +1,6 @@
 #include "driver.hpp"
 
+#include "checkpoint.hpp"
 #include "mpi_util.hpp"
 
 #include <cmath>
@@ -48,8 +49,13 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         sim.rewind();
     }
     DriveResult result;
+    int first = 0;
+    if (!c.restart.empty()) {
+        result.refused = restore_checkpoint(sim, c, physics, first);
+        if (!result.refused.empty()) return result;
+    }
     Progress progress(c, physics, c.steps);
-    for (int n = 1; n <= c.steps; ++n) {
+    for (int n = first + 1; n <= c.steps; ++n) {
         sim.run(1, true);
         if (n == kFaultStep) {
             if (c.fail_rank == world_rank())
@@ -66,6 +72,8 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
             }
         }
         outputs.after_step(n);
+        if (c.checkpoint_every > 0 && n % c.checkpoint_every == 0)
+            write_checkpoint(sim, c, physics);
         progress.after_step(n);
     }
     outputs.finish(c.steps);

@@ -7,15 +7,19 @@
 #include "outputs.hpp"
 #include "simulation.hpp"
 
+#include <string>
+
 namespace stencil {
 
 struct DriveResult {
     bool stable = true;
     int bad_step = -1, bad_rank = -1; // where a NaN/Inf was first seen
+    std::string refused;              // --restart could not continue: why (one line)
 };
 
-// Runs c.warmup untimed steps, undoes them (Simulation::rewind), then runs
-// c.steps timed steps with the outputs (collective).
+// Runs c.warmup untimed steps, undoes them (Simulation::rewind), continues
+// from a checkpoint with --restart, then runs the timed steps up to
+// c.steps with the outputs and checkpoints (collective).
 DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outputs& outputs);
 
 } // namespace stencil

@@ -139,6 +139,49 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
     return result;
 }
 
+template <class T>
+std::string read_field_file(const Decomposition& d, const std::string& path,
+                            const FieldFile& expected, std::vector<T>& interior) {
+    const MPI_Datatype element = mpi_datatype<T>();
+    const MPI_Comm comm = d.cart.get();
+    const BoxType box(d, element);
+    interior.assign(std::size_t(d.local[0]) * d.local[1] * d.local[2], T(0));
+    MPI_File file = MPI_FILE_NULL;
+    LocalProblem problem;
+    problem.check(MPI_File_open(comm, path.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file), "open");
+    if (const std::string why = first_problem(comm, problem.text); !why.empty()) return why;
+    MPI_Offset size = 0;
+    problem.check(MPI_File_get_size(file, &size), "get_size");
+    const bool length_ok = std::uint64_t(size) == expected.bytes;
+    if (problem.text.empty() && !length_ok)
+        problem.set(std::to_string(size) + " bytes, " + std::to_string(expected.bytes) +
+                    " expected");
+    if (length_ok) { // a short file would end the collective read early on some ranks only
+        problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
+                      "set_view");
+        MPI_Status status;
+        problem.check(
+            MPI_File_read_all(file, interior.data(), int(interior.size()), element, &status),
+            "read_all");
+    }
+    problem.check(MPI_File_close(&file), "close");
+    if (const std::string why = first_problem(comm, problem.text); !why.empty()) return why;
+    std::uint32_t raw = raw_crc_of_box(d, interior, expected.bytes);
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &raw, 1, MPI_UINT32_T, MPI_BXOR, comm));
+    const std::uint32_t crc = standard_crc32(raw, expected.bytes);
+    if (crc != expected.crc32) {
+        char line[96];
+        std::snprintf(line, sizeof line, "CRC-32 %08x, %08x expected", crc, expected.crc32);
+        return line;
+    }
+    return {};
+}
+
+template std::string read_field_file<float>(const Decomposition&, const std::string&,
+                                            const FieldFile&, std::vector<float>&);
+template std::string read_field_file<double>(const Decomposition&, const std::string&,
+                                             const FieldFile&, std::vector<double>&);
+
 template FieldFile write_field_file<float>(const Decomposition&, const std::string&,
                                            const std::vector<float>&, bool);
 template FieldFile write_field_file<double>(const Decomposition&, const std::string&,

@@ -28,4 +28,13 @@ template <class T>
 FieldFile write_field_file(const Decomposition& d, const std::string& path,
                            const std::vector<T>& interior, bool inject_no_space);
 
+// Collective over d.cart: this rank's box of the global raw file `path`
+// into `interior` (x fastest), read with MPI-IO, and the file checked
+// against `expected` (its length, and its CRC-32 combined from the parts
+// the ranks read, so no rank reads the whole file). Returns "" or, on every
+// rank, the same line saying what is wrong.
+template <class T>
+std::string read_field_file(const Decomposition& d, const std::string& path,
+                            const FieldFile& expected, std::vector<T>& interior);
+
 } // namespace stencil

@@ -232,6 +232,7 @@ int run(int argc, char** argv) {
     } catch (const OutputFailure& failure) { // thrown on every rank together
         return fail_together(failure.what(), 1);
     }
+    if (!outcome.refused.empty()) return refuse(outcome.refused);
     if (!outcome.stable) {
         if (world_rank() == 0)
             std::fprintf(

@@ -267,6 +267,17 @@ const OptionSpec kOptions[] = {
          if (s.config.line_axis != 2)
              throw BadOption{std::string(n) + ": only z=K (a line along x at depth K)"};
      }},
+    {"Output and checks", "--checkpoint-every", "N",
+     "every N steps, both time levels and the step into a checkpoint\n"
+     "folder (the two newest kept; default 0: none)",
+     [](S& s, const char* n, V v) { s.config.checkpoint_every = non_negative(v, n); }},
+    {"Output and checks", "--checkpoint-dir", "DIR",
+     "where checkpoints go (default OUTPUT/checkpoints)",
+     [](S& s, const char* n, V v) { s.config.checkpoint_dir = path_value(v, n); }},
+    {"Output and checks", "--restart", "DIR|latest",
+     "continue from the newest checkpoint that verifies, on any rank\n"
+     "count; --steps is the run's total, as before",
+     [](S& s, const char* n, V v) { s.config.restart = path_value(v, n); }},
     {"Output and checks", "--check", nullptr,
      "also run on one domain and compare bit for bit (small grids)",
      [](S& s, const char*, V) { s.config.check = true; }},

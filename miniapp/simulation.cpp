@@ -212,8 +212,32 @@ void SimulationOf<T>::rewind() {
     copy_to_device(source_step_, &zero);
     // Step 0 again with p in fields_[0], as the graphs were captured.
     current_ = 0;
-    steps_done_ = timed_steps_ = collected_ = 0;
+    steps_done_ = timed_steps_ = collected_ = first_step_ = 0;
     totals_ = PhaseTotals{};
+}
+
+template <class T>
+void SimulationOf<T>::restore(int step, const std::vector<double>& p,
+                              const std::vector<double>& p_prev) {
+    rewind();
+    // Halos zero: the Dirichlet boundary, and what the first exchange fills.
+    std::vector<T> host(layout_.allocation());
+    const Box owned = layout_.interior();
+    for (int level = 0; level < 2; ++level) {
+        const std::vector<double>& values = level == 0 ? p : p_prev;
+        if (values.size() != owned.cells()) fatal("restore: the interior has the wrong size");
+        std::fill(host.begin(), host.end(), T(0));
+        const FieldView<T> v = view_of(host.data(), layout_);
+        std::size_t n = 0;
+        for (int k = owned.z0; k < owned.z1; ++k)
+            for (int j = owned.y0; j < owned.y1; ++j)
+                for (int i = owned.x0; i < owned.x1; ++i)
+                    v(i, j, k) = T(values[n++]);
+        copy_to_device(fields_[level], host.data()); // p in fields_[0], as current_ = 0 says
+    }
+    const long long source_steps = step; // the source's clock is the physics time
+    copy_to_device(source_step_, &source_steps);
+    first_step_ = step;
 }
 
 template <class T>

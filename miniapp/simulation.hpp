@@ -40,6 +40,12 @@ public:
     // shapes, buffers, captured graphs), so warm-up steps can be undone and
     // --steps alone sets the physics (driver.cpp).
     virtual void rewind() = 0;
+    // Continues from a checkpoint: rewind(), then this rank's interiors of
+    // p(t_n) and p(t_{n-1}) (x fastest, as interior_copy gives them) at
+    // step n = `step`; the halos come from the next step's exchange, which
+    // starts a fresh deep-halo cycle. steps_done() then counts from `step`.
+    virtual void restore(int step, const std::vector<double>& p,
+                         const std::vector<double>& p_prev) = 0;
 
     virtual const PhaseTotals& totals() const = 0;
     virtual const Decomposition& decomposition() const = 0;
@@ -76,8 +82,9 @@ public:
     virtual double energy() const = 0; // sum of p^2 over the interior
     virtual double value_at(const std::array<int, 3>& cell) const = 0; // p at a global cell
     virtual bool all_finite() const = 0;
-    // This rank's interior of p, x fastest (a host copy).
-    virtual std::vector<double> interior_copy() const = 0;
+    // This rank's interior of p(t_n), or with `previous` of p(t_{n-1}), x
+    // fastest (a host copy).
+    virtual std::vector<double> interior_copy(bool previous = false) const = 0;
     // The offset of a global cell from the field origin, if this rank owns it.
     virtual bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const = 0;
     // out[n] = p at offsets[n], n < count, widened to double; device arrays,

@@ -36,6 +36,8 @@ public:
             step(timed);
     }
     void rewind() override;
+    void restore(int step, const std::vector<double>& p,
+                 const std::vector<double>& p_prev) override;
     const PhaseTotals& totals() const override {
         settle_timers();
         return totals_;
@@ -50,7 +52,7 @@ public:
         self = exchange_->self_faces();
         return exchange_->faces();
     }
-    int steps_done() const override { return steps_done_; }
+    int steps_done() const override { return first_step_ + steps_done_; }
     const Tuning& interior_tuning() const override {
         return (config_.overlap ? inner_ : whole_).tuning;
     }
@@ -64,7 +66,7 @@ public:
     double energy() const override;
     double value_at(const std::array<int, 3>& cell) const override;
     bool all_finite() const override;
-    std::vector<double> interior_copy() const override;
+    std::vector<double> interior_copy(bool previous = false) const override;
     bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const override;
     void sample(const std::size_t* offsets, int count, double* out) override;
     void settle() override { settle_timers(); }
@@ -112,7 +114,7 @@ private:
     // Waits for every step enqueued, and the compute stream's work after
     // them: before the host reads a field.
     void settle_timers() const;
-    std::vector<T> local_interior() const; // settles first
+    std::vector<T> local_interior(bool previous = false) const; // settles first
     // The boxes the steps update with this schedule: whole, or inner and
     // the slabs, and the ring of deep halos (pointers to const for a const
     // Self).
@@ -156,7 +158,8 @@ private:
     // exchanges, the whole step), and after it ("back"): graph_index().
     bool graphs_ = false;
     std::vector<Graph> front_graphs_, back_graphs_;
-    int steps_done_ = 0;
+    int steps_done_ = 0;  // since the start, the warm-up's rewind or a restore
+    int first_step_ = 0;  // the physics step a restore continued from
     int timed_steps_ = 0; // enqueued, for the phase sampling
 
     // What the const queries settle before they read a field: they wait for

@@ -39,10 +39,10 @@ std::uint64_t bits_of(T value) {
 } // namespace
 
 template <class T>
-std::vector<T> SimulationOf<T>::local_interior() const {
+std::vector<T> SimulationOf<T>::local_interior(bool previous) const {
     settle_timers(); // copy() runs on the legacy stream, which does not wait for ours
     std::vector<T> all(layout_.allocation());
-    copy_to_host(all.data(), fields_[current_]);
+    copy_to_host(all.data(), fields_[previous ? 1 - current_ : current_]);
     const FieldView<const T> v = view_of(static_cast<const T*>(all.data()), layout_);
     std::vector<T> interior;
     const Box owned = layout_.interior(); // not the ghost ring of deep halos
@@ -138,8 +138,8 @@ bool SimulationOf<T>::all_finite() const {
 }
 
 template <class T>
-std::vector<double> SimulationOf<T>::interior_copy() const {
-    const std::vector<T> cells = local_interior();
+std::vector<double> SimulationOf<T>::interior_copy(bool previous) const {
+    const std::vector<T> cells = local_interior(previous);
     return std::vector<double>(cells.begin(), cells.end());
 }
 
@@ -178,14 +178,14 @@ void SimulationOf<T>::set_value_at(const std::array<int, 3>& cell, double value)
 // The members defined in this file, for both precisions (simulation.cpp
 // instantiates the class with the rest).
 #define STENCIL_INSTANTIATE_QUERIES(T)                                                             \
-    template std::vector<T> SimulationOf<T>::local_interior() const;                               \
+    template std::vector<T> SimulationOf<T>::local_interior(bool) const;                           \
     template bool SimulationOf<T>::owns(const std::array<int, 3>&, std::array<int, 3>&) const;     \
     template std::uint64_t SimulationOf<T>::checksum() const;                                      \
     template std::vector<double> SimulationOf<T>::gather() const;                                  \
     template double SimulationOf<T>::energy() const;                                               \
     template double SimulationOf<T>::value_at(const std::array<int, 3>&) const;                    \
     template bool SimulationOf<T>::all_finite() const;                                             \
-    template std::vector<double> SimulationOf<T>::interior_copy() const;                           \
+    template std::vector<double> SimulationOf<T>::interior_copy(bool) const;                       \
     template bool SimulationOf<T>::local_offset(const std::array<int, 3>&, std::size_t&) const;    \
     template void SimulationOf<T>::sample(const std::size_t*, int, double*);                       \
     template int SimulationOf<T>::first_nonfinite_rank() const;                                    \

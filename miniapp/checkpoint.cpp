@@ -1,0 +1,213 @@
+#include "checkpoint.hpp"
+
+#include "checked_io.hpp"
+#include "field_file.hpp"
+#include "mpi_util.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace stencil {
+namespace {
+
+constexpr const char* kLevels[2] = {"p.raw", "p_prev.raw"};
+
+std::string step_name(int step) {
+    char name[32];
+    std::snprintf(name, sizeof name, "step_%06d", step);
+    return name;
+}
+
+// Everything that changes the result: a checkpoint continues only a run
+// that agrees on all of it. Timing options (steps, comm, overlap, depth,
+// graphs, tuning, ranks) may differ: none of them changes a bit.
+Json identity(const Config& c, const Physics& p) {
+    return {{"grid", c.grid},
+            {"radius", c.radius},
+            {"precision", precision_name(c.precision)},
+            {"spacing_m", c.spacing},
+            {"dt_s", p.dt},
+            {"f0_hz", p.f0},
+            {"model", c.model == ModelKind::Constant ? "constant" : "layered"},
+            {"source", p.source},
+            {"sponge", c.sponge},
+            {"periodic", periodic_axes(c.periodic)}};
+}
+
+// Rank 0's text of a small file, on every rank ("" if it cannot be read).
+std::string read_on_root(const std::string& path) {
+    std::string text;
+    if (world_rank() == 0) {
+        std::ifstream in(path);
+        std::ostringstream all;
+        all << in.rdbuf();
+        if (in) text = all.str();
+    }
+    int size = int(text.size());
+    MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    text.resize(std::size_t(size));
+    MPI_CHECK(MPI_Bcast(text.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD));
+    return text;
+}
+
+// The checkpoints `restart` names, newest first (rank 0 looks; every rank gets them).
+std::vector<std::string> candidates(const Config& c) {
+    std::string list;
+    if (world_rank() == 0) {
+        const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
+        std::error_code ignored;
+        std::vector<std::string> found;
+        if (fs::exists(fs::path(named) / "checkpoint.json", ignored)) {
+            found.push_back(named);
+        } else {
+            for (const auto& entry : fs::directory_iterator(named, ignored)) {
+                const std::string name = entry.path().filename().string();
+                if (name.rfind("step_", 0) == 0 && name.find(".partial") == std::string::npos)
+                    found.push_back(entry.path().string());
+            }
+            std::sort(found.rbegin(), found.rend()); // step_NNNNNN: newest first
+        }
+        for (const std::string& f : found)
+            list += f + "\n";
+    }
+    int size = int(list.size());
+    MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    list.resize(std::size_t(size));
+    MPI_CHECK(MPI_Bcast(list.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD));
+    std::vector<std::string> out;
+    std::istringstream lines(list);
+    for (std::string line; std::getline(lines, line);)
+        out.push_back(line);
+    return out;
+}
+
+// Rank 0: removes all but the two newest complete checkpoints.
+void keep_two_newest(const std::string& folder) {
+    std::vector<fs::path> complete;
+    std::error_code ignored;
+    for (const auto& entry : fs::directory_iterator(folder, ignored)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("step_", 0) == 0 && name.find(".partial") == std::string::npos)
+            complete.push_back(entry.path());
+    }
+    std::sort(complete.begin(), complete.end());
+    for (std::size_t n = 0; n + 2 < complete.size(); ++n)
+        fs::remove_all(complete[n], ignored);
+}
+
+} // namespace
+
+std::string checkpoint_folder(const Config& c) {
+    return c.checkpoint_dir.empty() ? c.output + "/checkpoints" : c.checkpoint_dir;
+}
+
+void write_checkpoint(const Simulation& sim, const Config& c, const Physics& physics) {
+    const std::string folder = checkpoint_folder(c), name = step_name(sim.steps_done());
+    const std::string partial = folder + "/" + name + ".partial", final = folder + "/" + name;
+    std::string problem;
+    if (world_rank() == 0) {
+        std::error_code error;
+        fs::remove_all(partial, error);
+        fs::create_directories(partial, error);
+        if (error)
+            problem = "checkpoint " + partial + ": cannot create it (" + error.message() + ")";
+    }
+    if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
+        throw OutputFailure(why);
+    Json files = Json::object();
+    for (int level = 0; level < 2; ++level) {
+        const std::vector<double> values = sim.interior_copy(level == 1);
+        const FieldFile written = dispatch_precision(c.precision, [&](auto zero) {
+            using T = decltype(zero);
+            const std::vector<T> narrowed(values.begin(), values.end()); // exact: widened before
+            return write_field_file(sim.decomposition(), partial + "/" + kLevels[level], narrowed,
+                                    false);
+        });
+        char crc[9];
+        std::snprintf(crc, sizeof crc, "%08x", written.crc32);
+        files[kLevels[level]] = {{"bytes", written.bytes}, {"crc32", crc}};
+    }
+    if (world_rank() == 0) {
+        const Json doc = {{"program", "stencil-miniapp checkpoint"},
+                          {"step", sim.steps_done()},
+                          {"run", c.run_id},
+                          {"configuration", identity(c, physics)},
+                          {"files", files}};
+        problem = write_file_completely(partial + "/checkpoint.json", json_text(doc));
+        std::error_code error;
+        if (problem.empty()) {
+            fs::remove_all(final, error); // a checkpoint of the same step, from an earlier try
+            fs::rename(partial, final, error);
+            if (error) problem = "checkpoint " + final + ": " + error.message();
+        }
+        if (problem.empty()) keep_two_newest(folder);
+    }
+    if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
+        throw OutputFailure(why);
+}
+
+std::string restore_checkpoint(Simulation& sim, const Config& c, const Physics& physics,
+                               int& step) {
+    const std::vector<std::string> found = candidates(c);
+    const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
+    if (found.empty()) return "--restart " + c.restart + ": no checkpoint in " + named;
+    const Json mine = identity(c, physics);
+    for (const std::string& dir : found) {
+        const auto skip = [&](const std::string& why) {
+            if (world_rank() == 0)
+                std::fprintf(stderr,
+                             "note: checkpoint %s does not verify (%s); trying the one before\n",
+                             dir.c_str(), why.c_str());
+        };
+        const Json doc = Json::parse(read_on_root(dir + "/checkpoint.json"), nullptr, false);
+        if (doc.is_discarded() || !doc.contains("configuration") || !doc.contains("files") ||
+            !doc.contains("step")) {
+            skip("checkpoint.json is missing or not a checkpoint's");
+            continue;
+        }
+        for (const auto& [key, value] : mine.items())
+            if (doc["configuration"].value(key, Json()) != value)
+                return "--restart " + dir + ": the checkpoint's " + key + " is " +
+                       doc["configuration"].value(key, Json()).dump() + ", this run's is " +
+                       value.dump() + " (only timing options may change across a restart)";
+        step = doc["step"].get<int>();
+        if (step >= c.steps)
+            return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
+                   ", and --steps " + std::to_string(c.steps) + " asks for no more";
+        std::vector<double> levels[2];
+        std::string damaged;
+        for (int level = 0; level < 2 && damaged.empty(); ++level) {
+            const Json& entry = doc["files"].value(kLevels[level], Json::object());
+            FieldFile expected;
+            expected.bytes = entry.value("bytes", std::uint64_t(0));
+            expected.crc32 =
+                std::uint32_t(std::stoul(entry.value("crc32", std::string("0")), nullptr, 16));
+            const std::string path = dir + "/" + kLevels[level];
+            damaged = dispatch_precision(c.precision, [&](auto zero) {
+                using T = decltype(zero);
+                std::vector<T> values;
+                const std::string why =
+                    read_field_file(sim.decomposition(), path, expected, values);
+                levels[level].assign(values.begin(), values.end());
+                return why.empty() ? why : std::string(kLevels[level]) + ": " + why;
+            });
+        }
+        if (!damaged.empty()) {
+            skip(damaged);
+            continue;
+        }
+        sim.restore(step, levels[0], levels[1]);
+        if (world_rank() == 0)
+            std::fprintf(stderr, "note: continuing from checkpoint %s at step %d\n", dir.c_str(),
+                         step);
+        return {};
+    }
+    return "--restart " + c.restart + ": no checkpoint in " + named + " verifies";
+}
+
+} // namespace stencil
