@@ -106,9 +106,13 @@ std::string checkpoint_folder(const Config& c) {
     return c.checkpoint_dir.empty() ? c.output + "/checkpoints" : c.checkpoint_dir;
 }
 
+std::string checkpoint_path(const Config& c, int step) {
+    return checkpoint_folder(c) + "/" + step_name(step);
+}
+
 void write_checkpoint(const Simulation& sim, const Config& c, const Physics& physics) {
-    const std::string folder = checkpoint_folder(c), name = step_name(sim.steps_done());
-    const std::string partial = folder + "/" + name + ".partial", final = folder + "/" + name;
+    const std::string folder = checkpoint_folder(c), final = checkpoint_path(c, sim.steps_done());
+    const std::string partial = final + ".partial";
     std::string problem;
     if (world_rank() == 0) {
         std::error_code error;

@@ -21,6 +21,9 @@ namespace stencil {
 // Where this run's checkpoints go: --checkpoint-dir, else OUTPUT/checkpoints.
 std::string checkpoint_folder(const Config& c);
 
+// The folder of the checkpoint at `step`.
+std::string checkpoint_path(const Config& c, int step);
+
 // Collective: a checkpoint of `sim` at its current step. Throws
 // OutputFailure (one line, on every rank) if any part cannot be written.
 void write_checkpoint(const Simulation& sim, const Config& c, const Physics& physics);

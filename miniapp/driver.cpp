@@ -2,6 +2,7 @@
 
 #include "checkpoint.hpp"
 #include "mpi_util.hpp"
+#include "stop_request.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -41,6 +42,7 @@ constexpr int kFaultStep = 3;
 } // namespace
 
 DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outputs& outputs) {
+    StopRequest stop(MPI_COMM_WORLD);
     // Warm-up steps capture graphs, fill caches and let clocks settle, and
     // are then undone: the run's physics is its --steps steps alone, which
     // the traces, snapshots and report count.
@@ -72,9 +74,18 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
             }
         }
         outputs.after_step(n);
-        if (c.checkpoint_every > 0 && n % c.checkpoint_every == 0)
-            write_checkpoint(sim, c, physics);
+        const bool checkpoint_due = c.checkpoint_every > 0 && n % c.checkpoint_every == 0;
+        if (checkpoint_due) write_checkpoint(sim, c, physics);
         progress.after_step(n);
+        if (n < c.steps && stop.agreed_after(n)) {
+            stop.stopping(); // a second signal now ends the process at once
+            result.stopped = true, result.stop_step = n, result.stop_signal = stop.signal_name();
+            if (c.checkpoint_every > 0) {
+                if (!checkpoint_due) write_checkpoint(sim, c, physics);
+                result.checkpoint = checkpoint_path(c, n);
+            }
+            return result;
+        }
     }
     outputs.finish(c.steps);
     return result;

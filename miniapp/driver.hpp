@@ -15,6 +15,11 @@ struct DriveResult {
     bool stable = true;
     int bad_step = -1, bad_rank = -1; // where a NaN/Inf was first seen
     std::string refused;              // --restart could not continue: why (one line)
+    // Stopped by a signal (stop_request.hpp) after step stop_step; the
+    // checkpoint written then, if checkpoints are on ("" if not).
+    bool stopped = false;
+    int stop_step = 0;
+    std::string stop_signal, checkpoint;
 };
 
 // Runs c.warmup untimed steps, undoes them (Simulation::rewind), continues

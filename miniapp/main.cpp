@@ -13,6 +13,7 @@
 #include "preflight.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
+#include "stop_request.hpp"
 #include "tuning.hpp"
 #include "warnings.hpp"
 
@@ -233,6 +234,15 @@ int run(int argc, char** argv) {
         return fail_together(failure.what(), 1);
     }
     if (!outcome.refused.empty()) return refuse(outcome.refused);
+    if (outcome.stopped) {
+        const std::string saved =
+            outcome.checkpoint.empty()
+                ? "no checkpoint (--checkpoint-every is 0), so it cannot be resumed"
+                : "checkpoint " + outcome.checkpoint + " written; resume with --restart latest";
+        return fail_together("stopped by " + outcome.stop_signal + " at step " +
+                                 std::to_string(outcome.stop_step) + "; " + saved,
+                             kStoppedExitStatus);
+    }
     if (!outcome.stable) {
         if (world_rank() == 0)
             std::fprintf(

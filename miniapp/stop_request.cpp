@@ -1,0 +1,70 @@
+#include "stop_request.hpp"
+
+#include "mpi_util.hpp"
+
+#include <csignal>
+#include <string>
+#include <unistd.h>
+
+namespace stencil {
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;   // the first signal seen, 0 if none
+volatile std::sig_atomic_t g_stopping = 0; // the run is already stopping
+
+extern "C" void on_stop_signal(int signal) {
+    if (g_stopping) _exit(128 + signal); // async-signal-safe; the rest is the OS's to clean
+    if (!g_signal) g_signal = signal;
+}
+
+constexpr int kSignals[] = {SIGTERM, SIGINT, SIGUSR1};
+
+} // namespace
+
+StopRequest::StopRequest(MPI_Comm comm) {
+    MPI_CHECK(MPI_Comm_dup(comm, &comm_));
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : kSignals)
+        sigaction(signal, &action, nullptr);
+}
+
+StopRequest::~StopRequest() {
+    if (pending_ != MPI_REQUEST_NULL) MPI_Wait(&pending_, MPI_STATUS_IGNORE);
+    struct sigaction action {};
+    action.sa_handler = SIG_DFL;
+    for (const int signal : kSignals)
+        sigaction(signal, &action, nullptr);
+    MPI_Comm_free(&comm_);
+}
+
+bool StopRequest::agreed_after(int n) {
+    if (n % kStopAgreement != 0) return false;
+    if (pending_ != MPI_REQUEST_NULL) {
+        MPI_CHECK(MPI_Wait(&pending_, MPI_STATUS_IGNORE));
+        if (verdict_ != 0) return true;
+    }
+    sent_ = g_signal;
+    MPI_CHECK(MPI_Iallreduce(&sent_, &verdict_, 1, MPI_INT, MPI_MAX, comm_, &pending_));
+    return false;
+}
+
+void StopRequest::stopping() {
+    g_stopping = 1;
+}
+
+std::string StopRequest::signal_name() const {
+    switch (verdict_) {
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGINT:
+        return "SIGINT";
+    case SIGUSR1:
+        return "SIGUSR1";
+    default:
+        return "signal " + std::to_string(verdict_);
+    }
+}
+
+} // namespace stencil

@@ -1,0 +1,43 @@
+// A graceful stop on SIGTERM, SIGINT or SIGUSR1 (what a scheduler sends
+// before the time limit: Slurm's --signal=USR1@120; Ctrl-C).
+//
+// The handler only records the signal. The ranks agree on it without an
+// allreduce every step: every kStopAgreement steps each rank starts a
+// non-blocking MAX reduction of what it has seen and waits for the one it
+// started kStopAgreement steps before (long done by then), so every rank
+// reads the same verdict at the same step. A second signal while the run
+// is stopping ends the process at once (exit 128 + signal); only a .partial
+// file of the write under way is left behind.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+namespace stencil {
+
+constexpr int kStopAgreement = 8; // steps between a signal and the agreed stop, at most 2x this
+constexpr int kStoppedExitStatus = 75; // EX_TEMPFAIL: stopped early, resume with --restart
+
+class StopRequest {
+public:
+    // Installs the handlers (collective over `comm`, which it duplicates).
+    explicit StopRequest(MPI_Comm comm);
+    ~StopRequest();
+    StopRequest(const StopRequest&) = delete;
+    StopRequest& operator=(const StopRequest&) = delete;
+
+    // After step n (collective, every rank every step): true when the
+    // ranks have agreed to stop here; signal_name() says what asked.
+    bool agreed_after(int n);
+    // From now on a further signal ends the process at once.
+    void stopping();
+    std::string signal_name() const;
+
+private:
+    MPI_Comm comm_ = MPI_COMM_NULL;
+    MPI_Request pending_ = MPI_REQUEST_NULL;
+    int sent_ = 0, verdict_ = 0;
+};
+
+} // namespace stencil

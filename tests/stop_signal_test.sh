@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# A graceful stop: SIGTERM, SIGINT and SIGUSR1, each sent to the ranks (as
+# Slurm's --signal does) during a run with snapshots and checkpoints. The
+# run ends with exit status 75 and one line naming the signal, the step and
+# the checkpoint; the checkpoint verifies; no .partial file and no lock are
+# left; and --restart latest continues it to the same final field as an
+# uninterrupted run of as many steps.
+# usage: stop_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
+set -euo pipefail
+mpiexec=$1 np_flag=$2 app=$3 work=$4
+shift 4
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "stop_signal_test: $*"; exit 1; }
+# shellcheck disable=SC2054 # the commas are inside the grid size
+problem=(--grid 48,40,36 --radius 4 --quiet)
+for signal in TERM INT USR1; do
+  run=$work/$signal
+  "$mpiexec" "$np_flag" 2 "$@" "$app" "${problem[@]}" --steps 1000000 --checkpoint-every 100 \
+    --snapshot-every 1000 --output "$run/out" >"$run.txt" 2>&1 &
+  job=$!
+  # The handlers are in place once the first checkpoint exists.
+  first() { compgen -G "$run/out/checkpoints/step_*[0-9]" >/dev/null; }
+  for _ in $(seq 600); do first && break; sleep 0.05; done
+  first || { kill "$job"; fail "$signal: no first checkpoint"; }
+  pkill "-$signal" -f "^$app ${problem[*]} --steps 1000000" || fail "$signal: no rank to signal"
+  status=0
+  wait "$job" || status=$?
+  [ "$status" -eq 75 ] || { cat "$run.txt"; fail "$signal: exit status $status, not 75"; }
+  line=$(grep '^stencil-miniapp: ' "$run.txt") || fail "$signal: no line from the program"
+  [ "$(grep -c '^stencil-miniapp: ' "$run.txt")" -eq 1 ] || fail "$signal: more than one line"
+  [[ $line =~ stopped\ by\ SIG$signal\ at\ step\ ([0-9]+)\;\ checkpoint\ .*/step_0*([0-9]+)\ written\;\ resume\ with\ --restart\ latest ]] ||
+    fail "$signal: '$line'"
+  step=${BASH_REMATCH[1]}
+  [ "${BASH_REMATCH[2]}" = "$step" ] || fail "$signal: the checkpoint is not the stop's step"
+  [ -z "$(find "$run" -name '*.partial')" ] || fail "$signal: .partial files left: $(find "$run" -name '*.partial')"
+  [ ! -e "$run/out/stencil-miniapp.lock" ] || fail "$signal: the lock was left"
+  total=$((step + 20))
+  "$mpiexec" "$np_flag" 3 "$@" "$app" "${problem[@]}" --steps "$total" --checkpoint-dir "$run/out/checkpoints" \
+    --restart latest --checksum >"$run-restart.txt" 2>&1 || { cat "$run-restart.txt"; fail "$signal: the restart failed"; }
+  "$mpiexec" "$np_flag" 1 "$@" "$app" "${problem[@]}" --steps "$total" --checksum >"$run-whole.txt" 2>&1
+  a=$(grep '^checksum:' "$run-restart.txt") b=$(grep '^checksum:' "$run-whole.txt")
+  if [ -z "$a" ] || [ "$a" != "$b" ]; then fail "$signal: restarted $a, uninterrupted $b"; fi
+  echo "ok  SIG$signal: stopped at step $step, exit 75, checkpoint written, nothing partial, no lock; continued to $total: $a"
+done
