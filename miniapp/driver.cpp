@@ -56,6 +56,19 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         result.refused = restore_checkpoint(sim, c, physics, first);
         if (!result.refused.empty()) return result;
     }
+    // Both time levels of the whole grid per checkpoint, timed from the
+    // moment every rank is ready (the steps before it are settled by then).
+    const double level_bytes =
+        double(c.grid[0]) * c.grid[1] * c.grid[2] * element_bytes(c.precision);
+    const auto timed_checkpoint = [&] {
+        sim.settle();
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        const double start = wall_clock_ms();
+        write_checkpoint(sim, c, physics);
+        result.checkpoint_seconds += (wall_clock_ms() - start) * 1e-3;
+        result.checkpoint_bytes += 2 * level_bytes;
+        ++result.checkpoints;
+    };
     Progress progress(c, physics, c.steps);
     for (int n = first + 1; n <= c.steps; ++n) {
         sim.run(1, true);
@@ -75,13 +88,13 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         }
         outputs.after_step(n);
         const bool checkpoint_due = c.checkpoint_every > 0 && n % c.checkpoint_every == 0;
-        if (checkpoint_due) write_checkpoint(sim, c, physics);
+        if (checkpoint_due) timed_checkpoint();
         progress.after_step(n);
         if (n < c.steps && stop.agreed_after(n)) {
             stop.stopping(); // a second signal now ends the process at once
             result.stopped = true, result.stop_step = n, result.stop_signal = stop.signal_name();
             if (c.checkpoint_every > 0) {
-                if (!checkpoint_due) write_checkpoint(sim, c, physics);
+                if (!checkpoint_due) timed_checkpoint();
                 result.checkpoint = checkpoint_path(c, n);
             }
             return result;

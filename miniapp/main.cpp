@@ -2,6 +2,7 @@
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
 #include "checked_io.hpp"
+#include "checkpoint.hpp"
 #include "driver.hpp"
 #include "gpu_aware.hpp"
 #include "gpu_runtime.hpp"
@@ -253,6 +254,14 @@ int run(int argc, char** argv) {
         return 1;
     }
 
+    if (outcome.checkpoints > 0 && world_rank() == 0 && !c.quiet)
+        std::printf("checkpoints: %d written to %s, %.3f s each (%.2f GB/s), %.4f s per step "
+                    "at one in %d steps\n",
+                    outcome.checkpoints, checkpoint_folder(c).c_str(),
+                    outcome.checkpoint_seconds / outcome.checkpoints,
+                    outcome.checkpoint_bytes / outcome.checkpoint_seconds * 1e-9,
+                    outcome.checkpoint_seconds / outcome.checkpoints / c.checkpoint_every,
+                    c.checkpoint_every);
     int status = report_and_check(sim, c, physics, mode,
                                   summarize(sim, c, physics, mode, reason, binding, shapes));
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
