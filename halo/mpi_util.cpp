@@ -33,11 +33,17 @@ std::string first_problem(MPI_Comm comm, const std::string& problem) {
     int first = problem.empty() ? INT_MAX : rank;
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
     if (first == INT_MAX) return {};
-    int length = rank == first ? int(problem.size()) : 0;
-    MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, first, comm));
-    std::string text = rank == first ? problem : std::string(std::size_t(length), ' ');
-    MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, first, comm));
-    return text;
+    return broadcast_text(comm, problem, first);
+}
+
+std::string broadcast_text(MPI_Comm comm, const std::string& text, int root) {
+    int rank = 0;
+    MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    int length = rank == root ? int(text.size()) : 0;
+    MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, root, comm));
+    std::string all = rank == root ? text : std::string(std::size_t(length), ' ');
+    MPI_CHECK(MPI_Bcast(all.data(), length, MPI_CHAR, root, comm));
+    return all;
 }
 
 namespace {

@@ -41,6 +41,9 @@ int world_size();
 // gets "" or the lowest failing rank's line, so all can refuse together.
 std::string first_problem(MPI_Comm comm, const std::string& problem);
 
+// Collective over `comm`: `text` as rank `root` has it, on every rank.
+std::string broadcast_text(MPI_Comm comm, const std::string& text, int root = 0);
+
 // A communicator this program created; freed on destruction.
 class Communicator {
 public:

@@ -48,11 +48,21 @@ std::string read_on_root(const std::string& path) {
         all << in.rdbuf();
         if (in) text = all.str();
     }
-    int size = int(text.size());
-    MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, MPI_COMM_WORLD));
-    text.resize(std::size_t(size));
-    MPI_CHECK(MPI_Bcast(text.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD));
-    return text;
+    return broadcast_text(MPI_COMM_WORLD, text);
+}
+
+// The complete checkpoints in `folder` (not .partial), oldest first:
+// step_NNNNNN sorts by step.
+std::vector<fs::path> complete_checkpoints(const std::string& folder) {
+    std::vector<fs::path> found;
+    std::error_code ignored;
+    for (const auto& entry : fs::directory_iterator(folder, ignored)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("step_", 0) == 0 && name.find(".partial") == std::string::npos)
+            found.push_back(entry.path());
+    }
+    std::sort(found.begin(), found.end());
+    return found;
 }
 
 // The checkpoints `restart` names, newest first (rank 0 looks; every rank gets them).
@@ -61,26 +71,16 @@ std::vector<std::string> candidates(const Config& c) {
     if (world_rank() == 0) {
         const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
         std::error_code ignored;
-        std::vector<std::string> found;
         if (fs::exists(fs::path(named) / "checkpoint.json", ignored)) {
-            found.push_back(named);
+            list = named + "\n";
         } else {
-            for (const auto& entry : fs::directory_iterator(named, ignored)) {
-                const std::string name = entry.path().filename().string();
-                if (name.rfind("step_", 0) == 0 && name.find(".partial") == std::string::npos)
-                    found.push_back(entry.path().string());
-            }
-            std::sort(found.rbegin(), found.rend()); // step_NNNNNN: newest first
+            const std::vector<fs::path> found = complete_checkpoints(named);
+            for (auto p = found.rbegin(); p != found.rend(); ++p)
+                list += p->string() + "\n";
         }
-        for (const std::string& f : found)
-            list += f + "\n";
     }
-    int size = int(list.size());
-    MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, MPI_COMM_WORLD));
-    list.resize(std::size_t(size));
-    MPI_CHECK(MPI_Bcast(list.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD));
     std::vector<std::string> out;
-    std::istringstream lines(list);
+    std::istringstream lines(broadcast_text(MPI_COMM_WORLD, list));
     for (std::string line; std::getline(lines, line);)
         out.push_back(line);
     return out;
@@ -88,14 +88,8 @@ std::vector<std::string> candidates(const Config& c) {
 
 // Rank 0: removes all but the two newest complete checkpoints.
 void keep_two_newest(const std::string& folder) {
-    std::vector<fs::path> complete;
+    const std::vector<fs::path> complete = complete_checkpoints(folder);
     std::error_code ignored;
-    for (const auto& entry : fs::directory_iterator(folder, ignored)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("step_", 0) == 0 && name.find(".partial") == std::string::npos)
-            complete.push_back(entry.path());
-    }
-    std::sort(complete.begin(), complete.end());
     for (std::size_t n = 0; n + 2 < complete.size(); ++n)
         fs::remove_all(complete[n], ignored);
 }
