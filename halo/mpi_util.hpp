@@ -95,6 +95,23 @@ std::vector<T> gather_to_root(MPI_Comm comm, const std::vector<T>& mine,
     return all;
 }
 
+// Collective over `comm`, the reverse of gather_to_root: rank 0 holds every
+// rank's part in rank order in `all`; each rank gets its own `count`
+// elements.
+template <class T>
+std::vector<T> scatter_from_root(MPI_Comm comm, const std::vector<T>& all, int count) {
+    int size = 1;
+    MPI_CHECK(MPI_Comm_size(comm, &size));
+    std::vector<int> counts(static_cast<std::size_t>(size)), displs(counts.size());
+    MPI_CHECK(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
+    for (int r = 1; r < size; ++r)
+        displs[r] = displs[r - 1] + counts[r - 1];
+    std::vector<T> mine(static_cast<std::size_t>(count));
+    MPI_CHECK(MPI_Scatterv(all.data(), counts.data(), displs.data(), mpi_datatype<T>(), mine.data(),
+                           count, mpi_datatype<T>(), 0, comm));
+    return mine;
+}
+
 // Persistent requests, created once and started every step; freed on destruction.
 class PersistentRequests {
 public:

@@ -1,6 +1,7 @@
 #include "checkpoint.hpp"
 
 #include "checked_io.hpp"
+#include "crc32.hpp"
 #include "field_file.hpp"
 #include "mpi_util.hpp"
 
@@ -16,6 +17,18 @@ namespace stencil {
 namespace {
 
 constexpr const char* kLevels[2] = {"p.raw", "p_prev.raw"};
+constexpr const char* kTraces = "traces.bin";
+
+// A file's entry in checkpoint.json: its length and CRC-32 (zero, which no
+// written file has, when the entry is missing or not one).
+FieldFile listed(const Json& files, const char* name) {
+    const Json entry = files.value(name, Json::object());
+    FieldFile expected;
+    if (!entry.is_object()) return expected;
+    expected.bytes = entry.value("bytes", std::uint64_t(0));
+    if (!parse_crc32_hex(entry.value("crc32", std::string()), expected.crc32)) expected.bytes = 0;
+    return expected;
+}
 
 std::string step_name(int step) {
     char name[32];
@@ -23,9 +36,24 @@ std::string step_name(int step) {
     return name;
 }
 
-// Everything that changes the result: a checkpoint continues only a run
-// that agrees on all of it. Timing options (steps, comm, overlap, depth,
-// graphs, tuning, ranks) may differ: none of them changes a bit.
+// The receivers a run records (the file's and the line's), by their count
+// and the CRC-32 of their cells: the list itself may be long.
+Json receivers_identity(const Config& c, const Physics& p) {
+    std::vector<int> cells;
+    for (const auto& r : c.receivers)
+        cells.insert(cells.end(), r.begin(), r.end());
+    if (c.line_axis == 2)
+        for (int x = 0; x < c.grid[0]; ++x)
+            cells.insert(cells.end(), {x, p.source[1], c.line_index});
+    return {{"count", cells.size() / 3},
+            {"crc32", crc32_hex(crc32_of(cells.data(), cells.size() * sizeof(int)))}};
+}
+
+// Everything that changes the result, the outputs included: a checkpoint
+// continues only a run that agrees on all of it, so the continued run's
+// snapshots, slices and traces are the uninterrupted run's. Timing options
+// (steps, comm, overlap, depth, graphs, tuning, ranks) may differ: none of
+// them changes a bit.
 Json identity(const Config& c, const Physics& p) {
     return {{"grid", c.grid},
             {"radius", c.radius},
@@ -36,7 +64,12 @@ Json identity(const Config& c, const Physics& p) {
             {"model", c.model == ModelKind::Constant ? "constant" : "layered"},
             {"source", p.source},
             {"sponge", c.sponge},
-            {"periodic", periodic_axes(c.periodic)}};
+            {"periodic", periodic_axes(c.periodic)},
+            {"snapshot_every", c.snapshot_every},
+            {"slice", c.slice_axis < 0 ? std::string("none")
+                                       : std::string(1, "xyz"[c.slice_axis]) + "=" +
+                                             std::to_string(c.slice_index)},
+            {"receivers", receivers_identity(c, p)}};
 }
 
 // Rank 0's text of a small file, on every rank ("" if it cannot be read).
@@ -104,7 +137,8 @@ std::string checkpoint_path(const Config& c, int step) {
     return checkpoint_folder(c) + "/" + step_name(step);
 }
 
-void write_checkpoint(const Simulation& sim, const Config& c, const Physics& physics) {
+void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
+                      const Physics& physics) {
     const std::string folder = checkpoint_folder(c), final = checkpoint_path(c, sim.steps_done());
     const std::string partial = final + ".partial";
     std::string problem;
@@ -126,10 +160,10 @@ void write_checkpoint(const Simulation& sim, const Config& c, const Physics& phy
             return write_field_file(sim.decomposition(), partial + "/" + kLevels[level], narrowed,
                                     false);
         });
-        char crc[9];
-        std::snprintf(crc, sizeof crc, "%08x", written.crc32);
-        files[kLevels[level]] = {{"bytes", written.bytes}, {"crc32", crc}};
+        files[kLevels[level]] = {{"bytes", written.bytes}, {"crc32", crc32_hex(written.crc32)}};
     }
+    if (FieldFile written; outputs.save_traces_to(partial + "/" + kTraces, written))
+        files[kTraces] = {{"bytes", written.bytes}, {"crc32", crc32_hex(written.crc32)}};
     if (world_rank() == 0) {
         const Json doc = {{"program", "stencil-miniapp checkpoint"},
                           {"step", sim.steps_done()},
@@ -149,8 +183,8 @@ void write_checkpoint(const Simulation& sim, const Config& c, const Physics& phy
         throw OutputFailure(why);
 }
 
-std::string restore_checkpoint(Simulation& sim, const Config& c, const Physics& physics,
-                               int& step) {
+std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Config& c,
+                               const Physics& physics, int& step) {
     const std::vector<std::string> found = candidates(c);
     const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
     if (found.empty()) return "--restart " + c.restart + ": no checkpoint in " + named;
@@ -180,11 +214,7 @@ std::string restore_checkpoint(Simulation& sim, const Config& c, const Physics& 
         std::vector<double> levels[2];
         std::string damaged;
         for (int level = 0; level < 2 && damaged.empty(); ++level) {
-            const Json& entry = doc["files"].value(kLevels[level], Json::object());
-            FieldFile expected;
-            expected.bytes = entry.value("bytes", std::uint64_t(0));
-            expected.crc32 =
-                std::uint32_t(std::stoul(entry.value("crc32", std::string("0")), nullptr, 16));
+            const FieldFile expected = listed(doc["files"], kLevels[level]);
             const std::string path = dir + "/" + kLevels[level];
             damaged = dispatch_precision(c.precision, [&](auto zero) {
                 using T = decltype(zero);
@@ -195,11 +225,14 @@ std::string restore_checkpoint(Simulation& sim, const Config& c, const Physics& 
                 return why.empty() ? why : std::string(kLevels[level]) + ": " + why;
             });
         }
+        if (damaged.empty() && mine["receivers"]["count"].get<std::size_t>() > 0)
+            damaged = outputs.load_traces(dir + "/" + kTraces, listed(doc["files"], kTraces), step);
         if (!damaged.empty()) {
             skip(damaged);
             continue;
         }
         sim.restore(step, levels[0], levels[1]);
+        outputs.resume_at(step);
         if (world_rank() == 0)
             std::fprintf(stderr, "note: continuing from checkpoint %s at step %d\n", dir.c_str(),
                          step);

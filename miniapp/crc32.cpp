@@ -1,5 +1,7 @@
 #include "crc32.hpp"
 
+#include <cstdio>
+
 #include <zlib.h>
 
 namespace stencil {
@@ -55,6 +57,19 @@ std::uint32_t standard_crc32(std::uint32_t raw, std::uint64_t length) {
 
 std::uint32_t crc32_of(const void* data, std::size_t bytes) {
     return std::uint32_t(crc32_z(0, static_cast<const Bytef*>(data), bytes));
+}
+
+std::string crc32_hex(std::uint32_t crc) {
+    char text[9];
+    std::snprintf(text, sizeof text, "%08x", crc);
+    return text;
+}
+
+bool parse_crc32_hex(const std::string& text, std::uint32_t& crc) {
+    if (text.size() != 8 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        return false;
+    crc = std::uint32_t(std::stoul(text, nullptr, 16));
+    return true;
 }
 
 } // namespace stencil

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <string>
 
 namespace stencil {
 
@@ -46,5 +47,9 @@ std::uint32_t standard_crc32(std::uint32_t raw, std::uint64_t length);
 
 // The standard CRC-32 of one buffer.
 std::uint32_t crc32_of(const void* data, std::size_t bytes);
+
+// "0a1b2c3d": a CRC as sidecars write it, and back (false if `text` is not one).
+std::string crc32_hex(std::uint32_t crc);
+bool parse_crc32_hex(const std::string& text, std::uint32_t& crc);
 
 } // namespace stencil

@@ -53,7 +53,7 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
     DriveResult result;
     int first = 0;
     if (!c.restart.empty()) {
-        result.refused = restore_checkpoint(sim, c, physics, first);
+        result.refused = restore_checkpoint(sim, outputs, c, physics, first);
         if (!result.refused.empty()) return result;
     }
     // Both time levels of the whole grid per checkpoint, timed from the
@@ -64,7 +64,7 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         sim.settle();
         MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         const double start = wall_clock_ms();
-        write_checkpoint(sim, c, physics);
+        write_checkpoint(sim, outputs, c, physics);
         result.checkpoint_seconds += (wall_clock_ms() - start) * 1e-3;
         result.checkpoint_bytes += 2 * level_bytes;
         ++result.checkpoints;
@@ -85,7 +85,7 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
             (n % c.nan_check_every == 0 || n == c.steps || n == kFaultStep + 1)) {
             const int bad = sim.first_nonfinite_rank();
             if (bad >= 0) {
-                result = {false, n, bad};
+                result.stable = false, result.bad_step = n, result.bad_rank = bad;
                 return result;
             }
         }

@@ -15,11 +15,11 @@ struct DriveResult {
     bool stable = true;
     int bad_step = -1, bad_rank = -1; // where a NaN/Inf was first seen
     std::string refused;              // --restart could not continue: why (one line)
+    int checkpoints = 0;              // written by this run
+    double checkpoint_seconds = 0;    // their total wall time (rank 0's; collective writes)
+    double checkpoint_bytes = 0;      // their total size
     // Stopped by a signal (stop_request.hpp) after step stop_step; the
     // checkpoint written then, if checkpoints are on ("" if not).
-    int checkpoints = 0;           // written by this run
-    double checkpoint_seconds = 0; // their total wall time (rank 0's; collective writes)
-    double checkpoint_bytes = 0;   // their total size
     bool stopped = false;
     int stop_step = 0;
     std::string stop_signal, checkpoint;

@@ -206,6 +206,7 @@ int run(int argc, char** argv) {
     if (const std::string why = check_report_writable(c); !why.empty()) return refuse(why);
     OutputFolderLock folder_lock; // held by rank 0 until the run ends; left behind if it dies
     if (const std::string why = prepare_outputs(c, folder_lock); !why.empty()) return refuse(why);
+    remove_on_immediate_exit(folder_lock.path()); // a second stop signal leaves no lock either
     print_warnings(input_warnings(c, physics));
 
     const GpuAwareness aware = detect_gpu_aware_mpi();

@@ -113,10 +113,6 @@ std::string parse_options(int argc, char** argv, Config& c) {
                " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
                "with --periodic " +
                periodic_axes(c.periodic);
-    if (!c.restart.empty() && (c.snapshot_every > 0 || c.slice_axis >= 0 ||
-                               !c.receivers_file.empty() || c.line_axis >= 0))
-        return "--restart does not yet carry snapshots, slices or traces across a restart; run "
-               "without them";
     if (c.check && c.comm == CommChoice::None)
         return "--check needs a halo exchange; --comm none moves no halos";
     return {};

@@ -44,9 +44,13 @@ bool process_stat(long pid, char& state, long long& start) {
     return bool(fields >> start);
 }
 
-enum class Owner { Alive, Dead, Unknown };
+enum class Owner { Alive, Dead, Requeued, Unknown };
 
 Owner owner_state(const RunIdentity& owner, const RunIdentity& me) {
+    // The scheduler runs one attempt of a job at a time: a requeued job's
+    // earlier attempt is over, wherever it ran.
+    if (!owner.job_id.empty() && owner.job_id == me.job_id && owner.job_attempt < me.job_attempt)
+        return Owner::Requeued;
     if (owner.host != me.host || owner.pid <= 0) return Owner::Unknown;
     if (::kill(pid_t(owner.pid), 0) != 0 && errno != EPERM) return Owner::Dead;
     // A killed rank stays a zombie until its launcher reaps it, and a PID
@@ -82,6 +86,7 @@ RunIdentity RunIdentity::of_this_process() {
             me.job_id = v;
             break;
         }
+    if (const char* v = std::getenv("SLURM_RESTART_COUNT"); v && *v) me.job_attempt = std::atoi(v);
     char when[32];
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -96,6 +101,7 @@ std::string RunIdentity::json() const {
                       {"pid", pid},
                       {"pid_start", pid_start},
                       {"job_id", job_id},
+                      {"job_attempt", job_attempt},
                       {"started", started}},
                      -1);
 }
@@ -120,6 +126,8 @@ bool parse_run_identity(const std::string& text, RunIdentity& out) {
     out.pid = pid.get<long>();
     out.started = started.get<std::string>();
     if (const Json job = doc.value("job_id", Json()); job.is_string()) out.job_id = job;
+    if (const Json attempt = doc.value("job_attempt", Json()); attempt.is_number_integer())
+        out.job_attempt = attempt.get<int>();
     if (const Json start = doc.value("pid_start", Json()); start.is_number_integer())
         out.pid_start = start.get<long long>();
     return true;
@@ -164,15 +172,20 @@ std::string OutputFolderLock::take(const std::string& folder, bool force, const 
         if (state == Owner::Alive)
             return "--output " + folder + " is in use by a running job (" + who +
                    "); give each run its own folder";
-        if (!force)
+        if (state == Owner::Requeued) {
+            note = "--output " + folder + ": replaced the lock of this job's earlier attempt (" +
+                   who + ")";
+        } else if (!force) {
             return "--output " + folder +
                    (state == Owner::Dead ? " has a stale lock from a run that died ("
                                          : " has a lock from a run that cannot be checked from "
                                            "here (") +
                    who + "); if no run uses it, remove " + path + " or pass --output-force";
-        note = "--output-force: replaced the lock of " +
-               std::string(state == Owner::Dead ? "a dead run (" : "an unverifiable run (") + who +
-               ")";
+        } else {
+            note = "--output-force: replaced the lock of " +
+                   std::string(state == Owner::Dead ? "a dead run (" : "an unverifiable run (") +
+                   who + ")";
+        }
         if (::unlink(path.c_str()) != 0 && errno != ENOENT)
             return "--output " + folder + ": cannot remove the old lock " + path + " (" +
                    std::strerror(errno) + ")";

@@ -16,6 +16,7 @@ struct RunIdentity {
     long pid = 0;
     std::string
         job_id; // SLURM_JOB_ID, PBS_JOBID, LSB_JOBID or FLUX_JOB_ID; empty outside a batch job
+    int job_attempt = 0; // SLURM_RESTART_COUNT: how often the batch job was requeued
     std::string started; // UTC, ISO 8601
     long long pid_start =
         0; // the process's start in clock ticks after boot (Linux), against PID reuse
@@ -45,12 +46,16 @@ public:
     // Takes `folder` for this run, or returns one line saying why not. A lock
     // whose run is dead (same host, no such process), or whose run cannot be
     // checked from here (another host), is replaced only with `force`, and
-    // `note` then says what was replaced. A live run's lock never is.
+    // `note` then says what was replaced. A live run's lock never is. A lock
+    // left by an earlier attempt of this same batch job (requeued: same job
+    // ID, lower SLURM_RESTART_COUNT) is dead by the scheduler's word and is
+    // replaced with a note.
     std::string take(const std::string& folder, bool force, const RunIdentity& me,
                      std::string& note);
     // Removes the lock file if it is still this run's.
     void release() noexcept;
     bool held() const { return !path_.empty(); }
+    const std::string& path() const { return path_; }
 
 private:
     std::string path_, contents_;

@@ -71,6 +71,8 @@ std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
     const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
     const std::uint64_t field = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * element;
     std::uint64_t bytes = snapshots * (field + kSidecar);
+    // Checkpoints: two kept and one being written, two time levels each.
+    if (c.checkpoint_every > 0) bytes += 3 * 2 * field;
     if (c.slice_axis >= 0) {
         int across = 0, down = 0;
         slice_axes(c.slice_axis, across, down);
@@ -96,7 +98,10 @@ std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock&
     if (std::string why = lock.take(dir, c.output_force, me, note); !why.empty()) return why;
     if (!note.empty()) notes.push_back(note);
     c.run_id = me.id();
-    const std::vector<std::string> earlier = earlier_outputs(dir);
+    // A restart continues the earlier run's outputs: once it knows its
+    // step, it removes what that run wrote later (Outputs::resume_at).
+    const std::vector<std::string> earlier =
+        c.restart.empty() ? earlier_outputs(dir) : std::vector<std::string>();
     if (!earlier.empty() && !c.output_force)
         return "--output " + dir + " already holds a finished run's outputs (" +
                std::to_string(earlier.size()) + " files, such as " + earlier.front() +
@@ -123,8 +128,9 @@ std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock&
 } // namespace
 
 std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
-    const bool any =
-        c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() || c.line_axis >= 0;
+    // Checkpoints claim the folder too: two runs must not share them.
+    const bool any = c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() ||
+                     c.line_axis >= 0 || c.checkpoint_every > 0;
     std::string problem;
     std::vector<int> flat;
     std::vector<std::string> notes;

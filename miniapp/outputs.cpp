@@ -1,14 +1,12 @@
 #include "outputs.hpp"
 
-#include "checked_io.hpp"
-#include "crc32.hpp"
-#include "field_file.hpp"
 #include "image.hpp"
-#include "memory.hpp"
 #include "mpi_util.hpp"
 #include "output_shapes.hpp"
+#include "outputs_state.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -16,31 +14,6 @@ namespace stencil {
 namespace {
 
 const char* kAxes = "xyz";
-
-std::string hex32(std::uint32_t v) {
-    char text[9];
-    std::snprintf(text, sizeof text, "%08x", v);
-    return text;
-}
-
-// What ties a sidecar to its raw file: its name, length, checksum and the
-// run's name.
-Json integrity_json(const std::string& file, std::uint64_t bytes, std::uint32_t crc,
-                    const std::string& run_id) {
-    return {{"file", file}, {"bytes", bytes}, {"crc32", hex32(crc)}, {"run", run_id}};
-}
-
-// The element type of raw files, as numpy names it.
-const char* numpy_dtype(Precision p) {
-    return p == Precision::FP64 ? "float64" : "float32";
-}
-
-// `values` in the run's precision, as raw bytes. Values came from the
-// device widened to double, so narrowing an FP32 run's back is exact.
-template <class T>
-std::vector<T> narrowed(const std::vector<double>& values) {
-    return std::vector<T>(values.begin(), values.end());
-}
 
 std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file,
                          const FieldFile& written) {
@@ -57,30 +30,20 @@ std::string sidecar_json(const Config& c, const Physics& p, int step, const std:
     return json_text(doc);
 }
 
+// The step an output file is of (snapshot_NNNNNN.raw/.json,
+// slice_AK_NNNNNN.png), or -1 for the files a run writes once, at its end.
+int step_of_output(const std::string& name) {
+    const auto dot = name.rfind('.');
+    const auto underscore = name.rfind('_', dot);
+    if (dot == std::string::npos || underscore == std::string::npos || dot - underscore != 7 ||
+        name.rfind("traces", 0) == 0 || name.rfind("shot_gather", 0) == 0)
+        return -1;
+    const std::string digits = name.substr(underscore + 1, 6);
+    if (digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+    return std::stoi(digits);
+}
+
 } // namespace
-
-struct Outputs::State {
-    Config c;
-    Physics physics;
-    Simulation& sim;
-    std::vector<std::array<int, 3>> receivers; // all of them, in order
-    std::vector<int> mine;                     // indices into receivers owned here
-    DeviceArray<std::size_t> offsets;          // their offsets in the field
-    // Every step's samples stay on the device, one row of owned receivers
-    // per step (time-major), and come to the host once, at the end.
-    DeviceArray<double> samples;
-    int capacity = 0; // steps the sample buffer holds
-    int recorded = 0;
-    int snapshots = 0; // written so far
-
-    State(const Config& config, const Physics& p, Simulation& s) : c(config), physics(p), sim(s) {}
-    void snapshot(int step, const std::vector<double>& interior);
-    void slice(int step, const std::vector<double>& interior);
-    std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,
-                           const std::vector<float>& all) const;
-    void write_traces();
-    std::string save_traces(const std::vector<double>& ordered) const;
-};
 
 Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
     : state_(std::make_unique<State>(c, physics, sim)) {
@@ -127,6 +90,30 @@ void Outputs::finish(int steps_done) {
     State& s = *state_;
     if (s.c.slice_axis >= 0) s.slice(steps_done, s.sim.interior_copy());
     if (!s.receivers.empty()) s.write_traces();
+}
+
+void Outputs::resume_at(int step) {
+    State& s = *state_;
+    if (s.receivers.empty() && s.c.snapshot_every == 0 && s.c.slice_axis < 0) return;
+    std::string problem;
+    if (world_rank() == 0) {
+        int removed = 0;
+        for (const std::string& name : earlier_outputs(s.c.output)) {
+            const bool partial =
+                name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0;
+            if (!partial && step_of_output(name) >= 0 && step_of_output(name) <= step) continue;
+            const std::string path = s.c.output + "/" + name;
+            if (std::remove(path.c_str()) != 0 && problem.empty())
+                problem = "--restart: cannot remove " + path + " (" + std::strerror(errno) + ")";
+            ++removed;
+        }
+        if (removed > 0 && problem.empty())
+            std::fprintf(stderr,
+                         "note: --restart: removed %d output files the earlier run wrote after "
+                         "step %d, or at its end; this run writes them again\n",
+                         removed, step);
+    }
+    agree_on_outcome(s.sim.decomposition().cart.get(), problem);
 }
 
 void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
@@ -198,91 +185,6 @@ std::string Outputs::State::draw_slice(int step, const std::vector<int>& boxes,
     char name[64];
     std::snprintf(name, sizeof name, "slice_%c%d_%06d.png", kAxes[a], K, step);
     return write_seismic_png(c.output + "/" + name, image, clip_at_percentile(image.values, 99.5));
-}
-
-void Outputs::State::write_traces() {
-    const Decomposition& d = sim.decomposition();
-    const int nt = recorded, owned = int(mine.size());
-    std::vector<double> traces(std::size_t(owned) * nt); // time-major, as recorded
-    sim.settle(); // the samples were enqueued, not waited for
-    if (!traces.empty()) copy(traces.data(), samples.data(), traces.size() * sizeof(double));
-    // Here traces are time-major (one row of owned receivers per step);
-    // the file is receiver-major, so transpose while gathering.
-    std::vector<double> rows(std::size_t(owned) * nt);
-    for (int t = 0; t < nt; ++t)
-        for (int m = 0; m < owned; ++m)
-            rows[std::size_t(m) * nt + t] = traces[std::size_t(t) * owned + m];
-    // Rank order in both: the g-th gathered index names the g-th trace.
-    const std::vector<int> indices = gather_to_root(d.cart.get(), mine);
-    const std::vector<double> gathered = gather_to_root(d.cart.get(), rows);
-    std::string problem;
-    if (d.rank == 0) {
-        if (indices.size() != receivers.size())
-            fatal("a receiver was recorded by no rank or by two");
-        std::vector<double> ordered(gathered.size());
-        for (std::size_t g = 0; g < indices.size(); ++g)
-            std::copy_n(gathered.begin() + g * nt, nt,
-                        ordered.begin() + std::size_t(indices[g]) * nt);
-        problem = save_traces(ordered);
-    }
-    agree_on_outcome(d.cart.get(), problem);
-}
-
-// Rank 0: traces.bin, then its sidecar, then the shot gather.
-std::string Outputs::State::save_traces(const std::vector<double>& ordered) const {
-    const int nt = recorded;
-    // The file in the run's precision: its bytes, and their CRC.
-    std::uint32_t crc = 0;
-    std::size_t bytes = 0;
-    const std::string why = dispatch_precision(c.precision, [&](auto zero) {
-        const auto values = narrowed<decltype(zero)>(ordered);
-        bytes = values.size() * sizeof(values[0]);
-        crc = crc32_of(values.data(), bytes);
-        return write_file_completely(c.output + "/traces.bin", values.data(), bytes);
-    });
-    if (!why.empty()) return why;
-    const std::string dtype = numpy_dtype(c.precision);
-    Json doc = integrity_json("traces.bin", bytes, crc, c.run_id);
-    doc["dtype"] = dtype;
-    doc["order"] =
-        "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";
-    doc["nt"] = nt;
-    doc["dt_s"] = physics.dt;
-    doc["first_time_s"] = physics.dt;
-    doc["receivers"] = receivers;
-    if (std::string why = write_file_completely(c.output + "/traces.json", json_text(doc));
-        !why.empty())
-        return why;
-    if (!images_available()) {
-        std::printf("traces: %zu receivers x %d steps in %s/traces.bin (no PNG: built without "
-                    "libstb-dev)\n",
-                    receivers.size(), nt, c.output.c_str());
-        return {};
-    }
-    // The shot gather: receivers across, time down, both decimated to a
-    // size an image holds (output_shapes.hpp).
-    const int receiver_count = int(receivers.size());
-    const int column_stride = gather_column_stride(receiver_count);
-    const int stride = gather_stride(nt, receiver_count);
-    Image gather;
-    gather.width = gather_width(receiver_count);
-    gather.height = (nt + stride - 1) / stride;
-    gather.values.resize(std::size_t(gather.width) * gather.height);
-    for (int row = 0; row < gather.height; ++row)
-        for (int col = 0; col < gather.width; ++col)
-            gather.values[std::size_t(row) * gather.width + col] =
-                ordered[std::size_t(col) * column_stride * nt + std::size_t(row) * stride];
-    if (std::string why = write_seismic_png(c.output + "/shot_gather.png", gather,
-                                            clip_at_percentile(gather.values, 95));
-        !why.empty())
-        return why;
-    std::printf("traces: %d receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png",
-                receiver_count, nt, c.output.c_str(), c.output.c_str());
-    if (column_stride > 1)
-        std::printf(" (one receiver in %d drawn: at most %d columns)", column_stride,
-                    kMaxGatherWidth);
-    std::printf("\n");
-    return {};
 }
 
 } // namespace stencil

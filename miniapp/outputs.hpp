@@ -6,6 +6,7 @@
 // OutputFailure.
 #pragma once
 
+#include "field_file.hpp"
 #include "model.hpp"
 #include "options.hpp"
 #include "output_folder.hpp"
@@ -41,6 +42,20 @@ public:
     // At the end (collective): traces, shot gather, the last slice. Throws
     // OutputFailure.
     void finish(int steps_done);
+
+    // For checkpoints (checkpoint.hpp). Collective: the traces recorded so
+    // far written to `path` in the run's precision, receiver-major, with
+    // their length and CRC-32 in `written` (rank 0). False, and nothing
+    // written, if the run has no receivers. Throws OutputFailure.
+    bool save_traces_to(const std::string& path, FieldFile& written);
+    // Collective: a checkpoint's traces (`path`, checked against `expected`)
+    // become every receiver's first `step` samples; "" or why not.
+    std::string load_traces(const std::string& path, const FieldFile& expected, int step);
+    // Collective, once a restart at `step` is chosen: removes from the output
+    // folder what the earlier run wrote after `step` (snapshots, slices) and
+    // its final files (traces, shot gather), which this run writes again.
+    // What it wrote up to `step` stays: this run would write the same bytes.
+    void resume_at(int step);
 
 private:
     struct State;

@@ -12,14 +12,28 @@ namespace {
 volatile std::sig_atomic_t g_signal = 0;   // the first signal seen, 0 if none
 volatile std::sig_atomic_t g_stopping = 0; // the run is already stopping
 
+char g_remove_on_exit[4096] = {0}; // remove_on_immediate_exit's path
+
 extern "C" void on_stop_signal(int signal) {
-    if (g_stopping) _exit(128 + signal); // async-signal-safe; the rest is the OS's to clean
+    if (g_stopping) { // async-signal-safe calls only; the rest is the OS's to clean
+        if (g_remove_on_exit[0]) unlink(g_remove_on_exit);
+        _exit(128 + signal);
+    }
     if (!g_signal) g_signal = signal;
 }
 
 constexpr int kSignals[] = {SIGTERM, SIGINT, SIGUSR1};
 
 } // namespace
+
+void remove_on_immediate_exit(const std::string& path) {
+    // The first byte last: a signal meanwhile sees "" rather than half a path.
+    g_remove_on_exit[0] = 0;
+    if (path.empty() || path.size() >= sizeof g_remove_on_exit) return; // a stale lock says why
+    path.copy(g_remove_on_exit + 1, path.size() - 1, 1);
+    g_remove_on_exit[path.size()] = 0;
+    g_remove_on_exit[0] = path[0];
+}
 
 StopRequest::StopRequest(MPI_Comm comm) {
     MPI_CHECK(MPI_Comm_dup(comm, &comm_));

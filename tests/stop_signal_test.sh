@@ -4,7 +4,9 @@
 # run ends with exit status 75 and one line naming the signal, the step and
 # the checkpoint; the checkpoint verifies; no .partial file and no lock are
 # left; and --restart latest continues it to the same final field as an
-# uninterrupted run of as many steps.
+# uninterrupted run of as many steps. A second signal while the stop's
+# checkpoint is being written ends the run at once (exit 128 + 15), with
+# nothing left but that checkpoint's .partial folder.
 # usage: stop_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -36,9 +38,33 @@ for signal in TERM INT USR1; do
   [ ! -e "$run/out/stencil-miniapp.lock" ] || fail "$signal: the lock was left"
   total=$((step + 20))
   "$mpiexec" "$np_flag" 3 "$@" "$app" "${problem[@]}" --steps "$total" --checkpoint-dir "$run/out/checkpoints" \
-    --restart latest --checksum >"$run-restart.txt" 2>&1 || { cat "$run-restart.txt"; fail "$signal: the restart failed"; }
+    --restart latest --snapshot-every 1000 --output "$run/out" --checksum >"$run-restart.txt" 2>&1 || { cat "$run-restart.txt"; fail "$signal: the restart failed"; }
   "$mpiexec" "$np_flag" 1 "$@" "$app" "${problem[@]}" --steps "$total" --checksum >"$run-whole.txt" 2>&1
   a=$(grep '^checksum:' "$run-restart.txt") b=$(grep '^checksum:' "$run-whole.txt")
   if [ -z "$a" ] || [ "$a" != "$b" ]; then fail "$signal: restarted $a, uninterrupted $b"; fi
   echo "ok  SIG$signal: stopped at step $step, exit 75, checkpoint written, nothing partial, no lock; continued to $total: $a"
 done
+
+echo "== a second signal during the stop ends the run at once"
+run=$work/twice
+# Large enough that the stop's checkpoint (2 x 128 MiB) takes a while to write.
+# shellcheck disable=SC2054 # the commas are inside the grid size
+big=(--grid 256,256,256 --precision fp64 --radius 1 --progress 0.1 --warmup 0)
+"$mpiexec" "$np_flag" 2 "$@" "$app" "${big[@]}" --steps 1000000 --checkpoint-every 1000000 \
+  --output "$run/out" --snapshot-every 1000000 >"$run.txt" 2>&1 &
+job=$!
+for _ in $(seq 1200); do grep -q '^progress:' "$run.txt" && break; sleep 0.05; done
+grep -q '^progress:' "$run.txt" || { kill "$job"; cat "$run.txt"; fail "twice: the run did not start"; }
+pkill -TERM -f "^$app ${big[*]} --steps 1000000" || fail "twice: no rank to signal"
+writing() { compgen -G "$run/out/checkpoints/step_*.partial" >/dev/null; }
+for _ in $(seq 2400); do writing && break; sleep 0.005; done
+writing || { kill "$job"; cat "$run.txt"; fail "twice: the stop's checkpoint was never seen being written"; }
+pkill -TERM -f "^$app ${big[*]} --steps 1000000" || fail "twice: no rank to signal again"
+status=0
+wait "$job" || status=$?
+[ "$status" -eq 143 ] || { cat "$run.txt"; fail "twice: exit status $status, not 143 (128 + SIGTERM)"; }
+[ -z "$(find "$run/out/checkpoints" -mindepth 1 -maxdepth 1 ! -name '*.partial')" ] ||
+  fail "twice: a complete checkpoint was left: $(ls "$run/out/checkpoints")"
+[ "$(find "$run/out" -mindepth 1 -maxdepth 1 ! -name checkpoints)" = "" ] ||
+  fail "twice: left besides the .partial checkpoint: $(ls "$run/out")"
+echo "ok  a second SIGTERM while the stop's checkpoint was written: exit 143, only a .partial folder left, no lock"

@@ -99,6 +99,7 @@ TEST(RunIdentity, LockTextRoundTripsAnyHostAndJobName) {
     RunIdentity me = RunIdentity::of_this_process();
     me.host = "node \"7\" \\ r\u00e9\nx"; // a quote, a backslash, non-ASCII, a newline
     me.job_id = "42\t[3]";
+    me.job_attempt = 3;
     RunIdentity back;
     ASSERT_TRUE(parse_run_identity(me.json(), back)) << me.json();
     EXPECT_EQ(back.host, me.host);
@@ -106,6 +107,7 @@ TEST(RunIdentity, LockTextRoundTripsAnyHostAndJobName) {
     EXPECT_EQ(back.pid, me.pid);
     EXPECT_EQ(back.pid_start, me.pid_start);
     EXPECT_EQ(back.started, me.started);
+    EXPECT_EQ(back.job_attempt, me.job_attempt);
     EXPECT_FALSE(parse_run_identity("{\"host\": \"h\", \"pid\": -3, \"started\": \"t\"}", back));
     EXPECT_FALSE(parse_run_identity("{\"host\": \"h\", \"pid\": 7", back)); // truncated
 }
@@ -164,6 +166,31 @@ TEST_F(FolderLock, ALockFromAnotherHostOrUnreadableIsNotTakenSilently) {
     std::ofstream(lock_path) << "garbage";
     EXPECT_NE(lock.take(folder, false, me, note).find("an unreadable lock"), std::string::npos);
     EXPECT_FALSE(lock.held());
+}
+
+// A requeued batch job finds its own earlier attempt's lock: that attempt is
+// over (the scheduler runs one at a time), wherever it ran. The same job's
+// same attempt, or another job, is not taken that way.
+TEST_F(FolderLock, ARequeuedJobTakesItsEarlierAttemptsLock) {
+    const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
+    RunIdentity earlier = RunIdentity::of_this_process();
+    earlier.host += "-elsewhere";
+    earlier.job_id = "4242", earlier.job_attempt = 0;
+    RunIdentity me = RunIdentity::of_this_process();
+    me.job_id = "4242", me.job_attempt = 1;
+    OutputFolderLock lock;
+    std::string note;
+    std::ofstream(lock_path) << earlier.json();
+    me.job_id = "4243";
+    EXPECT_NE(lock.take(folder, false, me, note).find("cannot be checked from here"),
+              std::string::npos);
+    me.job_id = "4242", me.job_attempt = 0;
+    EXPECT_NE(lock.take(folder, false, me, note).find("cannot be checked from here"),
+              std::string::npos);
+    me.job_attempt = 1;
+    EXPECT_EQ(lock.take(folder, false, me, note), "");
+    EXPECT_NE(note.find("this job's earlier attempt"), std::string::npos) << note;
+    EXPECT_TRUE(lock.held());
 }
 
 TEST_F(EarlierOutputs, FindsAFinishedRunsFilesAndNothingElse) {
