@@ -61,7 +61,9 @@ Json identity(const Config& c, const Physics& p) {
             {"spacing_m", c.spacing},
             {"dt_s", p.dt},
             {"f0_hz", p.f0},
-            {"model", c.model == ModelKind::Constant ? "constant" : "layered"},
+            // A model file by its contents: it may be moved between the runs.
+            {"model", c.model == ModelKind::File ? "file, CRC-32 " + crc32_hex(c.model_crc32)
+                                                 : model_name(c)},
             {"source", p.source},
             {"sponge", c.sponge},
             {"periodic", periodic_axes(c.periodic)},

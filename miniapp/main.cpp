@@ -8,6 +8,7 @@
 #include "gpu_runtime.hpp"
 #include "halo_depth.hpp"
 #include "memory_check.hpp"
+#include "model_file.hpp"
 #include "nccl_comm.hpp"
 #include "options.hpp"
 #include "outputs.hpp"
@@ -201,6 +202,9 @@ int run(int argc, char** argv) {
     std::array<int, 3> procs{};
     if (const std::string why = resolve_grid(c, procs); !why.empty()) return refuse(why);
     Physics physics;
+    if (c.model == ModelKind::File)
+        if (const std::string why = check_model_file(c, physics.c_min, physics.c_max); !why.empty())
+            return refuse(why);
     if (const std::string why = resolve_physics(c, c.grid, physics); !why.empty())
         return refuse(why);
     if (const std::string why = check_report_writable(c); !why.empty()) return refuse(why);

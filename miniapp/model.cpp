@@ -1,12 +1,20 @@
 #include "model.hpp"
 
 #include "coefficients.hpp"
+#include "crc32.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace stencil {
+
+std::string model_name(const Config& c) {
+    if (c.model == ModelKind::Constant) return "constant";
+    if (c.model == ModelKind::Layered) return "layered";
+    return "file:" + c.model_path + " (" + (c.model_fp64 ? "float64" : "float32") + ", CRC-32 " +
+           crc32_hex(c.model_crc32) + ")";
+}
 
 double velocity_at(ModelKind model, int k, int nz) {
     if (model == ModelKind::Constant) return 1500.0;
@@ -69,11 +77,14 @@ std::string representable(const Config& c, const Physics& p) {
 } // namespace
 
 std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& p) {
-    // The speed range comes from the model itself, over every depth of the grid.
-    p.c_min = p.c_max = velocity_at(c.model, 0, grid[2]);
-    for (int k = 1; k < grid[2]; ++k) {
-        p.c_min = std::min(p.c_min, velocity_at(c.model, k, grid[2]));
-        p.c_max = std::max(p.c_max, velocity_at(c.model, k, grid[2]));
+    // The speed range comes from the model itself, over every depth of the
+    // grid (a model file's: check_model_file found it, and filled it in).
+    if (c.model != ModelKind::File) {
+        p.c_min = p.c_max = velocity_at(c.model, 0, grid[2]);
+        for (int k = 1; k < grid[2]; ++k) {
+            p.c_min = std::min(p.c_min, velocity_at(c.model, k, grid[2]));
+            p.c_max = std::max(p.c_max, velocity_at(c.model, k, grid[2]));
+        }
     }
     p.dt_limit = cfl_limit(c.radius, c.spacing, p.c_max);
     p.dt = c.dt > 0 ? c.dt : 0.8 * p.dt_limit;

@@ -16,7 +16,10 @@ struct Physics {
     float sponge_strength = 0.0f; // eta at the outer boundary
 };
 
-// Wave speed (m/s) at global depth index k of nz cells.
+// "constant", "layered", or "file:PATH (float32, CRC-32 0a1b2c3d)".
+std::string model_name(const Config& c);
+
+// Wave speed (m/s) at global depth index k of nz cells (constant, layered).
 double velocity_at(ModelKind model, int k, int nz);
 
 // Leapfrog stability limit for the order-2R Laplacian on a cubic grid of
@@ -35,7 +38,8 @@ inline double shortest_wavelength(const Physics& p) {
     return p.c_min / (2.5 * p.f0);
 }
 
-// Fills `physics` from the configuration and the global grid; returns an
+// Fills `physics` from the configuration and the global grid (for a model
+// file, c_min and c_max must already hold check_model_file's); returns an
 // empty string, or one line saying what is wrong (a dt above the limit, a
 // source outside the grid, a spacing or time step the run's precision
 // cannot represent).

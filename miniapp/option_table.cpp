@@ -158,8 +158,20 @@ const OptionSpec kOptions[] = {
      "untimed steps first, then undone: the fields go back to rest, so\n"
      "the outputs hold --steps steps alone (default 5)",
      [](S& s, const char* n, V v) { s.config.warmup = non_negative(v, n); }},
-    {"Problem", "--model", "constant|layered", "velocity model (default constant, 1500 m/s)",
-     [](S& s, const char* n, V v) { s.config.model = one_of(v, n, kModels); }},
+    {"Problem", "--model", "constant|layered|file:PATH",
+     "velocity model (default constant, 1500 m/s); layered: four layers,\n"
+     "1500-3200 m/s with depth; file: a raw float32/float64 global field\n"
+     "with a JSON sidecar (PATH minus .raw, plus .json), such as\n"
+     "tools/make-model.py writes or a snapshot",
+     [](S& s, const char* n, V v) {
+         const std::string text = v;
+         if (text.rfind("file:", 0) == 0) {
+             s.config.model = ModelKind::File;
+             s.config.model_path = path_value(text.substr(5), n);
+         } else {
+             s.config.model = one_of(v, n, kModels);
+         }
+     }},
     {"Problem", "--spacing", "H", "grid spacing in metres (default 10)",
      [](S& s, const char* n, V v) { s.config.spacing = positive_real(v, n); }},
     {"Problem", "--dt", "S", "time step; default 0.8 of the CFL limit, above the limit is refused",
@@ -268,15 +280,17 @@ const OptionSpec kOptions[] = {
              throw BadOption{std::string(n) + ": only z=K (a line along x at depth K)"};
      }},
     {"Output and checks", "--checkpoint-every", "N",
-     "every N steps, both time levels and the step into a checkpoint\n"
-     "folder (the two newest kept; default 0: none)",
+     "every N steps, both time levels, the step and the traces so far\n"
+     "into a checkpoint folder (the two newest kept; default 0: none)",
      [](S& s, const char* n, V v) { s.config.checkpoint_every = non_negative(v, n); }},
     {"Output and checks", "--checkpoint-dir", "DIR",
      "where checkpoints go (default OUTPUT/checkpoints)",
      [](S& s, const char* n, V v) { s.config.checkpoint_dir = path_value(v, n); }},
     {"Output and checks", "--restart", "DIR|latest",
      "continue from the newest checkpoint that verifies, on any rank\n"
-     "count; --steps is the run's total, as before",
+     "count; --steps is the run's total, as before. SIGTERM, SIGINT\n"
+     "and SIGUSR1 stop a run at a step boundary: a checkpoint (if on),\n"
+     "one line, exit status 75; a second signal ends it at once",
      [](S& s, const char* n, V v) { s.config.restart = path_value(v, n); }},
     {"Output and checks", "--check", nullptr,
      "also run on one domain and compare bit for bit (small grids)",

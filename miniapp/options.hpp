@@ -4,13 +4,14 @@
 #include "stencil.hpp"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace stencil {
 
 enum class CommChoice { Auto, Staged, GpuAware, Nccl, None };
-enum class ModelKind { Constant, Layered };
+enum class ModelKind { Constant, Layered, File };
 // --graphs: replay each step's device work as captured graphs. Auto: on
 // where the build has them and they measured faster (simulation.cpp).
 enum class GraphChoice { Auto, On, Off };
@@ -35,11 +36,15 @@ struct Config {
     std::string halo_depth_reason; // filled before the run: why this depth (the report says)
     GraphChoice graphs = GraphChoice::Auto;
     ModelKind model = ModelKind::Constant;
-    double spacing = 10.0;                             // metres, all directions
-    double dt = 0.0;                                   // 0: from the CFL limit
-    double f0 = 0.0;                                   // Hz; 0: 6 cells per minimum wavelength
-    std::array<int, 3> source{-1, -1, -1};             // global cell; -1: the centre
-    int sponge = 0;                                    // cells
+    // --model file:PATH: the raw file, and what checking it found (model_file.hpp).
+    std::string model_path;
+    bool model_fp64 = false;               // the file's element type (float64, else float32)
+    std::uint32_t model_crc32 = 0;         // its CRC-32, which names the model in checkpoints
+    double spacing = 10.0;                 // metres, all directions
+    double dt = 0.0;                       // 0: from the CFL limit
+    double f0 = 0.0;                       // Hz; 0: 6 cells per minimum wavelength
+    std::array<int, 3> source{-1, -1, -1}; // global cell; -1: the centre
+    int sponge = 0;                        // cells
     std::array<bool, 3> periodic{false, false, false}; // --periodic: axes that wrap around
     std::string report;                                // JSON path
     // Outputs (miniapp/outputs.hpp), written under `output`.

@@ -107,6 +107,11 @@ void print_report(const Report& r) {
                 r.grid[0], r.grid[1], r.grid[2], periodic_axes(c.periodic).c_str(), c.radius,
                 2 * c.radius, precision_name(c.precision), c.steps, c.warmup, r.physics.dt,
                 r.physics.f0);
+    char speeds[64];
+    std::snprintf(speeds, sizeof speeds, r.physics.c_min == r.physics.c_max ? "%g" : "%g-%g",
+                  r.physics.c_min, r.physics.c_max);
+    std::printf("  model %s, %s m/s, spacing %g m, sponge %d cells\n", model_name(c).c_str(),
+                speeds, c.spacing, c.sponge);
     std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per exchange on rank 0, pinned host "
                 "buffers %zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
@@ -193,7 +198,7 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"redundant_cell_share", r.redundant_share},
                 {"graphs", r.graphs},
                 {"subnormals", r.subnormals},
-                {"model", c.model == ModelKind::Constant ? "constant" : "layered"},
+                {"model", model_name(c)},
                 {"spacing_m", c.spacing},
                 {"dt_s", r.physics.dt},
                 {"f0_hz", r.physics.f0},

@@ -1,6 +1,7 @@
 // SimulationOf<T>'s setup: the boxes of a step (and of the deep-halo
 // cycle), the source's cells, the fields and the velocity, the exchange,
 // and the update with its radius fixed.
+#include "model_file.hpp"
 #include "simulation.hpp"
 #include "simulation_impl.hpp"
 
@@ -93,6 +94,17 @@ void SimulationOf<T>::setup_fields() {
     const FieldView<T> v = view_of(host.data(), layout_);
     const double dt = physics_.dt;
     const int nz = d_.global[2];
+    if (config_.model == ModelKind::File) {
+        // The rank's box and its halo, read from the file (model_file.hpp).
+        const std::vector<double> speed = read_model_box(config_, d_, layout_.halo);
+        std::size_t n = 0;
+        for (int k = 0; k < layout_.pz(); ++k)
+            for (int j = 0; j < layout_.py(); ++j)
+                for (int i = 0; i < layout_.px(); ++i)
+                    v(i, j, k) = T(std::pow(speed[n++] * dt, 2));
+        copy_to_device(vel_, host.data());
+        return;
+    }
     for (int k = 0; k < layout_.pz(); ++k) {
         const int g = k - layout_.halo + d_.offset[2];
         const int gk = d_.periodic[2] ? (g % nz + nz) % nz : std::min(std::max(g, 0), nz - 1);

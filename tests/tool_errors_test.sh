@@ -5,6 +5,8 @@
 #  - verify-output exits 0 on a complete folder (slice images alone are
 #    complete), 3 on an interrupted one (a lock, a .partial), 1 on a folder
 #    with nothing of the mini-app in it, 2 on bad usage, with one line;
+#  - make-model.py, given a bad grid, a missing input or a folder to
+#    write, says so in one line;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
 #  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
@@ -38,6 +40,10 @@ for input in "$work/missing.json" "$work/truncated.json" "$work/empty"; do
   expect nonzero "resource-report $input" python3 "$repo/tools/resource-report.py" hip "$input"
   expect nonzero "project --machine $input" python3 "$repo/jobscripts/project.py" "$work/empty" --machine "$input" weak
 done
+expect 2 "make-model bad grid" python3 "$repo/tools/make-model.py" layered --grid 4,x,4 --output "$work/m.raw"
+expect 2 "make-model missing npy" python3 "$repo/tools/make-model.py" npy "$work/missing.npy" --output "$work/m.raw"
+expect 2 "make-model raw without sidecar" python3 "$repo/tools/make-model.py" raw "$work/truncated.json" --output "$work/m.raw"
+expect 2 "make-model into a folder" python3 "$repo/tools/make-model.py" layered --grid 4,4,4 --output "$work/empty"
 expect nonzero "collect.py on a missing folder" python3 "$repo/jobscripts/collect.py" "$work/missing"
 expect nonzero "collect.py on a folder without reports" python3 "$repo/jobscripts/collect.py" "$work/empty"
 

@@ -8,7 +8,7 @@
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
-packages=(g++ cmake ninja-build make git python3 python3-matplotlib libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
+packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
           zlib1g-dev nlohmann-json3-dev)
 for extra in "$@"; do
   case "$extra" in
