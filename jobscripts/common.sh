@@ -68,3 +68,57 @@ stencil_python() {
   echo "stencil: no Python with matplotlib (apt-get install python3-matplotlib)" >&2
   return 1
 }
+
+# stencil_production RANKS [mini-app options...]: one long run that outlives
+# its allocation (production.sbatch). It writes a checkpoint every
+# CHECKPOINT_EVERY steps into OUTPUT/checkpoints and continues from the
+# newest one when the folder has one. Slurm's warning signal (#SBATCH
+# --signal=USR1@120) makes the mini-app stop at a step boundary with a
+# checkpoint and exit status 75; then, by CONTINUE:
+#   resubmit (default)  submit this script again, with the same options and
+#                       arguments, to start once this job has ended; at most
+#                       MAX_ATTEMPTS jobs in all (default 20)
+#   requeue             put this job back in the queue (scontrol requeue;
+#                       the cluster must allow it, as most do)
+#   off                 end here; submit again by hand to continue
+stencil_production() {
+  local ranks=$1 status=0 restart=()
+  shift
+  : "${OUTPUT:=results/${SLURM_JOB_NAME:-stencil-production}}" "${CHECKPOINT_EVERY:=500}"
+  : "${CONTINUE:=resubmit}" "${MAX_ATTEMPTS:=20}" "${STENCIL_ATTEMPT:=1}"
+  case "$CONTINUE" in resubmit | requeue | off) ;;
+    *) echo "stencil: CONTINUE=$CONTINUE: resubmit, requeue or off" >&2; return 2 ;;
+  esac
+  mkdir -p "$OUTPUT"
+  if compgen -G "$OUTPUT/checkpoints/step_*[0-9]" >/dev/null; then
+    restart=(--restart latest)
+    echo "stencil: attempt $STENCIL_ATTEMPT continues from the newest checkpoint in $OUTPUT/checkpoints"
+  fi
+  launch "$ranks" "$APP" --output "$OUTPUT" --checkpoint-every "$CHECKPOINT_EVERY" "${restart[@]}" "$@" ||
+    status=$?
+  [ "$status" -eq 0 ] && { echo "stencil: the run is complete; outputs in $OUTPUT"; return 0; }
+  [ "$status" -eq 75 ] || { echo "stencil: the run failed (exit status $status)" >&2; return "$status"; }
+  echo "stencil: stopped before the time limit, with a checkpoint in $OUTPUT/checkpoints"
+  case "$CONTINUE" in
+    off) echo "stencil: CONTINUE=off: submit the same command again to continue" ;;
+    requeue) scontrol requeue "$SLURM_JOB_ID" ;;
+    resubmit)
+      if [ "$STENCIL_ATTEMPT" -ge "$MAX_ATTEMPTS" ]; then
+        echo "stencil: $MAX_ATTEMPTS jobs already (MAX_ATTEMPTS); submit again by hand to continue" >&2
+        return 1
+      fi
+      # The same script, account, partition, nodes and time limit, after this job.
+      local details script limit log
+      details=$(scontrol show job "$SLURM_JOB_ID")
+      # Slurm's Command is the script's path followed by its arguments.
+      script=$(sed -n 's/^ *Command=//p' <<<"$details")
+      [ "$#" -eq 0 ] || script=${script% "$*"}
+      log=$(dirname "$(sed -n 's/^ *StdOut=//p' <<<"$details")")/%x-%j.out # beside this job's
+      limit=$(squeue -h -j "$SLURM_JOB_ID" -o %l)
+      sbatch --dependency=afterany:"$SLURM_JOB_ID" -J "$SLURM_JOB_NAME" -N "$SLURM_JOB_NUM_NODES" \
+        -t "$limit" -o "$log" ${SLURM_JOB_ACCOUNT:+-A "$SLURM_JOB_ACCOUNT"} \
+        ${SLURM_NTASKS_PER_NODE:+--ntasks-per-node="$SLURM_NTASKS_PER_NODE"} \
+        ${SLURM_JOB_PARTITION:+-p "$SLURM_JOB_PARTITION"} \
+        --export=ALL,STENCIL_ATTEMPT=$((STENCIL_ATTEMPT + 1)),OUTPUT="$OUTPUT" "$script" "$@" ;;
+  esac
+}

@@ -192,6 +192,7 @@ int report_and_check(Simulation& sim, const Config& c, const Physics& physics, C
 }
 
 int run(int argc, char** argv) {
+    install_stop_handlers();
     Config c;
     const std::string parsed = parse_options(argc, argv, c);
     if (parsed == "help") {

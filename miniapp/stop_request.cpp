@@ -35,13 +35,17 @@ void remove_on_immediate_exit(const std::string& path) {
     g_remove_on_exit[0] = path[0];
 }
 
-StopRequest::StopRequest(MPI_Comm comm) {
-    MPI_CHECK(MPI_Comm_dup(comm, &comm_));
+void install_stop_handlers() {
     struct sigaction action {};
     action.sa_handler = on_stop_signal;
     sigemptyset(&action.sa_mask);
     for (const int signal : kSignals)
         sigaction(signal, &action, nullptr);
+}
+
+StopRequest::StopRequest(MPI_Comm comm) {
+    MPI_CHECK(MPI_Comm_dup(comm, &comm_));
+    install_stop_handlers();
 }
 
 StopRequest::~StopRequest() {

@@ -9,7 +9,10 @@
 #    with `sbatch --wait` on the HOST back-end at 1, 2 and 4 ranks; the job
 #    ends COMPLETED, one JSON report per rank count lands in
 #    results/JOBNAME-JOBID/, each run's binding table lists its ranks, and
-#    the collector passes --verify on each folder.
+#    the collector passes --verify on each folder;
+#  - generic production.sbatch under a time limit too short for its run:
+#    Slurm's warning signal stops each job with a checkpoint, the job submits
+#    the next, and the last one's checksum is an uninterrupted run's.
 # usage: tests/slurm_jobscripts_test.sh [WORKDIR]   (needs a HOST build in build/, and root or sudo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,4 +93,34 @@ for study in weak strong; do
   mv "$results" "$work/"
 done
 rmdir results 2>/dev/null || true
+
+echo "== generic production.sbatch past its time limit: signal, checkpoint, resubmission, same result"
+# About 45 s of HOST work under a 2-minute limit whose warning (USR1, 110 s
+# before the end) comes within the first half minute: every job but the
+# last is stopped by it and submits the next. The last job's checksum must
+# be an uninterrupted run's.
+# shellcheck disable=SC2054 # the commas are inside the grid size
+long=(--grid 64,64,64 --steps 90000 --radius 2 --checksum --quiet)
+out=$work/production
+OUTPUT=$out CHECKPOINT_EVERY=20000 MAX_ATTEMPTS=20 \
+  sbatch --parsable -N 1 --ntasks-per-node=2 -t 2 --signal=USR1@110 -o "$work/%x-%j.out" \
+  jobscripts/generic/production.sbatch "${long[@]}" >/dev/null
+mpirun --oversubscribe -np 2 build/miniapp/stencil-miniapp "${long[@]}" >"$work/uninterrupted.txt" 2>&1 ||
+  fail "production: the uninterrupted run failed"
+for _ in $(seq 600); do
+  [ -n "$(squeue -h -n stencil-production -o %i)" ] || break
+  sleep 1
+done
+[ -z "$(squeue -h -n stencil-production -o %i)" ] || { scancel -n stencil-production; fail "production: the jobs did not end in 10 minutes"; }
+mapfile -t logs < <(ls -v "$work"/stencil-production-*.out)
+[ "${#logs[@]}" -ge 2 ] || { cat "${logs[@]}"; fail "production: ${#logs[@]} job, not stopped by its time limit"; }
+for log in "${logs[@]::${#logs[@]}-1}"; do
+  if ! grep -q "stopped by SIGUSR1 at step [0-9]*; checkpoint .*written" "$log" ||
+    ! grep -q "^Submitted batch job" "$log"; then cat "$log"; fail "production: $log was not stopped and resubmitted"; fi
+done
+last=${logs[-1]}
+grep -q "continues from the newest checkpoint" "$last" || { cat "$last"; fail "production: the last job did not restart"; }
+a=$(grep '^checksum:' "$last" || true) b=$(grep '^checksum:' "$work/uninterrupted.txt" || true)
+{ [ -n "$a" ] && [ "$a" = "$b" ]; } || { cat "$last"; fail "production: ${#logs[@]} jobs gave '$a', the uninterrupted run '$b'"; }
+echo "ok  production: ${#logs[@]} jobs, each but the last stopped by SIGUSR1 with a checkpoint and resubmitted; $a as uninterrupted"
 echo "slurm job scripts ok"
