@@ -155,11 +155,10 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
         throw OutputFailure(why);
     Json files = Json::object();
     for (int level = 0; level < 2; ++level) {
-        const std::vector<double> values = sim.interior_copy(level == 1);
         const FieldFile written = dispatch_precision(c.precision, [&](auto zero) {
-            using T = decltype(zero);
-            const std::vector<T> narrowed(values.begin(), values.end()); // exact: widened before
-            return write_field_file(sim.decomposition(), partial + "/" + kLevels[level], narrowed,
+            std::vector<decltype(zero)> values;
+            sim.interior_in_precision(values, level == 1);
+            return write_field_file(sim.decomposition(), partial + "/" + kLevels[level], values,
                                     false);
         });
         files[kLevels[level]] = {{"bytes", written.bytes}, {"crc32", crc32_hex(written.crc32)}};

@@ -85,6 +85,10 @@ public:
     // This rank's interior of p(t_n), or with `previous` of p(t_{n-1}), x
     // fastest (a host copy).
     virtual std::vector<double> interior_copy(bool previous = false) const = 0;
+    // The same in the run's precision, for the large writes (checkpoints):
+    // no widened copy. Asking for the other precision is a bug (fatal).
+    virtual void interior_in_precision(std::vector<float>& out, bool previous) const = 0;
+    virtual void interior_in_precision(std::vector<double>& out, bool previous) const = 0;
     // The offset of a global cell from the field origin, if this rank owns it.
     virtual bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const = 0;
     // out[n] = p at offsets[n], n < count, widened to double; device arrays,

@@ -11,6 +11,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace stencil {
@@ -67,6 +68,12 @@ public:
     double value_at(const std::array<int, 3>& cell) const override;
     bool all_finite() const override;
     std::vector<double> interior_copy(bool previous = false) const override;
+    void interior_in_precision(std::vector<float>& out, bool previous) const override {
+        same_precision(out, previous);
+    }
+    void interior_in_precision(std::vector<double>& out, bool previous) const override {
+        same_precision(out, previous);
+    }
     bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const override;
     void sample(const std::size_t* offsets, int count, double* out) override;
     void settle() override { settle_timers(); }
@@ -115,6 +122,13 @@ private:
     // them: before the host reads a field.
     void settle_timers() const;
     std::vector<T> local_interior(bool previous = false) const; // settles first
+    template <class U>
+    void same_precision(std::vector<U>& out, bool previous) const {
+        if constexpr (std::is_same_v<U, T>)
+            out = local_interior(previous);
+        else
+            fatal("interior_in_precision: asked for the other precision");
+    }
     // The boxes the steps update with this schedule: whole, or inner and
     // the slabs, and the ring of deep halos (pointers to const for a const
     // Self).
