@@ -154,15 +154,16 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
         throw OutputFailure(why);
     Json files = Json::object();
-    for (int level = 0; level < 2; ++level) {
-        const FieldFile written = dispatch_precision(c.precision, [&](auto zero) {
-            std::vector<decltype(zero)> values;
+    dispatch_precision(c.precision, [&](auto zero) {
+        std::vector<decltype(zero)> values; // one host buffer for both levels
+        for (int level = 0; level < 2; ++level) {
             sim.interior_in_precision(values, level == 1);
-            return write_field_file(sim.decomposition(), partial + "/" + kLevels[level], values,
-                                    false);
-        });
-        files[kLevels[level]] = {{"bytes", written.bytes}, {"crc32", crc32_hex(written.crc32)}};
-    }
+            const FieldFile written = write_field_file(
+                sim.decomposition(), partial + "/" + kLevels[level], values, false);
+            files[kLevels[level]] = {{"bytes", written.bytes}, {"crc32", crc32_hex(written.crc32)}};
+        }
+        return 0;
+    });
     if (FieldFile written; outputs.save_traces_to(partial + "/" + kTraces, written))
         files[kTraces] = {{"bytes", written.bytes}, {"crc32", crc32_hex(written.crc32)}};
     if (world_rank() == 0) {

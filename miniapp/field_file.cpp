@@ -4,6 +4,7 @@
 #include "crc32.hpp"
 #include "output_folder.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +24,8 @@ struct LocalProblem {
         if (text.empty()) text = why;
     }
 };
+
+constexpr int kReadBackValues = 1 << 22; // values per read-back piece (16 or 32 MiB)
 
 // Why a part that MPI said it wrote did not read back intact.
 std::string read_back_reason(const std::string& path) {
@@ -111,19 +114,30 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
     problem.check(MPI_File_close(&file), "close");
     fail_if_any(problem.text);
 
-    std::vector<T> back(interior.size());
     problem.check(MPI_File_open(comm, partial.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file),
                   "reopen");
     fail_if_any(problem.text);
     problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
                   "set_view");
-    problem.check(MPI_File_read_all(file, back.data(), count, element, &status), "read_all");
-    int read = 0;
-    MPI_Get_count(&status, element, &read);
+    // Read back in pieces of at most kReadBackValues through the same view
+    // (each read_all goes on from the last): no second copy of the field.
+    // Collective, so every rank makes as many calls as the one with most.
+    const int pieces_here = (count + kReadBackValues - 1) / kReadBackValues;
+    int pieces = pieces_here;
+    MPI_CHECK(MPI_Allreduce(&pieces_here, &pieces, 1, MPI_INT, MPI_MAX, comm));
+    std::vector<T> back(std::size_t(std::min(count, kReadBackValues)));
+    bool same = true;
+    for (int piece = 0, done = 0; piece < pieces; ++piece) {
+        const int n = std::min(kReadBackValues, count - done);
+        problem.check(MPI_File_read_all(file, back.data(), n, element, &status), "read_all");
+        int read = 0;
+        MPI_Get_count(&status, element, &read);
+        same = same && read == n &&
+               std::memcmp(back.data(), interior.data() + done, std::size_t(n) * sizeof(T)) == 0;
+        done += n;
+    }
     problem.check(MPI_File_close(&file), "close");
-    if (problem.text.empty() &&
-        (read != count || std::memcmp(back.data(), interior.data(), back.size() * sizeof(T)) != 0))
-        problem.set(read_back_reason(path));
+    if (problem.text.empty() && !same) problem.set(read_back_reason(path));
     fail_if_any(problem.text);
 
     FieldFile result;

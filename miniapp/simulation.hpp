@@ -86,7 +86,8 @@ public:
     // fastest (a host copy).
     virtual std::vector<double> interior_copy(bool previous = false) const = 0;
     // The same in the run's precision, for the large writes (checkpoints):
-    // no widened copy. Asking for the other precision is a bug (fatal).
+    // no widened copy, and `out`'s memory reused. Asking for the other
+    // precision is a bug (fatal).
     virtual void interior_in_precision(std::vector<float>& out, bool previous) const = 0;
     virtual void interior_in_precision(std::vector<double>& out, bool previous) const = 0;
     // The offset of a global cell from the field origin, if this rank owns it.

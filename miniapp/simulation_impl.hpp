@@ -122,10 +122,11 @@ private:
     // them: before the host reads a field.
     void settle_timers() const;
     std::vector<T> local_interior(bool previous = false) const; // settles first
+    void local_interior_into(std::vector<T>& out, bool previous) const;
     template <class U>
     void same_precision(std::vector<U>& out, bool previous) const {
         if constexpr (std::is_same_v<U, T>)
-            out = local_interior(previous);
+            local_interior_into(out, previous);
         else
             fatal("interior_in_precision: asked for the other precision");
     }

@@ -4,6 +4,7 @@
 #include "field_ops.hpp"
 #include "simulation_impl.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -40,18 +41,34 @@ std::uint64_t bits_of(T value) {
 
 template <class T>
 std::vector<T> SimulationOf<T>::local_interior(bool previous) const {
-    settle_timers(); // copy() runs on the legacy stream, which does not wait for ours
-    std::vector<T> all(layout_.allocation());
-    copy_to_host(all.data(), fields_[previous ? 1 - current_ : current_]);
-    const FieldView<const T> v = view_of(static_cast<const T*>(all.data()), layout_);
     std::vector<T> interior;
-    const Box owned = layout_.interior(); // not the ghost ring of deep halos
-    interior.reserve(owned.cells());
-    for (int k = owned.z0; k < owned.z1; ++k)
-        for (int j = owned.y0; j < owned.y1; ++j)
-            for (int i = owned.x0; i < owned.x1; ++i)
-                interior.push_back(v(i, j, k));
+    local_interior_into(interior, previous);
     return interior;
+}
+
+template <class T>
+void SimulationOf<T>::local_interior_into(std::vector<T>& interior, bool previous) const {
+    settle_timers();
+    // Packed on the device a slab of planes at a time (at most 64 MiB of
+    // device memory beside the fields) and copied down packed: the host
+    // never receives, or walks, the halos and padding.
+    const Box owned = layout_.interior(); // not the ghost ring of deep halos
+    const std::size_t plane = std::size_t(owned.x1 - owned.x0) * std::size_t(owned.y1 - owned.y0);
+    const int depth = owned.z1 - owned.z0;
+    const int planes = int(std::clamp<std::size_t>((std::size_t(64) << 20) / (plane * sizeof(T)), 1,
+                                                   std::size_t(depth)));
+    const FieldView<const T> field =
+        view_of(static_cast<const T*>(fields_[previous ? 1 - current_ : current_].data()), layout_);
+    interior.resize(owned.cells()); // a buffer the caller reuses keeps its pages
+    DeviceArray<T> slab(plane * std::size_t(planes));
+    for (int z = owned.z0; z < owned.z1; z += planes) {
+        Box part = owned;
+        part.z0 = z, part.z1 = std::min(z + planes, owned.z1);
+        launch_pack(field, part, slab.data(), compute_);
+        compute_.synchronize(); // copy() runs on the legacy stream, which does not wait for ours
+        copy(interior.data() + std::size_t(z - owned.z0) * plane, slab.data(),
+             std::size_t(part.cells()) * sizeof(T));
+    }
 }
 
 template <class T>
