@@ -71,7 +71,8 @@ stencil_python() {
 
 # stencil_production RANKS [mini-app options...]: one long run that outlives
 # its allocation (production.sbatch). It writes a checkpoint every
-# CHECKPOINT_EVERY steps into OUTPUT/checkpoints and continues from the
+# CHECKPOINT_EVERY (steps, or wall time: 30m by default) into
+# OUTPUT/checkpoints and continues from the
 # newest one when the folder has one. Slurm's warning signal (#SBATCH
 # --signal=USR1@120) makes the mini-app stop at a step boundary with a
 # checkpoint and exit status 75; then, by CONTINUE:
@@ -84,7 +85,7 @@ stencil_python() {
 stencil_production() {
   local ranks=$1 status=0 restart=()
   shift
-  : "${OUTPUT:=results/${SLURM_JOB_NAME:-stencil-production}}" "${CHECKPOINT_EVERY:=500}"
+  : "${OUTPUT:=results/${SLURM_JOB_NAME:-stencil-production}}" "${CHECKPOINT_EVERY:=30m}"
   : "${CONTINUE:=resubmit}" "${MAX_ATTEMPTS:=20}" "${STENCIL_ATTEMPT:=1}"
   case "$CONTINUE" in resubmit | requeue | off) ;;
     *) echo "stencil: CONTINUE=$CONTINUE: resubmit, requeue or off" >&2; return 2 ;;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace fs = std::filesystem;
 
@@ -140,7 +141,7 @@ std::string checkpoint_path(const Config& c, int step) {
 }
 
 void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
-                      const Physics& physics) {
+                      const Physics& physics, CheckpointStaging& staging) {
     const std::string folder = checkpoint_folder(c), final = checkpoint_path(c, sim.steps_done());
     const std::string partial = final + ".partial";
     std::string problem;
@@ -155,7 +156,12 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
         throw OutputFailure(why);
     Json files = Json::object();
     dispatch_precision(c.precision, [&](auto zero) {
-        std::vector<decltype(zero)> values; // one host buffer for both levels
+        auto& values = [&]() -> std::vector<decltype(zero)>& {
+            if constexpr (std::is_same_v<decltype(zero), float>)
+                return staging.fp32;
+            else
+                return staging.fp64;
+        }();
         for (int level = 0; level < 2; ++level) {
             sim.interior_in_precision(values, level == 1);
             const FieldFile written = write_field_file(

@@ -17,6 +17,7 @@
 #include "simulation.hpp"
 
 #include <string>
+#include <vector>
 
 namespace stencil {
 
@@ -26,11 +27,19 @@ std::string checkpoint_folder(const Config& c);
 // The folder of the checkpoint at `step`.
 std::string checkpoint_path(const Config& c, int step);
 
+// The host copy a checkpoint's levels pass through, kept from one
+// checkpoint to the next: a fresh one costs its pages' first touch each
+// time (0.35 s of a 512^3 FP32 level on one H100 node).
+struct CheckpointStaging {
+    std::vector<float> fp32;
+    std::vector<double> fp64;
+};
+
 // Collective: a checkpoint of `sim` at its current step, with the traces
 // `outputs` recorded so far. Throws OutputFailure (one line, on every rank)
 // if any part cannot be written.
 void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
-                      const Physics& physics);
+                      const Physics& physics, CheckpointStaging& staging);
 
 // Collective: the checkpoint --restart names (DIR, a folder of checkpoints
 // or one of them; latest: checkpoint_folder(c)), newest first. One that

@@ -60,14 +60,17 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
     // moment every rank is ready (the steps before it are settled by then).
     const double level_bytes =
         double(c.grid[0]) * c.grid[1] * c.grid[2] * element_bytes(c.precision);
+    CheckpointStaging staging;
+    double last_checkpoint = wall_clock_ms() * 1e-3; // rank 0's clock times TIME intervals
     const auto timed_checkpoint = [&] {
         sim.settle();
         MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         const double start = wall_clock_ms();
-        write_checkpoint(sim, outputs, c, physics);
+        write_checkpoint(sim, outputs, c, physics, staging);
         result.checkpoint_seconds += (wall_clock_ms() - start) * 1e-3;
         result.checkpoint_bytes += 2 * level_bytes;
         ++result.checkpoints;
+        last_checkpoint = wall_clock_ms() * 1e-3;
     };
     Progress progress(c, physics, c.steps);
     bool after_checkpoint = false;
@@ -75,6 +78,7 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         // A step's time runs from the previous step's end: the one after a
         // checkpoint would carry the checkpoint, which the report times apart.
         sim.run(1, !after_checkpoint);
+        ++result.steps_run;
         if (n == kFaultStep) {
             if (c.fail_rank == world_rank())
                 fatal("injected failure (--inject-fault fail-rank=" + std::to_string(c.fail_rank) +
@@ -90,14 +94,21 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
             }
         }
         outputs.after_step(n);
-        const bool checkpoint_due = c.checkpoint_every > 0 && n % c.checkpoint_every == 0;
+        // Rank 0's clock asks for a timed checkpoint; the ranks agree on it
+        // with the stop, every kStopAgreement steps (stop_request.hpp).
+        const bool wish = c.checkpoint_seconds > 0 && world_rank() == 0 &&
+                          wall_clock_ms() * 1e-3 - last_checkpoint >= c.checkpoint_seconds;
+        const StopRequest::Agreement agreed =
+            n < c.steps ? stop.agreed_after(n, wish) : StopRequest::Agreement{};
+        const bool checkpoint_due =
+            (c.checkpoint_every > 0 && n % c.checkpoint_every == 0) || agreed.checkpoint;
         if (checkpoint_due) timed_checkpoint();
         after_checkpoint = checkpoint_due;
         progress.after_step(n);
-        if (n < c.steps && stop.agreed_after(n)) {
+        if (agreed.stop) {
             stop.stopping(); // a second signal now ends the process at once
             result.stopped = true, result.stop_step = n, result.stop_signal = stop.signal_name();
-            if (c.checkpoint_every > 0) {
+            if (c.checkpoints_on()) {
                 if (!checkpoint_due) timed_checkpoint();
                 result.checkpoint = checkpoint_path(c, n);
             }

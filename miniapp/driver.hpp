@@ -15,6 +15,7 @@ struct DriveResult {
     bool stable = true;
     int bad_step = -1, bad_rank = -1; // where a NaN/Inf was first seen
     std::string refused;              // --restart could not continue: why (one line)
+    int steps_run = 0;                // by this run (a restart's first is the checkpoint's + 1)
     int checkpoints = 0;              // written by this run
     double checkpoint_seconds = 0;    // their total wall time (rank 0's; collective writes)
     double checkpoint_bytes = 0;      // their total size

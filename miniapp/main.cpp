@@ -23,6 +23,7 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -262,12 +263,11 @@ int run(int argc, char** argv) {
 
     if (outcome.checkpoints > 0 && world_rank() == 0 && !c.quiet)
         std::printf("checkpoints: %d written to %s, %.3f s each (%.2f GB/s), %.4f s per step "
-                    "at one in %d steps\n",
+                    "over the run's %d steps\n",
                     outcome.checkpoints, checkpoint_folder(c).c_str(),
                     outcome.checkpoint_seconds / outcome.checkpoints,
                     outcome.checkpoint_bytes / outcome.checkpoint_seconds * 1e-9,
-                    outcome.checkpoint_seconds / outcome.checkpoints / c.checkpoint_every,
-                    c.checkpoint_every);
+                    outcome.checkpoint_seconds / std::max(1, outcome.steps_run), outcome.steps_run);
     int status = report_and_check(sim, c, physics, mode,
                                   summarize(sim, c, physics, mode, reason, binding, shapes));
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));

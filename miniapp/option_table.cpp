@@ -279,10 +279,23 @@ const OptionSpec kOptions[] = {
          if (s.config.line_axis != 2)
              throw BadOption{std::string(n) + ": only z=K (a line along x at depth K)"};
      }},
-    {"Output and checks", "--checkpoint-every", "N",
-     "every N steps, both time levels, the step and the traces so far\n"
-     "into a checkpoint folder (the two newest kept; default 0: none)",
-     [](S& s, const char* n, V v) { s.config.checkpoint_every = non_negative(v, n); }},
+    {"Output and checks", "--checkpoint-every", "N|TIME",
+     "every N steps, or every TIME of wall time (90s, 15m, 2h), both\n"
+     "time levels, the step and the traces so far into a checkpoint\n"
+     "folder (the two newest kept; default 0: none)",
+     [](S& s, const char* n, V v) {
+         const std::string text = v;
+         const char unit = text.empty() ? '\0' : text.back();
+         if (unit == 's' || unit == 'm' || unit == 'h') {
+             const double scale = unit == 's' ? 1 : unit == 'm' ? 60 : 3600;
+             s.config.checkpoint_seconds =
+                 positive_real(text.substr(0, text.size() - 1), n) * scale;
+             s.config.checkpoint_every = 0;
+         } else {
+             s.config.checkpoint_every = non_negative(v, n);
+             s.config.checkpoint_seconds = 0;
+         }
+     }},
     {"Output and checks", "--checkpoint-dir", "DIR",
      "where checkpoints go (default OUTPUT/checkpoints)",
      [](S& s, const char* n, V v) { s.config.checkpoint_dir = path_value(v, n); }},

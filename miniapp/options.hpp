@@ -59,10 +59,12 @@ struct Config {
     std::vector<std::array<int, 3>> receivers; // filled by prepare_outputs
     std::string run_id; // filled by prepare_outputs; names the run in sidecars
     std::string label;  // free text carried into the report (e.g. "weak")
-    // Checkpoints (miniapp/checkpoint.hpp): every N steps (0: none), into
-    // checkpoint_dir ("": OUTPUT/checkpoints); restart: "" (none), "latest"
-    // or a folder.
+    // Checkpoints (miniapp/checkpoint.hpp): every N steps, or every S
+    // seconds of wall time (0: none), into checkpoint_dir ("":
+    // OUTPUT/checkpoints); restart: "" (none), "latest" or a folder.
     int checkpoint_every = 0;
+    double checkpoint_seconds = 0;
+    bool checkpoints_on() const { return checkpoint_every > 0 || checkpoint_seconds > 0; }
     std::string checkpoint_dir;
     std::string restart;
     bool checksum = false;

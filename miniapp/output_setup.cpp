@@ -72,7 +72,7 @@ std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
     const std::uint64_t field = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * element;
     std::uint64_t bytes = snapshots * (field + kSidecar);
     // Checkpoints: two kept and one being written, two time levels each.
-    if (c.checkpoint_every > 0) bytes += 3 * 2 * field;
+    if (c.checkpoints_on()) bytes += 3 * 2 * field;
     if (c.slice_axis >= 0) {
         int across = 0, down = 0;
         slice_axes(c.slice_axis, across, down);
@@ -130,7 +130,7 @@ std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock&
 std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
     // Checkpoints claim the folder too: two runs must not share them.
     const bool any = c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() ||
-                     c.line_axis >= 0 || c.checkpoint_every > 0;
+                     c.line_axis >= 0 || c.checkpoints_on();
     std::string problem;
     std::vector<int> flat;
     std::vector<std::string> notes;

@@ -57,15 +57,18 @@ StopRequest::~StopRequest() {
     MPI_Comm_free(&comm_);
 }
 
-bool StopRequest::agreed_after(int n) {
-    if (n % kStopAgreement != 0) return false;
+StopRequest::Agreement StopRequest::agreed_after(int n, bool checkpoint_wanted) {
+    Agreement agreed;
+    if (n % kStopAgreement != 0) return agreed;
     if (pending_ != MPI_REQUEST_NULL) {
         MPI_CHECK(MPI_Wait(&pending_, MPI_STATUS_IGNORE));
-        if (verdict_ != 0) return true;
+        agreed.stop = verdict_[0] != 0, agreed.checkpoint = verdict_[1] != 0;
+        if (agreed.stop) return agreed;
     }
-    sent_ = g_signal;
-    MPI_CHECK(MPI_Iallreduce(&sent_, &verdict_, 1, MPI_INT, MPI_MAX, comm_, &pending_));
-    return false;
+    sent_[0] = g_signal;
+    sent_[1] = checkpoint_wanted && !agreed.checkpoint;
+    MPI_CHECK(MPI_Iallreduce(sent_, verdict_, 2, MPI_INT, MPI_MAX, comm_, &pending_));
+    return agreed;
 }
 
 void StopRequest::stopping() {
@@ -73,7 +76,7 @@ void StopRequest::stopping() {
 }
 
 std::string StopRequest::signal_name() const {
-    switch (verdict_) {
+    switch (verdict_[0]) {
     case SIGTERM:
         return "SIGTERM";
     case SIGINT:
@@ -81,7 +84,7 @@ std::string StopRequest::signal_name() const {
     case SIGUSR1:
         return "SIGUSR1";
     default:
-        return "signal " + std::to_string(verdict_);
+        return "signal " + std::to_string(verdict_[0]);
     }
 }
 

@@ -39,9 +39,15 @@ public:
     StopRequest(const StopRequest&) = delete;
     StopRequest& operator=(const StopRequest&) = delete;
 
-    // After step n (collective, every rank every step): true when the
-    // ranks have agreed to stop here; signal_name() says what asked.
-    bool agreed_after(int n);
+    struct Agreement {
+        bool stop = false;       // signal_name() says what asked
+        bool checkpoint = false; // some rank wished for one
+    };
+    // After step n (collective, every rank every step): what the ranks
+    // agreed on here. The same reduction carries this rank's wish for a
+    // checkpoint (rank 0's clock, for --checkpoint-every TIME), agreed on
+    // as a stop is; a wish sent as an agreed checkpoint arrives is dropped.
+    Agreement agreed_after(int n, bool checkpoint_wanted = false);
     // From now on a further signal ends the process at once.
     void stopping();
     std::string signal_name() const;
@@ -49,7 +55,7 @@ public:
 private:
     MPI_Comm comm_ = MPI_COMM_NULL;
     MPI_Request pending_ = MPI_REQUEST_NULL;
-    int sent_ = 0, verdict_ = 0;
+    int sent_[2] = {0, 0}, verdict_[2] = {0, 0}; // the signal, a checkpoint wish
 };
 
 } // namespace stencil
