@@ -21,9 +21,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
