@@ -14,8 +14,15 @@ shift 4
 preflags=("$@")
 here=$(dirname "$0")
 make_model=$here/../tools/make-model.py
+# A Python with NumPy (Debian's, which tools/install-deps.sh installs, may sit
+# behind another python3 on PATH).
+py=""
+for candidate in python3 /usr/bin/python3; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c "import numpy" 2>/dev/null; then py=$candidate; break; fi
+done
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "model_file_test: $*"; exit 1; }
+[ -n "$py" ] || fail "no Python with NumPy (apt-get install python3-numpy)"
 checksum() { grep '^checksum:' "$1" || true; }
 mini() { local np=$1; shift; "$mpiexec" "$np_flag" "$np" "$@" "$app" "${opts[@]}"; }
 grid=40,36,44
@@ -23,7 +30,7 @@ grid=40,36,44
 problem=(--grid "$grid" --steps 24 --checksum --quiet --radius 3)
 
 echo "== make-model.py's layered model is the built-in one"
-python3 "$make_model" layered --grid "$grid" --output "$work/layered.raw"
+"$py" "$make_model" layered --grid "$grid" --output "$work/layered.raw"
 for precision in fp32 fp64; do
   opts=("${problem[@]}" --precision "$precision" --model layered)
   mini 2 "$@" >"$work/builtin.txt"
@@ -35,8 +42,8 @@ for precision in fp32 fp64; do
 done
 
 echo "== a varying model: 4 ranks with deep halos equal 1 rank"
-python3 "$make_model" random --grid "$grid" --output "$work/random.raw" --dtype float64 --percent 20
-python3 "$make_model" salt --grid "$grid" --output "$work/salt.raw"
+"$py" "$make_model" random --grid "$grid" --output "$work/random.raw" --dtype float64 --percent 20
+"$py" "$make_model" salt --grid "$grid" --output "$work/salt.raw"
 for model in random salt; do
   for periodic in none x,y,z; do
     sponge=(); [ "$periodic" = none ] && sponge=(--sponge 4)
@@ -54,7 +61,7 @@ done
 echo "== a snapshot made a model, and run"
 opts=("${problem[@]}" --model "file:$work/salt.raw" --snapshot-every 24 --output "$work/out")
 mini 2 "$@" >/dev/null
-python3 "$make_model" raw "$work/out/snapshot_000024.raw" --offset 2500 --swing 500 --output "$work/from-snapshot.raw" \
+"$py" "$make_model" raw "$work/out/snapshot_000024.raw" --offset 2500 --swing 500 --output "$work/from-snapshot.raw" \
   | tee "$work/from-snapshot.log"
 opts=("${problem[@]}" --model "file:$work/from-snapshot.raw")
 mini 2 "$@" >"$work/from-snapshot.txt" || fail "the model made from a snapshot did not run"
@@ -76,7 +83,7 @@ bash "$here/expect_failure.sh" 20 "the model is 40x36x44 cells, the grid 40x36x4
 # The same file changed in place: one byte (CRC), then a negative speed and a NaN with a matching CRC.
 patch_model() { # patch_model NAME CELL VALUE FIX_CRC
   cp "$work/layered.raw" "$work/$1.raw"
-  python3 - "$work/$1.raw" "$work/layered.json" "$work/$1.json" "$2" "$3" "$4" <<'PY'
+  "$py" - "$work/$1.raw" "$work/layered.json" "$work/$1.json" "$2" "$3" "$4" <<'PY'
 import json, struct, sys, zlib
 raw, old, new, cell, value, fix = sys.argv[1:]
 data = bytearray(open(raw, "rb").read())

@@ -40,10 +40,13 @@ for input in "$work/missing.json" "$work/truncated.json" "$work/empty"; do
   expect nonzero "resource-report $input" python3 "$repo/tools/resource-report.py" hip "$input"
   expect nonzero "project --machine $input" python3 "$repo/jobscripts/project.py" "$work/empty" --machine "$input" weak
 done
-expect 2 "make-model bad grid" python3 "$repo/tools/make-model.py" layered --grid 4,x,4 --output "$work/m.raw"
-expect 2 "make-model missing npy" python3 "$repo/tools/make-model.py" npy "$work/missing.npy" --output "$work/m.raw"
-expect 2 "make-model raw without sidecar" python3 "$repo/tools/make-model.py" raw "$work/truncated.json" --output "$work/m.raw"
-expect 2 "make-model into a folder" python3 "$repo/tools/make-model.py" layered --grid 4,4,4 --output "$work/empty"
+# make-model.py with a Python that has NumPy, so that its own checks answer.
+numpy_python=python3
+python3 -c "import numpy" 2>/dev/null || numpy_python=/usr/bin/python3
+expect 2 "make-model bad grid" "$numpy_python" "$repo/tools/make-model.py" layered --grid 4,x,4 --output "$work/m.raw"
+expect 2 "make-model missing npy" "$numpy_python" "$repo/tools/make-model.py" npy "$work/missing.npy" --output "$work/m.raw"
+expect 2 "make-model raw without sidecar" "$numpy_python" "$repo/tools/make-model.py" raw "$work/truncated.json" --output "$work/m.raw"
+expect 2 "make-model into a folder" "$numpy_python" "$repo/tools/make-model.py" layered --grid 4,4,4 --output "$work/empty"
 expect nonzero "collect.py on a missing folder" python3 "$repo/jobscripts/collect.py" "$work/missing"
 expect nonzero "collect.py on a folder without reports" python3 "$repo/jobscripts/collect.py" "$work/empty"
 

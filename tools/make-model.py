@@ -161,7 +161,8 @@ def main():
     parser.add_argument("--swing", type=float, default=500.0)
     args = parser.parse_args()
     if np is None:
-        raise ToolError("make-model.py needs NumPy (Debian: apt-get install python3-numpy)")
+        raise ToolError("make-model.py needs NumPy (Debian: apt-get install python3-numpy; if another "
+                        "python3 comes first on PATH, run it with /usr/bin/python3)")
     if args.kind in ("npy", "raw") and not args.source:
         raise ToolError(f"make-model.py {args.kind}: name the input file")
     if args.kind in ("layered", "salt", "random") and not args.grid:
