@@ -193,7 +193,6 @@ int report_and_check(Simulation& sim, const Config& c, const Physics& physics, C
 }
 
 int run(int argc, char** argv) {
-    install_stop_handlers();
     Config c;
     const std::string parsed = parse_options(argc, argv, c);
     if (parsed == "help") {
@@ -278,5 +277,8 @@ int run(int argc, char** argv) {
 } // namespace stencil
 
 int main(int argc, char** argv) {
+    // Before MPI_Init, which can take seconds at scale: Slurm's warning
+    // signal may come that early, and would otherwise kill the rank.
+    stencil::install_stop_handlers();
     return stencil::run_mpi_program("stencil-miniapp", argc, argv, stencil::run);
 }

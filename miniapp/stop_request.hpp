@@ -25,9 +25,10 @@ constexpr int kStoppedExitStatus = 75; // EX_TEMPFAIL: stopped early, resume wit
 // safe inside a signal handler. "" forgets it.
 void remove_on_immediate_exit(const std::string& path);
 
-// Records SIGTERM, SIGINT and SIGUSR1 from now on. Called first thing, so
-// that a signal during the set-up (a scheduler's warning can come early)
-// stops the run at its first agreement instead of killing it.
+// Records SIGTERM, SIGINT and SIGUSR1 from now on. Called first thing in
+// main, before MPI_Init, so that a signal during the set-up (a scheduler's
+// warning can come early) stops the run at its first agreement instead of
+// killing it.
 void install_stop_handlers();
 
 class StopRequest {

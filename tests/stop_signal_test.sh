@@ -48,6 +48,33 @@ for signal in TERM INT USR1; do
   echo "ok  SIG$signal: stopped at step $step, exit 75, checkpoint written, nothing partial, no lock; continued to $total: $a"
 done
 
+echo "== a signal during start-up (a scheduler's warning can come that early)"
+run=$work/early
+"$mpiexec" "$np_flag" 2 "$@" "$app" "${problem[@]}" --steps 1000000 --checkpoint-every 1000000 \
+  --output "$run/out" >"$run.txt" 2>&1 &
+job=$!
+# As soon as a rank catches SIGUSR1 (its handler is the first thing main
+# does, before MPI_Init), signal it: while the ranks are still starting.
+pattern="^$app ${problem[*]} --steps 1000000 --checkpoint-every 1000000"
+catching() { # a rank whose caught-signal mask has SIGUSR1 (bit 10)
+  local pid mask
+  for pid in $(pgrep -f "$pattern"); do
+    mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$pid/status" 2>/dev/null) || continue
+    [ -n "$mask" ] && (( (16#$mask >> 9) & 1 )) && { echo "$pid"; return 0; }
+  done
+  return 1
+}
+for _ in $(seq 2000); do catching >/dev/null && break; sleep 0.005; done
+pid=$(catching) || { kill "$job"; fail "early: no rank ever caught SIGUSR1"; }
+kill -USR1 "$pid"
+status=0
+wait "$job" || status=$?
+[ "$status" -eq 75 ] || { cat "$run.txt"; fail "early: exit status $status, not 75"; }
+line=$(grep '^stencil-miniapp: stopped by SIGUSR1' "$run.txt") || { cat "$run.txt"; fail "early: no stop line"; }
+{ [[ $line =~ at\ step\ ([0-9]+)\;\ checkpoint ]] && [ "${BASH_REMATCH[1]}" -le 24 ]; } ||
+  { cat "$run.txt"; fail "early: '$line' (expected a stop by step 24, the first agreements)"; }
+echo "ok  SIGUSR1 while starting up: $line"
+
 echo "== a second signal during the stop ends the run at once"
 run=$work/twice
 # Large enough that the stop's checkpoint (2 x 128 MiB) takes a while to write.
