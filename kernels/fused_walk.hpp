@@ -172,11 +172,13 @@ __device__ __forceinline__ void fused_walk(FieldView<const T> p, FieldView<T> ou
             w[m][2 * R] = w_next[m];
             prev[m] = prev_next[m];
             v[m] = vel_next[m];
-            tile[my_row + m * t.width + G] = w[m][R];
+            // A 16-byte store, not a struct copy: hipcc 7 (ROCm 6.4) kept
+            // w[m][R] in 32 bytes of scratch for the copy's memcpy.
+            store_vec(tile[my_row + m * t.width + G].v, w[m][R]);
         }
 #pragma unroll
         for (int n = 0; n < Prefetch; ++n)
-            if (ring_lds[n] >= 0) tile[ring_lds[n]] = ring_next[n];
+            if (ring_lds[n] >= 0) store_vec(tile[ring_lds[n]].v, ring_next[n]);
         if (SyncRing) {
             for (int s = tid; s < ring_slots; s += threads) {
                 const RingPlace place = ring_place(s);
