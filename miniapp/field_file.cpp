@@ -193,11 +193,8 @@ std::string read_field_file(const Decomposition& d, const std::string& path,
     std::uint32_t raw = raw_crc_of_box(d, interior, expected.bytes);
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &raw, 1, MPI_UINT32_T, MPI_BXOR, comm));
     const std::uint32_t crc = standard_crc32(raw, expected.bytes);
-    if (crc != expected.crc32) {
-        char line[96];
-        std::snprintf(line, sizeof line, "CRC-32 %08x, %08x expected", crc, expected.crc32);
-        return line;
-    }
+    if (crc != expected.crc32)
+        return "CRC-32 " + crc32_hex(crc) + ", " + crc32_hex(expected.crc32) + " expected";
     return {};
 }
 

@@ -12,6 +12,23 @@
 #include <fstream>
 
 namespace stencil {
+namespace {
+
+// Rank 0: receiver-major traces written to `path` in the run's precision
+// (narrowing an FP32 run's is exact: they were widened from it), with their
+// length and CRC-32 in `written`; "" or why not. traces.bin and a
+// checkpoint's traces are both this.
+std::string write_traces_file(const std::string& path, Precision precision,
+                              const std::vector<double>& ordered, FieldFile& written) {
+    return dispatch_precision(precision, [&](auto zero) {
+        const auto values = narrowed<decltype(zero)>(ordered);
+        written.bytes = values.size() * sizeof(values[0]);
+        written.crc32 = crc32_of(values.data(), written.bytes);
+        return write_file_completely(path, values.data(), written.bytes);
+    });
+}
+
+} // namespace
 
 std::vector<double> Outputs::State::gathered_traces() {
     const Decomposition& d = sim.decomposition();
@@ -52,12 +69,7 @@ bool Outputs::save_traces_to(const std::string& path, FieldFile& written) {
     const std::vector<double> ordered = s.gathered_traces();
     std::string problem;
     if (s.sim.decomposition().rank == 0)
-        problem = dispatch_precision(s.c.precision, [&](auto zero) {
-            const auto values = narrowed<decltype(zero)>(ordered);
-            written.bytes = values.size() * sizeof(values[0]);
-            written.crc32 = crc32_of(values.data(), written.bytes);
-            return write_file_completely(path, values.data(), written.bytes);
-        });
+        problem = write_traces_file(path, s.c.precision, ordered, written);
     agree_on_outcome(s.sim.decomposition().cart.get(), problem);
     return true;
 }
@@ -125,17 +137,13 @@ std::string Outputs::load_traces(const std::string& path, const FieldFile& expec
 std::string Outputs::State::save_traces(const std::vector<double>& ordered) const {
     const int nt = recorded;
     // The file in the run's precision: its bytes, and their CRC.
-    std::uint32_t crc = 0;
-    std::size_t bytes = 0;
-    const std::string why = dispatch_precision(c.precision, [&](auto zero) {
-        const auto values = narrowed<decltype(zero)>(ordered);
-        bytes = values.size() * sizeof(values[0]);
-        crc = crc32_of(values.data(), bytes);
-        return write_file_completely(c.output + "/traces.bin", values.data(), bytes);
-    });
-    if (!why.empty()) return why;
+    FieldFile written;
+    if (std::string why =
+            write_traces_file(c.output + "/traces.bin", c.precision, ordered, written);
+        !why.empty())
+        return why;
     const std::string dtype = numpy_dtype(c.precision);
-    Json doc = integrity_json("traces.bin", bytes, crc, c.run_id);
+    Json doc = integrity_json("traces.bin", written.bytes, written.crc32, c.run_id);
     doc["dtype"] = dtype;
     doc["order"] =
         "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";
