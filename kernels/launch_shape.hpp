@@ -51,8 +51,20 @@ STENCIL_HD constexpr int fused_live_vectors(int radius, int rows, FusedKernel ke
 // the next shape up spilled (wave; at R = 6 in double with 44 live vectors
 // one nvcc 13 release spilled 16 bytes and another did not) or sat at 255
 // registers (Laplacian).
+//
+// AMD GPUs take the Laplacian to 44. A wave addresses 256 VGPRs; ROCm 6.4
+// needed 256 and spilled 6 more into AGPRs for the FP32 shape of 46 (R = 7,
+// two rows: one wave per SIMD), and held 48 (R = 4, four rows) in 232, two
+// waves per SIMD. AMD runs one row by default (default_rows) and a shape
+// of one or two waves per SIMD is not worth building for `--tuning` to try.
+STENCIL_HD constexpr int kLaplacianVectorBudget =
+#if defined(STENCIL_BACKEND_HIP)
+    44;
+#else
+    48;
+#endif
 STENCIL_HD constexpr int max_fused_rows(int radius, FusedKernel kernel) {
-    const int budget = kernel == FusedKernel::Wave ? 42 : 48;
+    const int budget = kernel == FusedKernel::Wave ? 42 : kLaplacianVectorBudget;
     int rows = 1;
     while (rows < 8 && fused_live_vectors(radius, 2 * rows, kernel) <= budget)
         rows *= 2;

@@ -109,11 +109,15 @@ TEST(Tuning, ValidateRefusesShapesNoRadiusCanLaunch) {
     EXPECT_EQ(validate(Tuning{0, 0, 0, 8}), "");
 }
 
-// The register budget's table, as the sm_90 resource report drew it: every
-// shape within it compiles without spilling (CI fails otherwise), and the
-// next one up spilled or sat at 255 registers.
+// The register budget's table, as the sm_90 and ROCm 6.4 resource reports
+// drew it: every shape within it compiles without spilling (CI fails
+// otherwise), and the next one up spilled or sat at 255 registers.
 TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
+#if defined(STENCIL_BACKEND_HIP) // R = 4 and 7 one step lower: 256 VGPRs a wave
+    const int laplacian[9] = {0, 8, 4, 4, 2, 2, 2, 1, 1};
+#else
     const int laplacian[9] = {0, 8, 4, 4, 4, 2, 2, 2, 1};
+#endif
     const int wave[9] = {0, 4, 4, 2, 2, 2, 1, 1, 1};
     for (int R = 1; R <= 8; ++R) {
         EXPECT_EQ(max_fused_rows(R, FusedKernel::Laplacian), laplacian[R]) << "R=" << R;
@@ -121,7 +125,7 @@ TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
     }
     const Tuning four = resolve_tuning(Tuning{0, 0, 0, 4}, 4, Precision::FP32);
     EXPECT_NE(fits(four, 5, Precision::FP32, FusedKernel::Laplacian), ""); // above R = 5's two
-    EXPECT_EQ(fits(four, 4, Precision::FP32, FusedKernel::Laplacian), "");
+    EXPECT_EQ(fits(four, 3, Precision::FP32, FusedKernel::Laplacian), ""); // four rows everywhere
     EXPECT_NE(fits(four, 4, Precision::FP32, FusedKernel::Wave), ""); // the wave kernel needs more
 }
 

@@ -13,7 +13,9 @@ lanes (v_writelane), not memory; they are flagged "sgpr-lanes" but pass.
 One kernel may spill by design, listed in EXPECTED_SPILLS with the reason;
 it is flagged "expected" and passes, and any other kernel that spills fails.
 
-usage: resource-report.py {hip|cuda} BUILD_LOG
+usage: resource-report.py {hip|cuda} BUILD_LOG [LABEL]
+  LABEL names the build in the summary line (e.g. "gfx942 (hipcc 7, ROCm 6.4)");
+  HIP logs carry no target name, so build one target per log for per-target tables.
 """
 import re
 import subprocess
@@ -66,7 +68,8 @@ def parse_hip(text):
             rows.append(current)
         elif current is not None and ":" in field:
             key, value = field.split(":", 1)
-            current[key.strip()] = value.strip()
+            key = "SGPRs" if key.strip() == "TotalSGPRs" else key.strip()  # clang 21's name
+            current[key] = value.strip()
     columns = [("VGPRs", "VGPRs"), ("AGPRs", "AGPRs"), ("SGPRs", "SGPRs"),
                ("LDS Size [bytes/block]", "LDS B"), ("ScratchSize [bytes/lane]", "scratch"),
                ("VGPRs Spill", "VGPR spill"), ("SGPRs Spill", "SGPR spill"),
@@ -104,8 +107,9 @@ def parse_cuda(text):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("hip", "cuda"):
+    if len(sys.argv) not in (3, 4) or sys.argv[1] not in ("hip", "cuda"):
         sys.exit(__doc__)
+    label = sys.argv[1] + (" " + sys.argv[3] if len(sys.argv) == 4 else "")
     text = open(sys.argv[2], errors="replace").read()
     rows, columns, verdict = (parse_hip if sys.argv[1] == "hip" else parse_cuda)(text)
     if not rows:
@@ -131,7 +135,7 @@ def main():
         print(fmt.format(*t))
     failures = sum(t[-1] == "SPILLS" for t in table)
     lanes = sum(t[-1] == "sgpr-lanes" for t in table)
-    print(f"\n{len(table)} kernels, {failures} with scratch or spills to memory ({sys.argv[1]})"
+    print(f"\n{len(table)} kernels, {failures} with scratch or spills to memory ({label})"
           + (f"; {lanes} spill SGPRs into VGPR lanes (no memory traffic)" if lanes else ""))
     for t in table:
         if t[-1] == "expected":
