@@ -5,6 +5,9 @@
 #    and at 4 nodes, and the srun line of each site's launch() passes
 #    `srun --test-only` at 1, 8, 16 and 32 ranks; a request no node can meet
 #    is refused (the check can fail);
+#  - generic amd-cluster.sbatch and nvidia-cluster.sbatch: --test-only, then
+#    each run to completion with GPU_VENDOR=none (HOST back-end, 2 ranks):
+#    the preflight intact, 8 reports, the collector's tables;
 #  - generic: weak.sbatch and strong.sbatch, unmodified, run to completion
 #    with `sbatch --wait` on the HOST back-end at 1, 2 and 4 ranks; the job
 #    ends COMPLETED, one JSON report per rank count lands in
@@ -26,7 +29,7 @@ trap 'tools/local-slurm.sh stop' EXIT
 tools/local-slurm.sh start
 export SLURM_CONF=$STENCIL_SLURM_DIR/slurm.conf
 
-echo "== Frontier and LUMI: sbatch --test-only"
+echo "== Frontier, LUMI and the generic GPU clusters: sbatch --test-only"
 test_only() { # SCRIPT [sbatch options]: passes when Slurm says when and where it would start
   local out
   out=$(sbatch --test-only -A PROJECT "${@:2}" "$1" 2>&1) || fail "$1 ${*:2}: $out"
@@ -38,6 +41,9 @@ for site in frontier lumi; do
     test_only "$script"
     [[ $script == *bench-single-gcd* ]] || test_only "$script" -N 4
   done
+done
+for script in jobscripts/generic/amd-cluster.sbatch jobscripts/generic/nvidia-cluster.sbatch; do
+  test_only "$script" -p batch # they name no partition: the user's site does
 done
 if sbatch --test-only -A PROJECT -N 2 --gpus-per-node=9 jobscripts/lumi/weak.sbatch >/dev/null 2>&1; then
   fail "a node with 9 GPUs was accepted: the GPU check cannot fail"
@@ -90,6 +96,22 @@ for study in weak strong; do
   "$(source jobscripts/common.sh && stencil_python)" jobscripts/collect.py "$results" --verify >"$work/collect-$study.txt" ||
     { cat "$work/collect-$study.txt"; fail "$study: the collector failed"; }
   echo "ok  $study job $job: $state$code, reports n1 n2 n4 in $results, collector verified"
+  mv "$results" "$work/"
+done
+
+echo "== generic amd-cluster and nvidia-cluster, sbatch --wait, HOST back-end (GPU_VENDOR=none)"
+for vendor in amd nvidia; do
+  job=$(GPU_VENDOR=none APP=build/miniapp/stencil-miniapp MODES="gpu-aware staged" sbatch --parsable --wait -N 1 \
+    --ntasks-per-node=2 -o "$work/%x-%j.out" "jobscripts/generic/$vendor-cluster.sbatch") ||
+    { cat "$work"/*.out; fail "$vendor-cluster: sbatch --wait failed"; }
+  job=${job%%;*}
+  results=results/stencil-$vendor-$job
+  grep -q "staged (pinned host) *contents intact" "$results/preflight.txt" ||
+    { cat "$results/preflight.txt"; fail "$vendor-cluster: no intact preflight in $results"; }
+  reports=$(find "$results" -name '*.json' ! -name 'tuning-cache.json' | wc -l)
+  [ "$reports" -eq 8 ] || fail "$vendor-cluster: $reports reports in $results, not 8 (weak and strong, 2 paths, 1 and 2 ranks)"
+  [ -f "$results/scaling.md" ] || fail "$vendor-cluster: the collector wrote no scaling.md"
+  echo "ok  $vendor-cluster job $job: preflight intact, 8 reports, collected"
   mv "$results" "$work/"
 done
 rmdir results 2>/dev/null || true

@@ -14,14 +14,39 @@ if [ -z "${GPU_VENDOR:-}" ]; then
   fi
 fi
 # The build of the README's layout for that vendor, unless APP is set.
+# The UCX environment of a GPU run, one reason a variable (jobscripts/
+# README.md, "Open MPI with UCX", has the pitfalls and what was measured);
+# each one the environment already sets is kept.
+#   OMPI_MCA_pml=ucx     GPU buffers between nodes go through UCX; named,
+#                        so that a UCX that cannot start stops the job
+#                        instead of Open MPI falling back to ob1 quietly.
+#   OMPI_MCA_pml_ucx_tls=any, OMPI_MCA_pml_ucx_devices=any
+#                        pml ucx otherwise enables itself only where UCX
+#                        sees an InfiniBand (mlx*) device or GPU IPC: on a
+#                        node with neither, the named pml would not open.
+#   UCX_TLS              the GPU's copy and IPC transports beside the network
+#                        (rc) and shared memory: without rocm_ipc or
+#                        cuda_ipc, two GPUs of one node stage through host
+#                        memory.
+#   UCX_RNDV_SCHEME      left to UCX (auto): get_zcopy made exchanges 8-23x
+#                        slower on an H100 and failed with rocm_ipc on MI250X
+#                        under ROCm 6.2 (openucx/ucx#10087).
+#   UCX_RNDV_THRESH      left to UCX: 1m sent 64^3-128^3 faces through host
+#                        bounce buffers, 7-16x slower; 8k changed nothing.
+#   UCX_MEMTYPE_CACHE    left to UCX: n changed nothing measurable.
+ucx_environment() { # ucx_environment GPU_TRANSPORTS
+  export OMPI_MCA_pml=${OMPI_MCA_pml:-ucx}
+  export OMPI_MCA_pml_ucx_tls=${OMPI_MCA_pml_ucx_tls:-any} OMPI_MCA_pml_ucx_devices=${OMPI_MCA_pml_ucx_devices:-any}
+  export UCX_TLS=${UCX_TLS:-rc,sm,self,$1}
+}
 case "$GPU_VENDOR" in
   amd)
     : "${APP:=build-hip/miniapp/stencil-miniapp}"
-    export OMPI_MCA_pml=ucx UCX_TLS=${UCX_TLS:-rc,sm,self,rocm_copy,rocm_ipc}
+    ucx_environment rocm_copy,rocm_ipc
     : "${GPUS_PER_NODE:=8}" ;;
   nvidia)
     : "${APP:=build-cuda/miniapp/stencil-miniapp}"
-    export OMPI_MCA_pml=ucx UCX_TLS=${UCX_TLS:-rc,sm,self,cuda_copy,cuda_ipc,gdr_copy}
+    ucx_environment cuda_copy,cuda_ipc,gdr_copy
     : "${GPUS_PER_NODE:=8}" ;;
   none)
     : "${APP:=build/miniapp/stencil-miniapp}"
