@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, from Debian/Ubuntu packages.
-# usage: tools/install-deps.sh [host] [hip] [lint] [slurm]
+# usage: tools/install-deps.sh [host] [hip] [lint] [slurm] [sid]
 #   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, zlib, nlohmann-json,
 #         matplotlib (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
+#   sid:  mmdebstrap, which makes the Debian sid chroot of tools/ci-rocm-sid.sh
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
 packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
@@ -16,6 +17,7 @@ for extra in "$@"; do
     hip) packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
     lint) packages+=(shellcheck clang-format) ;;
     slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
+    sid) packages+=(mmdebstrap) ;;
     *) echo "install-deps: unknown group '$extra'" >&2; exit 2 ;;
   esac
 done
