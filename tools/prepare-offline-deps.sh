@@ -10,10 +10,15 @@
 #                    a CUDA-aware Open MPI build, if you name its archive (an
 #                    install/ tree, as shipped by your site or built with
 #                    --with-cuda); without it the GPU runs use staged MPI
+#   .deps/ompi-ucx-cuda-install.tar.xz
+#                    a second one whose pml is UCX (Open MPI 5 with a UCX
+#                    built with CUDA), if you name it: tools/gpu-ucx.sh
+#                    compares the two
 #
-# usage: tools/prepare-offline-deps.sh [CUDA_AWARE_OPENMPI_ARCHIVE.tar.xz]
+# usage: tools/prepare-offline-deps.sh [OB1_OPENMPI_ARCHIVE.tar.xz [UCX_OPENMPI_ARCHIVE.tar.xz]]
 set -euo pipefail
 archive=${1:+$(realpath "$1")}
+ucx_archive=${2:+$(realpath "$2")}
 cd "$(dirname "$0")/.."
 mkdir -p .deps/debs .deps/root
 (cd .deps/debs && apt-get download libgtest-dev libbenchmark-dev libbenchmark1debian libstb-dev nlohmann-json3-dev \
@@ -26,5 +31,9 @@ find .deps/root -type l -lname '/*' -delete
 if [ -n "$archive" ]; then
   [ -f "$archive" ] || { echo "prepare-offline-deps: $archive: no such file" >&2; exit 2; }
   cp "$archive" .deps/ompi-4.1.4-cuda-install.tar.xz
+fi
+if [ -n "$ucx_archive" ]; then
+  [ -f "$ucx_archive" ] || { echo "prepare-offline-deps: $ucx_archive: no such file" >&2; exit 2; }
+  cp "$ucx_archive" .deps/ompi-ucx-cuda-install.tar.xz
 fi
 du -sh .deps
