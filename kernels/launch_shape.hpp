@@ -57,7 +57,7 @@ STENCIL_HD constexpr int fused_live_vectors(int radius, int rows, FusedKernel ke
 // two rows: one wave per SIMD), and held 48 (R = 4, four rows) in 232, two
 // waves per SIMD. AMD runs one row by default (default_rows) and a shape
 // of one or two waves per SIMD is not worth building for `--tuning` to try.
-STENCIL_HD constexpr int kLaplacianVectorBudget =
+inline constexpr int kLaplacianVectorBudget =
 #if defined(STENCIL_BACKEND_HIP)
     44;
 #else
