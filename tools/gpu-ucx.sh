@@ -71,9 +71,9 @@ for spec in "${libraries[@]}"; do
   IFS='|' read -r name archive root _ <<<"$spec"
   build "$name" "$archive" "$root" &
 done
-wait_all=0
-for job in $(jobs -p); do wait "$job" || wait_all=1; done
-[ "$wait_all" = 0 ] || { grep -h -B2 -A6 -E "error|Error" "$OUT"/build-*.log | head -40; exit 1; }
+build_failed=0
+for job in $(jobs -p); do wait "$job" || build_failed=1; done
+[ "$build_failed" = 0 ] || { grep -h -B2 -A6 -E "error|Error" "$OUT"/build-*.log | head -40; exit 1; }
 
 status=0
 mpi() { # mpi NAME ARGS...: mpirun of library NAME with its pml and the UCX settings exported
@@ -108,11 +108,10 @@ for lib in ob1 ucx; do
         --comm "$mode" --check >"$OUT/$name.txt" 2>&1 || true
       line=$(grep -h "^check:" "$OUT/$name.txt" || echo "no check line: $(tail -1 "$OUT/$name.txt" | tr -d '\0')")
       printf '%-4s %-10s %-8s R=%s %s k=%s  %s\n' "$lib" "$mode" "$procs" "$r" "$precision" "$depth" "$line"
-      [[ $line == *"(bitwise equal)" ]] || status=1
     done
   done
 done | tee "$OUT/checks.txt"
-grep -q -v "bitwise equal" "$OUT/checks.txt" && status=1
+grep -q -v "bitwise equal" "$OUT/checks.txt" && status=1 # the loop ran in the pipe's subshell
 
 echo
 echo "== the mini-app, 128^3 per rank, $ranks ranks: each library and path against --comm none"
