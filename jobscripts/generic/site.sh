@@ -28,7 +28,7 @@ fi
 #                        (rc) and shared memory: without rocm_ipc or
 #                        cuda_ipc, two GPUs of one node stage through host
 #                        memory.
-#   UCX_RNDV_SCHEME      left to UCX (auto): get_zcopy made exchanges 8-23x
+#   UCX_RNDV_SCHEME      left to UCX (auto): get_zcopy made exchanges 7-23x
 #                        slower on an H100 and failed with rocm_ipc on MI250X
 #                        under ROCm 6.2 (openucx/ucx#10087).
 #   UCX_RNDV_THRESH      left to UCX: 1m sent 64^3-128^3 faces through host
