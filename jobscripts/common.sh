@@ -20,9 +20,13 @@
 export NCCL_NVLS_ENABLE=0 # NVLink multicast off: it can take shared nodes' GPUs down
 
 # One JSON report per run, plus its stdout, in one folder named after the job.
+stencil_require_app() {
+  [ -x "$APP" ] || { echo "stencil: $APP not found: build first (jobscripts/README.md)" >&2; exit 1; }
+}
+
 stencil_setup() {
   mkdir -p "$RESULTS"
-  [ -x "$APP" ] || { echo "stencil: $APP not found: build first (jobscripts/README.md)" >&2; exit 1; }
+  stencil_require_app
   {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "host: $(hostname)"

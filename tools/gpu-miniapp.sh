@@ -73,6 +73,7 @@ if [ -f .deps/ompi-4.1.4-cuda-install.tar.xz ]; then
   # segfaults if it loads the other libmpi.
   PATH=/tmp/gpumpi/install/bin:$PATH LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-} \
     build build-gpu-cudampi -DMPI_HOME=/tmp/gpumpi/install
+  require_mpi_from "$OUT/build-gpu-cudampi-configure.log" /tmp/gpumpi/install || exit 1
   modes="gpu-aware none"
   grep -q "NCCL/RCCL *OFF" "$OUT/build-gpu-cudampi-configure.log" || modes="gpu-aware nccl none"
   builds+=("build-gpu-cudampi|/tmp/gpumpi/install/bin/mpirun --mca pml ob1|$modes")

@@ -59,10 +59,7 @@ build() { # build NAME ARCHIVE ROOT
   PATH=$root/install/bin:$PATH LD_LIBRARY_PATH=$root/install/lib:${LD_LIBRARY_PATH:-} \
     cmake -S . -B "build-gpu-$1" -DSTENCIL_BACKEND=CUDA -DSTENCIL_BUILD_TESTS=OFF "${prefix[@]}" \
     -DMPI_HOME="$root/install" >"$OUT/build-$1-configure.log" 2>&1 || return 1
-  # CMake falls back to the system MPI when the named one's wrappers fail:
-  # then both builds would time the same library.
-  grep -q "Found MPI_CXX: $root/install" "$OUT/build-$1-configure.log" ||
-    { echo "gpu-ucx: $1 did not find its MPI in $root/install: $(grep "Found MPI_CXX" "$OUT/build-$1-configure.log")"; return 1; }
+  require_mpi_from "$OUT/build-$1-configure.log" "$root/install" || return 1
   cmake --build "build-gpu-$1" -j"$(($(nproc) / 2))" --target stencil-miniapp stencil-halo-bench \
       >"$OUT/build-$1.log" 2>&1 &&
     "$root/install/bin/mpicc" tools/mpi-gpu-probe.c -o "build-gpu-$1/mpi-gpu-probe" 2>>"$OUT/build-$1.log"

@@ -8,3 +8,13 @@ if [ -d .deps/root/usr ]; then
   prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
   export LD_LIBRARY_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 fi
+
+# require_mpi_from CONFIGURE_LOG ROOT: fails, saying which MPI CMake took,
+# unless it took the one under ROOT. CMake falls back to the system MPI when
+# the named one's wrappers fail (an archive unpacked away from its
+# --prefix), and the runs would then time another library than they name.
+require_mpi_from() {
+  grep -q "Found MPI_CXX: $2" "$1" && return 0
+  echo "$(basename "$0"): CMake did not take the MPI under $2: $(grep "Found MPI_CXX" "$1")" >&2
+  return 1
+}
