@@ -1,8 +1,8 @@
 #include "driver.hpp"
 
-#include "checkpoint.hpp"
+#include "restart/checkpoint.hpp"
 #include "mpi_util.hpp"
-#include "stop_request.hpp"
+#include "restart/stop_request.hpp"
 
 #include <cmath>
 #include <cstdio>

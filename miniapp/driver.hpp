@@ -2,10 +2,10 @@
 // the progress line, injected faults, and the outputs taken along the way.
 #pragma once
 
-#include "model.hpp"
-#include "options.hpp"
-#include "outputs.hpp"
-#include "simulation.hpp"
+#include "config/model.hpp"
+#include "config/options.hpp"
+#include "outputs/outputs.hpp"
+#include "step/simulation.hpp"
 
 #include <string>
 

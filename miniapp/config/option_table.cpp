@@ -1,0 +1,343 @@
+#include "config/option_table.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+namespace stencil {
+namespace {
+
+long parse_integer(const std::string& text, const std::string& option) {
+    errno = 0;
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+        throw BadOption{option + ": '" + text + "' is not an integer"};
+    return v;
+}
+
+int positive(const std::string& text, const std::string& option) {
+    const long v = parse_integer(text, option);
+    if (v <= 0) throw BadOption{option + ": " + text + " must be positive"};
+    return int(v);
+}
+
+int non_negative(const std::string& text, const std::string& option) {
+    const long v = parse_integer(text, option);
+    if (v < 0) throw BadOption{option + ": " + text + " must not be negative"};
+    return int(v);
+}
+
+double positive_real(const std::string& text, const std::string& option) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || errno == ERANGE || !(v > 0) || !std::isfinite(v))
+        throw BadOption{option + ": '" + text + "' is not a finite positive number"};
+    return v;
+}
+
+// A file or folder the user names. Empty is refused here: it is what an
+// unset variable in a job script gives, and "" + "/" + name would write
+// into the root directory.
+std::string path_value(const std::string& text, const std::string& option) {
+    if (text.empty())
+        throw BadOption{option + ": the path is empty (an unset variable in the job script?)"};
+    return text;
+}
+
+// "a,b,,c" -> {"a", "b", "", "c"}; as getline splits, "a,b," -> {"a", "b"}.
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, ',');)
+        parts.push_back(part);
+    return parts;
+}
+
+std::array<int, 3> triple(const std::string& text, const std::string& option, bool allow_zero) {
+    const std::vector<std::string> parts = split_commas(text);
+    if (parts.size() != 3)
+        throw BadOption{option + ": '" + text + "' is not three comma-separated integers"};
+    std::array<int, 3> v{};
+    for (int a = 0; a < 3; ++a)
+        v[a] = allow_zero ? non_negative(parts[a], option) : positive(parts[a], option);
+    return v;
+}
+
+// "z=64" -> axis 2, index 64.
+void axis_index(const std::string& text, const std::string& option, int& axis, int& index) {
+    if (text.size() < 3 || text[1] != '=' || (text[0] != 'x' && text[0] != 'y' && text[0] != 'z'))
+        throw BadOption{option + ": '" + text + "' is not x=K, y=K or z=K"};
+    axis = text[0] - 'x';
+    index = non_negative(text.substr(2), option);
+}
+
+// `text` as one of `choices`, whose names are also the refusal's list.
+template <class E, std::size_t N>
+E one_of(const std::string& text, const std::string& option,
+         const std::pair<const char*, E> (&choices)[N]) {
+    std::string names;
+    for (std::size_t i = 0; i < N; ++i) {
+        if (text == choices[i].first) return choices[i].second;
+        names += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + choices[i].first;
+    }
+    throw BadOption{option + ": '" + text + "' is not " + names};
+}
+
+constexpr std::pair<const char*, CommChoice> kComm[] = {{"auto", CommChoice::Auto},
+                                                        {"staged", CommChoice::Staged},
+                                                        {"gpu-aware", CommChoice::GpuAware},
+                                                        {"nccl", CommChoice::Nccl},
+                                                        {"none", CommChoice::None}};
+constexpr std::pair<const char*, GraphChoice> kGraphs[] = {
+    {"auto", GraphChoice::Auto}, {"on", GraphChoice::On}, {"off", GraphChoice::Off}};
+constexpr std::pair<const char*, ModelKind> kModels[] = {{"constant", ModelKind::Constant},
+                                                         {"layered", ModelKind::Layered}};
+constexpr std::pair<const char*, bool> kOnOff[] = {{"on", true}, {"off", false}};
+constexpr std::pair<const char*, Precision> kPrecisions[] = {{"fp32", Precision::FP32},
+                                                             {"fp64", Precision::FP64}};
+
+// "x,z" -> {true, false, true}; "none" -> all false.
+std::array<bool, 3> periodic_list(const std::string& text, const std::string& option) {
+    std::array<bool, 3> axes{false, false, false};
+    if (text == "none") return axes;
+    if (text.empty() || text.back() == ',')
+        throw BadOption{option + ": '" + text + "' is not a list of x, y and z (or none)"};
+    for (const std::string& part : split_commas(text)) {
+        if (part.size() != 1 || part[0] < 'x' || part[0] > 'z')
+            throw BadOption{option + ": '" + text + "' is not a list of x, y and z (or none)"};
+        bool& axis = axes[std::size_t(part[0] - 'x')];
+        if (axis) throw BadOption{option + ": '" + text + "' names " + part + " twice"};
+        axis = true;
+    }
+    return axes;
+}
+
+void inject_fault(Config& c, const char* name, const std::string& v) {
+    if (v == "drop-face")
+        c.drop_face = true;
+    else if (v == "short-ring")
+        c.short_ring = true;
+    else if (v == "nan")
+        c.inject_nan = true;
+    else if (v.rfind("fail-rank=", 0) == 0)
+        c.fail_rank = non_negative(v.substr(10), name);
+    else if (v == "write-error")
+        c.inject_write_error = true;
+    else
+        throw BadOption{std::string(name) + ": '" + v +
+                        "' is not drop-face, short-ring, nan, fail-rank=N or write-error"};
+}
+
+using S = ParseState;
+using V = const std::string&;
+
+const OptionSpec kOptions[] = {
+    {"Problem", "--grid", "NX,NY,NZ", "global grid (default 128,128,128)",
+     [](S& s, const char* n, V v) { s.config.grid = triple(v, n, false), s.have_grid = true; }},
+    {"Problem", "--local", "NX,NY,NZ", "grid per rank, for weak scaling (instead of --grid)",
+     [](S& s, const char* n, V v) { s.config.local = triple(v, n, false), s.have_local = true; }},
+    {"Problem", "--procs", "PX,PY,PZ", "process grid (default: MPI_Dims_create)",
+     [](S& s, const char* n, V v) { s.config.procs = triple(v, n, false); }},
+    {"Problem", "--radius", "R", "stencil radius 1..8, order 2R (default 4)",
+     [](S& s, const char* n, V v) {
+         const long r = parse_integer(v, n);
+         if (r < kMinRadius || r > kMaxRadius)
+             throw BadOption{std::string(n) + ": " + std::to_string(r) + " is outside 1..8"};
+         s.config.radius = int(r);
+     }},
+    {"Problem", "--precision", "fp32|fp64",
+     "element type of fields, halos, snapshots and traces (default fp32)",
+     [](S& s, const char* n, V v) { s.config.precision = one_of(v, n, kPrecisions); }},
+    {"Problem", "--steps", "N", "time steps, all timed: the physics the outputs show (default 100)",
+     [](S& s, const char* n, V v) { s.config.steps = positive(v, n); }},
+    {"Problem", "--warmup", "N",
+     "untimed steps first, then undone: the fields go back to rest, so\n"
+     "the outputs hold --steps steps alone (default 5)",
+     [](S& s, const char* n, V v) { s.config.warmup = non_negative(v, n); }},
+    {"Problem", "--model", "constant|layered|file:PATH",
+     "velocity model (default constant, 1500 m/s); layered: four layers,\n"
+     "1500-3200 m/s with depth; file: a raw float32/float64 global field\n"
+     "with a JSON sidecar (PATH minus .raw, plus .json), such as\n"
+     "tools/make-model.py writes or a snapshot",
+     [](S& s, const char* n, V v) {
+         const std::string text = v;
+         if (text.rfind("file:", 0) == 0) {
+             s.config.model = ModelKind::File;
+             s.config.model_path = path_value(text.substr(5), n);
+         } else {
+             s.config.model = one_of(v, n, kModels);
+         }
+     }},
+    {"Problem", "--spacing", "H", "grid spacing in metres (default 10)",
+     [](S& s, const char* n, V v) { s.config.spacing = positive_real(v, n); }},
+    {"Problem", "--dt", "S", "time step; default 0.8 of the CFL limit, above the limit is refused",
+     [](S& s, const char* n, V v) { s.config.dt = positive_real(v, n); }},
+    {"Problem", "--f0", "HZ", "Ricker peak frequency (default: 6 cells per minimum wavelength)",
+     [](S& s, const char* n, V v) { s.config.f0 = positive_real(v, n); }},
+    {"Problem", "--source", "X,Y,Z", "source cell (default: the centre)",
+     [](S& s, const char* n, V v) { s.config.source = triple(v, n, true); }},
+    {"Problem", "--sponge", "W", "absorbing sponge W cells wide (default 0: rigid boundaries)",
+     [](S& s, const char* n, V v) { s.config.sponge = non_negative(v, n); }},
+    {"Problem", "--periodic", "x,y,z",
+     "axes that wrap around, any subset (default none): every rank then\n"
+     "has a neighbour on both sides of them, itself where it is alone",
+     [](S& s, const char* n, V v) { s.config.periodic = periodic_list(v, n); }},
+
+    {"Execution", "--comm", "auto|staged|gpu-aware|nccl|none",
+     "halo exchange (default auto: gpu-aware when the MPI library\n"
+     "reports GPU support, else staged; nccl where built)",
+     [](S& s, const char* n, V v) { s.config.comm = one_of(v, n, kComm); }},
+    {"Execution", "--overlap", "on|off",
+     "overlap the exchange with the interior kernel (default on)",
+     [](S& s, const char* n, V v) { s.config.overlap = one_of(v, n, kOnOff); }},
+    {"Execution", "--halo-depth", "K|auto",
+     "exchange a halo K*R cells deep once every K steps, updating a\n"
+     "shrinking ring of neighbours' cells in between (fewer, larger\n"
+     "messages; default auto: chosen per run, see the report)",
+     [](S& s, const char* n, V v) {
+         if (v == "auto") {
+             s.config.halo_depth = 0;
+             return;
+         }
+         s.config.halo_depth = positive(v, n);
+         if (s.config.halo_depth > kMaxHaloDepth)
+             throw BadOption{std::string(n) + ": " + v + " is outside 1.." +
+                             std::to_string(kMaxHaloDepth)};
+     }},
+    {"Execution", "--graphs", "auto|on|off",
+     "replay each step's device work as HIP/CUDA graphs (default\n"
+     "auto: on for steps with NCCL or nothing to exchange, off for MPI\n"
+     "exchanges, where plain launches measured faster; never on the\n"
+     "HOST back-end or HIP before ROCm 6.2)",
+     [](S& s, const char* n, V v) { s.config.graphs = one_of(v, n, kGraphs); }},
+    {"Execution", "--block-x", "N", "fused kernel threads along x (default: by R and box)",
+     [](S& s, const char* n, V v) { s.config.tuning.block_x = positive(v, n); }},
+    {"Execution", "--block-y", "N",
+     "fused kernel threads along y (default 16x8 threads for R<=5,\n"
+     "8x16 for R>=6 and thin x slabs)",
+     [](S& s, const char* n, V v) { s.config.tuning.block_y = positive(v, n); }},
+    {"Execution", "--window", "N",
+     "z planes per block (default 1 to 64 by R and box size, short\n"
+     "ones for small boxes)",
+     [](S& s, const char* n, V v) { s.config.tuning.window = positive(v, n); }},
+    {"Execution", "--rows", "N",
+     "rows per thread, 1, 2, 4 or 8 (default by R and precision;\n"
+     "the defaults were measured on H100 and H200)",
+     [](S& s, const char* n, V v) { s.config.tuning.rows = positive(v, n); }},
+    {"Execution", "--tuning", "off|auto|FILE",
+     "launch shapes tuned on this GPU: from the tuning cache (auto:\n"
+     "~/.cache/stencil-miniapp/tuning-cache.json or $STENCIL_TUNING_CACHE;\n"
+     "or FILE), else tuned now and saved (default off: built-in shapes)",
+     [](S& s, const char* n, V v) { s.config.tuning_mode = path_value(v, n); }},
+    {"Execution", "--tune-seconds", "S",
+     "the search's budget for all of a run's boxes (default 20)",
+     [](S& s, const char* n, V v) { s.config.tune_seconds = positive(v, n); }},
+    {"Execution", "--print-binding", nullptr, "list rank, host, device and PCI bus id",
+     [](S& s, const char*, V) { s.config.print_binding = true; }},
+    {"Execution", "--preflight", nullptr,
+     "send a face to each neighbour and back, device and staged,\n"
+     "check the contents and time both",
+     [](S& s, const char*, V) { s.config.preflight = true; }},
+
+    {"Output and checks", "--report", "FILE.json", "write the report as JSON",
+     [](S& s, const char* n, V v) { s.config.report = path_value(v, n); }},
+    {"Output and checks", "--label", "TEXT",
+     "a label stored in the report (scaling scripts use weak/strong)",
+     [](S& s, const char*, V v) { s.config.label = v; }},
+    {"Output and checks", "--checksum", nullptr,
+     "print 'checksum: <16 hex>' of the final field (the same on any\n"
+     "decomposition)",
+     [](S& s, const char*, V) { s.config.checksum = true; }},
+    {"Output and checks", "--output", "DIR",
+     "where snapshots, images and traces go (default output); the run\n"
+     "locks it, refuses one in use, holding a finished run's files, or\n"
+     "without room for what it will write",
+     [](S& s, const char* n, V v) { s.config.output = path_value(v, n); }},
+    {"Output and checks", "--output-force", nullptr,
+     "take the folder anyway: replace a dead run's lock and a finished\n"
+     "run's files, skip the free-space check (never a live run's lock)",
+     [](S& s, const char*, V) { s.config.output_force = true; }},
+    {"Output and checks", "--snapshot-every", "K",
+     "every K steps, the global field as one raw file in the run's\n"
+     "precision (float32, or float64 with --precision fp64; x fastest,\n"
+     "MPI-IO) with a JSON sidecar; also the --slice image",
+     [](S& s, const char* n, V v) { s.config.snapshot_every = positive(v, n); }},
+    {"Output and checks", "--slice", "x|y|z=K",
+     "a PNG of that plane at each snapshot and at the end",
+     [](S& s, const char* n, V v) { axis_index(v, n, s.config.slice_axis, s.config.slice_index); }},
+    {"Output and checks", "--receivers", "FILE",
+     "record p at every step at the cells listed (x,y,z per line)",
+     [](S& s, const char* n, V v) { s.config.receivers_file = path_value(v, n); }},
+    {"Output and checks", "--receiver-line", "z=K",
+     "receivers at every x along depth K, at the source's y",
+     [](S& s, const char* n, V v) {
+         axis_index(v, n, s.config.line_axis, s.config.line_index);
+         if (s.config.line_axis != 2)
+             throw BadOption{std::string(n) + ": only z=K (a line along x at depth K)"};
+     }},
+    {"Output and checks", "--checkpoint-every", "N|TIME",
+     "every N steps, or every TIME of wall time (90s, 15m, 2h), both\n"
+     "time levels, the step and the traces so far into a checkpoint\n"
+     "folder (the two newest kept; default 0: none)",
+     [](S& s, const char* n, V v) {
+         const std::string text = v;
+         const char unit = text.empty() ? '\0' : text.back();
+         if (unit == 's' || unit == 'm' || unit == 'h') {
+             const double scale = unit == 's' ? 1 : unit == 'm' ? 60 : 3600;
+             s.config.checkpoint_seconds =
+                 positive_real(text.substr(0, text.size() - 1), n) * scale;
+             s.config.checkpoint_every = 0;
+         } else {
+             s.config.checkpoint_every = non_negative(v, n);
+             s.config.checkpoint_seconds = 0;
+         }
+     }},
+    {"Output and checks", "--checkpoint-dir", "DIR",
+     "where checkpoints go (default OUTPUT/checkpoints)",
+     [](S& s, const char* n, V v) { s.config.checkpoint_dir = path_value(v, n); }},
+    {"Output and checks", "--restart", "DIR|latest",
+     "continue from the newest checkpoint that verifies, on any rank\n"
+     "count; --steps is the run's total, as before. SIGTERM, SIGINT\n"
+     "and SIGUSR1 stop a run at a step boundary: a checkpoint (if on),\n"
+     "one line, exit status 75; a second signal ends it at once",
+     [](S& s, const char* n, V v) { s.config.restart = path_value(v, n); }},
+    {"Output and checks", "--check", nullptr,
+     "also run on one domain and compare bit for bit (small grids)",
+     [](S& s, const char*, V) { s.config.check = true; }},
+    {"Output and checks", "--nan-check", "N",
+     "stop with the step and rank if a NaN/Inf appears, checked every\n"
+     "N steps (default 50; 0: never)",
+     [](S& s, const char* n, V v) { s.config.nan_check_every = non_negative(v, n); }},
+    {"Output and checks", "--progress", "S",
+     "a progress line on stderr every S seconds (default 1; 0: every step)",
+     [](S& s, const char* n, V v) {
+         s.config.progress_seconds = v == "0" ? 0.0 : positive_real(v, n);
+     }},
+    {"Output and checks", "--quiet", nullptr,
+     "only warnings, errors and the FOM line (no progress, phase table\n"
+     "or context)",
+     [](S& s, const char*, V) { s.config.quiet = true; }},
+
+    {"Testing aids", "--poison-halo", nullptr, "fill received halos with NaN before each exchange",
+     [](S& s, const char*, V) { s.config.poison_halo = true; }},
+    {"Testing aids", "--inject-fault", "drop-face|short-ring|nan|fail-rank=N|write-error",
+     "plant a bug: zero a received face; update the ghost ring of deep\n"
+     "halos one cell short; put a NaN at the source at\n"
+     "step 3; make rank N fail at step 3; the last rank's part of the\n"
+     "2nd snapshot meets a full disk",
+     [](S& s, const char* n, V v) { inject_fault(s.config, n, v); }},
+    {"Testing aids", "--help", nullptr, "this text", nullptr},
+};
+
+} // namespace
+
+const OptionSpec* option_table(int& count) {
+    count = int(sizeof kOptions / sizeof kOptions[0]);
+    return kOptions;
+}
+
+} // namespace stencil

@@ -1,0 +1,121 @@
+#include "config/options.hpp"
+
+#include "graph.hpp"
+#include "config/option_table.hpp"
+
+#include <cstring>
+#include <filesystem>
+
+namespace stencil {
+namespace {
+
+constexpr std::size_t kNameColumn = 24; // where help text starts in --help
+
+// "--grid NX,NY,NZ" as --help shows it.
+std::string synopsis(const OptionSpec& o) {
+    return std::string(o.name) + (o.value ? std::string(" ") + o.value : std::string());
+}
+
+const OptionSpec* find_option(const std::string& name) {
+    int count = 0;
+    const OptionSpec* table = option_table(count);
+    for (int i = 0; i < count; ++i)
+        if (name == table[i].name) return &table[i];
+    return nullptr;
+}
+
+} // namespace
+
+std::string periodic_axes(const std::array<bool, 3>& periodic) {
+    std::string axes;
+    for (int a = 0; a < 3; ++a)
+        if (periodic[a]) axes += std::string(axes.empty() ? "" : ",") + char('x' + a);
+    return axes.empty() ? "none" : axes;
+}
+
+std::string usage() {
+    std::string text =
+        "usage: stencil-miniapp [options]   (launch with mpirun/srun; one rank per GPU)\n"
+        "Acoustic wave propagation: leapfrog in time, order-2R Laplacian in space, Ricker "
+        "source.\n";
+    int count = 0;
+    const OptionSpec* table = option_table(count);
+    for (int i = 0; i < count; ++i) {
+        const OptionSpec& o = table[i];
+        if (i == 0 || std::strcmp(o.group, table[i - 1].group) != 0)
+            text += std::string("\n") + o.group + "\n";
+        const std::string left = "  " + synopsis(o);
+        // A long synopsis gets a line of its own; the help starts below it.
+        text += left + (left.size() + 2 <= kNameColumn ? std::string(kNameColumn - left.size(), ' ')
+                                                       : "\n" + std::string(kNameColumn, ' '));
+        for (const char* h = o.help; *h; ++h) {
+            text += *h;
+            if (*h == '\n') text += std::string(kNameColumn, ' ');
+        }
+        text += '\n';
+    }
+    return text;
+}
+
+std::string parse_options(int argc, char** argv, Config& c) {
+    ParseState state{c};
+    try {
+        for (int a = 1; a < argc; ++a) {
+            std::string name = argv[a], value;
+            const auto eq = name.find('=');
+            if (eq != std::string::npos) value = name.substr(eq + 1), name = name.substr(0, eq);
+            if (name == "--help" || name == "-h") return "help";
+            const OptionSpec* option = find_option(name);
+            if (!option) throw BadOption{"unknown option '" + name + "'"};
+            if (option->value && eq == std::string::npos) {
+                if (a + 1 >= argc) throw BadOption{name + " needs a value"};
+                value = argv[++a];
+            } else if (!option->value && eq != std::string::npos) {
+                throw BadOption{name + " takes no value"};
+            }
+            option->set(state, option->name, value);
+        }
+    } catch (const BadOption& bad) {
+        return bad.message;
+    }
+    const bool have_grid = state.have_grid, have_local = state.have_local;
+    if (have_grid && have_local) return "use --grid or --local, not both";
+    if (!have_grid && !have_local) c.grid = {128, 128, 128};
+    if (const std::string why = validate(c.tuning); !why.empty())
+        return "bad kernel tuning: " + why;
+    const Tuning& t = c.tuning;
+    if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows))
+        return "--tuning " + c.tuning_mode +
+               " chooses the launch shape; drop --block-x/--block-y/--window/--rows, or use "
+               "--tuning off";
+    std::error_code ignored;
+    if (c.tuning_mode != "off" && c.tuning_mode != "auto" &&
+        std::filesystem::is_directory(c.tuning_mode, ignored))
+        return "--tuning " + c.tuning_mode + ": a directory; name the cache file, such as " +
+               c.tuning_mode + "/tuning-cache.json";
+    // Every file goes to OUTPUT/NAME; in the root directory that is a mess
+    // at best (and as root it succeeds).
+    const std::filesystem::path output = std::filesystem::path(c.output).lexically_normal();
+    if (output.has_root_directory() && output.relative_path().empty())
+        return "--output " + c.output + ": the root directory; name a folder for this run's files";
+    // The wave kernel's rows are bounded per radius (max_fused_rows).
+    if (c.tuning.rows > max_fused_rows(c.radius, FusedKernel::Wave))
+        return "--rows " + std::to_string(c.tuning.rows) +
+               ": the wave kernel at R=" + std::to_string(c.radius) + " is built for at most " +
+               std::to_string(max_fused_rows(c.radius, FusedKernel::Wave)) + " rows per thread";
+    if (c.graphs == GraphChoice::On && !graphs_available())
+        return "--graphs on: this build has no graphs (the HOST back-end, or HIP before ROCm "
+               "6.2); use --graphs auto or off";
+    if (c.inject_write_error && c.snapshot_every == 0)
+        return "--inject-fault write-error needs --snapshot-every";
+    if (c.sponge > 0 && (c.periodic[0] || c.periodic[1] || c.periodic[2]))
+        return "--sponge " + std::to_string(c.sponge) +
+               " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
+               "with --periodic " +
+               periodic_axes(c.periodic);
+    if (c.check && c.comm == CommChoice::None)
+        return "--check needs a halo exchange; --comm none moves no halos";
+    return {};
+}
+
+} // namespace stencil

@@ -1,0 +1,172 @@
+// Before the run: the receivers, and the output folder claimed for this
+// run (outputs.hpp: prepare_outputs).
+#include "outputs/image.hpp"
+#include "mpi_util.hpp"
+#include "outputs/output_shapes.hpp"
+#include "outputs/outputs.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace stencil {
+namespace {
+
+const char* kAxes = "xyz";
+
+std::string make_directory(const std::string& path) {
+    std::string partial;
+    std::stringstream parts(path);
+    for (std::string part; std::getline(parts, part, '/');) {
+        partial += part + "/";
+        if (part.empty() || part == ".") continue;
+        if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
+            return "--output " + path + ": cannot create " + partial + " (" + std::strerror(errno) +
+                   ")";
+    }
+    return {};
+}
+
+// One receiver per line as x,y,z (or x y z); blank lines and # comments are
+// skipped, anything else is refused with its line number. A file with no
+// receiver in it is refused too: a run that records nothing looks like
+// success.
+std::string read_receivers(const std::string& path, std::vector<std::array<int, 3>>& out) {
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0)
+        return "--receivers " + path + ": cannot read it (" + std::strerror(errno) + ")";
+    if (!S_ISREG(info.st_mode)) return "--receivers " + path + ": not a file";
+    std::ifstream in(path);
+    if (!in) return "--receivers " + path + ": cannot read it";
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const auto hash = line.find('#');
+        if (hash != std::string::npos) line.resize(hash);
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue; // blank or comment
+        for (char& ch : line)
+            if (ch == ',') ch = ' ';
+        std::istringstream fields(line);
+        std::array<int, 3> cell{};
+        std::string rest;
+        if (!(fields >> cell[0] >> cell[1] >> cell[2]) || (fields >> rest))
+            return "--receivers " + path + ": line " + std::to_string(number) +
+                   " is not x,y,z (three integers)";
+        out.push_back(cell);
+    }
+    if (in.bad()) return "--receivers " + path + ": cannot read it";
+    if (out.empty()) return "--receivers " + path + ": no receivers in it (one x,y,z per line)";
+    return {};
+}
+
+// An upper bound of the bytes the run will write under c.output, with
+// `file_receivers` receivers from --receivers.
+std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
+    constexpr std::uint64_t kSidecar = 1024;
+    const std::uint64_t steps = std::uint64_t(c.steps);
+    const std::uint64_t snapshots =
+        c.snapshot_every > 0 ? steps / std::uint64_t(c.snapshot_every) : 0;
+    const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
+    const std::uint64_t field = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * element;
+    std::uint64_t bytes = snapshots * (field + kSidecar);
+    // Checkpoints: two kept and one being written, two time levels each.
+    if (c.checkpoints_on()) bytes += 3 * 2 * field;
+    if (c.slice_axis >= 0) {
+        int across = 0, down = 0;
+        slice_axes(c.slice_axis, across, down);
+        bytes += (snapshots + 1) * png_size_bound(c.grid[across], c.grid[down]);
+    }
+    const int receivers = file_receivers + (c.line_axis == 2 ? c.grid[0] : 0);
+    if (receivers > 0) {
+        const int stride = gather_stride(int(steps), receivers);
+        bytes += std::uint64_t(receivers) * (steps * element + 32) + kSidecar +
+                 png_size_bound(gather_width(receivers), int((steps + stride - 1) / stride));
+    }
+    return bytes;
+}
+
+// Rank 0: makes the folder, locks it for this run, refuses (or with
+// --output-force replaces) a finished run's files, and checks the room.
+std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock& lock,
+                                std::vector<std::string>& notes) {
+    const std::string& dir = c.output;
+    if (std::string why = make_directory(dir); !why.empty()) return why;
+    const RunIdentity me = RunIdentity::of_this_process();
+    std::string note;
+    if (std::string why = lock.take(dir, c.output_force, me, note); !why.empty()) return why;
+    if (!note.empty()) notes.push_back(note);
+    c.run_id = me.id();
+    // A restart continues the earlier run's outputs: once it knows its
+    // step, it removes what that run wrote later (Outputs::resume_at).
+    const std::vector<std::string> earlier =
+        c.restart.empty() ? earlier_outputs(dir) : std::vector<std::string>();
+    if (!earlier.empty() && !c.output_force)
+        return "--output " + dir + " already holds a finished run's outputs (" +
+               std::to_string(earlier.size()) + " files, such as " + earlier.front() +
+               "); choose another folder, or pass --output-force to replace them";
+    for (const std::string& name : earlier)
+        if (std::remove((dir + "/" + name).c_str()) != 0)
+            return "--output-force: cannot remove " + dir + "/" + name + " (" +
+                   std::strerror(errno) + ")";
+    if (!earlier.empty())
+        notes.push_back("--output-force: removed " + std::to_string(earlier.size()) +
+                        " files of an earlier run from " + dir);
+    const std::uint64_t need = estimated_output_bytes(c, file_receivers), room = free_bytes(dir);
+    if (need > room) {
+        const std::string numbers = "the run will write up to " + human_bytes(need) +
+                                    ", and the file system has " + human_bytes(room) + " free";
+        if (!c.output_force)
+            return "--output " + dir + ": " + numbers +
+                   "; free some space, choose another folder, or pass --output-force";
+        notes.push_back("--output-force: " + numbers);
+    }
+    return {};
+}
+
+} // namespace
+
+std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
+    // Checkpoints claim the folder too: two runs must not share them.
+    const bool any = c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() ||
+                     c.line_axis >= 0 || c.checkpoints_on();
+    std::string problem;
+    std::vector<int> flat;
+    std::vector<std::string> notes;
+    if (world_rank() == 0) {
+        std::vector<std::array<int, 3>> receivers;
+        if (!c.receivers_file.empty()) problem = read_receivers(c.receivers_file, receivers);
+        for (const auto& r : receivers) {
+            for (int a = 0; a < 3 && problem.empty(); ++a)
+                if (r[a] < 0 || r[a] >= c.grid[a])
+                    problem = "receiver " + std::to_string(r[0]) + "," + std::to_string(r[1]) +
+                              "," + std::to_string(r[2]) + " is outside the grid (" + kAxes[a] +
+                              " 0.." + std::to_string(c.grid[a] - 1) + ")";
+            flat.insert(flat.end(), r.begin(), r.end());
+        }
+        if (problem.empty() && c.slice_axis >= 0 && c.slice_index >= c.grid[c.slice_axis])
+            problem = std::string("--slice ") + kAxes[c.slice_axis] + "=" +
+                      std::to_string(c.slice_index) + " is outside the grid (0.." +
+                      std::to_string(c.grid[c.slice_axis] - 1) + ")";
+        if (problem.empty() && c.line_axis >= 0 && c.line_index >= c.grid[2])
+            problem = "--receiver-line z=" + std::to_string(c.line_index) +
+                      " is outside the grid (0.." + std::to_string(c.grid[2] - 1) + ")";
+        if (problem.empty() && (c.slice_axis >= 0) && !images_available())
+            problem = "--slice: this build has no PNG writer (install libstb-dev and reconfigure)";
+        if (problem.empty() && any)
+            problem = claim_output_folder(c, int(receivers.size()), lock, notes);
+    }
+    if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
+    for (const std::string& note : notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+    int count = int(flat.size());
+    MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    flat.resize(count);
+    MPI_CHECK(MPI_Bcast(flat.data(), count, MPI_INT, 0, MPI_COMM_WORLD));
+    for (int n = 0; n < count; n += 3)
+        c.receivers.push_back({flat[n], flat[n + 1], flat[n + 2]});
+    return {};
+}
+
+} // namespace stencil

@@ -1,0 +1,190 @@
+#include "outputs/outputs.hpp"
+
+#include "outputs/image.hpp"
+#include "mpi_util.hpp"
+#include "outputs/output_shapes.hpp"
+#include "outputs/output_state.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace stencil {
+namespace {
+
+const char* kAxes = "xyz";
+
+std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file,
+                         const FieldFile& written) {
+    const std::string dtype = numpy_dtype(c.precision);
+    Json doc = integrity_json(file, written.bytes, written.crc32, c.run_id);
+    doc["dtype"] = dtype;
+    doc["order"] = "x fastest: numpy.fromfile(file, numpy." + dtype + ").reshape(nz, ny, nx)";
+    doc["dims"] = c.grid;
+    doc["spacing_m"] = {c.spacing, c.spacing, c.spacing};
+    doc["dt_s"] = p.dt;
+    doc["step"] = step;
+    doc["time_s"] = step * p.dt;
+    doc["radius"] = c.radius;
+    return json_text(doc);
+}
+
+// The step an output file is of (snapshot_NNNNNN.raw/.json,
+// slice_AK_NNNNNN.png), or -1 for the files a run writes once, at its end.
+int step_of_output(const std::string& name) {
+    const auto dot = name.rfind('.');
+    const auto underscore = name.rfind('_', dot);
+    if (dot == std::string::npos || underscore == std::string::npos || dot - underscore != 7 ||
+        name.rfind("traces", 0) == 0 || name.rfind("shot_gather", 0) == 0)
+        return -1;
+    const std::string digits = name.substr(underscore + 1, 6);
+    if (digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+    return std::stoi(digits);
+}
+
+} // namespace
+
+Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
+    : state_(std::make_unique<State>(c, physics, sim)) {
+    State& s = *state_;
+    s.receivers = c.receivers;
+    if (c.line_axis == 2)
+        for (int x = 0; x < c.grid[0]; ++x)
+            s.receivers.push_back({x, physics.source[1], c.line_index});
+    std::vector<std::size_t> offsets;
+    for (int n = 0; n < int(s.receivers.size()); ++n) {
+        std::size_t offset = 0;
+        if (sim.local_offset(s.receivers[n], offset))
+            s.mine.push_back(n), offsets.push_back(offset);
+    }
+    if (!offsets.empty()) {
+        s.offsets = DeviceArray<std::size_t>(offsets.size());
+        copy_to_device(s.offsets, offsets.data());
+        s.capacity = c.steps;
+        s.samples = DeviceArray<double>(offsets.size() * std::size_t(s.capacity));
+    }
+}
+
+Outputs::~Outputs() = default;
+
+void Outputs::after_step(int n) {
+    State& s = *state_;
+    if (!s.receivers.empty()) {
+        const int count = int(s.mine.size());
+        if (count) {
+            if (s.recorded >= s.capacity) fatal("more steps than the receiver buffer holds");
+            s.sim.sample(s.offsets.data(), count,
+                         s.samples.data() + std::size_t(s.recorded) * count);
+        }
+        ++s.recorded;
+    }
+    if (s.c.snapshot_every > 0 && n % s.c.snapshot_every == 0) {
+        const std::vector<double> interior = s.sim.interior_copy();
+        s.snapshot(n, interior);
+        if (s.c.slice_axis >= 0) s.slice(n, interior);
+    }
+}
+
+void Outputs::finish(int steps_done) {
+    State& s = *state_;
+    if (s.c.slice_axis >= 0) s.slice(steps_done, s.sim.interior_copy());
+    if (!s.receivers.empty()) s.write_traces();
+}
+
+void Outputs::resume_at(int step) {
+    State& s = *state_;
+    if (s.receivers.empty() && s.c.snapshot_every == 0 && s.c.slice_axis < 0) return;
+    std::string problem;
+    if (world_rank() == 0) {
+        int removed = 0;
+        for (const std::string& name : earlier_outputs(s.c.output)) {
+            const bool partial =
+                name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0;
+            if (!partial && step_of_output(name) >= 0 && step_of_output(name) <= step) continue;
+            const std::string path = s.c.output + "/" + name;
+            if (std::remove(path.c_str()) != 0 && problem.empty())
+                problem = "--restart: cannot remove " + path + " (" + std::strerror(errno) + ")";
+            ++removed;
+        }
+        if (removed > 0 && problem.empty())
+            std::fprintf(stderr,
+                         "note: --restart: removed %d output files the earlier run wrote after "
+                         "step %d, or at its end; this run writes them again\n",
+                         removed, step);
+    }
+    agree_on_outcome(s.sim.decomposition().cart.get(), problem);
+}
+
+void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
+    const Decomposition& d = sim.decomposition();
+    char name[64];
+    std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
+    const std::string path = c.output + "/" + name;
+    const bool inject = c.inject_write_error && snapshots == 1 && d.rank == d.size - 1;
+    const FieldFile written = dispatch_precision(c.precision, [&](auto zero) {
+        return write_field_file(d, path, narrowed<decltype(zero)>(interior), inject);
+    });
+    ++snapshots;
+    // The sidecar last: one that exists always describes a complete raw file.
+    std::string problem;
+    if (d.rank == 0)
+        problem = write_file_completely(path.substr(0, path.size() - 4) + ".json",
+                                        sidecar_json(c, physics, step, name, written));
+    agree_on_outcome(d.cart.get(), problem);
+}
+
+void Outputs::State::slice(int step, const std::vector<double>& interior) {
+    const Decomposition& d = sim.decomposition();
+    const int a = c.slice_axis, K = c.slice_index;
+    int across = 0, down = 0;
+    slice_axes(a, across, down);
+    std::vector<float> piece;
+    std::vector<int> box(4, 0); // first across, first down, count across, count down
+    if (K >= d.offset[a] && K < d.offset[a] + d.local[a]) {
+        box[0] = d.offset[across], box[1] = d.offset[down], box[2] = d.local[across],
+        box[3] = d.local[down];
+        for (int v = 0; v < d.local[down]; ++v)
+            for (int u = 0; u < d.local[across]; ++u) {
+                int l[3];
+                l[a] = K - d.offset[a], l[across] = u, l[down] = v;
+                // Images are drawn in float, whatever the run's precision.
+                piece.push_back(
+                    float(interior[l[0] + std::size_t(d.local[0]) *
+                                              (l[1] + std::size_t(d.local[1]) * l[2])]));
+            }
+    }
+    const std::vector<int> boxes = gather_to_root(d.cart.get(), box);
+    std::vector<int> displs;
+    const std::vector<float> all = gather_to_root(d.cart.get(), piece, &displs);
+    std::string problem;
+    if (d.rank == 0) problem = draw_slice(step, boxes, displs, all);
+    agree_on_outcome(d.cart.get(), problem);
+}
+
+std::string Outputs::State::draw_slice(int step, const std::vector<int>& boxes,
+                                       const std::vector<int>& displs,
+                                       const std::vector<float>& all) const {
+    const int a = c.slice_axis, K = c.slice_index;
+    int across = 0, down = 0;
+    slice_axes(a, across, down);
+    Image image;
+    image.width = c.grid[across], image.height = c.grid[down];
+    image.values.assign(std::size_t(image.width) * image.height, 0.0f);
+    for (std::size_t r = 0; r < displs.size(); ++r) {
+        const int* b = &boxes[4 * r];
+        std::size_t n = displs[r];
+        for (int v = 0; v < b[3]; ++v)
+            for (int u = 0; u < b[2]; ++u)
+                image.values[std::size_t(b[1] + v) * image.width + b[0] + u] = all[n++];
+    }
+    image.markers.push_back({physics.source[across], physics.source[down]});
+    if (c.sponge > 0)
+        image.outlines.push_back(
+            {c.sponge, c.sponge, image.width - 1 - c.sponge, image.height - 1 - c.sponge});
+    char name[64];
+    std::snprintf(name, sizeof name, "slice_%c%d_%06d.png", kAxes[a], K, step);
+    return write_seismic_png(c.output + "/" + name, image, clip_at_percentile(image.values, 99.5));
+}
+
+} // namespace stencil

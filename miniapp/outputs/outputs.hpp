@@ -1,0 +1,65 @@
+// What a run leaves behind besides timings: wavefield snapshots (collective
+// MPI-IO into one raw file each, float32 or float64 as the run, with a JSON
+// sidecar), PNG slices, and receiver traces with a shot-gather image. Every
+// file is complete or absent, every sidecar carries its file's length and
+// CRC-32, and a write that fails on any rank ends the run on every rank with
+// OutputFailure.
+#pragma once
+
+#include "io/field_file.hpp"
+#include "config/model.hpp"
+#include "config/options.hpp"
+#include "io/output_folder.hpp"
+#include "step/simulation.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+// Collective, before the run: reads the receivers (rank 0 reads, all get
+// them) into c.receivers and checks that every receiver and the slice lie
+// inside the grid. If outputs are asked for, rank 0 creates the folder and
+// claims it for this run in `lock` (output_folder.hpp): a folder in use, one
+// holding a finished run's files, or one without room for what the run will
+// write is refused unless --output-force. Returns an empty string or one
+// line saying what is wrong.
+std::string prepare_outputs(Config& c, OutputFolderLock& lock);
+
+class Outputs {
+public:
+    // Collective. Places each receiver on the rank that owns its cell, so a
+    // receiver on a rank boundary is recorded exactly once.
+    Outputs(const Config& c, const Physics& physics, Simulation& sim);
+    ~Outputs();
+    Outputs(const Outputs&) = delete;
+    Outputs& operator=(const Outputs&) = delete;
+
+    // After step n (1-based; collective): receivers every step, snapshots
+    // and slices every snapshot_every steps. Throws OutputFailure.
+    void after_step(int n);
+    // At the end (collective): traces, shot gather, the last slice. Throws
+    // OutputFailure.
+    void finish(int steps_done);
+
+    // For checkpoints (checkpoint.hpp). Collective: the traces recorded so
+    // far written to `path` in the run's precision, receiver-major, with
+    // their length and CRC-32 in `written` (rank 0). False, and nothing
+    // written, if the run has no receivers. Throws OutputFailure.
+    bool save_traces_to(const std::string& path, FieldFile& written);
+    // Collective: a checkpoint's traces (`path`, checked against `expected`)
+    // become every receiver's first `step` samples; "" or why not.
+    std::string load_traces(const std::string& path, const FieldFile& expected, int step);
+    // Collective, once a restart at `step` is chosen: removes from the output
+    // folder what the earlier run wrote after `step` (snapshots, slices) and
+    // its final files (traces, shot gather), which this run writes again.
+    // What it wrote up to `step` stays: this run would write the same bytes.
+    void resume_at(int step);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+} // namespace stencil

@@ -1,0 +1,232 @@
+#include "report/report.hpp"
+
+#include "device.hpp"
+#include "graph.hpp"
+
+#include "io/checked_io.hpp"
+#include "memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#ifndef STENCIL_GIT_REVISION
+#define STENCIL_GIT_REVISION "unknown"
+#endif
+
+namespace stencil {
+namespace {
+
+std::vector<std::string> gather_names(const std::string& mine, MPI_Comm comm, int rank, int size) {
+    char name[128] = {0};
+    std::snprintf(name, sizeof name, "%s", mine.c_str());
+    std::vector<char> all(rank == 0 ? sizeof name * size : 0);
+    MPI_CHECK(MPI_Gather(name, sizeof name, MPI_CHAR, all.data(), sizeof name, MPI_CHAR, 0, comm));
+    std::set<std::string> distinct;
+    for (int r = 0; rank == 0 && r < size; ++r)
+        distinct.insert(all.data() + r * sizeof name);
+    return {distinct.begin(), distinct.end()};
+}
+
+} // namespace
+
+Report summarize(const Simulation& sim, const Config& config, const Physics& physics, CommMode mode,
+                 const std::string& comm_reason, const Binding& binding,
+                 const std::vector<ShapeChoice>& shapes) {
+    const Decomposition& d = sim.decomposition();
+    const PhaseTotals& t = sim.totals();
+    MPI_Comm comm = d.cart.get();
+    Report r;
+    r.config = config;
+    r.physics = physics;
+    r.grid = d.global;
+    r.dims = d.dims;
+    r.local_rank0 = d.local;
+    r.ranks = d.size;
+    r.comm_mode = comm_mode_name(mode);
+    r.comm_reason = comm_reason;
+    r.backend = backend_name();
+    r.revision = STENCIL_GIT_REVISION;
+    r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
+    r.tuning = sim.interior_tuning();
+    r.shapes = shapes;
+    r.graphs = sim.graphs();
+    r.subnormals = subnormal_handling();
+
+    const double steps = std::max(t.steps, 1), sampled = std::max(t.sampled, 1);
+    const double per_step[7] = {t.pack / sampled, t.post / sampled,   t.interior / sampled,
+                                t.wait / sampled, t.unpack / sampled, t.boundary / sampled,
+                                t.step / steps};
+    const char* names[7] = {"pack", "post", "interior", "wait", "unpack", "boundary", "step"};
+    double mins[7], maxs[7], sums[7];
+    MPI_CHECK(MPI_Allreduce(per_step, mins, 7, MPI_DOUBLE, MPI_MIN, comm));
+    MPI_CHECK(MPI_Allreduce(per_step, maxs, 7, MPI_DOUBLE, MPI_MAX, comm));
+    MPI_CHECK(MPI_Allreduce(per_step, sums, 7, MPI_DOUBLE, MPI_SUM, comm));
+    for (int p = 0; p < 7; ++p)
+        r.phases.push_back({names[p], mins[p], sums[p] / d.size, maxs[p]});
+
+    // The slowest rank sets the pace of every step.
+    const double global_cells = double(d.global[0]) * d.global[1] * d.global[2];
+    const double step_s = maxs[6] * 1e-3;
+    r.gcells_total = step_s > 0 ? global_cells / step_s * 1e-9 : 0;
+    r.gcells_per_rank = r.gcells_total / d.size;
+    // Minimal bytes of the wave update: p, p_prev and dt^2 c^2 read, p_next
+    // written, four values of the run's precision per cell.
+    r.gbs_per_rank = r.gcells_per_rank * 4.0 * element_bytes(config.precision);
+    // Exchange time, and how much of it the interior kernel hid: what the
+    // step spent beyond its kernels is the exchange's exposed part.
+    const double halo = per_step[0] + per_step[1] + per_step[3] + per_step[4];
+    const double exposed = std::clamp(per_step[6] - per_step[2] - per_step[5], 0.0, halo);
+    const double hidden = halo > 0 ? 1.0 - exposed / halo : 1.0;
+    double sum_hidden = 0, sum_halo = 0;
+    MPI_CHECK(MPI_Allreduce(&hidden, &sum_hidden, 1, MPI_DOUBLE, MPI_SUM, comm));
+    MPI_CHECK(MPI_Allreduce(&halo, &sum_halo, 1, MPI_DOUBLE, MPI_SUM, comm));
+    r.hidden_fraction = sum_hidden / d.size;
+    r.halo_ms = sum_halo / d.size;
+    r.halo_mib_per_step = sim.halo_bytes_per_step() / 1048576.0;
+    r.halo_depth = sim.halo_depth();
+    double cells[2], sums_cells[2];
+    sim.updated_cells(cells[0], cells[1]);
+    MPI_CHECK(MPI_Allreduce(cells, sums_cells, 2, MPI_DOUBLE, MPI_SUM, comm));
+    r.redundant_share = sums_cells[0] > 0 ? 1.0 - sums_cells[1] / sums_cells[0] : 0;
+    r.faces = sim.halo_faces(r.self_faces);
+    unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
+    MPI_CHECK(MPI_Allreduce(&pinned, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
+    r.pinned_bytes = most;
+    return r;
+}
+
+void print_report(const Report& r) {
+    const Config& c = r.config;
+    std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n",
+                r.backend.c_str(), r.ranks, r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1],
+                r.dims[2], r.devices.empty() ? "?" : r.devices.front().c_str());
+    std::printf("  grid %d x %d x %d, periodic %s, R=%d (order %d), %s, %d steps (after %d "
+                "warm-up, undone), "
+                "dt=%.4g s, f0=%.3g Hz\n",
+                r.grid[0], r.grid[1], r.grid[2], periodic_axes(c.periodic).c_str(), c.radius,
+                2 * c.radius, precision_name(c.precision), c.steps, c.warmup, r.physics.dt,
+                r.physics.f0);
+    char speeds[64];
+    std::snprintf(speeds, sizeof speeds, r.physics.c_min == r.physics.c_max ? "%g" : "%g-%g",
+                  r.physics.c_min, r.physics.c_max);
+    std::printf("  model %s, %s m/s, spacing %g m, sponge %d cells\n", model_name(c).c_str(),
+                speeds, c.spacing, c.sponge);
+    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per exchange on rank 0, pinned host "
+                "buffers %zu bytes\n",
+                r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
+                r.halo_mib_per_step, r.pinned_bytes);
+    std::printf("  halo depth %d (%s): one exchange every %d step%s, %.1f%% of the cells updated "
+                "are neighbours' (redundant)\n",
+                r.halo_depth, c.halo_depth_reason.c_str(), r.halo_depth,
+                r.halo_depth == 1 ? "" : "s", 100 * r.redundant_share);
+    if (r.self_faces > 0)
+        std::printf(
+            "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
+            "not sent\n",
+            r.self_faces, r.faces);
+    const char* graphs_why = c.graphs != GraphChoice::Auto ? "--graphs"
+                             : !graphs_available()         ? "auto: this build has none"
+                             : r.graphs ? "auto: a step with NCCL or no MPI message"
+                                        : "auto: MPI exchanges run faster as plain launches";
+    std::printf("  graphs %s (%s); %s\n", r.graphs ? "on" : "off", graphs_why,
+                r.subnormals.c_str());
+    if (r.backend != "HOST")
+        std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
+                    "(%s)\n",
+                    r.tuning.block_x, r.tuning.block_y, r.tuning.rows,
+                    r.tuning.rows == 1 ? "" : "s", r.tuning.window,
+                    c.tuning.window ? "--window" : "chosen for the box");
+    if (r.backend != "HOST" && c.tuning_mode != "off")
+        for (const ShapeChoice& sc : r.shapes)
+            std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",
+                        c.tuning_mode.c_str(), sc.extents[0], sc.extents[1], sc.extents[2],
+                        sc.shape.block_x, sc.shape.block_y, sc.shape.window, sc.shape.rows,
+                        shape_source_name(sc.source));
+    if (r.comm_mode == "none")
+        std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
+    std::printf(
+        "\n  phase        min ms     avg ms     max ms   (per step, over ranks; phases timed "
+        "on every %dth step)\n",
+        kPhaseSampling);
+    for (const PhaseStats& p : r.phases)
+        std::printf("  %-9s %9.4f  %9.4f  %9.4f\n", p.name, p.min, p.avg, p.max);
+    std::printf("\n  Gcell/s: %.3f total, %.3f per rank; effective %.1f GB/s per rank\n",
+                r.gcells_total, r.gcells_per_rank, r.gbs_per_rank);
+    std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
+                r.halo_ms, 100 * r.hidden_fraction);
+    std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d ranks, grid %dx%dx%d, comm %s, overlap %s, "
+                "halo depth %d)\n",
+                r.gcells_total, c.radius, precision_name(c.precision), r.ranks, r.grid[0],
+                r.grid[1], r.grid[2], r.comm_mode.c_str(), c.overlap ? "on" : "off", r.halo_depth);
+}
+
+std::string write_json(const Report& r, const std::string& path) {
+    const Config& c = r.config;
+    Json shapes = Json::array();
+    for (const ShapeChoice& sc : r.shapes)
+        shapes.push_back({{"box", sc.extents},
+                          {"block_x", sc.shape.block_x},
+                          {"block_y", sc.shape.block_y},
+                          {"window", sc.shape.window},
+                          {"rows", sc.shape.rows},
+                          {"source", shape_source_name(sc.source)}});
+    Json phases = Json::object();
+    for (const PhaseStats& p : r.phases)
+        phases[p.name] = {{"min", p.min}, {"avg", p.avg}, {"max", p.max}};
+    const PhaseStats& step = r.phases.back();
+    Json doc = {{"program", "stencil-miniapp"},
+                {"label", c.label},
+                {"revision", r.revision},
+                {"backend", r.backend},
+                {"devices", r.devices},
+                {"ranks", r.ranks},
+                {"procs", r.dims},
+                {"grid", r.grid},
+                {"periodic", periodic_axes(c.periodic)},
+                {"local_rank0", r.local_rank0},
+                {"radius", c.radius},
+                {"precision", precision_name(c.precision)},
+                {"steps", c.steps},
+                {"warmup", c.warmup},
+                {"comm", r.comm_mode},
+                {"comm_reason", r.comm_reason},
+                {"overlap", c.overlap},
+                {"halo_depth", r.halo_depth},
+                {"halo_depth_reason", c.halo_depth_reason},
+                {"exchanges_per_step", 1.0 / r.halo_depth},
+                {"redundant_cell_share", r.redundant_share},
+                {"graphs", r.graphs},
+                {"subnormals", r.subnormals},
+                {"model", model_name(c)},
+                {"spacing_m", c.spacing},
+                {"dt_s", r.physics.dt},
+                {"f0_hz", r.physics.f0},
+                {"sponge", c.sponge},
+                {"tuning",
+                 {{"block_x", r.tuning.block_x},
+                  {"block_y", r.tuning.block_y},
+                  {"window", r.tuning.window},
+                  {"rows", r.tuning.rows},
+                  {"window_chosen", c.tuning.window ? "by --window" : "per box"}}},
+                {"tuning_mode", c.tuning_mode},
+                {"shapes", shapes},
+                {"phases_ms", phases},
+                {"gcells_per_s_total", r.gcells_total},
+                {"gcells_per_s_per_rank", r.gcells_per_rank},
+                {"effective_gb_per_s_per_rank", r.gbs_per_rank},
+                {"exchange_ms", r.halo_ms},
+                {"exchange_hidden_fraction", r.hidden_fraction},
+                {"pinned_host_bytes", r.pinned_bytes},
+                {"halo_faces_rank0", r.faces},
+                {"self_faces_rank0", r.self_faces},
+                {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
+    if (r.has_checksum) {
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);
+        doc["checksum"] = hex;
+    }
+    return write_file_completely(path, json_text(doc));
+}
+
+} // namespace stencil

@@ -1,0 +1,51 @@
+// The run report: a per-phase table on stdout and the same as JSON.
+#pragma once
+
+#include "binding.hpp"
+#include "step/simulation.hpp"
+#include "step/tuning.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+struct PhaseStats {
+    const char* name;
+    double min = 0, avg = 0, max = 0; // ms per step over ranks
+};
+
+struct Report {
+    Config config;
+    Physics physics;
+    std::array<int, 3> grid{}, dims{}, local_rank0{};
+    int ranks = 1;
+    std::string comm_mode, comm_reason, backend, revision;
+    std::vector<std::string> devices; // distinct device names over ranks
+    std::vector<PhaseStats> phases;   // pack, post, interior, wait, unpack, boundary, step
+    Tuning tuning;                    // the interior wave kernel's launch shape on rank 0
+    std::vector<ShapeChoice> shapes;  // rank 0's boxes: shape and where it came from
+    bool graphs = false;              // steps replayed as captured graphs
+    std::string subnormals;           // subnormal_handling(): flushed (HOST) or kept
+    double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
+    double halo_ms = 0, hidden_fraction = 0;
+    double halo_mib_per_step = 0;  // rank 0's messages, sent plus received, per exchange
+    int halo_depth = 1;            // one exchange every halo_depth steps
+    double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
+    int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
+    std::size_t pinned_bytes = 0;  // pinned host memory held, largest over ranks (0: no staging)
+    bool has_checksum = false;
+    std::uint64_t checksum = 0;
+};
+
+// Collective over the simulation's communicator; meaningful on rank 0.
+Report summarize(const Simulation& sim, const Config& config, const Physics& physics, CommMode mode,
+                 const std::string& comm_reason, const Binding& binding,
+                 const std::vector<ShapeChoice>& shapes);
+
+void print_report(const Report& report);
+// Writes the JSON report; returns an empty string or why it could not.
+std::string write_json(const Report& report, const std::string& path);
+
+} // namespace stencil

@@ -1,0 +1,91 @@
+#include "restart/stop_request.hpp"
+
+#include "mpi_util.hpp"
+
+#include <csignal>
+#include <string>
+#include <unistd.h>
+
+namespace stencil {
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;   // the first signal seen, 0 if none
+volatile std::sig_atomic_t g_stopping = 0; // the run is already stopping
+
+char g_remove_on_exit[4096] = {0}; // remove_on_immediate_exit's path
+
+extern "C" void on_stop_signal(int signal) {
+    if (g_stopping) { // async-signal-safe calls only; the rest is the OS's to clean
+        if (g_remove_on_exit[0]) unlink(g_remove_on_exit);
+        _exit(128 + signal);
+    }
+    if (!g_signal) g_signal = signal;
+}
+
+constexpr int kSignals[] = {SIGTERM, SIGINT, SIGUSR1};
+
+} // namespace
+
+void remove_on_immediate_exit(const std::string& path) {
+    // The first byte last: a signal meanwhile sees "" rather than half a path.
+    g_remove_on_exit[0] = 0;
+    if (path.empty() || path.size() >= sizeof g_remove_on_exit) return; // a stale lock says why
+    path.copy(g_remove_on_exit + 1, path.size() - 1, 1);
+    g_remove_on_exit[path.size()] = 0;
+    g_remove_on_exit[0] = path[0];
+}
+
+void install_stop_handlers() {
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : kSignals)
+        sigaction(signal, &action, nullptr);
+}
+
+StopRequest::StopRequest(MPI_Comm comm) {
+    MPI_CHECK(MPI_Comm_dup(comm, &comm_));
+    install_stop_handlers();
+}
+
+StopRequest::~StopRequest() {
+    if (pending_ != MPI_REQUEST_NULL) MPI_Wait(&pending_, MPI_STATUS_IGNORE);
+    struct sigaction action {};
+    action.sa_handler = SIG_DFL;
+    for (const int signal : kSignals)
+        sigaction(signal, &action, nullptr);
+    MPI_Comm_free(&comm_);
+}
+
+StopRequest::Agreement StopRequest::agreed_after(int n, bool checkpoint_wanted) {
+    Agreement agreed;
+    if (n % kStopAgreement != 0) return agreed;
+    if (pending_ != MPI_REQUEST_NULL) {
+        MPI_CHECK(MPI_Wait(&pending_, MPI_STATUS_IGNORE));
+        agreed.stop = verdict_[0] != 0, agreed.checkpoint = verdict_[1] != 0;
+        if (agreed.stop) return agreed;
+    }
+    sent_[0] = g_signal;
+    sent_[1] = checkpoint_wanted && !agreed.checkpoint;
+    MPI_CHECK(MPI_Iallreduce(sent_, verdict_, 2, MPI_INT, MPI_MAX, comm_, &pending_));
+    return agreed;
+}
+
+void StopRequest::stopping() {
+    g_stopping = 1;
+}
+
+std::string StopRequest::signal_name() const {
+    switch (verdict_[0]) {
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGINT:
+        return "SIGINT";
+    case SIGUSR1:
+        return "SIGUSR1";
+    default:
+        return "signal " + std::to_string(verdict_[0]);
+    }
+}
+
+} // namespace stencil

@@ -1,0 +1,44 @@
+// --halo-depth: how deep a run's halos are, and why. A halo k*R deep is
+// exchanged once every k steps; in between, each rank updates a ring of its
+// neighbours' cells again, so it sends k times fewer (larger) messages for
+// a few per cent more arithmetic. That wins where message latency, not
+// bandwidth or arithmetic, bounds the step: small boxes per GPU.
+#pragma once
+
+#include "config/model.hpp"
+#include "config/options.hpp"
+#include "step/simulation.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stencil {
+
+struct HaloDepthChoice {
+    int depth = 1;
+    std::string reason; // for the report
+};
+
+// The depths `auto` tries, where every rank is at least k*R cells thick.
+inline constexpr int kAutoDepths[] = {1, 2, 4};
+// At k = 1, an exchange this little of the step exposed leaves nothing for
+// deeper halos to win: auto keeps k = 1 without trying them.
+inline constexpr double kHiddenEnough = 0.05;
+// A deeper halo must be this much faster than a shallower one to be chosen.
+inline constexpr double kDepthTolerance = 0.03;
+
+// The rule over measured step times (depth, ms per step), in increasing
+// depth: the fastest, unless a smaller depth is within kDepthTolerance of it.
+int fastest_depth(const std::vector<std::pair<int, double>>& times);
+
+// Collective over MPI_COMM_WORLD. An explicit --halo-depth stands. Auto is
+// 1 where nothing is exchanged or compute bounds the step (the HOST
+// back-end); otherwise it times the run's own steps at k = 1 and, unless
+// the exchange is already hidden, at the deeper kAutoDepths that fit, each
+// on a fresh simulation of the same problem (the slowest rank's step).
+HaloDepthChoice choose_halo_depth(const Config& c, const Physics& physics,
+                                  const std::array<int, 3>& procs, CommMode mode);
+
+} // namespace stencil

@@ -1,0 +1,115 @@
+// One distributed wave-propagation run: the fields of this rank, the halo
+// exchange, and the time loop with its overlap schedule.
+#pragma once
+
+#include "halo_exchange.hpp"
+#include "config/model.hpp"
+#include "config/options.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace stencil {
+
+// Milliseconds summed over the timed steps of this rank: `step` over all
+// `steps` of them; the phases over the `sampled` ones (the first timed step
+// and every kPhaseSampling-th after), since each phase event costs the host
+// about a microsecond per step, which small boxes notice.
+struct PhaseTotals {
+    double pack = 0, post = 0, interior = 0, wait = 0, unpack = 0, boundary = 0, step = 0;
+    int steps = 0, sampled = 0;
+};
+constexpr int kPhaseSampling = 8;
+
+// The interface of a run; make_simulation builds one in the precision
+// config.precision selects (SimulationOf<T>, simulation_impl.hpp). Host
+// copies of field values come back as double whatever the precision:
+// widening a float is exact, so bitwise comparisons still hold.
+class Simulation {
+public:
+    virtual ~Simulation() = default;
+
+    // Advances `steps` time steps; timed steps add to totals().
+    virtual void run(int steps, bool timed) = 0;
+
+    // Back to t = 0: both time levels zero, the source's clock and the step
+    // count reset, the timers cleared. What the steps built is kept (launch
+    // shapes, buffers, captured graphs), so warm-up steps can be undone and
+    // --steps alone sets the physics (driver.cpp).
+    virtual void rewind() = 0;
+    // Continues from a checkpoint: rewind(), then this rank's interiors of
+    // p(t_n) and p(t_{n-1}) (x fastest, as interior_copy gives them) at
+    // step n = `step`; the halos come from the next step's exchange, which
+    // starts a fresh deep-halo cycle. steps_done() then counts from `step`.
+    virtual void restore(int step, const std::vector<double>& p,
+                         const std::vector<double>& p_prev) = 0;
+
+    virtual const PhaseTotals& totals() const = 0;
+    virtual const Decomposition& decomposition() const = 0;
+    virtual Precision precision() const = 0;
+    virtual std::size_t halo_bytes_per_step() const = 0; // per exchange, sent and received
+    // The halo depth k: a halo k*R deep, exchanged once every k steps.
+    virtual int halo_depth() const = 0;
+    // Cells this rank updates per k steps, and how many of them it owns (k
+    // times its interior); the rest are its neighbours', updated again here.
+    virtual void updated_cells(double& updated, double& owned) const = 0;
+    virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
+    // This rank's halo faces; `self`: those it is its own neighbour for.
+    virtual int halo_faces(int& self) const = 0;
+    virtual int steps_done() const = 0;
+    // The wave kernel's launch shape over this rank's interior box (the
+    // window chosen per box unless --window set it).
+    virtual const Tuning& interior_tuning() const = 0;
+    // Every box this rank's time step launches the wave update over (the
+    // interior or whole box, and the boundary slabs), with its shape.
+    virtual std::vector<LaunchBox> launch_boxes() const = 0;
+    // Sets the shape of every box of this rank with these extents (cells
+    // along x, y, z): the tuner's choice, the same for equal boxes on every
+    // rank. Results do not change (the shape changes no bit; tested).
+    virtual void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) = 0;
+    // Whether steps replay captured graphs (--graphs; never on HOST).
+    virtual bool graphs() const = 0;
+
+    // Collective queries of the current field p(t_n).
+    // A hash of the interior's bit patterns in the run's precision,
+    // decomposition-independent.
+    virtual std::uint64_t checksum() const = 0;
+    // Rank 0: the global interior, x fastest; others: empty.
+    virtual std::vector<double> gather() const = 0;
+    virtual double energy() const = 0; // sum of p^2 over the interior
+    virtual double value_at(const std::array<int, 3>& cell) const = 0; // p at a global cell
+    virtual bool all_finite() const = 0;
+    // This rank's interior of p(t_n), or with `previous` of p(t_{n-1}), x
+    // fastest (a host copy).
+    virtual std::vector<double> interior_copy(bool previous = false) const = 0;
+    // The same in the run's precision, for the large writes (checkpoints):
+    // no widened copy, and `out`'s memory reused. Asking for the other
+    // precision is a bug (fatal).
+    virtual void interior_in_precision(std::vector<float>& out, bool previous) const = 0;
+    virtual void interior_in_precision(std::vector<double>& out, bool previous) const = 0;
+    // The offset of a global cell from the field origin, if this rank owns it.
+    virtual bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const = 0;
+    // out[n] = p at offsets[n], n < count, widened to double; device arrays,
+    // enqueued on the compute stream: read `out` after settle().
+    virtual void sample(const std::size_t* offsets, int count, double* out) = 0;
+    // Waits until every step and sample enqueued so far is done, before the
+    // host reads device data they wrote (queries here do it themselves).
+    virtual void settle() = 0;
+    // The lowest rank holding a NaN or Inf in its interior, or -1
+    // (collective, cheap: a device count).
+    virtual int first_nonfinite_rank() const = 0;
+    // p at a global cell = value, on the rank that owns it (testing aid; collective).
+    virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
+};
+
+// Collective over `comm`. `global` is the global grid, `procs` the process
+// grid; the element type is config.precision.
+std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
+                                            const std::array<int, 3>& global,
+                                            const std::array<int, 3>& procs, MPI_Comm comm,
+                                            CommMode mode);
+
+} // namespace stencil

@@ -1,0 +1,190 @@
+// Private to miniapp/simulation*.cpp: SimulationOf<T>, the Simulation of one
+// run in precision T. Its setup is in simulation_setup.cpp, the time step in
+// simulation.cpp, the collective queries in simulation_queries.cpp.
+#pragma once
+
+#include "graph.hpp"
+#include "step/simulation.hpp"
+#include "source.hpp"
+#include "stencil.hpp"
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+namespace stencil {
+
+// The events of one step. They are read up to kHaloTimingSlots - 1 steps
+// later, so the time loop never waits for the device only to read its
+// timers.
+struct StepTimers {
+    Event interior_start, interior_stop, boundary_start, boundary_stop;
+    Event done;                          // the step's last work on the compute stream
+    bool timed = false, sampled = false; // sampled: the phase events were recorded
+    bool exchanged = false;              // the step exchanged halos (deep halos: 1 in k)
+};
+
+template <class T>
+class SimulationOf final : public Simulation {
+public:
+    SimulationOf(const Config& config, const Physics& physics, const std::array<int, 3>& global,
+                 const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode);
+
+    void run(int steps, bool timed) override {
+        for (int n = 0; n < steps; ++n)
+            step(timed);
+    }
+    void rewind() override;
+    void restore(int step, const std::vector<double>& p,
+                 const std::vector<double>& p_prev) override;
+    const PhaseTotals& totals() const override {
+        settle_timers();
+        return totals_;
+    }
+    const Decomposition& decomposition() const override { return d_; }
+    Precision precision() const override { return precision_of<T>(); }
+    std::size_t halo_bytes_per_step() const override { return exchange_->bytes_per_exchange(); }
+    int halo_depth() const override { return depth_; }
+    void updated_cells(double& updated, double& owned) const override;
+    std::size_t largest_face_bytes() const override;
+    int halo_faces(int& self) const override {
+        self = exchange_->self_faces();
+        return exchange_->faces();
+    }
+    int steps_done() const override { return first_step_ + steps_done_; }
+    const Tuning& interior_tuning() const override {
+        return (config_.overlap ? inner_ : whole_).tuning;
+    }
+    std::vector<LaunchBox> launch_boxes() const override;
+    void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) override;
+    bool graphs() const override { return graphs_; }
+
+    // The collective queries (simulation_queries.cpp).
+    std::uint64_t checksum() const override;
+    std::vector<double> gather() const override;
+    double energy() const override;
+    double value_at(const std::array<int, 3>& cell) const override;
+    bool all_finite() const override;
+    std::vector<double> interior_copy(bool previous = false) const override;
+    void interior_in_precision(std::vector<float>& out, bool previous) const override {
+        same_precision(out, previous);
+    }
+    void interior_in_precision(std::vector<double>& out, bool previous) const override {
+        same_precision(out, previous);
+    }
+    bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const override;
+    void sample(const std::size_t* offsets, int count, double* out) override;
+    void settle() override { settle_timers(); }
+    int first_nonfinite_rank() const override;
+    void set_value_at(const std::array<int, 3>& cell, double value) override;
+
+private:
+    // The wave update with the radius already fixed (dispatched once): over
+    // one box, and over boxes merged into tables.
+    using UpdateFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
+                                        const LaunchBox&, Stream&)>;
+    using UpdateTablesFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
+                                              const std::vector<WaveTable>&, Stream&)>;
+    static constexpr int kSlots = kHaloTimingSlots;
+
+    void setup_boxes();
+    // The source cells each step of a k-step cycle adds to (the owned one,
+    // and its copies in the ring this rank updates for its neighbours).
+    void setup_source();
+    void setup_fields();
+    void setup_update(const std::array<int, 3>& global);
+    // After the boxes' shapes change: merge the slabs anew, drop the graphs.
+    void shapes_changed();
+    void step(bool timed);
+    // The device work of a step before the host's part of an MPI exchange
+    // (pack, interior), and after it (unpack, boundary or whole update).
+    void enqueue_front(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
+    void enqueue_back(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
+    // A step between exchanges (deep halos): the ring `phase` steps after
+    // the exchange, and the source, on the compute stream.
+    void enqueue_ring(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next, int phase);
+    // The source, after the update of its cell (on the compute stream).
+    void enqueue_source(FieldView<T> next, int phase);
+    // Launches graphs[graph_index(sampled)] on `stream`, capturing it (and
+    // its sampled twin) from enqueue(sampled) the first time.
+    template <class F>
+    void replay(std::vector<Graph>& graphs, bool sampled, Stream& stream, F&& enqueue);
+    // A step's graphs differ by timer slot, time level (the events and
+    // pointers differ) and place in the exchange cycle: the step number
+    // modulo lcm(kSlots, k), which is even, so it fixes the time level.
+    int graph_period() const;
+    int graph_index(bool sampled) const { return steps_done_ % graph_period() * 2 + sampled; }
+    // Waits for step n and adds its phases to totals_ (steps in order).
+    void collect(int n) const;
+    // Waits for every step enqueued, and the compute stream's work after
+    // them: before the host reads a field.
+    void settle_timers() const;
+    std::vector<T> local_interior(bool previous = false) const; // settles first
+    void local_interior_into(std::vector<T>& out, bool previous) const;
+    template <class U>
+    void same_precision(std::vector<U>& out, bool previous) const {
+        if constexpr (std::is_same_v<U, T>)
+            local_interior_into(out, previous);
+        else
+            fatal("interior_in_precision: asked for the other precision");
+    }
+    // The boxes the steps update with this schedule: whole, or inner and
+    // the slabs, and the ring of deep halos (pointers to const for a const
+    // Self).
+    template <class Self>
+    static auto updated_boxes(Self& self);
+    // Whether this rank owns global `cell`, and its index in the padded layout.
+    bool owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const;
+    FieldView<T> view(int which) { return view_of(fields_[which].data(), layout_); }
+    FieldView<const T> current_view() const { return view_of(fields_[current_].data(), layout_); }
+    FieldView<const T> vel_view() const { return view_of(vel_.data(), layout_); }
+
+    Config config_;
+    Physics physics_;
+    Decomposition d_;
+    int depth_ = 1;            // the halo depth k: one exchange every k steps
+    Layout layout_;            // halo k * R wide
+    DeviceArray<T> fields_[2]; // p and p_prev; the update writes p_next over p_prev
+    DeviceArray<T> vel_;       // dt^2 c^2
+    int current_ = 0;          // index of p in fields_
+    // Before everything that enqueues on them, so they go last. The const
+    // queries wait for the compute stream (below).
+    mutable Stream compute_{StreamPriority::Normal};
+    Stream halo_{StreamPriority::High};
+    std::unique_ptr<HaloExchange<T>> exchange_;
+    // The boxes of the wave update, each with its resolved launch shape
+    // (wave_tuning asks the occupancy API once here, not every step). With
+    // deep halos "whole" is the interior grown by the ring the exchange
+    // step updates, (k-1)*R cells on each side with a neighbour.
+    LaunchBox whole_, inner_;
+    std::vector<LaunchBox> slabs_;          // the shell whole - inner, as non-overlapping boxes
+    std::vector<WaveTable> slab_tables_;    // the slabs in as few launches as their shapes allow
+    std::vector<LaunchBox> ring_;           // deep halos: the box of each step after the exchange
+    std::vector<SourceCells> source_cells_; // by step of the cycle
+    bool adds_source_ = false;              // any step adds the source on this rank
+    RickerSource source_;
+    DeviceArray<long long> source_step_{1}; // the steps the source kernel has added
+    UpdateFn update_;
+    UpdateTablesFn update_tables_;
+    // Graphs of the step's device work (--graphs): before the host's part of
+    // an MPI exchange ("front"; with NCCL, nothing to exchange or between
+    // exchanges, the whole step), and after it ("back"): graph_index().
+    bool graphs_ = false;
+    std::vector<Graph> front_graphs_, back_graphs_;
+    int steps_done_ = 0;  // since the start, the warm-up's rewind or a restore
+    int first_step_ = 0;  // the physics step a restore continued from
+    int timed_steps_ = 0; // enqueued, for the phase sampling
+
+    // What the const queries settle before they read a field: they wait for
+    // the compute stream and read the steps' timers into totals_, which
+    // changes no result. The NaN check's counter is their scratch.
+    mutable std::array<StepTimers, kSlots> timers_; // step n in timers_[n % kSlots]
+    mutable Event first_start_;                     // the "done" before step 0
+    mutable int collected_ = 0;                     // steps whose timers were read
+    mutable PhaseTotals totals_;
+    mutable DeviceArray<unsigned long long> nan_counter_{1};
+};
+
+} // namespace stencil

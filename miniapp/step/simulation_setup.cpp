@@ -1,0 +1,192 @@
+// SimulationOf<T>'s setup: the boxes of a step (and of the deep-halo
+// cycle), the source's cells, the fields and the velocity, the exchange,
+// and the update with its radius fixed.
+#include "config/model_file.hpp"
+#include "step/simulation.hpp"
+#include "step/simulation_impl.hpp"
+
+#include "field_ops.hpp"
+#include "stencil.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace stencil {
+
+template <class T>
+void SimulationOf<T>::setup_boxes() {
+    // Only sides with a neighbour exchange, shrink and grow: a physical
+    // boundary's halo is zero and never exchanged, so cells next to it need
+    // not wait, and no neighbour's cells lie beyond it.
+    bool side[6];
+    for (int a = 0; a < 3; ++a)
+        side[2 * a] = d_.has_neighbour(a, Low), side[2 * a + 1] = d_.has_neighbour(a, High);
+    // The box updated s steps after an exchange: the interior grown by
+    // (k-1-s)*R on those sides. Each step's stencil reaches R further than
+    // the box it updates, which is what the step before it (or the
+    // exchange, k*R deep) left valid; the last step updates owned cells only.
+    const int R = config_.radius;
+    auto ring_box = [&](int s) {
+        const int grow = (depth_ - 1 - s) * R;
+        int lo[3], hi[3];
+        const Box in = layout_.interior();
+        const int in_lo[3] = {in.x0, in.y0, in.z0}, in_hi[3] = {in.x1, in.y1, in.z1};
+        for (int a = 0; a < 3; ++a)
+            lo[a] = in_lo[a] - (side[2 * a] ? grow : 0),
+            hi[a] = in_hi[a] + (side[2 * a + 1] ? grow : 0);
+        // --inject-fault short-ring: one cell short on the first grown side.
+        if (config_.short_ring && grow > 0)
+            for (int a = 0; a < 3; ++a)
+                if (side[2 * a] || side[2 * a + 1]) {
+                    (side[2 * a] ? lo[a] : hi[a]) += side[2 * a] ? 1 : -1;
+                    break;
+                }
+        return Box{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
+    };
+    whole_.box = ring_box(0);
+    // What the exchange step can update before the halos arrive: the
+    // interior shrunk by R, which reads owned cells only.
+    const ShellSplit split = split_shell(whole_.box, depth_ * R, side);
+    inner_.box = split.inner;
+    for (const Box& b : split.slabs)
+        if (!b.empty()) slabs_.push_back({b, Tuning{}});
+    for (int s = 1; s < depth_; ++s)
+        ring_.push_back({ring_box(s), Tuning{}});
+}
+
+template <class T>
+void SimulationOf<T>::setup_source() {
+    // The source cell in this rank's padded index space, and along a
+    // periodic axis its images one period away, which a rank alone along
+    // the axis may hold in its own ring.
+    std::vector<int> along[3];
+    for (int a = 0; a < 3; ++a) {
+        const int local = physics_.source[a] - d_.offset[a] + layout_.halo;
+        along[a] = {local};
+        if (d_.periodic[a])
+            along[a].insert(along[a].end(), {local - d_.global[a], local + d_.global[a]});
+    }
+    for (int s = 0; s < depth_; ++s) {
+        const Box& box = s == 0 ? whole_.box : ring_[std::size_t(s - 1)].box;
+        SourceCells cells;
+        for (int k : along[2])
+            for (int j : along[1])
+                for (int i : along[0])
+                    if (box.contains(i, j, k) && cells.count < SourceCells::kMax)
+                        cells.offset[cells.count++] = (long long)layout_.index(i, j, k);
+        adds_source_ = adds_source_ || cells.count > 0;
+        source_cells_.push_back(cells);
+    }
+}
+
+template <class T>
+void SimulationOf<T>::setup_fields() {
+    // Device memory first: if it does not fit, the allocator says how much
+    // was asked for and how much is free, before any host staging is made.
+    for (auto& f : fields_)
+        f = DeviceArray<T>(layout_.allocation());
+    vel_ = DeviceArray<T>(layout_.allocation());
+    std::vector<T> host(layout_.allocation(), T(0));
+    for (auto& f : fields_)
+        copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
+    // dt^2 c^2 everywhere, the halo included: deep halos update a ring of
+    // it, which must see the owner's values (wrapped along a periodic z).
+    const FieldView<T> v = view_of(host.data(), layout_);
+    const double dt = physics_.dt;
+    const int nz = d_.global[2];
+    if (config_.model == ModelKind::File) {
+        // The rank's box and its halo, read from the file (model_file.hpp).
+        const std::vector<double> speed = read_model_box(config_, d_, layout_.halo);
+        std::size_t n = 0;
+        for (int k = 0; k < layout_.pz(); ++k)
+            for (int j = 0; j < layout_.py(); ++j)
+                for (int i = 0; i < layout_.px(); ++i)
+                    v(i, j, k) = T(std::pow(speed[n++] * dt, 2));
+        copy_to_device(vel_, host.data());
+        return;
+    }
+    for (int k = 0; k < layout_.pz(); ++k) {
+        const int g = k - layout_.halo + d_.offset[2];
+        const int gk = d_.periodic[2] ? (g % nz + nz) % nz : std::min(std::max(g, 0), nz - 1);
+        const T value = T(std::pow(velocity_at(config_.model, gk, d_.global[2]) * dt, 2));
+        for (int j = 0; j < layout_.py(); ++j)
+            for (int i = 0; i < layout_.px(); ++i)
+                v(i, j, k) = value;
+    }
+    copy_to_device(vel_, host.data());
+}
+
+template <class T>
+SimulationOf<T>::SimulationOf(const Config& config, const Physics& physics,
+                              const std::array<int, 3>& global, const std::array<int, 3>& procs,
+                              MPI_Comm comm, CommMode mode)
+    : config_(config), physics_(physics), d_(decompose(comm, global, procs, config.periodic)),
+      depth_(std::max(config.halo_depth, 1)),
+      layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * config.radius) {
+    setup_boxes();
+    setup_fields();
+    exchange_ = std::make_unique<HaloExchange<T>>(
+        d_, layout_, config_.radius, depth_, mode,
+        std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_);
+    exchange_->set_drop_one_face(config_.drop_face);
+    setup_update(global);
+    // Auto: graphs where they measured faster (docs/performance-history.md,
+    // "Merged launches and graphs"): steps with nothing to exchange or with
+    // NCCL, one graph each; not MPI exchanges, whose two graphs ran 0.5-10%
+    // slower than plain launches on 2 x H200 from 256^3 per GPU.
+    graphs_ =
+        config_.graphs == GraphChoice::On ||
+        (config_.graphs == GraphChoice::Auto && graphs_available() && !exchange_->host_between());
+    shapes_changed();
+    first_start_.record(compute_);
+}
+
+template <class T>
+void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
+    const int R = config_.radius;
+    Sponge sponge;
+    sponge.width = config_.sponge;
+    sponge.strength = physics_.sponge_strength;
+    sponge.halo = layout_.halo;
+    for (int a = 0; a < 3; ++a)
+        sponge.offset[a] = d_.offset[a], sponge.extent[a] = global[a];
+    setup_source();
+    source_ = {physics_.dt, physics_.f0, physics_.t0,
+               physics_.dt * physics_.dt / std::pow(config_.spacing, 3)};
+    const long long zero = 0;
+    copy_to_device(source_step_, &zero);
+    // The one run-time to compile-time radius switch of the time loop.
+    const double h = config_.spacing;
+    update_ = dispatch_radius(R, [&](auto radius) -> UpdateFn {
+        constexpr int RR = decltype(radius)::value;
+        const auto c = make_coefficients<RR, T>(h, h, h);
+        for (LaunchBox* u : {&whole_, &inner_})
+            u->tuning = wave_tuning<RR, T>(config_.tuning, layout_, u->box);
+        for (auto* boxes : {&slabs_, &ring_})
+            for (LaunchBox& u : *boxes)
+                u.tuning = wave_tuning<RR, T>(config_.tuning, layout_, u.box);
+        update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
+                                     const std::vector<WaveTable>& tables, Stream& stream) {
+            launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream);
+        };
+        return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
+                           const LaunchBox& u, Stream& stream) {
+            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.tuning);
+        };
+    });
+}
+
+// The members defined here, for both precisions (the class itself is
+// instantiated in simulation.cpp).
+#define STENCIL_INSTANTIATE_SETUP(T)                                                               \
+    template SimulationOf<T>::SimulationOf(const Config&, const Physics&,                          \
+                                           const std::array<int, 3>&, const std::array<int, 3>&,   \
+                                           MPI_Comm, CommMode);                                    \
+    template void SimulationOf<T>::setup_boxes();                                                  \
+    template void SimulationOf<T>::setup_source();                                                 \
+    template void SimulationOf<T>::setup_fields();                                                 \
+    template void SimulationOf<T>::setup_update(const std::array<int, 3>&);
+STENCIL_INSTANTIATE_SETUP(float)
+STENCIL_INSTANTIATE_SETUP(double)
+
+} // namespace stencil
