@@ -154,11 +154,11 @@ Options parse_options(int argc, char** argv) {
                     std::end(kVariantNames))
                     fail("--variants: '" + name + "' is not a variant");
         } else if (key == "--block-x") {
-            o.tuning.block_x = parse_int(value, "block-x");
+            o.shape.block_x = parse_int(value, "block-x");
         } else if (key == "--block-y") {
-            o.tuning.block_y = parse_int(value, "block-y");
+            o.shape.block_y = parse_int(value, "block-y");
         } else if (key == "--window") {
-            o.tuning.window = parse_int(value, "window");
+            o.shape.window = parse_int(value, "window");
         } else if (key == "--tuning") {
             if (value.empty()) fail("--tuning needs off, auto or a file");
             o.tuning_mode = value;
@@ -176,7 +176,7 @@ Options parse_options(int argc, char** argv) {
             fail("unknown option '" + arg + "'");
         }
     }
-    if (const std::string why = validate(o.tuning); !why.empty()) fail("bad tuning: " + why);
+    if (const std::string why = validate(o.shape); !why.empty()) fail("bad tuning: " + why);
     if (o.tune_only && o.tuning_mode == "off") fail("--tune-only needs --tuning=auto or a file");
     if (o.radii.empty() || o.sizes.empty() || o.precisions.empty())
         fail("need at least one radius, size and precision");

@@ -20,7 +20,7 @@ struct Options {
     std::vector<std::string>
         variants; // empty: every variant of the back-end, the three-pass, wave and series
     std::vector<Precision> precisions{Precision::FP32, Precision::FP64};
-    Tuning tuning;
+    LaunchShape shape;
     // Rows per thread of the fused Laplacian and wave: each value is its own
     // benchmark (named .../rows=N); empty: the default for R and precision.
     std::vector<int> rows;

@@ -157,9 +157,9 @@ void register_radius(const Size& s, const Options& o) {
         if (!o.wants(name)) return;
         // One benchmark: `requested` completed by shape_of, skipped with the
         // reason when the kernel is not built for it.
-        auto run_one = [=](benchmark::State& st, const Tuning& requested, auto shape_for,
+        auto run_one = [=](benchmark::State& st, const LaunchShape& requested, auto shape_for,
                            auto launch_with) {
-            const std::string why = fits(resolve_tuning(requested, R, precision_of<T>(), kernel), R,
+            const std::string why = fits(resolve_shape(requested, R, precision_of<T>(), kernel), R,
                                          precision_of<T>(), kernel);
             if (!why.empty()) {
                 st.SkipWithError(why.c_str());
@@ -168,7 +168,7 @@ void register_radius(const Size& s, const Options& o) {
             Arrays<T>& x = arrays_for<T>(Layout(s.nx, s.ny, s.nz, R));
             Stream stream;
             const Box box = x.layout.interior();
-            const Tuning shape = shape_for(x, box, requested);
+            const LaunchShape shape = shape_for(x, box, requested);
             const double t =
                 time_launches(st, stream, o.warmup, [&] { launch_with(x, box, stream, shape); });
             report(st, key, cells, bytes, t);
@@ -191,7 +191,7 @@ void register_radius(const Size& s, const Options& o) {
         const std::vector<int> rows_list =
             o.rows.empty() || !has_rows ? std::vector<int>{0} : o.rows;
         for (const int rows : rows_list) {
-            Tuning requested = o.tuning;
+            LaunchShape requested = o.shape;
             requested.rows = rows;
             const std::string label = name + suffix + (rows ? "/rows=" + std::to_string(rows) : "");
             register_timed(label,
@@ -206,17 +206,17 @@ void register_radius(const Size& s, const Options& o) {
                 st.SetLabel(std::string("shape from ") + shape_source_name(choice.source));
                 run_one(
                     st, choice.shape,
-                    [](const Arrays<T>&, const Box&, const Tuning& t) { return t; }, launch);
+                    [](const Arrays<T>&, const Box&, const LaunchShape& t) { return t; }, launch);
             });
     };
 
-    const auto as_given = [](const Arrays<T>&, const Box&, const Tuning& t) {
-        return resolve_tuning(t, R, precision_of<T>());
+    const auto as_given = [](const Arrays<T>&, const Box&, const LaunchShape& t) {
+        return resolve_shape(t, R, precision_of<T>());
     };
     for (Variant v : available_variants())
         add(variant_name(v), variant_axes(v), derivative_bytes(s, R, variant_axes(v), sizeof(T)),
             FusedKernel::Laplacian, as_given,
-            [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
+            [=](Arrays<T>& x, const Box& box, Stream& stream, const LaunchShape& shape) {
                 launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
             });
     // The articles' starting point for the Laplacian: three baseline passes.
@@ -224,16 +224,16 @@ void register_radius(const Size& s, const Options& o) {
     // lower bound on the three-pass cost and flatters the baseline.
     // Its output is the last pass's: the z derivative.
     add("baseline_3pass", "z", derivative_bytes(s, R, "xyz", sizeof(T)), FusedKernel::Laplacian,
-        as_given, [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
+        as_given, [=](Arrays<T>& x, const Box& box, Stream& stream, const LaunchShape& shape) {
             for (Variant v : {Variant::BaselineX, Variant::BaselineY, Variant::BaselineZ})
                 launch_derivative<R, T>(v, x.view(x.p), x.view(x.out), box, c, stream, shape);
         });
     add(
         fused_kernel_name(FusedKernel::Wave), "", wave_bytes(s, R, sizeof(T)), FusedKernel::Wave,
-        [](const Arrays<T>& x, const Box& box, const Tuning& t) {
-            return wave_tuning<R, T>(t, x.layout, box);
+        [](const Arrays<T>& x, const Box& box, const LaunchShape& t) {
+            return wave_shape<R, T>(t, x.layout, box);
         },
-        [=](Arrays<T>& x, const Box& box, Stream& stream, const Tuning& shape) {
+        [=](Arrays<T>& x, const Box& box, Stream& stream, const LaunchShape& shape) {
             launch_wave_step<R, T>(x.view(x.p), x.view(x.prev), x.view(x.vel), box, c, Sponge{},
                                    stream, shape);
         });
@@ -273,11 +273,11 @@ void register_shell(const Size& s, const Options& o) {
         register_timed(label, [=](benchmark::State& st) {
             Arrays<T>& x = arrays_for<T>(layout);
             Stream stream;
-            std::vector<Tuning> shapes;
+            std::vector<LaunchShape> shapes;
             std::vector<LaunchBox> launch;
             double cells = 0;
             for (const Box& box : boxes) {
-                shapes.push_back(wave_tuning<R, T>(o.tuning, x.layout, box));
+                shapes.push_back(wave_shape<R, T>(o.shape, x.layout, box));
                 launch.push_back({box, shapes.back()});
                 cells += double(box.cells());
             }
@@ -397,8 +397,8 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("device", info.name);
     benchmark::AddCustomContext("runtime", info.runtime);
     auto shape = [&](int radius) {
-        const stencil::Tuning t =
-            stencil::resolve_tuning(options.tuning, radius, stencil::Precision::FP32);
+        const stencil::LaunchShape t =
+            stencil::resolve_shape(options.shape, radius, stencil::Precision::FP32);
         return std::to_string(t.block_x) + "x" + std::to_string(t.block_y) + "x" +
                std::to_string(t.window) + " rows " + std::to_string(t.rows);
     };
@@ -410,7 +410,7 @@ int main(int argc, char** argv) {
         "tuning",
         "block_x x block_y x window, rows per thread: " + shape(1) + " (R=1), " + shape(8) +
             " (R=8)" +
-            (options.tuning.window ? "" : "; wave: window chosen per box (its 'window' counter)"));
+            (options.shape.window ? "" : "; wave: window chosen per box (its 'window' counter)"));
     if (options.tuning_mode != "off")
         benchmark::AddCustomContext("tuning_cache", options.tuning_mode == "auto"
                                                         ? stencil::default_tuning_cache_path()

@@ -165,18 +165,18 @@ void launch_baseline(Axis axis, FieldView<const T> in, FieldView<T> out, const B
 
 template <int R, class T>
 void launch_vector_x(FieldView<const T> in, FieldView<T> out, const Box& box,
-                     const Coefficients<R, T>& c, Stream& stream, const Tuning& requested) {
+                     const Coefficients<R, T>& c, Stream& stream, const LaunchShape& requested) {
     if (box.empty()) return;
-    const auto g = GroupLaunch::of<T>(in.layout, box, checked_tuning<T>(requested, R), 1);
+    const auto g = GroupLaunch::of<T>(in.layout, box, checked_shape<T>(requested, R), 1);
     vector_x_kernel<R, T><<<g.grid, g.block, 0, stream.handle()>>>(in, out, box, c, g.groups);
     GPU_CHECK_LAUNCH();
 }
 
 template <int R, class T>
 void launch_lds_y(FieldView<const T> in, FieldView<T> out, const Box& box,
-                  const Coefficients<R, T>& c, Stream& stream, const Tuning& requested) {
+                  const Coefficients<R, T>& c, Stream& stream, const LaunchShape& requested) {
     if (box.empty()) return;
-    const Tuning t = checked_tuning<T>(requested, R);
+    const LaunchShape t = checked_shape<T>(requested, R);
     const auto g = GroupLaunch::of<T>(in.layout, box, t, 1);
     const std::size_t lds = std::size_t(t.block_y + 2 * R) * t.block_x * sizeof(Vec<T>);
     lds_y_kernel<R, T><<<g.grid, g.block, lds, stream.handle()>>>(in, out, box, c, g.groups);
@@ -185,9 +185,9 @@ void launch_lds_y(FieldView<const T> in, FieldView<T> out, const Box& box,
 
 template <int R, class T>
 void launch_window_z(FieldView<const T> in, FieldView<T> out, const Box& box,
-                     const Coefficients<R, T>& c, Stream& stream, const Tuning& requested) {
+                     const Coefficients<R, T>& c, Stream& stream, const LaunchShape& requested) {
     if (box.empty()) return;
-    const Tuning t = checked_tuning<T>(requested, R);
+    const LaunchShape t = checked_shape<T>(requested, R);
     const auto g = GroupLaunch::of<T>(in.layout, box, t, t.window);
     window_z_kernel<R, T>
         <<<g.grid, g.block, 0, stream.handle()>>>(in, out, box, c, g.groups, t.window);
@@ -198,11 +198,11 @@ void launch_window_z(FieldView<const T> in, FieldView<T> out, const Box& box,
     template void launch_baseline<R, T>(Axis, FieldView<const T>, FieldView<T>, const Box&,        \
                                         const Coefficients<R, T>&, Stream&);                       \
     template void launch_vector_x<R, T>(FieldView<const T>, FieldView<T>, const Box&,              \
-                                        const Coefficients<R, T>&, Stream&, const Tuning&);        \
+                                        const Coefficients<R, T>&, Stream&, const LaunchShape&);        \
     template void launch_lds_y<R, T>(FieldView<const T>, FieldView<T>, const Box&,                 \
-                                     const Coefficients<R, T>&, Stream&, const Tuning&);           \
+                                     const Coefficients<R, T>&, Stream&, const LaunchShape&);           \
     template void launch_window_z<R, T>(FieldView<const T>, FieldView<T>, const Box&,              \
-                                        const Coefficients<R, T>&, Stream&, const Tuning&);
+                                        const Coefficients<R, T>&, Stream&, const LaunchShape&);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_DIRECTIONAL)
 
 } // namespace stencil::detail

@@ -46,9 +46,9 @@ __global__ void __launch_bounds__(256)
 
 template <int R, class T>
 void launch_fused_xy(FieldView<const T> in, FieldView<T> out, const Box& box,
-                     const Coefficients<R, T>& c, Stream& stream, const Tuning& requested) {
+                     const Coefficients<R, T>& c, Stream& stream, const LaunchShape& requested) {
     if (box.empty()) return;
-    const Tuning t = checked_tuning<T>(requested, R);
+    const LaunchShape t = checked_shape<T>(requested, R);
     Coefficients<R, T> xy = c;
     xy.centre = c.x[0] + c.y[0];
     const auto g = GroupLaunch::of<T>(in.layout, box, t, 1);
@@ -60,7 +60,7 @@ void launch_fused_xy(FieldView<const T> in, FieldView<T> out, const Box& box,
 
 template <int R, class T>
 void launch_fused_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
-                            const Coefficients<R, T>& c, Stream& stream, const Tuning& t) {
+                            const Coefficients<R, T>& c, Stream& stream, const LaunchShape& t) {
     launch_fused<R, T, false>(in, out, in, box, c, Sponge{}, stream, t);
 }
 
@@ -71,10 +71,10 @@ namespace stencil {
 #define STENCIL_INSTANTIATE_FUSED(R, T)                                                            \
     template void detail::launch_fused_xy<R, T>(FieldView<const T>, FieldView<T>, const Box&,      \
                                                 const Coefficients<R, T>&, Stream&,                \
-                                                const Tuning&);                                    \
+                                                const LaunchShape&);                                    \
     template void detail::launch_fused_laplacian<R, T>(FieldView<const T>, FieldView<T>,           \
                                                        const Box&, const Coefficients<R, T>&,      \
-                                                       Stream&, const Tuning&);
+                                                       Stream&, const LaunchShape&);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_FUSED)
 
 } // namespace stencil

@@ -57,7 +57,7 @@ struct BlockPlace {
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
 //
 // Each thread owns Rows consecutive rows of one vector group, so a block's
-// tile is block_x groups by Rows*block_y rows (Rows: Tuning::rows). The
+// tile is block_x groups by Rows*block_y rows (Rows: LaunchShape::rows). The
 // rows share their y column in registers, so each y neighbour read from LDS
 // serves up to Rows cells, at the price of Rows z windows in registers.
 //
@@ -251,7 +251,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
 // loop kept a dozen uniform values live and, at R = 8 on gfx90a, spilled
 // scalar registers.
 template <int R, class T, bool Wave, int Rows>
-auto fused_kernel_with_rows(const Tuning& t) {
+auto fused_kernel_with_rows(const LaunchShape& t) {
     const bool sync_ring = device::ring_slots<R, T>(t.block_x, Rows * t.block_y) >
                            kRingPrefetch * t.block_x * t.block_y;
     return sync_ring ? fused_kernel<R, T, Wave, Rows, true> : fused_kernel<R, T, Wave, Rows, false>;
@@ -263,7 +263,7 @@ template <bool Wave>
 inline constexpr FusedKernel kFusedKernel = Wave ? FusedKernel::Wave : FusedKernel::Laplacian;
 
 template <int R, class T, bool Wave>
-auto fused_kernel_for(const Tuning& t) {
+auto fused_kernel_for(const LaunchShape& t) {
     constexpr int max_rows = max_fused_rows(R, kFusedKernel<Wave>);
     switch (t.rows) {
     case 2:
@@ -278,22 +278,22 @@ auto fused_kernel_for(const Tuning& t) {
     default:
         break;
     }
-    return fused_kernel_with_rows<R, T, Wave, 1>(t); // rows 1; checked_tuning refused the rest
+    return fused_kernel_with_rows<R, T, Wave, 1>(t); // rows 1; checked_shape refused the rest
 }
 
 // LDS bytes of a fused launch: two tiles (double-buffered).
 template <int R, class T>
-std::size_t fused_lds_bytes(const Tuning& t) {
+std::size_t fused_lds_bytes(const LaunchShape& t) {
     return 2 * fused_tile_bytes(t, R, t.rows, precision_of<T>());
 }
 
 template <int R, class T, bool Wave>
 void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
-                  const Tuning& requested) {
+                  const LaunchShape& requested) {
     if (box.empty()) return;
-    const Tuning t = Wave ? wave_tuning<R, T>(requested, p.layout, box)
-                          : checked_tuning<T>(requested, R, kFusedKernel<Wave>);
+    const LaunchShape t = Wave ? wave_shape<R, T>(requested, p.layout, box)
+                          : checked_shape<T>(requested, R, kFusedKernel<Wave>);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
         p, out, vel, box, c, sponge, g.groups, t.window);

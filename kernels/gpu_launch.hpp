@@ -23,14 +23,14 @@ struct GroupLaunch {
     dim3 grid, block;
 
     template <class T>
-    static GroupLaunch of(const Layout& layout, const Box& box, const Tuning& t, int planes,
+    static GroupLaunch of(const Layout& layout, const Box& box, const LaunchShape& t, int planes,
                           int rows = 1) {
         return GroupLaunch(device::XGroups::of(layout, box.x0, box.x1, device::kLanes<T>), box, t,
                            planes, rows);
     }
 
 private:
-    GroupLaunch(device::XGroups g, const Box& box, const Tuning& t, int planes, int rows)
+    GroupLaunch(device::XGroups g, const Box& box, const LaunchShape& t, int planes, int rows)
         : groups(g), grid(blocks_for(groups.count, t.block_x),
                           blocks_for(box.ny(), rows * t.block_y), blocks_for(box.nz(), planes)),
           block(t.block_x, t.block_y) {}
@@ -39,9 +39,9 @@ private:
 // `requested` with its zero fields filled for R and T; a shape that cannot
 // launch (fits() says why) ends the run: callers check user input first.
 template <class T>
-Tuning checked_tuning(const Tuning& requested, int radius,
+LaunchShape checked_shape(const LaunchShape& requested, int radius,
                       FusedKernel kernel = FusedKernel::Laplacian) {
-    const Tuning t = resolve_tuning(requested, radius, precision_of<T>(), kernel);
+    const LaunchShape t = resolve_shape(requested, radius, precision_of<T>(), kernel);
     if (const std::string why = fits(t, radius, precision_of<T>(), kernel); !why.empty())
         fatal("launch shape: " + why);
     return t;
@@ -57,18 +57,18 @@ void launch_baseline(Axis axis, FieldView<const T> in, FieldView<T> out, const B
                      const Coefficients<R, T>& c, Stream& stream);
 template <int R, class T>
 void launch_vector_x(FieldView<const T> in, FieldView<T> out, const Box& box,
-                     const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+                     const Coefficients<R, T>& c, Stream& stream, const LaunchShape& t);
 template <int R, class T>
 void launch_lds_y(FieldView<const T> in, FieldView<T> out, const Box& box,
-                  const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+                  const Coefficients<R, T>& c, Stream& stream, const LaunchShape& t);
 template <int R, class T>
 void launch_window_z(FieldView<const T> in, FieldView<T> out, const Box& box,
-                     const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+                     const Coefficients<R, T>& c, Stream& stream, const LaunchShape& t);
 template <int R, class T>
 void launch_fused_xy(FieldView<const T> in, FieldView<T> out, const Box& box,
-                     const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+                     const Coefficients<R, T>& c, Stream& stream, const LaunchShape& t);
 template <int R, class T>
 void launch_fused_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
-                            const Coefficients<R, T>& c, Stream& stream, const Tuning& t);
+                            const Coefficients<R, T>& c, Stream& stream, const LaunchShape& t);
 
 } // namespace stencil::detail

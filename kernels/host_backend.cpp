@@ -14,9 +14,9 @@ namespace stencil {
 
 template <int R, class T>
 void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out, const Box& box,
-                       const Coefficients<R, T>& c, Stream& stream, const Tuning& tuning) {
+                       const Coefficients<R, T>& c, Stream& stream, const LaunchShape& shape) {
     (void)stream;
-    (void)tuning;
+    (void)shape;
     if (box.empty()) return;
     flush_denormals_on_host_threads();
     switch (variant) {
@@ -36,9 +36,9 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                      Stream& stream, const Tuning& tuning) {
+                      Stream& stream, const LaunchShape& shape) {
     (void)stream;
-    (void)tuning;
+    (void)shape;
     flush_denormals_on_host_threads();
     if (!box.empty()) host_wave_step<R>(p, p_prev, vel, box, c, sponge);
 }
@@ -62,11 +62,11 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
 }
 
 template <int R, class T>
-Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
+LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const Box& box) {
     (void)layout;
     (void)box;
     // The host loops have no launch shape; this is what a GPU would default to.
-    return resolve_tuning(requested, R, precision_of<T>(), FusedKernel::Wave);
+    return resolve_shape(requested, R, precision_of<T>(), FusedKernel::Wave);
 }
 
 template <class T>

@@ -46,23 +46,23 @@ int default_rows(int radius, Precision precision, FusedKernel kernel) {
 #endif
 }
 
-Tuning default_tuning(int radius, Precision precision, FusedKernel kernel) {
+LaunchShape default_shape(int radius, Precision precision, FusedKernel kernel) {
     const int rows = default_rows(radius, precision, kernel);
-    return radius <= 5 ? Tuning{16, 8, 16, rows} : Tuning{8, 16, 16, rows};
+    return radius <= 5 ? LaunchShape{16, 8, 16, rows} : LaunchShape{8, 16, 16, rows};
 }
 
-Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision,
+LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision precision,
                       FusedKernel kernel) {
-    const Tuning d = default_tuning(radius, precision, kernel);
+    const LaunchShape d = default_shape(radius, precision, kernel);
     return {requested.block_x ? requested.block_x : d.block_x,
             requested.block_y ? requested.block_y : d.block_y,
             requested.window ? requested.window : d.window,
             requested.rows ? requested.rows : d.rows};
 }
 
-Tuning fit_block_to_box(const Tuning& defaults, int groups) {
+LaunchShape fit_block_to_box(const LaunchShape& defaults, int groups) {
     if (groups >= defaults.block_x || defaults.block_x <= 8) return defaults;
-    Tuning tall = defaults;
+    LaunchShape tall = defaults;
     tall.block_x = 8, tall.block_y = 16;
     return tall;
 }
@@ -82,14 +82,14 @@ int auto_wave_window(long long blocks_per_layer, int nz, long long resident_bloc
     return 1;
 }
 
-std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows, Precision precision) {
+std::size_t fused_tile_bytes(const LaunchShape& t, int radius, int rows, Precision precision) {
     const std::size_t lanes = 16 / std::size_t(element_bytes(precision));
     const std::size_t halo_groups = (std::size_t(radius) + lanes - 1) / lanes;
     return std::size_t(rows * t.block_y + 2 * radius) * (std::size_t(t.block_x) + 2 * halo_groups) *
            16;
 }
 
-std::string fits(const Tuning& t, int radius, Precision precision, FusedKernel kernel) {
+std::string fits(const LaunchShape& t, int radius, Precision precision, FusedKernel kernel) {
     const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
     if (t.block_x <= 0 || t.block_y <= 0 || t.window <= 0 || t.rows <= 0)
         return "block sizes, the z window and the rows must be positive";
@@ -110,7 +110,7 @@ std::string fits(const Tuning& t, int radius, Precision precision, FusedKernel k
     return {};
 }
 
-std::string validate(const Tuning& requested) {
+std::string validate(const LaunchShape& requested) {
     if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0 ||
         requested.rows < 0)
         return "block sizes, the z window and the rows must be positive";
@@ -119,7 +119,7 @@ std::string validate(const Tuning& requested) {
     // benchmark skips the radii they do not fit, saying so.
     for (const Precision precision : {Precision::FP32, Precision::FP64})
         for (int radius = kMinRadius; radius <= kMaxRadius; ++radius) {
-            Tuning t = resolve_tuning(requested, radius, precision);
+            LaunchShape t = resolve_shape(requested, radius, precision);
             t.rows = std::min(t.rows, max_fused_rows(radius, FusedKernel::Laplacian));
             if (const std::string why = fits(t, radius, precision, FusedKernel::Laplacian);
                 !why.empty())

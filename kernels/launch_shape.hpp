@@ -28,9 +28,9 @@ bool parse_fused_kernel(const std::string& name, FusedKernel& kernel);
 // fused Laplacian and wave kernels, `rows` rows of it; a block covers
 // block_x groups by block_y * rows rows and walks `window` planes along z.
 // A field left 0 takes the measured default for the radius and precision
-// (default_tuning), except in the wave kernel, whose block and window are
-// chosen per box (wave_tuning).
-struct Tuning {
+// (default_shape), except in the wave kernel, whose block and window are
+// chosen per box (wave_shape).
+struct LaunchShape {
     int block_x = 0; // threads along x
     int block_y = 0; // threads along y
     int window = 0;  // z planes per block (nw)
@@ -76,12 +76,12 @@ STENCIL_HD constexpr int max_fused_rows(int radius, FusedKernel kernel) {
 // 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
 // smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
 // Rows per thread: default_rows of `kernel` (the other kernels ignore rows).
-Tuning default_tuning(int radius, Precision precision, FusedKernel kernel = FusedKernel::Laplacian);
+LaunchShape default_shape(int radius, Precision precision, FusedKernel kernel = FusedKernel::Laplacian);
 // The measured best rows per thread of `kernel` at radius R, within
 // max_fused_rows.
 int default_rows(int radius, Precision precision, FusedKernel kernel);
-// `requested` with its zero fields filled from default_tuning.
-Tuning resolve_tuning(const Tuning& requested, int radius, Precision precision,
+// `requested` with its zero fields filled from default_shape.
+LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision precision,
                       FusedKernel kernel = FusedKernel::Laplacian);
 
 // The wave kernel's z window when none is requested. Each block reloads 2R
@@ -105,26 +105,26 @@ int auto_wave_window(long long blocks_per_layer, int nz, long long resident_bloc
 // which leaves half as many threads idle (H200, R = 4, a 4 x 512 x 512
 // slab: 0.081 -> 0.054 ms; docs/performance-history.md, "Blocks for thin x
 // slabs").
-Tuning fit_block_to_box(const Tuning& defaults, int groups);
+LaunchShape fit_block_to_box(const LaunchShape& defaults, int groups);
 
 // The launch shape of launch_wave_step over `box` of `layout`: `requested`
 // with its zero fields filled: on a GPU, the block by fit_block_to_box and
 // the window by auto_wave_window.
 template <int R, class T>
-Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box);
+LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const Box& box);
 
 // Bytes of one LDS tile of the fused kernels: rows*block_y + 2R staged rows
 // of block_x + 2*ceil(R/lanes) 16-byte groups. The xyz and wave kernels use
 // two (double-buffered); fused xy one, with rows 1.
-std::size_t fused_tile_bytes(const Tuning& t, int radius, int rows, Precision precision);
+std::size_t fused_tile_bytes(const LaunchShape& t, int radius, int rows, Precision precision);
 
 // Empty string when the tuning can be launched at every radius in either
 // precision (its zero fields filled per radius); otherwise why not.
-std::string validate(const Tuning& t);
+std::string validate(const LaunchShape& t);
 // Empty when the resolved shape `t` can be launched at `radius` in
 // `precision` (threads, LDS, and the rows `kernel` is built for; the other
 // kernels ignore rows); otherwise why not. The launchers refuse a shape
 // this rejects.
-std::string fits(const Tuning& t, int radius, Precision precision, FusedKernel kernel);
+std::string fits(const LaunchShape& t, int radius, Precision precision, FusedKernel kernel);
 
 } // namespace stencil

@@ -27,7 +27,7 @@ std::vector<WaveTable> wave_tables(const Layout& layout, const std::vector<Launc
     std::vector<WaveTable> tables;
     for (const LaunchBox& b : boxes) {
         if (b.box.empty()) continue;
-        const Tuning& t = b.tuning;
+        const LaunchShape& t = b.shape;
         const int threads = t.block_x * t.block_y;
         WaveTable* home = nullptr;
         for (WaveTable& table : tables)

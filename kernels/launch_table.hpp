@@ -182,10 +182,10 @@ STENCIL_HD inline Box tile_cells(const TablePlace& p, int lanes, int rows) {
             clamp_hi(z0 + e.window, e.box.z1)};
 }
 
-// A box of the wave update with its resolved launch shape (wave_tuning).
+// A box of the wave update with its resolved launch shape (wave_shape).
 struct LaunchBox {
     Box box;
-    Tuning tuning;
+    LaunchShape shape;
 };
 
 // `whole` split for overlap: the inner box, `whole` less R cells on each

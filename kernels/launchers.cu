@@ -48,7 +48,7 @@ long long resident_blocks(const void* kernel, int threads, std::size_t lds_bytes
 
 template <int R, class T>
 void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out, const Box& box,
-                       const Coefficients<R, T>& c, Stream& stream, const Tuning& tuning) {
+                       const Coefficients<R, T>& c, Stream& stream, const LaunchShape& shape) {
     switch (variant) {
     case Variant::BaselineX:
         return detail::launch_baseline<R, T>(Axis::X, in, out, box, c, stream);
@@ -57,15 +57,15 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
     case Variant::BaselineZ:
         return detail::launch_baseline<R, T>(Axis::Z, in, out, box, c, stream);
     case Variant::VectorX:
-        return detail::launch_vector_x<R, T>(in, out, box, c, stream, tuning);
+        return detail::launch_vector_x<R, T>(in, out, box, c, stream, shape);
     case Variant::LdsY:
-        return detail::launch_lds_y<R, T>(in, out, box, c, stream, tuning);
+        return detail::launch_lds_y<R, T>(in, out, box, c, stream, shape);
     case Variant::WindowZ:
-        return detail::launch_window_z<R, T>(in, out, box, c, stream, tuning);
+        return detail::launch_window_z<R, T>(in, out, box, c, stream, shape);
     case Variant::FusedXY:
-        return detail::launch_fused_xy<R, T>(in, out, box, c, stream, tuning);
+        return detail::launch_fused_xy<R, T>(in, out, box, c, stream, shape);
     case Variant::FusedXYZ:
-        return detail::launch_fused_laplacian<R, T>(in, out, box, c, stream, tuning);
+        return detail::launch_fused_laplacian<R, T>(in, out, box, c, stream, shape);
     }
 }
 

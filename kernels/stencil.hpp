@@ -46,14 +46,14 @@ const char* variant_axes(Variant v);
 // out = the variant's derivative(s) of `in` over `box`.
 template <int R, class T>
 void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out, const Box& box,
-                       const Coefficients<R, T>& c, Stream& stream, const Tuning& tuning = {});
+                       const Coefficients<R, T>& c, Stream& stream, const LaunchShape& shape = {});
 
 // The fused one-pass wave update over `box`, in place:
 //   p_prev <- (2 p - (1 - eta) p_prev + vel * L(p)) / (1 + eta),  vel = dt^2 c^2.
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                      Stream& stream, const Tuning& tuning = {});
+                      Stream& stream, const LaunchShape& shape = {});
 
 // launch_wave_step over every box of `boxes` (each with its resolved shape),
 // one launch per table of wave_tables: bitwise the same cells and values as
@@ -67,12 +67,12 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
 // back-end's sources.
 #define STENCIL_INSTANTIATE_DERIVATIVE(R, T)                                                       \
     template void launch_derivative<R, T>(Variant, FieldView<const T>, FieldView<T>, const Box&,   \
-                                          const Coefficients<R, T>&, Stream&, const Tuning&);
+                                          const Coefficients<R, T>&, Stream&, const LaunchShape&);
 #define STENCIL_INSTANTIATE_WAVE(R, T)                                                             \
-    template Tuning wave_tuning<R, T>(const Tuning&, const Layout&, const Box&);                   \
+    template LaunchShape wave_shape<R, T>(const LaunchShape&, const Layout&, const Box&);                   \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const Tuning&);                                  \
+                                         Stream&, const LaunchShape&);                                  \
     template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
                                           const std::vector<WaveTable>&,                           \
                                           const Coefficients<R, T>&, const Sponge&, Stream&);

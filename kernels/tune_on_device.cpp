@@ -43,8 +43,8 @@ TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& b
                           double budget_ms, double noise) {
     const Precision precision = precision_of<T>();
     const bool wave = kernel == FusedKernel::Wave; // else the fused Laplacian
-    const Tuning start =
-        wave ? wave_tuning<R, T>(Tuning{}, layout, box) : resolve_tuning(Tuning{}, R, precision);
+    const LaunchShape start =
+        wave ? wave_shape<R, T>(LaunchShape{}, layout, box) : resolve_shape(LaunchShape{}, R, precision);
     if (!STENCIL_HAS_GPU || box.empty()) {
         TuneResult r;
         r.start = r.best = start;
@@ -53,7 +53,7 @@ TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& b
     Scratch<T> s(layout);
     Stream stream;
     const auto c = make_coefficients<R, T>(1, 1, 1);
-    auto launch = [&](const Tuning& t) {
+    auto launch = [&](const LaunchShape& t) {
         if (wave)
             launch_wave_step<R, T>(s.view(s.p), s.view(s.prev), s.view(s.vel), box, c, Sponge{},
                                    stream, t);
@@ -62,7 +62,7 @@ TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& b
                                     t);
     };
     // One launch from the pristine inputs; its whole output, on the host.
-    auto run_once = [&](const Tuning& t, std::vector<T>& out) {
+    auto run_once = [&](const LaunchShape& t, std::vector<T>& out) {
         launch_copy(s.pristine_prev.data(), s.prev.data(), layout.allocation(), stream);
         launch(t);
         stream.synchronize();
@@ -70,7 +70,7 @@ TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& b
     };
     s.reference.resize(layout.allocation());
     run_once(start, s.reference);
-    const ShapeTimer time = [&](const Tuning& t) -> Timing {
+    const ShapeTimer time = [&](const LaunchShape& t) -> Timing {
         if (!fits(t, R, precision, kernel).empty()) return {Timing::CannotRun, 0, 0};
         const double begin = wall_clock_ms();
         run_once(t, s.result);
@@ -105,7 +105,7 @@ template <int R, class T>
 TunedShape cached_or_tuned(TuningCache& cache, FusedKernel kernel, const Layout& layout,
                            const Box& box, double budget_ms) {
     if (!STENCIL_HAS_GPU)
-        return {resolve_tuning(Tuning{}, R, precision_of<T>(), kernel), ShapeSource::BuiltIn,
+        return {resolve_shape(LaunchShape{}, R, precision_of<T>(), kernel), ShapeSource::BuiltIn,
                 "the HOST back-end has no launch shape"};
     const TuneKey key{kernel, R, precision_of<T>(), {box.nx(), box.ny(), box.nz()}};
     if (const TuneEntry* hit = cache.find(key)) return {hit->shape, ShapeSource::Cache, ""};

@@ -28,7 +28,7 @@ enum class ShapeSource { BuiltIn, Cache, TunedNow };
 const char* shape_source_name(ShapeSource source); // "built-in default", "cache", "tuned now"
 
 struct TunedShape {
-    Tuning shape;
+    LaunchShape shape;
     ShapeSource source = ShapeSource::BuiltIn;
     std::string summary; // the search's line, when tuned now
 };

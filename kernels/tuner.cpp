@@ -14,7 +14,7 @@ TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz
     const std::pair<int, int> blocks[] = {{16, 8}, {8, 16}, {32, 4}, {32, 8}, {16, 16},
                                           {8, 8},  {64, 2}, {64, 4}, {4, 32}, {16, 4}};
     for (const auto& [bx, by] : blocks) {
-        const Tuning t = resolve_tuning(Tuning{bx, by, 0, 1}, radius, precision);
+        const LaunchShape t = resolve_shape(LaunchShape{bx, by, 0, 1}, radius, precision);
         if (fits(t, radius, precision, kernel).empty()) space.blocks.push_back({bx, by});
     }
     for (int window = 1; window <= 64; window *= 2)
@@ -26,7 +26,7 @@ TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz
 
 namespace {
 
-std::string shape(const Tuning& t) {
+std::string shape(const LaunchShape& t) {
     char text[64];
     std::snprintf(text, sizeof text, "%dx%d threads, %d planes, %d rows", t.block_x, t.block_y,
                   t.window, t.rows);
@@ -55,7 +55,7 @@ double median(std::vector<double> v) {
 
 // Times `a` and `b` in alternation, `rounds` times each; whether b's median
 // beats a's by `noise`, and the two medians.
-bool confirmed(const Tuning& a, const Tuning& b, const ShapeTimer& time, int rounds, double noise,
+bool confirmed(const LaunchShape& a, const LaunchShape& b, const ShapeTimer& time, int rounds, double noise,
                double& a_ms, double& b_ms) {
     std::vector<double> ta, tb;
     for (int n = 0; n < rounds; ++n) {
@@ -67,20 +67,20 @@ bool confirmed(const Tuning& a, const Tuning& b, const ShapeTimer& time, int rou
     return b_ms < a_ms * (1 - noise);
 }
 
-bool same_shape(const Tuning& a, const Tuning& b) {
+bool same_shape(const LaunchShape& a, const LaunchShape& b) {
     return a.block_x == b.block_x && a.block_y == b.block_y && a.window == b.window &&
            a.rows == b.rows;
 }
 
 } // namespace
 
-TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const ShapeTimer& time,
+TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space, const ShapeTimer& time,
                               double noise, double budget_ms, int confirm_rounds) {
     TuneResult r;
     r.start = r.best = start;
     std::map<std::tuple<int, int, int, int>, Timing> seen; // each shape timed once
     double spent = 0;
-    auto measure = [&](const Tuning& t) -> Timing {
+    auto measure = [&](const LaunchShape& t) -> Timing {
         const auto key = std::make_tuple(t.block_x, t.block_y, t.window, t.rows);
         if (const auto it = seen.find(key); it != seen.end()) return it->second;
         const Timing timing = time(t);
@@ -94,7 +94,7 @@ TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const
     r.start_ms = r.best_ms = first.ms;
     // Each coordinate as a list of shapes that differ from the best in it alone.
     auto along = [&](int coordinate) {
-        std::vector<Tuning> shapes;
+        std::vector<LaunchShape> shapes;
         if (coordinate == 0)
             for (const auto& [bx, by] : space.blocks)
                 shapes.push_back({bx, by, r.best.window, r.best.rows});
@@ -109,7 +109,7 @@ TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const
     for (bool moved = true; moved && !r.out_of_time;) {
         moved = false;
         for (int coordinate = 0; coordinate < 3 && !r.out_of_time; ++coordinate)
-            for (const Tuning& t : along(coordinate)) {
+            for (const LaunchShape& t : along(coordinate)) {
                 if (spent >= budget_ms) {
                     r.out_of_time = true;
                     break;

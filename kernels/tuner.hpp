@@ -16,7 +16,7 @@
 
 namespace stencil {
 
-// The values each coordinate of a Tuning may take in a search.
+// The values each coordinate of a LaunchShape may take in a search.
 struct TuneSpace {
     std::vector<std::pair<int, int>> blocks; // (block_x, block_y)
     std::vector<int> windows;
@@ -35,12 +35,12 @@ struct Timing {
     double ms = 0;       // Ran: the time per launch
     double spent_ms = 0; // wall time the measurement took, counted against the budget
 };
-using ShapeTimer = std::function<Timing(const Tuning&)>;
+using ShapeTimer = std::function<Timing(const LaunchShape&)>;
 
 struct TuneResult {
-    Tuning best;         // `start` unless something beat it by more than the noise
+    LaunchShape best;         // `start` unless something beat it by more than the noise
     double best_ms = 0;  // its time
-    Tuning start;        // the default the search began from
+    LaunchShape start;        // the default the search began from
     double start_ms = 0; // its time
     int tried = 0;       // shapes timed
     int refused = 0;     // shapes that could not run or gave different bits
@@ -60,7 +60,7 @@ struct TuneResult {
 // each, and the winner is kept only if its median beats the start's by the
 // noise too (one lucky measurement under a power cap does not make a
 // default).
-TuneResult coordinate_descent(const Tuning& start, const TuneSpace& space, const ShapeTimer& time,
+TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space, const ShapeTimer& time,
                               double noise, double budget_ms, int confirm_rounds = 3);
 
 } // namespace stencil

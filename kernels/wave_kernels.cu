@@ -63,8 +63,8 @@ auto wave_table_kernel_for(const WaveTable& table) {
 namespace stencil {
 
 template <int R, class T>
-Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box) {
-    Tuning t = detail::checked_tuning<T>(requested, R, FusedKernel::Wave);
+LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const Box& box) {
+    LaunchShape t = detail::checked_shape<T>(requested, R, FusedKernel::Wave);
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)
         t = fit_block_to_box(t, XGroups::of(layout, box.x0, box.x1, device::kLanes<T>).count);
@@ -81,8 +81,8 @@ Tuning wave_tuning(const Tuning& requested, const Layout& layout, const Box& box
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                      Stream& stream, const Tuning& tuning) {
-    detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, tuning);
+                      Stream& stream, const LaunchShape& shape) {
+    detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, shape);
 }
 
 template <int R, class T>
@@ -94,7 +94,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
         std::size_t lds = 0;
         for (int e = 0; e < table.count; ++e) {
             const TableBox& b = table.box[e];
-            const Tuning t{b.block_x, b.block_y, b.window, table.rows};
+            const LaunchShape t{b.block_x, b.block_y, b.window, table.rows};
             lds = std::max(lds, detail::fused_lds_bytes<R, T>(t));
         }
         detail::wave_table_kernel_for<R, T>(

@@ -111,7 +111,7 @@ struct Geometry {
     int nx, ny, nz; // interior of the array
     int dx, dy, dz; // box start, relative to the first interior cell
     int bx, by, bz; // box size; 0 means up to the end of the interior
-    Tuning tuning;
+    LaunchShape shape;
 };
 
 inline Box box_of(const Geometry& g, int R) {
@@ -122,20 +122,20 @@ inline Box box_of(const Geometry& g, int R) {
 
 const Geometry kGeometries[] = {
     // The awkward case: x0 = R+3, 67 x 45 x 33 inside a larger array.
-    {"offset_67x45x33", 80, 60, 50, 3, 2, 1, 67, 45, 33, Tuning{}},
-    {"whole_37x29x23", 37, 29, 23, 0, 0, 0, 0, 0, 0, Tuning{}},
+    {"offset_67x45x33", 80, 60, 50, 3, 2, 1, 67, 45, 33, LaunchShape{}},
+    {"whole_37x29x23", 37, 29, 23, 0, 0, 0, 0, 0, 0, LaunchShape{}},
     // Blocks one row high (R > block height) and three groups wide, short z walks.
-    {"tiny_blocks", 41, 19, 17, 1, 2, 3, 37, 13, 11, Tuning{3, 1, 5}},
-    {"odd_blocks", 50, 40, 30, 5, 0, 2, 33, 40, 27, Tuning{24, 5, 7}},
+    {"tiny_blocks", 41, 19, 17, 1, 2, 3, 37, 13, 11, LaunchShape{3, 1, 5}},
+    {"odd_blocks", 50, 40, 30, 5, 0, 2, 33, 40, 27, LaunchShape{24, 5, 7}},
     // A boundary slab of an x split, 4 cells wide: the wave kernel fits its block to it.
-    {"x_slab", 60, 50, 40, 5, 0, 0, 4, 50, 40, Tuning{}},
+    {"x_slab", 60, 50, 40, 5, 0, 0, 4, 50, 40, LaunchShape{}},
 };
 
 template <int R, class T>
 void check_derivative(Variant v, const Geometry& g) {
     SCOPED_TRACE(testing::Message()
                  << variant_name(v) << " R=" << R << " " << precision_name(precision_of<T>()) << " "
-                 << g.name << " rows " << g.tuning.rows);
+                 << g.name << " rows " << g.shape.rows);
     const std::uint64_t seed = test::fresh_seed();
     SCOPED_TRACE(testing::Message() << "seed " << seed);
     std::mt19937_64 rng(seed);
@@ -146,7 +146,7 @@ void check_derivative(Variant v, const Geometry& g) {
     DeviceField<T> d_in(in), d_out(out);
     Stream stream;
     launch_derivative<R, T>(v, d_in.view(), d_out.view(), box, make_coefficients<R, T>(1, 1, 1),
-                            stream, g.tuning);
+                            stream, g.shape);
     stream.synchronize();
     d_out.read_into(out);
     expect_result(out, reference<R>(v, widen(in), box), box, variant_name(v));
@@ -165,7 +165,7 @@ inline Sponge test_sponge(const Layout& L) {
 template <int R, class T>
 void check_wave(const Geometry& g) {
     SCOPED_TRACE(testing::Message() << "wave R=" << R << " " << precision_name(precision_of<T>())
-                                    << " " << g.name << " rows " << g.tuning.rows);
+                                    << " " << g.name << " rows " << g.shape.rows);
     const std::uint64_t seed = test::fresh_seed();
     SCOPED_TRACE(testing::Message() << "seed " << seed);
     std::mt19937_64 rng(seed);
@@ -187,7 +187,7 @@ void check_wave(const Geometry& g) {
     DeviceField<T> d_p(p), d_prev(prev), d_vel(vel);
     Stream stream;
     launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box,
-                           make_coefficients<R, T>(1, 1, 1), sponge, stream, g.tuning);
+                           make_coefficients<R, T>(1, 1, 1), sponge, stream, g.shape);
     stream.synchronize();
     d_prev.read_into(prev);
     expect_result(prev, expected, box, "wave");
@@ -196,7 +196,7 @@ void check_wave(const Geometry& g) {
 // The geometry with its launch shape's rows replaced: each rows per thread
 // a fused kernel is built for runs on the awkward boxes (remainder rows).
 inline Geometry with_rows(Geometry g, int rows) {
-    g.tuning.rows = rows;
+    g.shape.rows = rows;
     return g;
 }
 

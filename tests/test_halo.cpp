@@ -3,7 +3,7 @@
 // and the rule that picks a halo depth from measured step times.
 #include "decomposition.hpp"
 #include "gpu_aware.hpp"
-#include "halo_depth.hpp"
+#include "step/halo_depth.hpp"
 #include "halo_plan.hpp"
 
 #include <gtest/gtest.h>

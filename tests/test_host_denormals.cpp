@@ -26,7 +26,7 @@ void one_wave_step(Precision precision, std::vector<double>& out) {
         test::HostField<T> p(L, tiny), prev(L, tiny), vel(L, T(0.1));
         Stream stream;
         launch_wave_step<R, T>(p.cview(), prev.view(), vel.cview(), L.interior(),
-                               make_coefficients<R, T>(1, 1, 1), Sponge{}, stream, Tuning{});
+                               make_coefficients<R, T>(1, 1, 1), Sponge{}, stream, LaunchShape{});
         out.clear();
         const Box in = L.interior();
         for (int k = in.z0; k < in.z1; ++k)

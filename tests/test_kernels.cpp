@@ -52,7 +52,7 @@ TEST_P(Kernels, MatchHostReferenceAndWriteExactlyTheBox) {
             constexpr int R = decltype(r)::value;
             for (const Geometry& g : kGeometries) {
                 check_derivative<R, T>(variant, g);
-                if (!uses_rows(variant) || g.tuning.rows) continue;
+                if (!uses_rows(variant) || g.shape.rows) continue;
                 for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Laplacian); rows *= 2)
                     check_derivative<R, T>(variant, with_rows(g, rows));
             }
@@ -85,7 +85,7 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
             constexpr int R = decltype(r)::value;
             for (const Geometry& g : kGeometries) {
                 check_wave<R, T>(g);
-                if (!STENCIL_HAS_GPU || g.tuning.rows) continue;
+                if (!STENCIL_HAS_GPU || g.shape.rows) continue;
                 for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2)
                     check_wave<R, T>(with_rows(g, rows));
             }
@@ -114,7 +114,7 @@ TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
             DeviceField<T> d_p(p), d_vel(vel);
             const auto c = make_coefficients<R, T>(1, 1, 1);
             const Sponge sponge = test_sponge(L);
-            auto run = [&](const Tuning& t) {
+            auto run = [&](const LaunchShape& t) {
                 DeviceField<T> d_prev(prev);
                 Stream stream;
                 launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box, c, sponge,
@@ -124,16 +124,16 @@ TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
                 d_prev.read_into(out);
                 return out.storage;
             };
-            const Tuning chosen = wave_tuning<R, T>(Tuning{}, L, box);
+            const LaunchShape chosen = wave_shape<R, T>(LaunchShape{}, L, box);
             SCOPED_TRACE(testing::Message() << "R=" << R << " " << precision_name(precision_of<T>())
                                             << ", window chosen " << chosen.window);
-            const auto reference = run(Tuning{0, 0, 16});
-            EXPECT_TRUE(reference == run(Tuning{})) << "chosen shape";
+            const auto reference = run(LaunchShape{0, 0, 16});
+            EXPECT_TRUE(reference == run(LaunchShape{})) << "chosen shape";
             for (const int window : {1, 2, 4, 8, 64}) // short ones fill the device on small boxes
-                EXPECT_TRUE(reference == run(Tuning{0, 0, window})) << "window " << window;
+                EXPECT_TRUE(reference == run(LaunchShape{0, 0, window})) << "window " << window;
             for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2)
-                EXPECT_TRUE(reference == run(Tuning{0, 0, 0, rows})) << "rows " << rows;
-            for (const Tuning block : {Tuning{8, 16}, Tuning{32, 4}, Tuning{16, 16}, Tuning{4, 8}})
+                EXPECT_TRUE(reference == run(LaunchShape{0, 0, 0, rows})) << "rows " << rows;
+            for (const LaunchShape block : {LaunchShape{8, 16}, LaunchShape{32, 4}, LaunchShape{16, 16}, LaunchShape{4, 8}})
                 EXPECT_TRUE(reference == run(block)) << block.block_x << " x " << block.block_y;
         });
     });
@@ -158,7 +158,7 @@ TEST(TunedShape, MatchesHostReference) {
         const Layout L(g.nx, g.ny, g.nz, R);
         const TuneResult result = tune_on_device<R, T>(kernel, L, box_of(g, R), 2000.0);
         SCOPED_TRACE(result.summary());
-        g.tuning = result.best;
+        g.shape = result.best;
         if (kernel == FusedKernel::Wave)
             check_wave<R, T>(g);
         else
@@ -221,7 +221,7 @@ protected:
 };
 
 TEST_P(LargeGrid, FusedKernelsAt512Cubed) {
-    const Geometry g{"whole_512", 512, 512, 512, 0, 0, 0, 0, 0, 0, Tuning{}};
+    const Geometry g{"whole_512", 512, 512, 512, 0, 0, 0, 0, 0, 0, LaunchShape{}};
     const int radius = std::get<0>(GetParam());
     dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
         using T = decltype(zero);

@@ -174,9 +174,9 @@ std::size_t check_slabs(std::vector<LaunchBox> slabs) {
     DeviceField<T> d_p(p), d_vel(vel), one_by_one(prev), together(prev);
     Stream stream;
     for (LaunchBox& s : slabs) {
-        s.tuning = wave_tuning<R, T>(s.tuning, L, s.box);
+        s.shape = wave_shape<R, T>(s.shape, L, s.box);
         launch_wave_step<R, T>(d_p.view(), one_by_one.view(), d_vel.view(), s.box, c, sponge,
-                               stream, s.tuning);
+                               stream, s.shape);
     }
     const std::vector<WaveTable> tables = wave_tables(L, slabs, kLanes<T>);
     launch_wave_boxes<R, T>(d_p.view(), together.view(), d_vel.view(), tables, c, sponge, stream);
@@ -208,22 +208,22 @@ TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
             const Layout L = odd_layout(R);
             std::vector<LaunchBox> slabs;
             for (const Box& b : shell_slabs(L))
-                slabs.push_back({b, Tuning{}});
+                slabs.push_back({b, LaunchShape{}});
             // The built-in shapes: one launch for all six slabs.
             EXPECT_EQ((check_slabs<R, T>(slabs)), 1u) << "built-in slab shapes need one launch";
             // Shapes that differ per slab but share threads and rows (one
             // launch), and windows that leave remainders.
-            const Tuning shapes[6] = {{32, 4, 3, 1}, {16, 8, 1, 1}, {8, 16, 5, 1},
+            const LaunchShape shapes[6] = {{32, 4, 3, 1}, {16, 8, 1, 1}, {8, 16, 5, 1},
                                       {64, 2, 7, 1}, {8, 16, 2, 1}, {4, 32, 16, 1}};
             for (int n = 0; n < 6; ++n)
-                slabs[n].tuning = shapes[n];
+                slabs[n].shape = shapes[n];
             EXPECT_EQ((check_slabs<R, T>(slabs)), 1u);
             // Rows and threads that differ: one launch per distinct pair
             // (rows only where the radius is built for two).
             const int rows = std::min(2, max_fused_rows(R, FusedKernel::Wave));
-            slabs[1].tuning = {16, 4, 4, rows};
-            slabs[3].tuning = {16, 4, 4, rows};
-            slabs[5].tuning = {16, 16, 4, 1};
+            slabs[1].shape = {16, 4, 4, rows};
+            slabs[3].shape = {16, 4, 4, rows};
+            slabs[5].shape = {16, 16, 4, 1};
             EXPECT_EQ((check_slabs<R, T>(slabs)), 3u);
         });
     });
@@ -240,9 +240,9 @@ TEST(WaveTables, GroupBySharedThreadsAndRows) {
     const Layout L = odd_layout(4);
     std::vector<LaunchBox> boxes;
     for (const Box& b : shell_slabs(L))
-        boxes.push_back({b, Tuning{16, 8, 4, 2}});
-    boxes[2].tuning = {8, 16, 4, 2}; // same threads and rows: same table
-    boxes[4].tuning = {16, 8, 4, 1}; // other rows
+        boxes.push_back({b, LaunchShape{16, 8, 4, 2}});
+    boxes[2].shape = {8, 16, 4, 2}; // same threads and rows: same table
+    boxes[4].shape = {16, 8, 4, 1}; // other rows
     const std::vector<WaveTable> tables = wave_tables(L, boxes, 4);
     ASSERT_EQ(tables.size(), 2u);
     EXPECT_EQ(tables[0].count, 5);

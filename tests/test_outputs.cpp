@@ -1,10 +1,10 @@
 // The pieces that keep outputs honest: the combinable CRC-32, the folder
 // lock, and files written complete or not at all. The end-to-end cases (a
 // full disk, concurrent runs, a dead run's lock) are in output_safety_test.sh.
-#include "checked_io.hpp"
-#include "crc32.hpp"
-#include "field_file.hpp"
-#include "output_folder.hpp"
+#include "io/checked_io.hpp"
+#include "io/crc32.hpp"
+#include "io/field_file.hpp"
+#include "io/output_folder.hpp"
 
 #include <gtest/gtest.h>
 

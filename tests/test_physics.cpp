@@ -1,7 +1,7 @@
 // Physics sanity of the mini-app on one rank: a wave from a point source
 // arrives at distance d at time d/c, and the sponge drains energy.
 #include "mpi_util.hpp"
-#include "simulation.hpp"
+#include "step/simulation.hpp"
 
 #include <gtest/gtest.h>
 

@@ -12,10 +12,10 @@ namespace stencil {
 namespace {
 
 const TuneSpace kSpace{{{16, 8}, {8, 16}, {32, 4}, {64, 2}}, {1, 2, 4, 8, 16, 32, 64}, {1, 2, 4}};
-const Tuning kStart{16, 8, 16, 2};
+const LaunchShape kStart{16, 8, 16, 2};
 
 // A separable cost with its minimum at 32 x 4, 4 planes, 1 row.
-double bowl(const Tuning& t) {
+double bowl(const LaunchShape& t) {
     return 1.0 + 0.3 * (t.block_x == 32 ? 0 : 1) + 0.1 * std::abs(std::log2(t.window) - 2) +
            0.2 * (t.rows - 1);
 }
@@ -26,7 +26,7 @@ Timing ran(double ms) {
 
 TEST(Tuner, FindsTheMinimumOfASeparableCost) {
     const TuneResult r = coordinate_descent(
-        kStart, kSpace, [](const Tuning& t) { return ran(bowl(t)); }, 0.01, 1e9);
+        kStart, kSpace, [](const LaunchShape& t) { return ran(bowl(t)); }, 0.01, 1e9);
     EXPECT_EQ(r.best.block_x, 32);
     EXPECT_EQ(r.best.block_y, 4);
     EXPECT_EQ(r.best.window, 4);
@@ -41,7 +41,7 @@ TEST(Tuner, FindsTheMinimumOfASeparableCost) {
 TEST(Tuner, NeverKeepsAShapeThatCannotRunOrGivesOtherBits) {
     const TuneResult r = coordinate_descent(
         kStart, kSpace,
-        [](const Tuning& t) {
+        [](const LaunchShape& t) {
             if (t.block_x == 32) return Timing{Timing::CannotRun, 0, 0};     // the fastest blocks
             if (t.window == 4) return Timing{Timing::WrongResult, 0.1, 0.1}; // the fastest window
             return ran(bowl(t));
@@ -57,7 +57,7 @@ TEST(Tuner, GainsWithinTheNoiseKeepTheDefault) {
     // Every other shape is 1% faster: within 2% noise, nothing moves.
     const TuneResult r = coordinate_descent(
         kStart, kSpace,
-        [](const Tuning& t) {
+        [](const LaunchShape& t) {
             const bool start = t.block_x == 16 && t.block_y == 8 && t.window == 16 && t.rows == 2;
             return ran(start ? 1.0 : 0.99);
         },
@@ -73,7 +73,7 @@ TEST(Tuner, ALuckyMeasurementDoesNotReplaceTheDefault) {
     int calls_32x4 = 0;
     const TuneResult r = coordinate_descent(
         kStart, kSpace,
-        [&](const Tuning& t) {
+        [&](const LaunchShape& t) {
             if (t.block_x == 32) return ran(++calls_32x4 == 1 ? 0.5 : 2.0); // lucky, then slow
             return ran(bowl(t) < 1.5 ? 1.3 : bowl(t)); // nothing else beats the start by much
         },
@@ -89,7 +89,7 @@ TEST(Tuner, StopsAtItsBudget) {
     int calls = 0;
     const TuneResult r = coordinate_descent(
         kStart, kSpace,
-        [&](const Tuning& t) {
+        [&](const LaunchShape& t) {
             ++calls;
             return Timing{Timing::Ran, bowl(t), 10.0}; // each measurement costs 10 ms
         },
@@ -102,7 +102,7 @@ TEST(Tuner, StopsAtItsBudget) {
 TEST(Tuner, AStartThatCannotRunIsReturnedUntimed) {
     const TuneResult r = coordinate_descent(
         kStart, kSpace,
-        [](const Tuning&) {
+        [](const LaunchShape&) {
             return Timing{Timing::CannotRun, 0, 0};
         },
         0.01, 1e9);
@@ -120,7 +120,7 @@ TEST(Tuner, TheSpaceHoldsOnlyShapesTheKernelIsBuiltFor) {
                 for (int rows : s.rows)
                     EXPECT_LE(rows, max_fused_rows(R, kernel));
                 for (const auto& [bx, by] : s.blocks)
-                    EXPECT_EQ(fits(resolve_tuning(Tuning{bx, by, 0, 1}, R, p), R, p, kernel), "");
+                    EXPECT_EQ(fits(resolve_shape(LaunchShape{bx, by, 0, 1}, R, p), R, p, kernel), "");
                 EXPECT_EQ(s.windows.back(), 32); // at most the box's 40 planes
             }
 }

@@ -70,7 +70,7 @@ TEST(AutoWaveWindow, AgreesWithABruteForceReadingOfTheRule) {
 }
 
 TEST(FitBlockToBox, ThinXBoxesGetTheTallBlock) {
-    const Tuning wide{16, 8, 16};
+    const LaunchShape wide{16, 8, 16};
     EXPECT_EQ(fit_block_to_box(wide, 1).block_x, 8); // a 4-cell x slab
     EXPECT_EQ(fit_block_to_box(wide, 1).block_y, 16);
     EXPECT_EQ(fit_block_to_box(wide, 1).window, 16);
@@ -78,41 +78,41 @@ TEST(FitBlockToBox, ThinXBoxesGetTheTallBlock) {
     EXPECT_EQ(fit_block_to_box(wide, 16).block_x, 16); // as wide as the block: kept
     EXPECT_EQ(fit_block_to_box(wide, 500).block_x, 16);
     // Blocks already 8 wide or narrower are kept.
-    EXPECT_EQ(fit_block_to_box(Tuning{8, 16, 16}, 1).block_x, 8);
-    EXPECT_EQ(fit_block_to_box(Tuning{4, 32, 16}, 1).block_y, 32);
+    EXPECT_EQ(fit_block_to_box(LaunchShape{8, 16, 16}, 1).block_x, 8);
+    EXPECT_EQ(fit_block_to_box(LaunchShape{4, 32, 16}, 1).block_y, 32);
 }
 
-TEST(Tuning, RequestedFieldsWinAndZeroFieldsTakeTheRadiusDefault) {
+TEST(LaunchShape, RequestedFieldsWinAndZeroFieldsTakeTheRadiusDefault) {
     for (const Precision p : {Precision::FP32, Precision::FP64}) {
-        const Tuning t = resolve_tuning(Tuning{0, 4, 0, 0}, 2, p);
-        EXPECT_EQ(t.block_x, default_tuning(2, p).block_x);
+        const LaunchShape t = resolve_shape(LaunchShape{0, 4, 0, 0}, 2, p);
+        EXPECT_EQ(t.block_x, default_shape(2, p).block_x);
         EXPECT_EQ(t.block_y, 4);
-        EXPECT_EQ(t.window, default_tuning(2, p).window);
-        EXPECT_EQ(t.rows, default_tuning(2, p).rows);
-        EXPECT_EQ(resolve_tuning(Tuning{0, 0, 0, 4}, 2, p).rows, 4);
+        EXPECT_EQ(t.window, default_shape(2, p).window);
+        EXPECT_EQ(t.rows, default_shape(2, p).rows);
+        EXPECT_EQ(resolve_shape(LaunchShape{0, 0, 0, 4}, 2, p).rows, 4);
     }
     // A requested shape is what the wave kernel uses, whatever the box.
     const Layout L(64, 64, 64, 4);
-    EXPECT_EQ((wave_tuning<4, float>(Tuning{0, 0, 24}, L, L.interior()).window), 24);
-    EXPECT_EQ((wave_tuning<4, double>(Tuning{0, 0, 0, 1}, L, L.interior()).rows), 1);
+    EXPECT_EQ((wave_shape<4, float>(LaunchShape{0, 0, 24}, L, L.interior()).window), 24);
+    EXPECT_EQ((wave_shape<4, double>(LaunchShape{0, 0, 0, 1}, L, L.interior()).rows), 1);
     const Box x_slab{4, 8, 4, 68, 4, 68};
-    EXPECT_EQ((wave_tuning<4, float>(Tuning{16, 8, 16}, L, x_slab).block_x), 16);
+    EXPECT_EQ((wave_shape<4, float>(LaunchShape{16, 8, 16}, L, x_slab).block_x), 16);
 }
 
-TEST(Tuning, ValidateRefusesShapesNoRadiusCanLaunch) {
-    EXPECT_EQ(validate(Tuning{}), "");
-    EXPECT_NE(validate(Tuning{32, 16, 0}), ""); // 512 threads
-    EXPECT_NE(validate(Tuning{128, 2, 0}), ""); // LDS tiles above 48 KiB at R = 8
-    EXPECT_NE(validate(Tuning{0, 0, -1}), "");
-    EXPECT_NE(validate(Tuning{0, 0, 0, 3}), ""); // rows are 1, 2, 4 or 8
+TEST(LaunchShape, ValidateRefusesShapesNoRadiusCanLaunch) {
+    EXPECT_EQ(validate(LaunchShape{}), "");
+    EXPECT_NE(validate(LaunchShape{32, 16, 0}), ""); // 512 threads
+    EXPECT_NE(validate(LaunchShape{128, 2, 0}), ""); // LDS tiles above 48 KiB at R = 8
+    EXPECT_NE(validate(LaunchShape{0, 0, -1}), "");
+    EXPECT_NE(validate(LaunchShape{0, 0, 0, 3}), ""); // rows are 1, 2, 4 or 8
     // Eight rows exist at R = 1 only; elsewhere the benchmark skips them.
-    EXPECT_EQ(validate(Tuning{0, 0, 0, 8}), "");
+    EXPECT_EQ(validate(LaunchShape{0, 0, 0, 8}), "");
 }
 
 // The register budget's table, as the sm_90 and ROCm 6.4 resource reports
 // drew it: every shape within it compiles without spilling (CI fails
 // otherwise), and the next one up spilled or sat at 255 registers.
-TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
+TEST(LaunchShape, RowsPerThreadStayWithinTheRegisterBudget) {
 #if defined(STENCIL_BACKEND_HIP) // R = 4 and 7 one step lower: 256 VGPRs a wave
     const int laplacian[9] = {0, 8, 4, 4, 2, 2, 2, 1, 1};
 #else
@@ -123,14 +123,14 @@ TEST(Tuning, RowsPerThreadStayWithinTheRegisterBudget) {
         EXPECT_EQ(max_fused_rows(R, FusedKernel::Laplacian), laplacian[R]) << "R=" << R;
         EXPECT_EQ(max_fused_rows(R, FusedKernel::Wave), wave[R]) << "R=" << R;
     }
-    const Tuning four = resolve_tuning(Tuning{0, 0, 0, 4}, 4, Precision::FP32);
+    const LaunchShape four = resolve_shape(LaunchShape{0, 0, 0, 4}, 4, Precision::FP32);
     EXPECT_NE(fits(four, 5, Precision::FP32, FusedKernel::Laplacian), ""); // above R = 5's two
     EXPECT_EQ(fits(four, 3, Precision::FP32, FusedKernel::Laplacian), ""); // four rows everywhere
     EXPECT_NE(fits(four, 4, Precision::FP32, FusedKernel::Wave), ""); // the wave kernel needs more
 }
 
 // Every default a launch takes is one the kernel is built for.
-TEST(Tuning, DefaultRowsAreBuilt) {
+TEST(LaunchShape, DefaultRowsAreBuilt) {
     for (const Precision p : {Precision::FP32, Precision::FP64})
         for (int R = 1; R <= 8; ++R)
             for (const FusedKernel kernel : {FusedKernel::Laplacian, FusedKernel::Wave}) {
@@ -138,14 +138,14 @@ TEST(Tuning, DefaultRowsAreBuilt) {
                 EXPECT_GE(rows, 1);
                 EXPECT_LE(rows, max_fused_rows(R, kernel))
                     << "R=" << R << " " << fused_kernel_name(kernel);
-                EXPECT_EQ(fits(resolve_tuning(Tuning{0, 0, 0, rows}, R, p), R, p, kernel), "");
+                EXPECT_EQ(fits(resolve_shape(LaunchShape{0, 0, 0, rows}, R, p), R, p, kernel), "");
             }
 }
 
 // A 16-byte group holds 2 doubles, so the x halo takes twice the groups:
 // the LDS tile of a double is wider for the same R.
-TEST(Tuning, DoubleTilesHoldHalfTheCellsPerGroup) {
-    const Tuning t{16, 8, 16, 2};
+TEST(LaunchShape, DoubleTilesHoldHalfTheCellsPerGroup) {
+    const LaunchShape t{16, 8, 16, 2};
     EXPECT_EQ(fused_tile_bytes(t, 4, 2, Precision::FP32), std::size_t(16 + 8) * (16 + 2) * 16);
     EXPECT_EQ(fused_tile_bytes(t, 4, 2, Precision::FP64), std::size_t(16 + 8) * (16 + 4) * 16);
 }

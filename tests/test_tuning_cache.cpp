@@ -15,7 +15,7 @@ namespace {
 
 const TuneIdentity kHere{"Test GPU 80GB", "sm_90", "CUDA runtime 13000", "abc123"};
 
-TuneEntry entry(int radius, std::array<int, 3> box, Tuning shape) {
+TuneEntry entry(int radius, std::array<int, 3> box, LaunchShape shape) {
     return {{FusedKernel::Wave, radius, Precision::FP32, box}, shape, 0.5, 0.6};
 }
 

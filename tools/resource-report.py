@@ -144,7 +144,7 @@ def main():
         print("LDS column: static LDS only. Sized at launch: lds_y (block_y + 2R) * block_x * 16 B;"
               " fused_xy one tile of (block_y + 2R) * (block_x + 2*ceil(R/lanes)) * 16 B, lanes 4"
               " (float) or 2 (double); fused_kernel two, with rows * block_y centre rows (rows: the"
-              " Tuning's, 1..8).")
+              " LaunchShape's, 1..8).")
     sys.exit(1 if failures else 0)
 
 

@@ -215,19 +215,19 @@ const OptionSpec kOptions[] = {
      "HOST back-end or HIP before ROCm 6.2)",
      [](S& s, const char* n, V v) { s.config.graphs = one_of(v, n, kGraphs); }},
     {"Execution", "--block-x", "N", "fused kernel threads along x (default: by R and box)",
-     [](S& s, const char* n, V v) { s.config.tuning.block_x = positive(v, n); }},
+     [](S& s, const char* n, V v) { s.config.shape.block_x = positive(v, n); }},
     {"Execution", "--block-y", "N",
      "fused kernel threads along y (default 16x8 threads for R<=5,\n"
      "8x16 for R>=6 and thin x slabs)",
-     [](S& s, const char* n, V v) { s.config.tuning.block_y = positive(v, n); }},
+     [](S& s, const char* n, V v) { s.config.shape.block_y = positive(v, n); }},
     {"Execution", "--window", "N",
      "z planes per block (default 1 to 64 by R and box size, short\n"
      "ones for small boxes)",
-     [](S& s, const char* n, V v) { s.config.tuning.window = positive(v, n); }},
+     [](S& s, const char* n, V v) { s.config.shape.window = positive(v, n); }},
     {"Execution", "--rows", "N",
      "rows per thread, 1, 2, 4 or 8 (default by R and precision;\n"
      "the defaults were measured on H100 and H200)",
-     [](S& s, const char* n, V v) { s.config.tuning.rows = positive(v, n); }},
+     [](S& s, const char* n, V v) { s.config.shape.rows = positive(v, n); }},
     {"Execution", "--tuning", "off|auto|FILE",
      "launch shapes tuned on this GPU: from the tuning cache (auto:\n"
      "~/.cache/stencil-miniapp/tuning-cache.json or $STENCIL_TUNING_CACHE;\n"

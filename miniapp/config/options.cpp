@@ -81,9 +81,9 @@ std::string parse_options(int argc, char** argv, Config& c) {
     const bool have_grid = state.have_grid, have_local = state.have_local;
     if (have_grid && have_local) return "use --grid or --local, not both";
     if (!have_grid && !have_local) c.grid = {128, 128, 128};
-    if (const std::string why = validate(c.tuning); !why.empty())
+    if (const std::string why = validate(c.shape); !why.empty())
         return "bad kernel tuning: " + why;
-    const Tuning& t = c.tuning;
+    const LaunchShape& t = c.shape;
     if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows))
         return "--tuning " + c.tuning_mode +
                " chooses the launch shape; drop --block-x/--block-y/--window/--rows, or use "
@@ -99,8 +99,8 @@ std::string parse_options(int argc, char** argv, Config& c) {
     if (output.has_root_directory() && output.relative_path().empty())
         return "--output " + c.output + ": the root directory; name a folder for this run's files";
     // The wave kernel's rows are bounded per radius (max_fused_rows).
-    if (c.tuning.rows > max_fused_rows(c.radius, FusedKernel::Wave))
-        return "--rows " + std::to_string(c.tuning.rows) +
+    if (c.shape.rows > max_fused_rows(c.radius, FusedKernel::Wave))
+        return "--rows " + std::to_string(c.shape.rows) +
                ": the wave kernel at R=" + std::to_string(c.radius) + " is built for at most " +
                std::to_string(max_fused_rows(c.radius, FusedKernel::Wave)) + " rows per thread";
     if (c.graphs == GraphChoice::On && !graphs_available())

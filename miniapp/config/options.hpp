@@ -72,7 +72,7 @@ struct Config {
     bool print_binding = false;
     bool preflight = false;
     bool quiet = false;
-    Tuning tuning;
+    LaunchShape shape;
     // --tuning: "off" (built-in shapes), "auto" (the default cache path) or
     // a cache file; --tune-seconds: the search's budget for all the boxes.
     std::string tuning_mode = "off";

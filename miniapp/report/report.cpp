@@ -48,7 +48,7 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.backend = backend_name();
     r.revision = STENCIL_GIT_REVISION;
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
-    r.tuning = sim.interior_tuning();
+    r.shape = sim.interior_shape();
     r.shapes = shapes;
     r.graphs = sim.graphs();
     r.subnormals = subnormal_handling();
@@ -134,9 +134,9 @@ void print_report(const Report& r) {
     if (r.backend != "HOST")
         std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
                     "(%s)\n",
-                    r.tuning.block_x, r.tuning.block_y, r.tuning.rows,
-                    r.tuning.rows == 1 ? "" : "s", r.tuning.window,
-                    c.tuning.window ? "--window" : "chosen for the box");
+                    r.shape.block_x, r.shape.block_y, r.shape.rows,
+                    r.shape.rows == 1 ? "" : "s", r.shape.window,
+                    c.shape.window ? "--window" : "chosen for the box");
     if (r.backend != "HOST" && c.tuning_mode != "off")
         for (const ShapeChoice& sc : r.shapes)
             std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",
@@ -204,11 +204,11 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"f0_hz", r.physics.f0},
                 {"sponge", c.sponge},
                 {"tuning",
-                 {{"block_x", r.tuning.block_x},
-                  {"block_y", r.tuning.block_y},
-                  {"window", r.tuning.window},
-                  {"rows", r.tuning.rows},
-                  {"window_chosen", c.tuning.window ? "by --window" : "per box"}}},
+                 {{"block_x", r.shape.block_x},
+                  {"block_y", r.shape.block_y},
+                  {"window", r.shape.window},
+                  {"rows", r.shape.rows},
+                  {"window_chosen", c.shape.window ? "by --window" : "per box"}}},
                 {"tuning_mode", c.tuning_mode},
                 {"shapes", shapes},
                 {"phases_ms", phases},

@@ -24,7 +24,7 @@ struct Report {
     std::string comm_mode, comm_reason, backend, revision;
     std::vector<std::string> devices; // distinct device names over ranks
     std::vector<PhaseStats> phases;   // pack, post, interior, wait, unpack, boundary, step
-    Tuning tuning;                    // the interior wave kernel's launch shape on rank 0
+    LaunchShape shape;                    // the interior wave kernel's launch shape on rank 0
     std::vector<ShapeChoice> shapes;  // rank 0's boxes: shape and where it came from
     bool graphs = false;              // steps replayed as captured graphs
     std::string subnormals;           // subnormal_handling(): flushed (HOST) or kept

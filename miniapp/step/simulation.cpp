@@ -265,10 +265,10 @@ std::vector<LaunchBox> SimulationOf<T>::launch_boxes() const {
 }
 
 template <class T>
-void SimulationOf<T>::set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) {
+void SimulationOf<T>::set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) {
     for (LaunchBox* u : updated_boxes(*this))
         if (u->box.nx() == extents[0] && u->box.ny() == extents[1] && u->box.nz() == extents[2])
-            u->tuning = shape;
+            u->shape = shape;
     shapes_changed();
 }
 

@@ -62,14 +62,14 @@ public:
     virtual int steps_done() const = 0;
     // The wave kernel's launch shape over this rank's interior box (the
     // window chosen per box unless --window set it).
-    virtual const Tuning& interior_tuning() const = 0;
+    virtual const LaunchShape& interior_shape() const = 0;
     // Every box this rank's time step launches the wave update over (the
     // interior or whole box, and the boundary slabs), with its shape.
     virtual std::vector<LaunchBox> launch_boxes() const = 0;
     // Sets the shape of every box of this rank with these extents (cells
     // along x, y, z): the tuner's choice, the same for equal boxes on every
     // rank. Results do not change (the shape changes no bit; tested).
-    virtual void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) = 0;
+    virtual void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) = 0;
     // Whether steps replay captured graphs (--graphs; never on HOST).
     virtual bool graphs() const = 0;
 

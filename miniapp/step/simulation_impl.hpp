@@ -54,11 +54,11 @@ public:
         return exchange_->faces();
     }
     int steps_done() const override { return first_step_ + steps_done_; }
-    const Tuning& interior_tuning() const override {
-        return (config_.overlap ? inner_ : whole_).tuning;
+    const LaunchShape& interior_shape() const override {
+        return (config_.overlap ? inner_ : whole_).shape;
     }
     std::vector<LaunchBox> launch_boxes() const override;
-    void set_launch_shape(const std::array<int, 3>& extents, const Tuning& shape) override;
+    void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;
     bool graphs() const override { return graphs_; }
 
     // The collective queries (simulation_queries.cpp).
@@ -155,7 +155,7 @@ private:
     Stream halo_{StreamPriority::High};
     std::unique_ptr<HaloExchange<T>> exchange_;
     // The boxes of the wave update, each with its resolved launch shape
-    // (wave_tuning asks the occupancy API once here, not every step). With
+    // (wave_shape asks the occupancy API once here, not every step). With
     // deep halos "whole" is the interior grown by the ring the exchange
     // step updates, (k-1)*R cells on each side with a neighbour.
     LaunchBox whole_, inner_;

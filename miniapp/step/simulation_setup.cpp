@@ -49,9 +49,9 @@ void SimulationOf<T>::setup_boxes() {
     const ShellSplit split = split_shell(whole_.box, depth_ * R, side);
     inner_.box = split.inner;
     for (const Box& b : split.slabs)
-        if (!b.empty()) slabs_.push_back({b, Tuning{}});
+        if (!b.empty()) slabs_.push_back({b, LaunchShape{}});
     for (int s = 1; s < depth_; ++s)
-        ring_.push_back({ring_box(s), Tuning{}});
+        ring_.push_back({ring_box(s), LaunchShape{}});
 }
 
 template <class T>
@@ -161,17 +161,17 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, T>(h, h, h);
         for (LaunchBox* u : {&whole_, &inner_})
-            u->tuning = wave_tuning<RR, T>(config_.tuning, layout_, u->box);
+            u->shape = wave_shape<RR, T>(config_.shape, layout_, u->box);
         for (auto* boxes : {&slabs_, &ring_})
             for (LaunchBox& u : *boxes)
-                u.tuning = wave_tuning<RR, T>(config_.tuning, layout_, u.box);
+                u.shape = wave_shape<RR, T>(config_.shape, layout_, u.box);
         update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                                      const std::vector<WaveTable>& tables, Stream& stream) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream);
         };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                            const LaunchBox& u, Stream& stream) {
-            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.tuning);
+            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.shape);
         };
     });
 }

@@ -100,7 +100,7 @@ std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config) {
         for (std::size_t n = 0; n < table.size(); n += 8)
             if (Extents{table[n], table[n + 1], table[n + 2]} == e)
                 source = ShapeSource(table[n + 7]);
-        choices.push_back({e, b.tuning, source});
+        choices.push_back({e, b.shape, source});
     }
     return choices;
 }

@@ -13,7 +13,7 @@ namespace stencil {
 // One distinct box shape of the run, as the report lists it.
 struct ShapeChoice {
     std::array<int, 3> extents{0, 0, 0};
-    Tuning shape;
+    LaunchShape shape;
     ShapeSource source = ShapeSource::BuiltIn;
 };
 
