@@ -71,8 +71,8 @@ Decomposition decompose(MPI_Comm comm, const std::array<int, 3>& global, std::ar
         d.offset[a] = piece_offset(global[a], d.dims[a], coords[a]);
         MPI_CHECK(MPI_Cart_shift(cart, a, 1, &d.neighbour[a][Low], &d.neighbour[a][High]));
     }
-    for (int n = 0; n < 27; ++n) {
-        const int dir[3] = {n % 3 - 1, n / 3 % 3 - 1, n / 9 - 1};
+    for (int n = 0; n < kDirections; ++n) {
+        const std::array<int, 3> dir = direction_of(n);
         int at[3];
         bool inside = true;
         for (int a = 0; a < 3; ++a) {

@@ -14,6 +14,16 @@ enum Side { Low = 0, High = 1 };
 // Which axes wrap around (--periodic): past the last plane is the first.
 using Periodic = std::array<bool, 3>;
 
+// The 27 directions of a box's neighbourhood, the box itself included: each
+// component -1, 0 or 1, numbered x fastest.
+inline constexpr int kDirections = 27;
+inline int direction_index(const std::array<int, 3>& dir) {
+    return (dir[0] + 1) + 3 * (dir[1] + 1) + 9 * (dir[2] + 1);
+}
+inline std::array<int, 3> direction_of(int index) {
+    return {index % 3 - 1, index / 3 % 3 - 1, index / 9 - 1};
+}
+
 struct Decomposition {
     Communicator cart;         // the Cartesian communicator
     int rank = 0, size = 1;    // in `cart`
@@ -30,11 +40,11 @@ struct Decomposition {
     // direction (each component -1, 0 or 1), or MPI_PROC_NULL past a
     // physical boundary: deep halos (halo depth k > 1) need the edges and
     // corners, which a step with a star stencil never reads.
-    int diagonal[27]{};
+    int diagonal[kDirections]{};
 
     bool has_neighbour(int axis, Side side) const { return neighbour[axis][side] != MPI_PROC_NULL; }
     int neighbour_towards(const std::array<int, 3>& dir) const {
-        return diagonal[(dir[0] + 1) + 3 * (dir[1] + 1) + 9 * (dir[2] + 1)];
+        return diagonal[direction_index(dir)];
     }
 };
 

@@ -28,18 +28,37 @@ template <class T>
 HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth,
                               CommMode mode, const std::vector<T*>& arrays, Stream& halo_stream)
     : mode_(mode), layout_(layout), stream_(halo_stream) {
-    for (const HaloMessage& m : plan_halo_messages(d, layout, radius, depth)) {
-        largest_ = std::max(largest_, m.count);
-        if (mode != CommMode::None) faces_.push_back(Face{m});
+    plan_faces(d, radius, depth);
+    allocate_buffers();
+    build_face_tables();
+    order_receives_for_nccl();
+    if (mode == CommMode::Nccl) {
+#if STENCIL_HAVE_NCCL
+        nccl_ = std::make_unique<NcclComm>(d.cart.get());
+#else
+        fatal("--comm nccl: this build has no NCCL/RCCL");
+#endif
     }
-    auto add = [](FaceTable<T>& table, const Box& box, T* buffer) {
-        if (!table.add(box, buffer))
-            fatal("a halo exchange with more parts than a face table holds");
-    };
-    for (Face& f : faces_) {
-        if (f.count > std::size_t(INT_MAX))
-            fatal("a halo message of " + std::to_string(f.count) +
+    if (mode == CommMode::GpuAware || mode == CommMode::Staged)
+        for (std::size_t a = 0; a < arrays.size(); ++a)
+            make_requests(d, arrays[a], arrays[arrays.size() - 1 - a]);
+}
+
+template <class T>
+void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth) {
+    for (const HaloMessage& m : plan_halo_messages(d, layout_, radius, depth)) {
+        largest_ = std::max(largest_, m.count);
+        if (mode_ == CommMode::None) continue; // sizes only
+        if (m.count > std::size_t(INT_MAX))
+            fatal("a halo message of " + std::to_string(m.count) +
                   " cells exceeds MPI's int count");
+        faces_.push_back(Face{m});
+    }
+}
+
+template <class T>
+void HaloExchange<T>::allocate_buffers() {
+    for (Face& f : faces_) {
         if (!f.in_place) {
             device_buffers_.emplace_back(f.count);
             f.send_device = device_buffers_.back().data();
@@ -48,7 +67,7 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
                 f.recv_device = device_buffers_.back().data();
             }
         }
-        if (mode == CommMode::Staged && !f.self) {
+        if (mode_ == CommMode::Staged && !f.self) {
             pinned_buffers_.emplace_back(f.count);
             f.send_host = pinned_buffers_.back().data();
             pinned_buffers_.emplace_back(f.count);
@@ -57,6 +76,14 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
         bytes_ += 2 * f.count * sizeof(T);
         self_faces_ += f.self;
     }
+}
+
+template <class T>
+void HaloExchange<T>::build_face_tables() {
+    auto add = [](FaceTable<T>& table, const Box& box, T* buffer) {
+        if (!table.add(box, buffer))
+            fatal("a halo exchange with more parts than a face table holds");
+    };
     // A rank that is its own neighbour towards dir (periodic, alone along
     // it) sends nothing to itself: its halo there is filled from the message
     // towards -dir, packed parts straight from that message's pack buffer by
@@ -77,47 +104,44 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
     for (const Face& f : faces_)
         for (const HaloPart& part : f.parts)
             add(received_[part.level], part.recv, nullptr);
+}
+
+template <class T>
+void HaloExchange<T>::order_receives_for_nccl() {
     for (std::size_t f = 0; f < faces_.size(); ++f)
         recv_order_.push_back(f);
     std::stable_sort(recv_order_.begin(), recv_order_.end(), [&](std::size_t a, std::size_t b) {
-        return 26 - direction_index(faces_[a].dir) < 26 - direction_index(faces_[b].dir);
+        return opposite(direction_index(faces_[a].dir)) < opposite(direction_index(faces_[b].dir));
     });
-    if (mode == CommMode::Nccl) {
-#if STENCIL_HAVE_NCCL
-        nccl_ = std::make_unique<NcclComm>(d.cart.get());
-#else
-        fatal("--comm nccl: this build has no NCCL/RCCL");
-#endif
-    }
+}
+
+template <class T>
+void HaloExchange<T>::make_requests(const Decomposition& d, T* field_base, T* previous_base) {
     // One request set per time-level array as p(t_n) (the other is then
-    // p(t_n-1)). A message sent towards dir carries tag direction_index(dir)
-    // + 27 * level; the one received from the neighbour at dir was sent
-    // towards -dir.
-    for (std::size_t a = 0; a < arrays.size(); ++a) {
-        if (mode == CommMode::Nccl || mode == CommMode::None) break;
-        const FieldView<T> field = view_of(arrays[a], layout),
-                           previous = view_of(arrays[arrays.size() - 1 - a], layout);
-        origins_.push_back(field.origin);
-        PersistentRequests set;
-        for (const Face& f : faces_) {
-            if (f.self) continue;
-            const int count = int(f.count);
-            const int sent_tag = direction_index(f.dir) + 27 * f.level(),
-                      received_tag = (26 - direction_index(f.dir)) + 27 * f.level();
-            const void* send =
-                mode == CommMode::Staged ? f.send_host : send_source(f, field, previous);
-            void* recv = mode == CommMode::Staged ? f.recv_host : recv_target(f, field, previous);
-            set.add_recv(recv, count, mpi_datatype<T>(), f.peer, received_tag, d.cart.get());
-            set.add_send(send, count, mpi_datatype<T>(), f.peer, sent_tag, d.cart.get());
-        }
-        requests_.push_back(std::move(set));
+    // p(t_n-1)), since in-place faces live in the arrays. The message
+    // received from the neighbour at dir was sent towards -dir.
+    const FieldView<T> field = view_of(field_base, layout_),
+                       previous = view_of(previous_base, layout_);
+    origins_.push_back(field.origin);
+    PersistentRequests set;
+    for (const Face& f : faces_) {
+        if (f.self) continue;
+        const int count = int(f.count), towards = direction_index(f.dir);
+        const void* send =
+            mode_ == CommMode::Staged ? f.send_host : send_source(f, field, previous);
+        void* recv = mode_ == CommMode::Staged ? f.recv_host : recv_target(f, field, previous);
+        set.add_recv(recv, count, mpi_datatype<T>(), f.peer,
+                     message_tag(opposite(towards), f.level()), d.cart.get());
+        set.add_send(send, count, mpi_datatype<T>(), f.peer, message_tag(towards, f.level()),
+                     d.cart.get());
     }
+    requests_.push_back(std::move(set));
 }
 
 template <class T>
 std::size_t HaloExchange<T>::matching(const Face& f) const {
     for (std::size_t o = 0; o < faces_.size(); ++o)
-        if (direction_index(faces_[o].dir) == 26 - direction_index(f.dir) &&
+        if (direction_index(faces_[o].dir) == opposite(direction_index(f.dir)) &&
             faces_[o].level() == f.level())
             return o;
     fatal("a halo message without its opposite");

@@ -123,6 +123,14 @@ private:
         T* recv_host = nullptr;
         int opposite = -1; // self: the message towards -dir, whose cells fill this halo
     };
+    // The constructor's steps: the messages of the plan; their device and
+    // pinned buffers; the pack and unpack tables by time level; NCCL's
+    // receive order; one persistent request set per time-level array.
+    void plan_faces(const Decomposition& d, int radius, int depth);
+    void allocate_buffers();
+    void build_face_tables();
+    void order_receives_for_nccl();
+    void make_requests(const Decomposition& d, T* field_base, T* previous_base);
     // Where a message's cells are sent from and received into: its buffers,
     // or for an in-place message the planes of `field` or `previous`.
     const T* send_source(const Face& f, FieldView<T> field, FieldView<T> previous) const;

@@ -35,8 +35,8 @@ HaloPart part(const Layout& L, const std::array<int, 3>& dir, int level, int wid
 std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout& L, int radius,
                                             int depth) {
     std::vector<HaloMessage> messages;
-    for (int n = 0; n < 27; ++n) {
-        const std::array<int, 3> dir{n % 3 - 1, n / 3 % 3 - 1, n / 9 - 1};
+    for (int n = 0; n < kDirections; ++n) {
+        const std::array<int, 3> dir = direction_of(n);
         const int axes = (dir[0] != 0) + (dir[1] != 0) + (dir[2] != 0);
         if (axes == 0 || axes > depth) continue;
         const int peer = d.neighbour_towards(dir);

@@ -52,9 +52,18 @@ struct HaloMessage {
     std::size_t count;           // cells in the message
 };
 
-// The index of a direction, 0..26; the opposite direction has 26 - index.
-inline int direction_index(const std::array<int, 3>& dir) {
-    return (dir[0] + 1) + 3 * (dir[1] + 1) + 9 * (dir[2] + 1);
+// The direction opposite `direction` (both indices, decomposition.hpp):
+// what a rank sends towards d lands in its peer's halo at opposite(d).
+inline constexpr int opposite(int direction) {
+    return kDirections - 1 - direction;
+}
+
+// The MPI tag of a message sent towards `direction` whose parts start at
+// time level `level`. Its peer receives it as the message from
+// opposite(direction) with that level: one tag per (direction, level), so
+// messages match even where one rank is the neighbour on several sides.
+inline constexpr int message_tag(int direction, int level) {
+    return direction + kDirections * level;
 }
 
 // The messages of an exchange of `depth` k for stencil radius `radius` on

@@ -3,8 +3,8 @@
 // and the rule that picks a halo depth from measured step times.
 #include "decomposition.hpp"
 #include "gpu_aware.hpp"
-#include "step/halo_depth.hpp"
 #include "halo_plan.hpp"
+#include "step/halo_depth.hpp"
 
 #include <gtest/gtest.h>
 
@@ -104,7 +104,7 @@ TEST(HaloPlan, DeepMessagesFillTheGrownBoxExactlyOnceEdgesAndCornersIncluded) {
                 // receives, part by part; in place, as many whole planes.
                 int opposites = 0;
                 for (const HaloMessage& o : plan)
-                    if (direction_index(o.dir) == 26 - direction_index(m.dir) &&
+                    if (direction_index(o.dir) == opposite(direction_index(m.dir)) &&
                         o.parts[0].level == m.parts[0].level) {
                         ++opposites;
                         ASSERT_EQ(o.parts.size(), m.parts.size());
