@@ -1,6 +1,5 @@
-// SimulationOf<T>'s time step: both schedules (overlap on and off), the
-// steps between deep halos' exchanges, plain launches or replayed graphs,
-// and the step timers.
+// SimulationOf<T>'s time step: the phase lists of step_phases.hpp enqueued
+// by the plain runner or replayed by the graph runner, and the step timers.
 #include "step/simulation.hpp"
 #include "step/simulation_impl.hpp"
 
@@ -15,76 +14,96 @@ namespace stencil {
 template <class T>
 void SimulationOf<T>::shapes_changed() {
     slab_tables_ = wave_tables(layout_, slabs_, kLanes<T>);
-    for (auto* set : {&front_graphs_, &back_graphs_}) {
-        set->clear();
-        set->resize(std::size_t(2 * graph_period()));
+    std::size_t most_runs = 0;
+    for (const auto& runs : runs_)
+        most_runs = std::max(most_runs, runs.size());
+    graphs_.clear();
+    graphs_.resize(most_runs);
+    for (auto& set : graphs_)
+        set.resize(std::size_t(2 * graph_period()));
+}
+
+template <class T>
+void SimulationOf<T>::setup_schedules() {
+    ScheduleInputs in;
+    in.overlap = config_.overlap;
+    in.moves_data = exchange_->moves_data();
+    in.host_between = exchange_->host_between();
+    // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R into
+    // the interior, where the interior update writes.
+    in.pack_reaches_interior = depth_ >= 3;
+    for (int ring_step = 0; ring_step < depth_; ++ring_step) {
+        schedules_.push_back(step_phases(in, ring_step));
+        runs_.push_back(graph_runs(schedules_.back()));
     }
 }
 
 template <class T>
-void SimulationOf<T>::enqueue_front(StepTimers& t, bool sampled, FieldView<T> p,
-                                    FieldView<T> next) {
-    if (exchange_->moves_data()) {
-        // After the previous step, whose last work is on the compute stream.
-        halo_.wait_for(compute_);
-        if (config_.poison_halo) exchange_->poison_halo(p, next);
-        exchange_->pack(p, next, sampled);
-        // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R
-        // into the interior, where the interior update writes.
-        if (config_.overlap && depth_ >= 3) compute_.wait_for(halo_);
-    }
-    if (!config_.overlap) return;
-    // Enqueued before post(), where the host waits for the pack: the
-    // interior reads only owned cells of p and writes next, which the
-    // exchange never touches, so the device need not idle while the host
-    // posts.
-    if (sampled) t.interior_start.record(compute_);
-    update_(p, next, vel_view(), inner_, compute_);
-    if (sampled) t.interior_stop.record(compute_);
-}
-
-template <class T>
-void SimulationOf<T>::enqueue_back(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next) {
-    exchange_->unpack(p, next, sampled);
-    // The boundary follows the unpack on the high-priority halo stream, so
-    // it starts as soon as the halos are in, alongside the interior's last
-    // blocks rather than behind them. With nothing exchanged, on compute.
-    Stream& stream = exchange_->moves_data() ? halo_ : compute_;
-    auto mark = [&](Event& e) {
-        if (sampled) e.record(stream);
+void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampled) {
+    Stream& stream = stream_of(phase.lane);
+    auto timed_update = [&](Event& start, Event& stop, auto&& launch) {
+        if (sampled) start.record(stream);
+        launch();
+        if (sampled) stop.record(stream);
     };
-    if (config_.overlap) {
-        mark(t.boundary_start);
-        update_tables_(p, next, vel_view(), slab_tables_, stream);
-        mark(t.boundary_stop);
-    } else {
-        mark(t.interior_start);
-        update_(p, next, vel_view(), whole_, stream);
-        mark(t.interior_stop);
-        mark(t.boundary_start);
-        mark(t.boundary_stop);
+    StepTimers& t = s.timers;
+    switch (phase.kind) {
+    case PhaseKind::Begin:
+        return exchange_->begin(s.p, s.next, s.slot);
+    case PhaseKind::Fork:
+        return halo_.wait_for(compute_);
+    case PhaseKind::Pack:
+        if (config_.poison_halo) exchange_->poison_halo(s.p, s.next);
+        return exchange_->pack(s.p, s.next, sampled);
+    case PhaseKind::Interior: {
+        const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
+        return timed_update(t.interior_start, t.interior_stop,
+                            [&] { update_(s.p, s.next, vel_view(), box, stream); });
+    }
+    case PhaseKind::Post:
+        return exchange_->post();
+    case PhaseKind::Wait:
+        return exchange_->wait();
+    case PhaseKind::Unpack:
+        return exchange_->unpack(s.p, s.next, sampled);
+    case PhaseKind::Boundary:
+        return timed_update(t.boundary_start, t.boundary_stop,
+                            [&] { update_tables_(s.p, s.next, vel_view(), slab_tables_, stream); });
+    case PhaseKind::Whole: // timed as the interior: it is the step's one update
+        return timed_update(t.interior_start, t.interior_stop,
+                            [&] { update_(s.p, s.next, vel_view(), whole_, stream); });
+    case PhaseKind::Join:
+        return compute_.wait_for(halo_);
+    case PhaseKind::Source:
+        if (adds_source_)
+            launch_add_source(s.next, source_cells_[std::size_t(s.ring_step)], source_,
+                              source_step_.data(), stream);
+        return;
     }
 }
 
 template <class T>
-void SimulationOf<T>::enqueue_ring(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next,
-                                   int phase) {
-    auto mark = [&](Event& e) {
-        if (sampled) e.record(compute_);
-    };
-    mark(t.interior_start);
-    update_(p, next, vel_view(), ring_[std::size_t(phase - 1)], compute_);
-    mark(t.interior_stop);
-    mark(t.boundary_start);
-    mark(t.boundary_stop);
-    enqueue_source(next, phase);
+void SimulationOf<T>::run_plain(const StepState& s) {
+    for (const Phase& phase : schedules_[std::size_t(s.ring_step)])
+        enqueue(phase, s, s.timers.sampled);
 }
 
 template <class T>
-void SimulationOf<T>::enqueue_source(FieldView<T> next, int phase) {
-    if (adds_source_)
-        launch_add_source(next, source_cells_[std::size_t(phase)], source_, source_step_.data(),
-                          compute_);
+void SimulationOf<T>::run_graphs(const StepState& s) {
+    const std::vector<Phase>& phases = schedules_[std::size_t(s.ring_step)];
+    const std::vector<PhaseRun>& runs = runs_[std::size_t(s.ring_step)];
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const PhaseRun& run = runs[r];
+        auto enqueue_run = [&](bool sampled) {
+            for (std::size_t i = run.first; i < run.last; ++i)
+                enqueue(phases[i], s, sampled);
+            if (run.joins_halo) compute_.wait_for(halo_); // a capture ends with its forks joined
+        };
+        if (run.captured)
+            replay(graphs_[r], s.timers.sampled, stream_of(run.origin), enqueue_run);
+        else
+            enqueue_run(s.timers.sampled);
+    }
 }
 
 template <class T>
@@ -115,59 +134,22 @@ void SimulationOf<T>::step(bool timed) {
     // whose slot this step is about to reuse: read it now.
     while (collected_ <= steps_done_ - kSlots + 1)
         collect(collected_);
-    const int slot = steps_done_ % kSlots, phase = steps_done_ % depth_;
+    const int slot = steps_done_ % kSlots, ring_step = steps_done_ % depth_;
     StepTimers& t = timers_[slot];
     t.timed = timed;
     // Phases are sampled a whole k-step cycle at a time, one cycle in
     // kPhaseSampling, so that every step of the cycle counts alike and the
     // events cost what they cost at k = 1.
     t.sampled = timed && timed_steps_ / depth_ % kPhaseSampling == 0;
-    t.exchanged = phase == 0 && exchange_->moves_data();
+    t.exchanged = ring_step == 0 && exchange_->moves_data();
+    t.has_boundary = ring_step == 0 && config_.overlap;
     timed_steps_ += timed;
     if (steps_done_ == 0) first_start_.record(compute_); // not the time spent on setup
-    const FieldView<T> p = view(current_), next = view(1 - current_);
-    if (phase > 0) {
-        // Between exchanges: the ring, which reads only what the steps
-        // before it left valid, all on the compute stream.
-        if (!graphs_)
-            enqueue_ring(t, t.sampled, p, next, phase);
-        else
-            replay(front_graphs_, t.sampled, compute_,
-                   [&](bool sampled) { enqueue_ring(t, sampled, p, next, phase); });
-    } else if (!graphs_) {
-        exchange_->begin(p, next, slot);
-        enqueue_front(t, t.sampled, p, next);
-        exchange_->post();
-        exchange_->wait();
-        enqueue_back(t, t.sampled, p, next);
-        if (exchange_->moves_data()) compute_.wait_for(halo_);
-        enqueue_source(next, 0);
-    } else if (exchange_->host_between()) {
-        // MPI: one graph up to the pack and the interior, the host's part of
-        // the exchange, then one graph for the unpack and the boundary.
-        exchange_->begin(p, next, slot);
-        replay(front_graphs_, t.sampled, compute_, [&](bool sampled) {
-            enqueue_front(t, sampled, p, next);
-            compute_.wait_for(halo_); // a capture ends with its forks joined
-        });
-        exchange_->post();
-        exchange_->wait();
-        replay(back_graphs_, t.sampled, halo_,
-               [&](bool sampled) { enqueue_back(t, sampled, p, next); });
-        compute_.wait_for(halo_);
-        enqueue_source(next, 0); // a launch of its own, after both streams' graphs
-    } else {
-        // NCCL's exchange is stream-ordered, so the whole step, source
-        // included, is one graph; so is a step with nothing to exchange.
-        exchange_->begin(p, next, slot);
-        replay(front_graphs_, t.sampled, compute_, [&](bool sampled) {
-            enqueue_front(t, sampled, p, next);
-            exchange_->post();
-            enqueue_back(t, sampled, p, next);
-            if (exchange_->moves_data()) compute_.wait_for(halo_);
-            enqueue_source(next, 0);
-        });
-    }
+    const StepState state{t, view(current_), view(1 - current_), ring_step, slot};
+    if (use_graphs_)
+        run_graphs(state);
+    else
+        run_plain(state);
     t.done.record(compute_);
     current_ = 1 - current_;
     ++steps_done_;
@@ -191,7 +173,7 @@ void SimulationOf<T>::collect(int n) const {
             totals_.unpack += h.unpack;
     }
     totals_.interior += elapsed_ms(t.interior_start, t.interior_stop);
-    totals_.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
+    if (t.has_boundary) totals_.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
     ++totals_.sampled;
 }
 
@@ -265,7 +247,8 @@ std::vector<LaunchBox> SimulationOf<T>::launch_boxes() const {
 }
 
 template <class T>
-void SimulationOf<T>::set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) {
+void SimulationOf<T>::set_launch_shape(const std::array<int, 3>& extents,
+                                       const LaunchShape& shape) {
     for (LaunchBox* u : updated_boxes(*this))
         if (u->box.nx() == extents[0] && u->box.ny() == extents[1] && u->box.nz() == extents[2])
             u->shape = shape;

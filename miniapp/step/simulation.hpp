@@ -2,9 +2,9 @@
 // exchange, and the time loop with its overlap schedule.
 #pragma once
 
-#include "halo_exchange.hpp"
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "halo_exchange.hpp"
 
 #include <mpi.h>
 

@@ -4,9 +4,10 @@
 #pragma once
 
 #include "graph.hpp"
-#include "step/simulation.hpp"
 #include "source.hpp"
 #include "stencil.hpp"
+#include "step/simulation.hpp"
+#include "step/step_phases.hpp"
 
 #include <array>
 #include <functional>
@@ -24,6 +25,7 @@ struct StepTimers {
     Event done;                          // the step's last work on the compute stream
     bool timed = false, sampled = false; // sampled: the phase events were recorded
     bool exchanged = false;              // the step exchanged halos (deep halos: 1 in k)
+    bool has_boundary = false;           // the step updated the shell apart (Boundary)
 };
 
 template <class T>
@@ -59,7 +61,7 @@ public:
     }
     std::vector<LaunchBox> launch_boxes() const override;
     void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;
-    bool graphs() const override { return graphs_; }
+    bool graphs() const override { return use_graphs_; }
 
     // The collective queries (simulation_queries.cpp).
     std::uint64_t checksum() const override;
@@ -97,16 +99,24 @@ private:
     void setup_update(const std::array<int, 3>& global);
     // After the boxes' shapes change: merge the slabs anew, drop the graphs.
     void shapes_changed();
+    // The step's phase lists (step_phases.hpp), one per step of the
+    // exchange cycle, and how the graph runner splits each.
+    void setup_schedules();
     void step(bool timed);
-    // The device work of a step before the host's part of an MPI exchange
-    // (pack, interior), and after it (unpack, boundary or whole update).
-    void enqueue_front(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
-    void enqueue_back(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next);
-    // A step between exchanges (deep halos): the ring `phase` steps after
-    // the exchange, and the source, on the compute stream.
-    void enqueue_ring(StepTimers& t, bool sampled, FieldView<T> p, FieldView<T> next, int phase);
-    // The source, after the update of its cell (on the compute stream).
-    void enqueue_source(FieldView<T> next, int phase);
+    // What one step's phases work on.
+    struct StepState {
+        StepTimers& timers;
+        FieldView<T> p, next; // p(t_n) and p(t_n-1), overwritten by p(t_n+1)
+        int ring_step;        // steps since the last exchange
+        int slot;             // the timers' slot
+    };
+    // The two runners: each phase enqueued in order; or each captured run
+    // of device phases replayed as a graph, the rest enqueued as they come.
+    void run_plain(const StepState& s);
+    void run_graphs(const StepState& s);
+    // Enqueues (or, on the host, does) one phase; `sampled`: with its events.
+    void enqueue(const Phase& phase, const StepState& s, bool sampled);
+    Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
     // Launches graphs[graph_index(sampled)] on `stream`, capturing it (and
     // its sampled twin) from enqueue(sampled) the first time.
     template <class F>
@@ -168,11 +178,14 @@ private:
     DeviceArray<long long> source_step_{1}; // the steps the source kernel has added
     UpdateFn update_;
     UpdateTablesFn update_tables_;
-    // Graphs of the step's device work (--graphs): before the host's part of
-    // an MPI exchange ("front"; with NCCL, nothing to exchange or between
-    // exchanges, the whole step), and after it ("back"): graph_index().
-    bool graphs_ = false;
-    std::vector<Graph> front_graphs_, back_graphs_;
+    // The step's phases by ring step (0: the exchange step), and their
+    // runs for the graph runner.
+    std::vector<std::vector<Phase>> schedules_;
+    std::vector<std::vector<PhaseRun>> runs_;
+    // --graphs: the captured runs' graphs, by the run's place in its list,
+    // then graph_index().
+    bool use_graphs_ = false;
+    std::vector<std::vector<Graph>> graphs_;
     int steps_done_ = 0;  // since the start, the warm-up's rewind or a restore
     int first_step_ = 0;  // the physics step a restore continued from
     int timed_steps_ = 0; // enqueued, for the phase sampling

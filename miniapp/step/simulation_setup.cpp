@@ -134,7 +134,8 @@ SimulationOf<T>::SimulationOf(const Config& config, const Physics& physics,
     // "Merged launches and graphs"): steps with nothing to exchange or with
     // NCCL, one graph each; not MPI exchanges, whose two graphs ran 0.5-10%
     // slower than plain launches on 2 x H200 from 256^3 per GPU.
-    graphs_ =
+    setup_schedules();
+    use_graphs_ =
         config_.graphs == GraphChoice::On ||
         (config_.graphs == GraphChoice::Auto && graphs_available() && !exchange_->host_between());
     shapes_changed();

@@ -1,0 +1,157 @@
+// The step's phase lists and how the graph runner splits them
+// (miniapp/step/step_phases.hpp), for every schedule a run can have. The
+// lists are written out by hand from the design's order; the properties
+// below hold for every combination, so a change to the schedule that
+// breaks an ordering rule fails here before it reaches a GPU.
+#include "step/step_phases.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace stencil {
+namespace {
+
+ScheduleInputs inputs(bool overlap, bool moves_data, bool host_between, bool deep = false) {
+    ScheduleInputs in;
+    in.overlap = overlap, in.moves_data = moves_data, in.host_between = host_between;
+    in.pack_reaches_interior = deep;
+    return in;
+}
+
+TEST(StepPhases, MpiExchangeStepWithOverlap) {
+    EXPECT_EQ(describe(step_phases(inputs(true, true, true), 0)),
+              "begin@host fork@compute pack@halo interior@compute post@host wait@host "
+              "unpack@halo boundary@halo join@compute source@compute");
+}
+
+TEST(StepPhases, MpiExchangeStepWithoutOverlap) {
+    EXPECT_EQ(describe(step_phases(inputs(false, true, true), 0)),
+              "begin@host fork@compute pack@halo post@host wait@host unpack@halo whole@halo "
+              "join@compute source@compute");
+}
+
+TEST(StepPhases, NcclIsStreamOrdered) {
+    EXPECT_EQ(describe(step_phases(inputs(true, true, false), 0)),
+              "begin@host fork@compute pack@halo interior@compute post@halo unpack@halo "
+              "boundary@halo join@compute source@compute");
+}
+
+TEST(StepPhases, NothingToExchangeStaysOnCompute) {
+    EXPECT_EQ(describe(step_phases(inputs(true, false, false), 0)),
+              "begin@host interior@compute boundary@compute source@compute");
+    EXPECT_EQ(describe(step_phases(inputs(false, false, false), 0)),
+              "begin@host whole@compute source@compute");
+}
+
+TEST(StepPhases, DeepPackFencesTheInterior) {
+    EXPECT_EQ(describe(step_phases(inputs(true, true, true, true), 0)),
+              "begin@host fork@compute pack@halo join@compute interior@compute post@host "
+              "wait@host unpack@halo boundary@halo join@compute source@compute");
+    // Without overlap nothing writes during the pack: no fence.
+    const auto off = step_phases(inputs(false, true, true, true), 0);
+    EXPECT_EQ(std::count_if(off.begin(), off.end(),
+                            [](const Phase& p) { return p.kind == PhaseKind::Join; }),
+              1);
+}
+
+TEST(StepPhases, RingStepsAreTheListWithoutTheExchange) {
+    for (int ring_step = 1; ring_step < 8; ++ring_step)
+        EXPECT_EQ(describe(step_phases(inputs(true, true, true, true), ring_step)),
+                  "interior@compute source@compute");
+}
+
+std::size_t position(const std::vector<Phase>& s, PhaseKind kind) {
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i].kind == kind) return i;
+    return s.size();
+}
+
+// Every combination: the orderings the bitwise equality with one domain
+// rests on.
+TEST(StepPhases, EveryScheduleKeepsTheOrderingRules) {
+    for (int mask = 0; mask < 16; ++mask) {
+        const ScheduleInputs in = inputs(mask & 1, mask & 2, (mask & 2) && (mask & 4), mask & 8);
+        const auto s = step_phases(in, 0);
+        SCOPED_TRACE(describe(s));
+        const std::size_t n = s.size();
+        EXPECT_EQ(s.front().kind, PhaseKind::Begin);
+        EXPECT_EQ(s.back().kind, PhaseKind::Source);
+        EXPECT_EQ(s.back().lane, Lane::Compute);
+        const std::size_t update =
+            std::min(position(s, PhaseKind::Boundary), position(s, PhaseKind::Whole));
+        ASSERT_LT(update, n);
+        EXPECT_EQ(position(s, PhaseKind::Interior) < n, in.overlap);
+        EXPECT_EQ(position(s, PhaseKind::Pack) < n, in.moves_data);
+        if (in.moves_data) {
+            EXPECT_LT(position(s, PhaseKind::Fork), position(s, PhaseKind::Pack));
+            EXPECT_LT(position(s, PhaseKind::Pack), position(s, PhaseKind::Post));
+            EXPECT_LT(position(s, PhaseKind::Unpack), update); // the shell reads the halos
+            // The compute stream waits for the halo stream before the source.
+            std::size_t last_halo = 0, last_join = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (s[i].lane == Lane::Halo) last_halo = i;
+                if (s[i].kind == PhaseKind::Join) last_join = i;
+            }
+            EXPECT_LT(last_halo, last_join);
+        }
+        if (in.overlap && in.moves_data) // the interior runs while the halos travel
+            EXPECT_LT(position(s, PhaseKind::Interior), position(s, PhaseKind::Post));
+    }
+}
+
+std::string describe_runs(const std::vector<Phase>& s) {
+    std::string text;
+    for (const PhaseRun& r : graph_runs(s)) {
+        text += r.captured ? "[" : "(";
+        for (std::size_t i = r.first; i < r.last; ++i)
+            text += std::string(i == r.first ? "" : " ") + phase_name(s[i].kind);
+        text += r.captured ? std::string("]@") + lane_name(r.origin) + (r.joins_halo ? "+join" : "")
+                           : ")";
+        text += " ";
+    }
+    return text;
+}
+
+TEST(GraphRuns, MpiStepIsTwoGraphsAroundTheHost) {
+    EXPECT_EQ(describe_runs(step_phases(inputs(true, true, true), 0)),
+              "(begin) [fork pack interior]@compute+join (post) (wait) [unpack boundary]@halo "
+              "(join) (source) ");
+    EXPECT_EQ(describe_runs(step_phases(inputs(true, true, true, true), 0)),
+              "(begin) [fork pack join interior]@compute (post) (wait) [unpack boundary]@halo "
+              "(join) (source) ");
+}
+
+TEST(GraphRuns, StreamOrderedStepsAreOneGraph) {
+    EXPECT_EQ(describe_runs(step_phases(inputs(true, true, false), 0)),
+              "(begin) [fork pack interior post unpack boundary join source]@compute ");
+    EXPECT_EQ(describe_runs(step_phases(inputs(false, false, false), 0)),
+              "(begin) [whole source]@compute ");
+    EXPECT_EQ(describe_runs(step_phases(inputs(true, true, true, true), 2)),
+              "[interior source]@compute ");
+}
+
+TEST(GraphRuns, CoverEveryPhaseOnceAndCaptureNoHostPhase) {
+    for (int mask = 0; mask < 16; ++mask)
+        for (int ring_step = 0; ring_step < 2; ++ring_step) {
+            const auto s = step_phases(
+                inputs(mask & 1, mask & 2, (mask & 2) && (mask & 4), mask & 8), ring_step);
+            SCOPED_TRACE(describe(s));
+            std::size_t next = 0;
+            for (const PhaseRun& r : graph_runs(s)) {
+                EXPECT_EQ(r.first, next);
+                EXPECT_LT(r.first, r.last);
+                next = r.last;
+                for (std::size_t i = r.first; i < r.last && r.captured; ++i) {
+                    EXPECT_NE(s[i].lane, Lane::Host);
+                    // Replayed on the halo stream, a graph cannot wait for
+                    // the compute stream's work from outside it.
+                    if (r.origin == Lane::Halo) EXPECT_NE(s[i].kind, PhaseKind::Join);
+                }
+            }
+            EXPECT_EQ(next, s.size());
+        }
+}
+
+} // namespace
+} // namespace stencil
