@@ -110,6 +110,76 @@ bool Options::wants(const std::string& name) const {
     return false;
 }
 
+namespace {
+
+// The options that take a comma-separated list; false for any other key.
+bool parse_list(Options& o, const std::string& key, const std::string& value) {
+    if (key == "--radii") {
+        o.radii.clear();
+        for (const auto& r : split(value, ',')) {
+            const int R = parse_int(r, "radius");
+            if (R < kMinRadius || R > kMaxRadius) fail("radius " + r + " is outside 1..8");
+            o.radii.push_back(R);
+        }
+    } else if (key == "--sizes") {
+        o.sizes.clear();
+        for (const auto& s : split(value, ','))
+            o.sizes.push_back(parse_size(s));
+    } else if (key == "--precision") {
+        o.precisions.clear();
+        for (const auto& p : split(value, ',')) {
+            Precision precision;
+            if (!parse_precision(p, precision)) fail("precision '" + p + "' is not fp32 or fp64");
+            o.precisions.push_back(precision);
+        }
+    } else if (key == "--rows") {
+        o.rows.clear();
+        for (const auto& r : split(value, ',')) {
+            const int rows = parse_int(r, "rows");
+            if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
+                fail("rows per thread must be 1, 2, 4 or 8, not " + r);
+            o.rows.push_back(rows);
+        }
+    } else if (key == "--variants") {
+        o.variants = split(value, ',');
+        for (const std::string& name : o.variants)
+            if (std::find(std::begin(kVariantNames), std::end(kVariantNames), name) ==
+                std::end(kVariantNames))
+                fail("--variants: '" + name + "' is not a variant");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// The options of one value, or none; false for any other key.
+bool parse_single(Options& o, const std::string& key, const std::string& value) {
+    if (key == "--block-x") {
+        o.shape.block_x = parse_int(value, "block-x");
+    } else if (key == "--block-y") {
+        o.shape.block_y = parse_int(value, "block-y");
+    } else if (key == "--window") {
+        o.shape.window = parse_int(value, "window");
+    } else if (key == "--tuning") {
+        if (value.empty()) fail("--tuning needs off, auto or a file");
+        o.tuning_mode = value;
+    } else if (key == "--tune-only") {
+        o.tune_only = true;
+    } else if (key == "--tune-seconds") {
+        o.tune_seconds = parse_int(value, "tune-seconds");
+    } else if (key == "--inject-fault") {
+        if (value != "wrong-result") fail("--inject-fault: '" + value + "' is not wrong-result");
+        o.plant_wrong_result = true;
+    } else if (key == "--warmup") {
+        o.warmup = parse_int(value, "warmup");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
 Options parse_options(int argc, char** argv) {
     Options o;
     for (int a = 1; a < argc; ++a) {
@@ -120,61 +190,9 @@ Options parse_options(int argc, char** argv) {
         if (key == "--help" || key == "-h") {
             std::fputs(kUsage, stdout);
             std::exit(0);
-        } else if (key == "--radii") {
-            o.radii.clear();
-            for (const auto& r : split(value, ',')) {
-                const int R = parse_int(r, "radius");
-                if (R < kMinRadius || R > kMaxRadius) fail("radius " + r + " is outside 1..8");
-                o.radii.push_back(R);
-            }
-        } else if (key == "--sizes") {
-            o.sizes.clear();
-            for (const auto& s : split(value, ','))
-                o.sizes.push_back(parse_size(s));
-        } else if (key == "--precision") {
-            o.precisions.clear();
-            for (const auto& p : split(value, ',')) {
-                Precision precision;
-                if (!parse_precision(p, precision))
-                    fail("precision '" + p + "' is not fp32 or fp64");
-                o.precisions.push_back(precision);
-            }
-        } else if (key == "--rows") {
-            o.rows.clear();
-            for (const auto& r : split(value, ',')) {
-                const int rows = parse_int(r, "rows");
-                if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
-                    fail("rows per thread must be 1, 2, 4 or 8, not " + r);
-                o.rows.push_back(rows);
-            }
-        } else if (key == "--variants") {
-            o.variants = split(value, ',');
-            for (const std::string& name : o.variants)
-                if (std::find(std::begin(kVariantNames), std::end(kVariantNames), name) ==
-                    std::end(kVariantNames))
-                    fail("--variants: '" + name + "' is not a variant");
-        } else if (key == "--block-x") {
-            o.shape.block_x = parse_int(value, "block-x");
-        } else if (key == "--block-y") {
-            o.shape.block_y = parse_int(value, "block-y");
-        } else if (key == "--window") {
-            o.shape.window = parse_int(value, "window");
-        } else if (key == "--tuning") {
-            if (value.empty()) fail("--tuning needs off, auto or a file");
-            o.tuning_mode = value;
-        } else if (key == "--tune-only") {
-            o.tune_only = true;
-        } else if (key == "--tune-seconds") {
-            o.tune_seconds = parse_int(value, "tune-seconds");
-        } else if (key == "--inject-fault") {
-            if (value != "wrong-result")
-                fail("--inject-fault: '" + value + "' is not wrong-result");
-            o.plant_wrong_result = true;
-        } else if (key == "--warmup") {
-            o.warmup = parse_int(value, "warmup");
-        } else {
-            fail("unknown option '" + arg + "'");
         }
+        if (!parse_list(o, key, value) && !parse_single(o, key, value))
+            fail("unknown option '" + arg + "'");
     }
     if (const std::string why = validate(o.shape); !why.empty()) fail("bad tuning: " + why);
     if (o.tune_only && o.tuning_mode == "off") fail("--tune-only needs --tuning=auto or a file");

@@ -32,4 +32,12 @@ private:
     TuningCache cache_;
 };
 
+// The run's tuner: null without --tuning (run_tuning makes it).
+BenchTuner* bench_tuner();
+
+// --tuning: makes the tuner; with --tune-only, also the tuned shape of every
+// fused Laplacian and wave the options select, into the cache, one line
+// each, and returns 0 (main's exit status). -1: go on to the benchmarks.
+int run_tuning(const Options& o);
+
 } // namespace stencil::bench

@@ -41,6 +41,78 @@ TEST(Decomposition, OneRankOwnsEverythingAndHasNoNeighbours) {
         EXPECT_FALSE(d.has_neighbour(a, Low) || d.has_neighbour(a, High));
 }
 
+std::size_t cell_index(const Layout& L, int x, int y, int z) {
+    return std::size_t(x) + L.px() * (std::size_t(y) + L.py() * z);
+}
+
+// How many times the plan's parts of time level `level`, with the interior
+// itself, cover each cell of the layout; `cells` counts the parts' cells.
+std::vector<int> level_hits(const Layout& L, const std::vector<HaloMessage>& plan, int level,
+                            std::size_t& cells) {
+    std::vector<int> hits(std::size_t(L.px()) * L.py() * L.pz(), 0);
+    auto mark = [&](const Box& b) {
+        for (int z = b.z0; z < b.z1; ++z)
+            for (int y = b.y0; y < b.y1; ++y)
+                for (int x = b.x0; x < b.x1; ++x)
+                    ++hits[cell_index(L, x, y, z)];
+    };
+    mark(L.interior());
+    cells = 0;
+    for (const HaloMessage& m : plan)
+        for (const HaloPart& part : m.parts)
+            if (part.level == level) {
+                mark(part.recv);
+                cells += part.recv.cells();
+                EXPECT_EQ(part.send.cells(), part.recv.cells());
+            }
+    return hits;
+}
+
+// At depth k, time level `level` fills every cell of the interior grown by
+// (k - level) * R that lies outside the interior along at most k - level
+// axes exactly once, and no other cell.
+void expect_level_filled_once(const Layout& L, const std::vector<HaloMessage>& plan, int R, int k,
+                              int level) {
+    const int grow = (k - level) * R;
+    std::size_t cells = 0;
+    const std::vector<int> hits = level_hits(L, plan, level, cells);
+    const Box in = L.interior();
+    for (int z = 0; z < L.pz(); ++z)
+        for (int y = 0; y < L.py(); ++y)
+            for (int x = 0; x < L.px(); ++x) {
+                const bool grown = x >= in.x0 - grow && x < in.x1 + grow && y >= in.y0 - grow &&
+                                   y < in.y1 + grow && z >= in.z0 - grow && z < in.z1 + grow;
+                // Cells outside the interior along more axes than
+                // the steps left to read them are never needed.
+                const int outside = (x < in.x0 || x >= in.x1) + (y < in.y0 || y >= in.y1) +
+                                    (z < in.z0 || z >= in.z1);
+                const int want = grown && outside <= k - level ? 1 : 0;
+                ASSERT_EQ(hits[cell_index(L, x, y, z)], want)
+                    << "R=" << R << " k=" << k << " level " << level << " cell " << x << "," << y
+                    << "," << z;
+            }
+    EXPECT_GT(cells, 0u);
+}
+
+// The opposite message of the same level sends what each message receives,
+// part by part; in place, as many whole planes.
+void expect_opposites_match(const std::vector<HaloMessage>& plan) {
+    for (const HaloMessage& m : plan) {
+        EXPECT_TRUE(m.self);
+        int opposites = 0;
+        for (const HaloMessage& o : plan)
+            if (direction_index(o.dir) == opposite(direction_index(m.dir)) &&
+                o.parts[0].level == m.parts[0].level) {
+                ++opposites;
+                ASSERT_EQ(o.parts.size(), m.parts.size());
+                EXPECT_EQ(o.count, m.count);
+                for (std::size_t p = 0; p < m.parts.size(); ++p)
+                    EXPECT_EQ(o.parts[p].send.cells(), m.parts[p].recv.cells());
+            }
+        EXPECT_EQ(opposites, 1);
+    }
+}
+
 // One rank, periodic along every axis, is its own neighbour in every
 // direction: its exchange fills every halo cell it will read. At depth k
 // every cell of the interior grown by k*R (p) or (k-1)*R (p at the step
@@ -60,60 +132,9 @@ TEST(HaloPlan, DeepMessagesFillTheGrownBoxExactlyOnceEdgesAndCornersIncluded) {
             for (const HaloMessage& m : plan)
                 EXPECT_EQ(m.in_place,
                           m.dir[0] == 0 && m.dir[1] == 0 && (m.parts[0].level == 0 || k == 2));
-            for (int level = 0; level < (k == 1 ? 1 : 2); ++level) {
-                const int grow = (k - level) * R;
-                std::vector<int> hits(std::size_t(L.px()) * L.py() * L.pz(), 0);
-                auto mark = [&](const Box& b) {
-                    for (int z = b.z0; z < b.z1; ++z)
-                        for (int y = b.y0; y < b.y1; ++y)
-                            for (int x = b.x0; x < b.x1; ++x)
-                                ++hits[std::size_t(x) + L.px() * (std::size_t(y) + L.py() * z)];
-                };
-                mark(L.interior());
-                std::size_t cells = 0;
-                for (const HaloMessage& m : plan)
-                    for (const HaloPart& part : m.parts)
-                        if (part.level == level) {
-                            mark(part.recv);
-                            cells += part.recv.cells();
-                            EXPECT_EQ(part.send.cells(), part.recv.cells());
-                        }
-                const Box in = L.interior();
-                for (int z = 0; z < L.pz(); ++z)
-                    for (int y = 0; y < L.py(); ++y)
-                        for (int x = 0; x < L.px(); ++x) {
-                            const bool grown = x >= in.x0 - grow && x < in.x1 + grow &&
-                                               y >= in.y0 - grow && y < in.y1 + grow &&
-                                               z >= in.z0 - grow && z < in.z1 + grow;
-                            // Cells outside the interior along more axes than
-                            // the steps left to read them are never needed.
-                            const int outside = (x < in.x0 || x >= in.x1) +
-                                                (y < in.y0 || y >= in.y1) +
-                                                (z < in.z0 || z >= in.z1);
-                            const int want = grown && outside <= k - level ? 1 : 0;
-                            ASSERT_EQ(hits[std::size_t(x) + L.px() * (std::size_t(y) + L.py() * z)],
-                                      want)
-                                << "R=" << R << " k=" << k << " level " << level << " cell " << x
-                                << "," << y << "," << z;
-                        }
-                EXPECT_GT(cells, 0u);
-            }
-            for (const HaloMessage& m : plan) {
-                EXPECT_TRUE(m.self);
-                // The opposite message of the same level sends what this one
-                // receives, part by part; in place, as many whole planes.
-                int opposites = 0;
-                for (const HaloMessage& o : plan)
-                    if (direction_index(o.dir) == opposite(direction_index(m.dir)) &&
-                        o.parts[0].level == m.parts[0].level) {
-                        ++opposites;
-                        ASSERT_EQ(o.parts.size(), m.parts.size());
-                        EXPECT_EQ(o.count, m.count);
-                        for (std::size_t p = 0; p < m.parts.size(); ++p)
-                            EXPECT_EQ(o.parts[p].send.cells(), m.parts[p].recv.cells());
-                    }
-                EXPECT_EQ(opposites, 1);
-            }
+            for (int level = 0; level < (k == 1 ? 1 : 2); ++level)
+                ASSERT_NO_FATAL_FAILURE(expect_level_filled_once(L, plan, R, k, level));
+            ASSERT_NO_FATAL_FAILURE(expect_opposites_match(plan));
         }
 }
 

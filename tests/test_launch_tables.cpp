@@ -70,24 +70,22 @@ protected:
     }
 };
 
+// One buffer per face for each path, poisoned, with a tail that must stay
+// so; `table` points into `merged`.
 template <class T>
-void check_faces(int R) {
-    SCOPED_TRACE(testing::Message() << "R=" << R << " " << precision_name(precision_of<T>()));
-    const std::uint64_t seed = test::fresh_seed();
-    SCOPED_TRACE(testing::Message() << "seed " << seed);
-    std::mt19937_64 rng(seed);
-    const Layout L = odd_layout(R);
-    HostField<T> source(L);
-    test::fill_random(source, rng);
-    DeviceField<T> field(source);
-    const std::vector<Box> faces = owned_faces(L);
-    Stream stream;
-
-    // Pack: one buffer per face and path, poisoned, with a tail that must stay so.
-    const std::size_t tail = 8;
-    std::vector<T> poisoned;
+struct FaceBuffers {
     std::vector<DeviceArray<T>> separate, merged;
     FaceTable<T> table;
+};
+
+// Packs every face one launch per face and through one table; both must
+// write the same bits, each its face and nothing past it.
+template <class T>
+void pack_both_ways(FaceBuffers<T>& buffers, DeviceField<T>& field, const std::vector<Box>& faces,
+                    Stream& stream) {
+    const std::size_t tail = 8;
+    std::vector<T> poisoned;
+    auto& [separate, merged, table] = buffers;
     for (const Box& f : faces) {
         poisoned.assign(f.cells() + tail, test::poison<T>());
         for (auto* set : {&separate, &merged}) {
@@ -106,14 +104,19 @@ void check_faces(int R) {
         EXPECT_TRUE(test::is_poison(b[faces[n].cells()])) << "pack wrote past face " << n;
         EXPECT_FALSE(test::is_poison(b[0])) << "pack left face " << n << " unwritten";
     }
+}
 
-    // Unpack the packed buffers, and fill, into poisoned fields.
+// Unpacks the packed buffers, and fills, into poisoned fields, one launch
+// per face and through a table; both must leave the same bits.
+template <class T>
+void unpack_and_fill_both_ways(const Layout& L, const std::vector<Box>& faces,
+                               const FaceBuffers<T>& buffers, Stream& stream) {
     HostField<T> blank(L, test::poison<T>()), one_by_one(L), together(L);
     for (const bool fill : {false, true}) {
         DeviceField<T> a(blank), b(blank);
         for (std::size_t n = 0; n < faces.size(); ++n)
             fill ? launch_fill<T>(a.view(), faces[n], T(n + 1), stream)
-                 : launch_unpack<T>(separate[n].data(), a.view(), faces[n], stream);
+                 : launch_unpack<T>(buffers.separate[n].data(), a.view(), faces[n], stream);
         if (fill) {
             // One value per launch: fill the table's boxes one value at a time too.
             for (std::size_t n = 0; n < faces.size(); ++n) {
@@ -133,7 +136,7 @@ void check_faces(int R) {
             d.read_into(one_by_one);
             EXPECT_TRUE(same_bits(one_by_one.storage, together.storage)) << "fill differs";
         } else {
-            launch_unpack_faces<T>(b.view(), table, stream);
+            launch_unpack_faces<T>(b.view(), buffers.table, stream);
         }
         stream.synchronize();
         a.read_into(one_by_one);
@@ -141,6 +144,23 @@ void check_faces(int R) {
         EXPECT_TRUE(same_bits(one_by_one.storage, together.storage))
             << (fill ? "fill" : "unpack") << " differs";
     }
+}
+
+template <class T>
+void check_faces(int R) {
+    SCOPED_TRACE(testing::Message() << "R=" << R << " " << precision_name(precision_of<T>()));
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    std::mt19937_64 rng(seed);
+    const Layout L = odd_layout(R);
+    HostField<T> source(L);
+    test::fill_random(source, rng);
+    DeviceField<T> field(source);
+    const std::vector<Box> faces = owned_faces(L);
+    Stream stream;
+    FaceBuffers<T> buffers;
+    ASSERT_NO_FATAL_FAILURE(pack_both_ways(buffers, field, faces, stream));
+    unpack_and_fill_both_ways(L, faces, buffers, stream);
 }
 
 TEST_P(MergedLaunches, FacesMoveTheSameCells) {
@@ -214,7 +234,7 @@ TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
             // Shapes that differ per slab but share threads and rows (one
             // launch), and windows that leave remainders.
             const LaunchShape shapes[6] = {{32, 4, 3, 1}, {16, 8, 1, 1}, {8, 16, 5, 1},
-                                      {64, 2, 7, 1}, {8, 16, 2, 1}, {4, 32, 16, 1}};
+                                           {64, 2, 7, 1}, {8, 16, 2, 1}, {4, 32, 16, 1}};
             for (int n = 0; n < 6; ++n)
                 slabs[n].shape = shapes[n];
             EXPECT_EQ((check_slabs<R, T>(slabs)), 1u);

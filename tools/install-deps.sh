@@ -2,7 +2,7 @@
 # Installs what building and testing need, from Debian/Ubuntu packages.
 # usage: tools/install-deps.sh [host] [hip] [lint] [slurm] [sid]
 #   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, zlib, nlohmann-json,
-#         matplotlib (always)
+#         matplotlib, Universal Ctags (tools/check-sizes.py) (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
@@ -10,7 +10,7 @@
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
 packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
-          zlib1g-dev nlohmann-json3-dev)
+          zlib1g-dev nlohmann-json3-dev universal-ctags)
 for extra in "$@"; do
   case "$extra" in
     host) ;;
