@@ -1,23 +1,23 @@
 // stencil-miniapp: distributed acoustic wave propagation with an order-2R
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
-#include "io/checked_io.hpp"
-#include "restart/checkpoint.hpp"
+#include "config/memory_check.hpp"
+#include "config/model_file.hpp"
+#include "config/options.hpp"
+#include "config/warnings.hpp"
 #include "driver.hpp"
 #include "gpu_aware.hpp"
 #include "gpu_runtime.hpp"
-#include "step/halo_depth.hpp"
-#include "config/memory_check.hpp"
-#include "config/model_file.hpp"
+#include "io/checked_io.hpp"
 #include "nccl_comm.hpp"
-#include "config/options.hpp"
 #include "outputs/outputs.hpp"
 #include "preflight.hpp"
 #include "report/report.hpp"
-#include "step/simulation.hpp"
+#include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
+#include "step/halo_depth.hpp"
+#include "step/simulation.hpp"
 #include "step/tuning.hpp"
-#include "config/warnings.hpp"
 
 #include <mpi.h>
 
@@ -231,7 +231,7 @@ int run(int argc, char** argv) {
     c.halo_depth = depth.depth, c.halo_depth_reason = depth.reason;
     const auto simulation = make_simulation(c, physics, c.grid, procs, MPI_COMM_WORLD, mode);
     Simulation& sim = *simulation;
-    const std::vector<ShapeChoice> shapes = apply_tuning(sim, c);
+    const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, aware)) return 1;
     Outputs outputs(c, physics, sim);
     DriveResult outcome;

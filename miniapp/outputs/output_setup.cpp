@@ -1,7 +1,7 @@
 // Before the run: the receivers, and the output folder claimed for this
 // run (outputs.hpp: prepare_outputs).
-#include "outputs/image.hpp"
 #include "mpi_util.hpp"
+#include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/outputs.hpp"
 

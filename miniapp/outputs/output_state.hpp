@@ -37,7 +37,7 @@ std::vector<T> narrowed(const std::vector<double>& values) {
 struct Outputs::State {
     Config c;
     Physics physics;
-    Simulation& sim;
+    FieldQueries& fields;
     std::vector<std::array<int, 3>> receivers; // all of them, in order
     std::vector<int> mine;                     // indices into receivers owned here
     DeviceArray<std::size_t> offsets;          // their offsets in the field
@@ -49,7 +49,8 @@ struct Outputs::State {
     int recorded = 0;
     int snapshots = 0; // written so far
 
-    State(const Config& config, const Physics& p, Simulation& s) : c(config), physics(p), sim(s) {}
+    State(const Config& config, const Physics& p, FieldQueries& f)
+        : c(config), physics(p), fields(f) {}
     void snapshot(int step, const std::vector<double>& interior);
     void slice(int step, const std::vector<double>& interior);
     std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,

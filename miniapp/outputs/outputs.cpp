@@ -1,7 +1,7 @@
 #include "outputs/outputs.hpp"
 
-#include "outputs/image.hpp"
 #include "mpi_util.hpp"
+#include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/output_state.hpp"
 
@@ -45,8 +45,8 @@ int step_of_output(const std::string& name) {
 
 } // namespace
 
-Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
-    : state_(std::make_unique<State>(c, physics, sim)) {
+Outputs::Outputs(const Config& c, const Physics& physics, FieldQueries& fields)
+    : state_(std::make_unique<State>(c, physics, fields)) {
     State& s = *state_;
     s.receivers = c.receivers;
     if (c.line_axis == 2)
@@ -55,7 +55,7 @@ Outputs::Outputs(const Config& c, const Physics& physics, Simulation& sim)
     std::vector<std::size_t> offsets;
     for (int n = 0; n < int(s.receivers.size()); ++n) {
         std::size_t offset = 0;
-        if (sim.local_offset(s.receivers[n], offset))
+        if (fields.local_offset(s.receivers[n], offset))
             s.mine.push_back(n), offsets.push_back(offset);
     }
     if (!offsets.empty()) {
@@ -74,13 +74,13 @@ void Outputs::after_step(int n) {
         const int count = int(s.mine.size());
         if (count) {
             if (s.recorded >= s.capacity) fatal("more steps than the receiver buffer holds");
-            s.sim.sample(s.offsets.data(), count,
-                         s.samples.data() + std::size_t(s.recorded) * count);
+            s.fields.sample(s.offsets.data(), count,
+                            s.samples.data() + std::size_t(s.recorded) * count);
         }
         ++s.recorded;
     }
     if (s.c.snapshot_every > 0 && n % s.c.snapshot_every == 0) {
-        const std::vector<double> interior = s.sim.interior_copy();
+        const std::vector<double> interior = s.fields.interior_copy();
         s.snapshot(n, interior);
         if (s.c.slice_axis >= 0) s.slice(n, interior);
     }
@@ -88,7 +88,7 @@ void Outputs::after_step(int n) {
 
 void Outputs::finish(int steps_done) {
     State& s = *state_;
-    if (s.c.slice_axis >= 0) s.slice(steps_done, s.sim.interior_copy());
+    if (s.c.slice_axis >= 0) s.slice(steps_done, s.fields.interior_copy());
     if (!s.receivers.empty()) s.write_traces();
 }
 
@@ -113,11 +113,11 @@ void Outputs::resume_at(int step) {
                          "step %d, or at its end; this run writes them again\n",
                          removed, step);
     }
-    agree_on_outcome(s.sim.decomposition().cart.get(), problem);
+    agree_on_outcome(s.fields.decomposition().cart.get(), problem);
 }
 
 void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
-    const Decomposition& d = sim.decomposition();
+    const Decomposition& d = fields.decomposition();
     char name[64];
     std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
     const std::string path = c.output + "/" + name;
@@ -135,7 +135,7 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
 }
 
 void Outputs::State::slice(int step, const std::vector<double>& interior) {
-    const Decomposition& d = sim.decomposition();
+    const Decomposition& d = fields.decomposition();
     const int a = c.slice_axis, K = c.slice_index;
     int across = 0, down = 0;
     slice_axes(a, across, down);

@@ -6,9 +6,9 @@
 // OutputFailure.
 #pragma once
 
-#include "io/field_file.hpp"
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "io/field_file.hpp"
 #include "io/output_folder.hpp"
 #include "step/simulation.hpp"
 
@@ -31,7 +31,7 @@ class Outputs {
 public:
     // Collective. Places each receiver on the rank that owns its cell, so a
     // receiver on a rank boundary is recorded exactly once.
-    Outputs(const Config& c, const Physics& physics, Simulation& sim);
+    Outputs(const Config& c, const Physics& physics, FieldQueries& fields);
     ~Outputs();
     Outputs(const Outputs&) = delete;
     Outputs& operator=(const Outputs&) = delete;

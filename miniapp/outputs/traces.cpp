@@ -2,8 +2,8 @@
 // receiver's cell, gathered to rank 0 at the end into traces.bin (with a
 // sidecar and a shot-gather image), and at each checkpoint into the
 // checkpoint, from which a restarted run, on any rank count, takes them up.
-#include "outputs/image.hpp"
 #include "mpi_util.hpp"
+#include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/output_state.hpp"
 
@@ -31,10 +31,10 @@ std::string write_traces_file(const std::string& path, Precision precision,
 } // namespace
 
 std::vector<double> Outputs::State::gathered_traces() {
-    const Decomposition& d = sim.decomposition();
+    const Decomposition& d = fields.decomposition();
     const int nt = recorded, owned = int(mine.size());
     std::vector<double> traces(std::size_t(owned) * nt); // time-major, as recorded
-    sim.settle(); // the samples were enqueued, not waited for
+    fields.settle(); // the samples were enqueued, not waited for
     if (!traces.empty()) copy(traces.data(), samples.data(), traces.size() * sizeof(double));
     // Here traces are time-major (one row of owned receivers per step);
     // the file is receiver-major, so transpose while gathering.
@@ -59,8 +59,8 @@ std::vector<double> Outputs::State::gathered_traces() {
 void Outputs::State::write_traces() {
     const std::vector<double> ordered = gathered_traces();
     std::string problem;
-    if (sim.decomposition().rank == 0) problem = save_traces(ordered);
-    agree_on_outcome(sim.decomposition().cart.get(), problem);
+    if (fields.decomposition().rank == 0) problem = save_traces(ordered);
+    agree_on_outcome(fields.decomposition().cart.get(), problem);
 }
 
 bool Outputs::save_traces_to(const std::string& path, FieldFile& written) {
@@ -68,9 +68,9 @@ bool Outputs::save_traces_to(const std::string& path, FieldFile& written) {
     if (s.receivers.empty()) return false;
     const std::vector<double> ordered = s.gathered_traces();
     std::string problem;
-    if (s.sim.decomposition().rank == 0)
+    if (s.fields.decomposition().rank == 0)
         problem = write_traces_file(path, s.c.precision, ordered, written);
-    agree_on_outcome(s.sim.decomposition().cart.get(), problem);
+    agree_on_outcome(s.fields.decomposition().cart.get(), problem);
     return true;
 }
 
@@ -104,7 +104,7 @@ std::string read_traces(const std::string& path, const FieldFile& expected, std:
 
 std::string Outputs::load_traces(const std::string& path, const FieldFile& expected, int step) {
     State& s = *state_;
-    const Decomposition& d = s.sim.decomposition();
+    const Decomposition& d = s.fields.decomposition();
     if (step > s.capacity && !s.mine.empty()) fatal("more steps than the receiver buffer holds");
     std::vector<double> ordered;
     std::string problem;

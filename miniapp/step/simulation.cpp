@@ -129,13 +129,12 @@ void SimulationOf<T>::replay(std::vector<Graph>& graphs, bool sampled, Stream& s
 }
 
 template <class T>
-void SimulationOf<T>::step(bool timed) {
+StepTimers& SimulationOf<T>::next_timers(bool timed, int ring_step) {
     // Step n - kSlots + 1 measures itself from the done of step n - kSlots,
     // whose slot this step is about to reuse: read it now.
     while (collected_ <= steps_done_ - kSlots + 1)
         collect(collected_);
-    const int slot = steps_done_ % kSlots, ring_step = steps_done_ % depth_;
-    StepTimers& t = timers_[slot];
+    StepTimers& t = timers_[steps_done_ % kSlots];
     t.timed = timed;
     // Phases are sampled a whole k-step cycle at a time, one cycle in
     // kPhaseSampling, so that every step of the cycle counts alike and the
@@ -144,8 +143,15 @@ void SimulationOf<T>::step(bool timed) {
     t.exchanged = ring_step == 0 && exchange_->moves_data();
     t.has_boundary = ring_step == 0 && config_.overlap;
     timed_steps_ += timed;
+    return t;
+}
+
+template <class T>
+void SimulationOf<T>::step(bool timed) {
+    const int ring_step = steps_done_ % depth_;
+    StepTimers& t = next_timers(timed, ring_step);
     if (steps_done_ == 0) first_start_.record(compute_); // not the time spent on setup
-    const StepState state{t, view(current_), view(1 - current_), ring_step, slot};
+    const StepState state{t, view(current_), view(1 - current_), ring_step, steps_done_ % kSlots};
     if (use_graphs_)
         run_graphs(state);
     else

@@ -24,17 +24,18 @@ struct PhaseTotals {
 };
 constexpr int kPhaseSampling = 8;
 
-// The interface of a run; make_simulation builds one in the precision
-// config.precision selects (SimulationOf<T>, simulation_impl.hpp). Host
-// copies of field values come back as double whatever the precision:
-// widening a float is exact, so bitwise comparisons still hold.
-class Simulation {
+// A run seen by concern. make_simulation builds one object with all of
+// them (Simulation, below, in the precision config.precision selects:
+// SimulationOf<T>, simulation_impl.hpp); each caller takes the narrowest
+// it needs. Host copies of field values come back as double whatever the
+// precision: widening a float is exact, so bitwise comparisons still hold.
+
+// Advancing the run in time (the driver, checkpoints).
+class Stepping {
 public:
-    virtual ~Simulation() = default;
-
-    // Advances `steps` time steps; timed steps add to totals().
+    virtual ~Stepping() = default;
+    // Advances `steps` time steps; timed steps add to the statistics' totals().
     virtual void run(int steps, bool timed) = 0;
-
     // Back to t = 0: both time levels zero, the source's clock and the step
     // count reset, the timers cleared. What the steps built is kept (launch
     // shapes, buffers, captured graphs), so warm-up steps can be undone and
@@ -46,42 +47,28 @@ public:
     // starts a fresh deep-halo cycle. steps_done() then counts from `step`.
     virtual void restore(int step, const std::vector<double>& p,
                          const std::vector<double>& p_prev) = 0;
+    virtual int steps_done() const = 0;
+};
 
-    virtual const PhaseTotals& totals() const = 0;
+// The current field p(t_n), as the outputs, checks and checkpoints read it.
+// Queries marked collective must be called by every rank.
+class FieldQueries {
+public:
+    virtual ~FieldQueries() = default;
     virtual const Decomposition& decomposition() const = 0;
     virtual Precision precision() const = 0;
-    virtual std::size_t halo_bytes_per_step() const = 0; // per exchange, sent and received
-    // The halo depth k: a halo k*R deep, exchanged once every k steps.
-    virtual int halo_depth() const = 0;
-    // Cells this rank updates per k steps, and how many of them it owns (k
-    // times its interior); the rest are its neighbours', updated again here.
-    virtual void updated_cells(double& updated, double& owned) const = 0;
-    virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
-    // This rank's halo faces; `self`: those it is its own neighbour for.
-    virtual int halo_faces(int& self) const = 0;
-    virtual int steps_done() const = 0;
-    // The wave kernel's launch shape over this rank's interior box (the
-    // window chosen per box unless --window set it).
-    virtual const LaunchShape& interior_shape() const = 0;
-    // Every box this rank's time step launches the wave update over (the
-    // interior or whole box, and the boundary slabs), with its shape.
-    virtual std::vector<LaunchBox> launch_boxes() const = 0;
-    // Sets the shape of every box of this rank with these extents (cells
-    // along x, y, z): the tuner's choice, the same for equal boxes on every
-    // rank. Results do not change (the shape changes no bit; tested).
-    virtual void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) = 0;
-    // Whether steps replay captured graphs (--graphs; never on HOST).
-    virtual bool graphs() const = 0;
-
-    // Collective queries of the current field p(t_n).
-    // A hash of the interior's bit patterns in the run's precision,
-    // decomposition-independent.
+    // Collective: a hash of the interior's bit patterns in the run's
+    // precision, decomposition-independent.
     virtual std::uint64_t checksum() const = 0;
-    // Rank 0: the global interior, x fastest; others: empty.
+    // Collective: rank 0 gets the global interior, x fastest; others: empty.
     virtual std::vector<double> gather() const = 0;
-    virtual double energy() const = 0; // sum of p^2 over the interior
-    virtual double value_at(const std::array<int, 3>& cell) const = 0; // p at a global cell
-    virtual bool all_finite() const = 0;
+    virtual double energy() const = 0; // collective: sum of p^2
+    virtual double
+    value_at(const std::array<int, 3>& cell) const = 0; // collective: p at a global cell
+    virtual bool all_finite() const = 0;                // collective
+    // Collective and cheap (a device count): the lowest rank holding a NaN
+    // or Inf in its interior, or -1.
+    virtual int first_nonfinite_rank() const = 0;
     // This rank's interior of p(t_n), or with `previous` of p(t_{n-1}), x
     // fastest (a host copy).
     virtual std::vector<double> interior_copy(bool previous = false) const = 0;
@@ -96,14 +83,58 @@ public:
     // enqueued on the compute stream: read `out` after settle().
     virtual void sample(const std::size_t* offsets, int count, double* out) = 0;
     // Waits until every step and sample enqueued so far is done, before the
-    // host reads device data they wrote (queries here do it themselves).
+    // host reads device data they wrote (the queries above do it themselves).
     virtual void settle() = 0;
-    // The lowest rank holding a NaN or Inf in its interior, or -1
-    // (collective, cheap: a device count).
-    virtual int first_nonfinite_rank() const = 0;
-    // p at a global cell = value, on the rank that owns it (testing aid; collective).
+};
+
+// The boxes the step launches over and their launch shapes (the tuner).
+class LaunchShapes {
+public:
+    virtual ~LaunchShapes() = default;
+    // The wave kernel's launch shape over this rank's interior box (the
+    // window chosen per box unless --window set it).
+    virtual const LaunchShape& interior_shape() const = 0;
+    // Every box this rank's time step launches the wave update over (the
+    // interior or whole box, and the boundary slabs), with its shape.
+    virtual std::vector<LaunchBox> launch_boxes() const = 0;
+    // Sets the shape of every box of this rank with these extents (cells
+    // along x, y, z): the tuner's choice, the same for equal boxes on every
+    // rank. Results do not change (the shape changes no bit; tested).
+    virtual void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) = 0;
+};
+
+// What the run did and how it is set up, for the report.
+class RunStatistics {
+public:
+    virtual ~RunStatistics() = default;
+    virtual const PhaseTotals& totals() const = 0;
+    virtual std::size_t halo_bytes_per_step() const = 0; // per exchange, sent and received
+    // The halo depth k: a halo k*R deep, exchanged once every k steps.
+    virtual int halo_depth() const = 0;
+    // Cells this rank updates per k steps, and how many of them it owns (k
+    // times its interior); the rest are its neighbours', updated again here.
+    virtual void updated_cells(double& updated, double& owned) const = 0;
+    virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
+    // This rank's halo faces; `self`: those it is its own neighbour for.
+    virtual int halo_faces(int& self) const = 0;
+    // Whether steps replay captured graphs (--graphs; never on HOST).
+    virtual bool graphs() const = 0;
+};
+
+// What the test aids may do to a run (--inject-fault nan).
+class FieldFaults {
+public:
+    virtual ~FieldFaults() = default;
+    // Collective: p at a global cell = value, on the rank that owns it.
     virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
 };
+
+// The whole run, for the driver that owns it.
+class Simulation : public Stepping,
+                   public FieldQueries,
+                   public LaunchShapes,
+                   public RunStatistics,
+                   public FieldFaults {};
 
 // Collective over `comm`. `global` is the global grid, `procs` the process
 // grid; the element type is config.precision.

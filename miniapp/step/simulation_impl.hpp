@@ -103,6 +103,8 @@ private:
     // exchange cycle, and how the graph runner splits each.
     void setup_schedules();
     void step(bool timed);
+    // The timers of the step about to run, after reading the oldest slot's.
+    StepTimers& next_timers(bool timed, int ring_step);
     // What one step's phases work on.
     struct StepState {
         StepTimers& timers;

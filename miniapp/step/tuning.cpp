@@ -33,76 +33,85 @@ TunedShape choose(TuningCache& cache, const Extents& e, const Config& config, co
     });
 }
 
-} // namespace
-
-std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config) {
-    const Decomposition& d = sim.decomposition();
-    MPI_Comm comm = d.cart.get();
-    // Every rank's box extents, at rank 0 (repeats are harmless).
-    std::vector<int> mine;
-    for (const LaunchBox& b : sim.launch_boxes()) {
-        const Extents e = extents_of(b.box);
-        mine.insert(mine.end(), e.begin(), e.end());
-    }
-    const std::vector<int> all = gather_to_root(comm, mine);
-
-    // Rank 0 decides, per distinct extents: 3 extents, 4 shape fields, a source.
+// Rank 0's decision for every distinct box extents in `all` (3 ints each):
+// 3 extents, 4 shape fields and a ShapeSource per row, from the cache or
+// tuned now (and the cache saved); empty with --tuning off or on HOST.
+std::vector<int> decide_shapes(const std::vector<int>& all, const Config& config,
+                               const Decomposition& d) {
     std::vector<int> table;
     // The HOST back-end's loops have no launch shape to tune.
-    const bool off = config.tuning_mode == "off" || !STENCIL_HAS_GPU;
-    if (d.rank == 0 && config.tuning_mode != "off" && !STENCIL_HAS_GPU)
+    if (config.tuning_mode != "off" && !STENCIL_HAS_GPU)
         std::fprintf(stderr,
                      "note: --tuning %s: the HOST back-end has no launch shapes; nothing to tune\n",
                      config.tuning_mode.c_str());
-    if (d.rank == 0 && !off) {
-        std::vector<Extents> keys;
-        for (std::size_t n = 0; n < all.size(); n += 3) {
-            const Extents e{all[n], all[n + 1], all[n + 2]};
-            if (std::find(keys.begin(), keys.end(), e) == keys.end()) keys.push_back(e);
-        }
-        const std::string path =
-            config.tuning_mode == "auto" ? default_tuning_cache_path() : config.tuning_mode;
-        std::string note;
-        TuningCache cache = TuningCache::load(path, current_identity(), note);
-        if (!note.empty()) std::fprintf(stderr, "stencil-miniapp: %s\n", note.c_str());
-        const double budget_ms = config.tune_seconds * 1e3 / double(keys.size());
-        bool tuned = false;
-        for (const Extents& e : keys) {
-            const TunedShape c =
-                choose(cache, e, config, {d.local[0], d.local[1], d.local[2]}, budget_ms);
-            tuned = tuned || c.source == ShapeSource::TunedNow;
-            table.insert(table.end(), {e[0], e[1], e[2], c.shape.block_x, c.shape.block_y,
-                                       c.shape.window, c.shape.rows, int(c.source)});
-        }
-        if (tuned)
-            if (const std::string why = cache.save(path); !why.empty())
-                std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+    if (config.tuning_mode == "off" || !STENCIL_HAS_GPU) return table;
+    std::vector<Extents> keys;
+    for (std::size_t n = 0; n < all.size(); n += 3) {
+        const Extents e{all[n], all[n + 1], all[n + 2]};
+        if (std::find(keys.begin(), keys.end(), e) == keys.end()) keys.push_back(e);
     }
-    int size = int(table.size());
-    MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, comm));
-    table.resize(std::size_t(size));
-    MPI_CHECK(MPI_Bcast(table.data(), size, MPI_INT, 0, comm));
+    const std::string path =
+        config.tuning_mode == "auto" ? default_tuning_cache_path() : config.tuning_mode;
+    std::string note;
+    TuningCache cache = TuningCache::load(path, current_identity(), note);
+    if (!note.empty()) std::fprintf(stderr, "stencil-miniapp: %s\n", note.c_str());
+    const double budget_ms = config.tune_seconds * 1e3 / double(keys.size());
+    bool tuned = false;
+    for (const Extents& e : keys) {
+        const TunedShape c =
+            choose(cache, e, config, {d.local[0], d.local[1], d.local[2]}, budget_ms);
+        tuned = tuned || c.source == ShapeSource::TunedNow;
+        table.insert(table.end(), {e[0], e[1], e[2], c.shape.block_x, c.shape.block_y,
+                                   c.shape.window, c.shape.rows, int(c.source)});
+    }
+    if (tuned)
+        if (const std::string why = cache.save(path); !why.empty())
+            std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+    return table;
+}
 
-    // Apply, then describe this rank's distinct boxes as they now run.
-    std::vector<ShapeChoice> choices;
-    for (std::size_t n = 0; n < table.size(); n += 8) {
-        const auto source = ShapeSource(table[n + 7]);
-        if (source != ShapeSource::BuiltIn)
-            sim.set_launch_shape({table[n], table[n + 1], table[n + 2]},
+constexpr std::size_t kRow = 8; // a row of decide_shapes' table
+
+// Applies the table's shapes, then describes this rank's distinct boxes as
+// they now run.
+std::vector<ShapeChoice> apply_shapes(LaunchShapes& run, const std::vector<int>& table) {
+    for (std::size_t n = 0; n < table.size(); n += kRow)
+        if (ShapeSource(table[n + 7]) != ShapeSource::BuiltIn)
+            run.set_launch_shape({table[n], table[n + 1], table[n + 2]},
                                  {table[n + 3], table[n + 4], table[n + 5], table[n + 6]});
-    }
-    for (const LaunchBox& b : sim.launch_boxes()) {
+    std::vector<ShapeChoice> choices;
+    for (const LaunchBox& b : run.launch_boxes()) {
         const Extents e = extents_of(b.box);
         if (std::any_of(choices.begin(), choices.end(),
                         [&](const ShapeChoice& c) { return c.extents == e; }))
             continue;
         ShapeSource source = ShapeSource::BuiltIn;
-        for (std::size_t n = 0; n < table.size(); n += 8)
+        for (std::size_t n = 0; n < table.size(); n += kRow)
             if (Extents{table[n], table[n + 1], table[n + 2]} == e)
                 source = ShapeSource(table[n + 7]);
         choices.push_back({e, b.shape, source});
     }
     return choices;
+}
+
+} // namespace
+
+std::vector<ShapeChoice> apply_tuning(LaunchShapes& run, const Decomposition& d,
+                                      const Config& config) {
+    MPI_Comm comm = d.cart.get();
+    // Every rank's box extents, at rank 0 (repeats are harmless).
+    std::vector<int> mine;
+    for (const LaunchBox& b : run.launch_boxes()) {
+        const Extents e = extents_of(b.box);
+        mine.insert(mine.end(), e.begin(), e.end());
+    }
+    const std::vector<int> all = gather_to_root(comm, mine);
+    std::vector<int> table = d.rank == 0 ? decide_shapes(all, config, d) : std::vector<int>{};
+    int size = int(table.size());
+    MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, comm));
+    table.resize(std::size_t(size));
+    MPI_CHECK(MPI_Bcast(table.data(), size, MPI_INT, 0, comm));
+    return apply_shapes(run, table);
 }
 
 } // namespace stencil

@@ -17,7 +17,7 @@ struct ShapeChoice {
     ShapeSource source = ShapeSource::BuiltIn;
 };
 
-// Collective. With --tuning off, every box keeps its built-in shape. Else
+// Collective over d.cart. With --tuning off, every box keeps its built-in shape. Else
 // rank 0 gathers the distinct box extents of every rank, takes each one's
 // shape from the cache (auto: default_tuning_cache_path(); or the FILE) or
 // tunes it now on its GPU within the run's budget, saves the cache (rank 0
@@ -26,6 +26,7 @@ struct ShapeChoice {
 // bitwise decomposition-invariant. Returns this rank's distinct boxes with
 // the shape each now runs and where it came from; rank 0 prints the
 // cache's one-line note, if any, on stderr.
-std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config);
+std::vector<ShapeChoice> apply_tuning(LaunchShapes& run, const Decomposition& d,
+                                      const Config& config);
 
 } // namespace stencil
