@@ -179,8 +179,9 @@ GPU-aware path that corrupts data shows before the run (`--comm`).)md"},
   (snapshots, images, traces) and refuses to start if the file system has
   less free space, naming both numbers.)md"},
     {"--output-force",
-     R"md(Each of these gets a `note:` line. It never takes the lock of a run that
-is alive on this host.)md"},
+     R"md(A lock it cannot verify (one from another host) is replaced too. Each of
+these gets a `note:` line. It never takes the lock of a run that is alive
+on this host.)md"},
     {"--snapshot-every",
      R"md(The raw file is written with collective MPI-IO, x fastest
 (`numpy.fromfile(f, numpy.float32).reshape(nz, ny, nx)`); its JSON sidecar
