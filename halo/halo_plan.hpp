@@ -2,29 +2,22 @@
 // made of parts (a box of one time level sent, and the box it fills on the
 // other side). Pure and host-only, so CI checks it without MPI traffic.
 //
-// Depth 1 (the halo is R cells wide, one exchange every step): the six
-// faces of the current field p(t_n), R cells thick over the interior's
-// extent of the other two axes; a star stencil reads no edge or corner.
-// The z faces are R whole planes of the padded layout, contiguous, so they
-// are sent from and received into the field itself (in place).
-//
-// Depth k > 1 (halo k*R, one exchange every k steps): the next k steps
-// also update a ring of ghost cells that shrinks by R per step, so each
-// neighbour gets p(t_n) k*R cells deep and p(t_n-1) (k-1)*R deep (the
-// first step updates ghosts out to (k-1)*R, and the leapfrog reads
-// p(t_n-1) at every cell it updates). A star stencil moves along one axis
-// per step, so an owned cell k steps on depends on p(t_n) at halo cells
-// outside the interior along at most k axes, and on p(t_n-1) along at most
-// k-1: depth 2 sends p(t_n) to faces and edges and p(t_n-1) to faces; from
-// depth 3, p(t_n) to all 26 neighbours. (The ring's box reaches further,
-// into cells no owned cell depends on; what it computes there from stale
-// halo cells is never read.) Packed parts share one message per neighbour. A z face's
-// planes go whole and in place, one message per time level, where the
-// step does not write them during the exchange: p(t_n) always, p(t_n-1)
-// at k = 2 (from k = 3 the interior update overwrites planes the send
-// would read, so they are packed first). Whole planes carry the sender's
-// edge columns too; the edge messages, unpacked after every receive,
-// overwrite them with the right cells.
+// Depth k (a halo k*R deep, one exchange every k steps; docs/ARCHITECTURE.md,
+// "Deep halos"): the next k steps update a ring of ghost cells shrinking by
+// R per step, so each neighbour gets p(t_n) k*R deep and p(t_n-1) (k-1)*R
+// deep (the leapfrog reads p(t_n-1) at every cell the first step updates).
+// A star stencil moves along one axis per step, so an owned cell k steps
+// on reads p(t_n) outside the interior along at most k axes and p(t_n-1)
+// along k-1: depth 1 sends the six faces of p(t_n) (no edge or corner);
+// depth 2 p(t_n) to faces and edges and p(t_n-1) to faces; from depth 3,
+// p(t_n) to all 26 neighbours. What the ring computes beyond those cells,
+// from stale halo cells, is never read. Packed parts share one message per
+// neighbour. A z face goes as whole planes of the padded layout, in place,
+// one message per time level, where the step does not write them during
+// the exchange: p(t_n) always, p(t_n-1) at k = 2 (from k = 3 the interior
+// overwrites planes the send would read, so they are packed). Whole planes
+// carry the sender's edge columns too; the edge messages, unpacked after
+// every receive, overwrite them.
 #pragma once
 
 #include "box.hpp"

@@ -22,8 +22,8 @@ STENCIL_HD inline T add_pair(T acc, T weight, T left, T right) {
 //   p_next = (2 p - (1 - eta) p_prev + vel_term * lap) / (1 + eta)
 // where vel_term = dt^2 c^2. Outside the sponge the division is skipped, not
 // merely made trivial: IEEE division takes a slow path on subnormal inputs,
-// which the tails of a wavefield are full of (measured: 1.5x on the whole
-// wave kernel on an H200).
+// which the tails of a wavefield are full of (docs/performance-history.md,
+// "The leapfrog's division outside the sponge").
 template <class T>
 STENCIL_HD inline T leapfrog(T p, T p_prev, T vel_term, T lap, T eta) {
     const T undamped = (T(2) * p - p_prev) + vel_term * lap;

@@ -37,10 +37,9 @@ inline constexpr int kRingPrefetch = 2;
 
 // Registers per thread of the fused kernels. With two rows per thread the
 // FP32 Laplacian fits in 168 without spilling, so three 128-thread blocks
-// share an SM instead of two (H200, R=4, 512^3: 0.48 -> 0.39 ms). The wave
-// update needs about 220; capped at 168 it spills (measured 1.36x slower),
-// even with p_prev and the velocity loaded after the barrier instead of
-// ahead. Every other instantiation is left to the compiler.
+// share an SM instead of two; the wave update needs about 220 and spills
+// under that cap. Every other instantiation is left to the compiler
+// (docs/performance-history.md, "The fused kernels' register cap").
 template <int R, class T, bool Wave, int Rows>
 [[maybe_unused]] constexpr int kRegisterCap =
     !Wave && Rows == 2 && R <= 4 && std::is_same_v<T, float> ? 168 : 255;

@@ -1,5 +1,5 @@
 // Launch shapes: how a kernel's threads cover a box, what each kernel is
-// built for, and the measured defaults. Host policy beside the kernels; the
+// built for, and the default shapes. Host policy beside the kernels; the
 // launchers (stencil.hpp) refuse a shape `fits` rejects, and the tuner
 // (tuner.hpp) searches only shapes that fit.
 #pragma once
@@ -45,18 +45,11 @@ STENCIL_HD constexpr int fused_live_vectors(int radius, int rows, FusedKernel ke
 }
 
 // The most rows per thread (1, 2, 4 or 8) the fused Laplacian or the wave
-// kernel is built for at radius R: those within 48 live vectors for
-// the Laplacian and 42 for the wave update, which also keeps the sponge and
-// the leapfrog's operands live. The sm_90 resource tables drew the lines:
-// the next shape up spilled (wave; at R = 6 in double with 44 live vectors
-// one nvcc 13 release spilled 16 bytes and another did not) or sat at 255
-// registers (Laplacian).
-//
-// AMD GPUs take the Laplacian to 44. A wave addresses 256 VGPRs; ROCm 6.4
-// needed 256 and spilled 6 more into AGPRs for the FP32 shape of 46 (R = 7,
-// two rows: one wave per SIMD), and held 48 (R = 4, four rows) in 232, two
-// waves per SIMD. AMD runs one row by default (default_rows) and a shape
-// of one or two waves per SIMD is not worth building for `--tuning` to try.
+// kernel is built for at radius R: those within a budget of live vectors,
+// 48 for the Laplacian (44 on AMD GPUs) and 42 for the wave update, which
+// also keeps the sponge and the leapfrog's operands live. The next shape
+// up spills or fills the register file (docs/performance-history.md, "The
+// fused kernels' live-vector budgets").
 inline constexpr int kLaplacianVectorBudget =
 #if defined(STENCIL_BACKEND_HIP)
     44;
@@ -71,11 +64,10 @@ STENCIL_HD constexpr int max_fused_rows(int radius, FusedKernel kernel) {
     return rows;
 }
 
-// Measured on an H200, 512^3 (docs/performance-history.md, "Launch shape
-// sweep after the fix"): 16 x 8 threads with a
-// 16-plane window for R <= 5; from R = 6 the taller 8 x 16 block, whose
-// smaller x halo share and lower register demand per tile win (R = 8: 1.2x).
-// Rows per thread: default_rows of `kernel` (the other kernels ignore rows).
+// 16 x 8 threads with a 16-plane window for R <= 5; from R = 6 the taller
+// 8 x 16 block, whose smaller x halo share and register demand per tile win
+// (docs/performance-history.md, "Launch shape sweep after the fix"). Rows
+// per thread: default_rows of `kernel` (the other kernels ignore rows).
 LaunchShape default_shape(int radius, Precision precision, FusedKernel kernel = FusedKernel::Laplacian);
 // The measured best rows per thread of `kernel` at radius R, within
 // max_fused_rows.
@@ -91,20 +83,16 @@ LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision pr
 // (blocks_per_layer times its z layers) than the device holds at once
 // (`resident_blocks`). Boxes too small to fill the device at 16 planes go
 // down to 8, 4, 2 and 1: a block's time goes with window + 2R, and there
-// three quarters of the slots count as full. Measured
-// (docs/performance-history.md, "The wave's z window, chosen per box" and
-// "Small boxes, the fixed cost of a step"): on an H200, R = 4, 512^3, 16 -> 64 planes, 76%
-// -> 81% of copy, and R = 1 loses 3-7 points at 32 or 64 planes; on an
-// H100, the kernel at 64^3 and 128^3 runs 1.6x and 1.15x faster at 1 and 8
-// planes than at 16.
+// three quarters of the slots count as full (docs/performance-history.md,
+// "The wave's z window, chosen per box" and "Small boxes, the fixed cost of
+// a step").
 int auto_wave_window(long long blocks_per_layer, int nz, long long resident_blocks, int radius);
 
 // The wave kernel's block for a box `groups` vector groups wide when no
 // block is requested: the radius default, or for a box narrower than that
 // block (the boundary slabs of a split along x) the taller 8 x 16 block,
-// which leaves half as many threads idle (H200, R = 4, a 4 x 512 x 512
-// slab: 0.081 -> 0.054 ms; docs/performance-history.md, "Blocks for thin x
-// slabs").
+// which leaves half as many threads idle (docs/performance-history.md,
+// "Blocks for thin x slabs").
 LaunchShape fit_block_to_box(const LaunchShape& defaults, int groups);
 
 // The launch shape of launch_wave_step over `box` of `layout`: `requested`

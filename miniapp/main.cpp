@@ -199,6 +199,10 @@ int run(int argc, char** argv) {
         if (world_rank() == 0) std::fputs(usage().c_str(), stdout);
         return 0;
     }
+    if (parsed == "help-markdown") {
+        if (world_rank() == 0) std::fputs(help_markdown().c_str(), stdout);
+        return 0;
+    }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");
     std::array<int, 3> procs{};
     if (const std::string why = resolve_grid(c, procs); !why.empty()) return refuse(why);

@@ -44,8 +44,10 @@ NUMBER = re.compile(r"[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
 
 
 def template(line):
+    """The line with every number masked and runs of spaces as one: a phase
+    of 10 ms or more (a loaded machine) widens its column."""
     line = re.sub(r"device .*$", "device #", line)
-    return NUMBER.sub("#", line.rstrip())
+    return re.sub(r" +", " ", NUMBER.sub("#", line.rstrip()))
 
 
 def sample_report(path):

@@ -331,6 +331,8 @@ const OptionSpec kOptions[] = {
      "2nd snapshot meets a full disk",
      [](S& s, const char* n, V v) { inject_fault(s.config, n, v); }},
     {"Testing aids", "--help", nullptr, "this text", nullptr},
+    {"Testing aids", "--help-markdown", nullptr,
+     "every option's full text as Markdown (docs/OPTIONS.md)", nullptr},
 };
 
 } // namespace

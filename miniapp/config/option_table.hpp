@@ -1,7 +1,7 @@
 // The mini-app's options as one table: each row's name, value, help text
-// and what it sets. The parser (options.cpp) and --help both read it, so
-// the two cannot drift apart; tests/readme_options_test.py holds README's
-// option table to --help.
+// and what it sets. The parser (options.cpp), --help and the option page
+// (--help-markdown, docs/OPTIONS.md) all read it, so they cannot drift
+// apart; tests/readme_options_test.py holds README's option table to --help.
 #pragma once
 
 #include "config/options.hpp"
@@ -33,7 +33,16 @@ struct OptionSpec {
     void (*set)(ParseState& state, const char* name, const std::string& value);
 };
 
-// Every option, in --help's order, groups together; ends with --help.
+// Every option, in --help's order, groups together; ends with --help
+// and --help-markdown.
 const OptionSpec* option_table(int& count);
+
+// The option page's longer text (--help-markdown, docs/OPTIONS.md) for the
+// options that have more to say than their help line; option_details.cpp.
+struct OptionDetail {
+    const char* name;     // an option of the table, "--halo-depth"
+    const char* markdown; // paragraphs or a list, as the page shows them
+};
+const OptionDetail* option_details(int& count);
 
 } // namespace stencil

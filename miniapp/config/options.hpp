@@ -99,5 +99,7 @@ std::string parse_options(int argc, char** argv, Config& config);
 
 // --help's text, made from the option table (option_table.hpp).
 std::string usage();
+// --help-markdown (parse_options says "help-markdown"): docs/OPTIONS.md.
+std::string help_markdown();
 
 } // namespace stencil

@@ -1,0 +1,249 @@
+// The option page's longer text (docs/OPTIONS.md), keyed by option name;
+// the first paragraph of each option is its help line in option_table.cpp.
+// Markdown, as the page prints it; image paths are relative to docs/.
+#include "config/option_table.hpp"
+
+namespace stencil {
+namespace {
+
+const OptionDetail kDetails[] = {
+    {"--procs", "By default `MPI_Dims_create` chooses, with most ranks along z."},
+    {"--precision",
+     R"md(The report and its JSON say which. Run the same problem in both to see
+whether single precision is good enough for it.)md"},
+    {"--steps",
+     R"md(`--steps` is the run: N time steps of physics, all timed, and what the
+traces, snapshots and report count.)md"},
+    {"--warmup",
+     R"md(The warm-up steps run first, untimed, to capture graphs and settle
+clocks, and are then undone, so they change no output.)md"},
+    {"--model",
+     R"md(`--model file:PATH` reads a raw global field of speeds in m/s (float32
+or float64, x fastest) described by the same JSON sidecar a snapshot has
+(`PATH` minus `.raw`, plus `.json`: `dtype`, `dims`, `spacing_m`, `bytes`,
+`crc32`).
+
+- Before the first step it is checked whole, in parallel: the sidecar is
+  there and its dims are the grid's and its spacing the run's; the file's
+  length and CRC-32 are the sidecar's; every speed is finite and positive.
+  Each failure is one line (`--model file:m.raw: the speed at cell 3,7,5 is
+  -1500 m/s; every value must be finite and positive`). The slowest and
+  fastest speeds then set the default f0, the dispersion warning and the
+  stability limit.
+- Each rank then reads its own box and the halo it needs with collective
+  MPI-IO (past a physical edge a halo cell takes the edge's speed; along a
+  periodic axis, the wrapped cell's). The report names the model by path,
+  type and CRC-32; checkpoints name it by CRC-32, so a model file may move
+  between a run and its restart, but not change.
+- `tools/make-model.py` writes such files: `layered` (the built-in
+  `--model layered`, cell for cell, or your own `--velocities`), `salt` (a
+  speed gradient with depth and a salt body), `random` (the gradient with
+  smooth random perturbations, `--percent`, `--seed`), `npy ARRAY.npy` (a
+  NumPy array of shape (nz, ny, nx)) and `raw FIELD.raw` (any raw file with
+  its sidecar, such as a snapshot, mapped to `--offset` ± `--swing` m/s).
+  It needs NumPy (`python3-numpy`).
+
+```sh
+python3 tools/make-model.py salt --grid 240,80,160 --output models/salt.raw
+mpirun -np 2 build/miniapp/stencil-miniapp --grid 240,80,160 --model file:models/salt.raw --sponge 16 \
+    --steps 550 --source 120,40,24 --slice y=40 --snapshot-every 550 --output out-salt
+```
+
+![slice through the salt model](images/salt_slice_y40_step550.png))md"},
+    {"--spacing",
+     R"md(Physics is in SI units (`--spacing`, `--dt`, `--f0`). Non-finite values,
+and spacings the run's precision cannot hold (1/h², dt²c²), are refused.)md"},
+    {"--f0",
+     R"md(The default keeps the shortest wavelength the Ricker source carries,
+c_min / (2.5 f0), at least 6 cells long and at least as long as the
+stencil needs. Fewer cells per shortest wavelength than the order-2R
+stencil needs for a phase-speed error of 1%, computed from its dispersion
+relation, get a `warning:` line: 12.8 cells at R = 1, 5.3 at R = 2, 3.9 at
+R = 3, 3.4 at R = 4, 2.7 at R = 8.)md"},
+    {"--sponge",
+     R"md(A source, a receiver line or receivers inside the sponge (their waves
+are damped), or a sponge wider than half an axis, get a `warning:` line.)md"},
+    {"--periodic",
+     R"md(Past the last plane is the first. A rank exchanges with its neighbour
+across a periodic axis (itself where it is alone along it) through the
+same pack, exchange and unpack as any other face; weak-scaling studies get
+the same work on every rank. A sponge has no edge to absorb at there:
+`--sponge` with `--periodic` is refused.)md"},
+    {"--comm",
+     R"md(- `auto` is gpu-aware when the MPI library says it can take device
+  pointers (Open MPI `MPIX_Query_{cuda,rocm}_support`, MPICH
+  `MPIX_GPU_query_support`, Cray `MPICH_GPU_SUPPORT_ENABLED`), else staged
+  through pinned host memory. `STENCIL_GPU_AWARE_MPI=1/0` overrides the
+  detection; `--comm gpu-aware` on an MPI library that is not GPU-aware is
+  refused.
+- An Open MPI configured without `--with-rocm` (or `--with-cuda`), such as
+  Debian's, answers 0, so `--comm auto` stages through host memory, and the
+  report says so: "Open MPI was built without ROCm (MPIX_ROCM_AWARE_SUPPORT
+  = 0)". Its `pml ucx` may still move device buffers when UCX itself was
+  built with ROCm (`ucx_info -v` shows `--with-rocm`). To try it, run once
+  with `STENCIL_GPU_AWARE_MPI=1 ... --comm gpu-aware --preflight`.
+  `tools/mpi-gpu-probe.c` prints what any MPI library says of GPU buffers
+  without building the mini-app: `mpicc tools/mpi-gpu-probe.c -o probe &&
+  mpirun -np 1 ./probe`.
+- `nccl` runs NCCL (CUDA) or RCCL (HIP) on the halo stream, where CMake
+  found the library (docs/BUILDING.md).
+- `none` moves no halos: one GPU's arithmetic alone.)md"},
+    {"--overlap", "Off: the exchange first, then one whole-box kernel."},
+    {"--halo-depth",
+     R"md(In between exchanges each rank updates a ring of its neighbours' cells
+again, shrinking by R per step, so it sends K times fewer (larger) messages
+for a few per cent more arithmetic. Worth it where message latency bounds
+the step (small boxes per GPU, strong scaling); K = 1 is the exchange every
+step, and K is at most 8. `auto` times the run's own steps at K = 1 and,
+unless the exchange is already hidden, at 2 and 4, and keeps the fastest;
+on the HOST back-end, with `--comm none` or without neighbours it is 1.
+The report says which K ran and why, and the share of redundant cells.
+Results are bit-identical for every K. A rank thinner than K·R along a
+split axis is refused.)md"},
+    {"--graphs",
+     R"md(Graphs need CUDA, or HIP from ROCm 6.2. `auto` turns them on where
+they measured faster: one GPU, `--comm none` and NCCL steps (one graph per
+step; up to 1.2× at 64³); MPI exchanges run as plain launches. The report
+says which, and why. Results are bit-identical either way.)md"},
+    {"--block-x",
+     R"md(`--block-x`, `--block-y`, `--window` and `--rows` set the fused
+kernel's launch shape; by default it is chosen per box from measurements
+(docs/PERFORMANCE.md), and the report prints what the interior ran.)md"},
+    {"--window", "Small boxes get short windows, so they fill the GPU."},
+    {"--rows", "The defaults are `default_rows` in kernels/launch_shape.hpp."},
+    {"--tuning",
+     R"md(Rank 0 takes each box's shape from the tuning cache, or tunes it now
+within `--tune-seconds` for all boxes, saves the cache and gives every rank
+the same shapes; the report lists each box's shape and where it came from.
+Results are bit-identical either way. The tuner searches block, z window
+and rows per thread and keeps only shapes whose output is bit-identical to
+the default's; the benchmark's `--tuning=auto` uses the same cache, and the
+job scripts keep one in each results folder.
+
+The cache is plain JSON, one entry per kernel, radius, precision and box
+(cells along x, y, z), valid only for the device, architecture, runtime and
+kernel sources named at its top (a file made elsewhere is ignored, with
+one line saying why):
+
+```json
+{
+  "format": "stencil-miniapp tuning cache 1",
+  "device": "NVIDIA H100 80GB HBM3", "arch": "sm_90",
+  "runtime": "CUDA runtime 13000, driver 13000", "kernels_revision": "8d7191752e2c274a",
+  "entries": [
+    {"kernel": "wave", "radius": 4, "precision": "fp32", "box": [128, 128, 128],
+     "block_x": 16, "block_y": 8, "window": 8, "rows": 2, "ms": 0.0134, "default_ms": 0.0134}
+  ]
+}
+```)md"},
+    {"--print-binding",
+     R"md(Every rank drives the GPU numbered (node-local rank modulo visible
+GPUs).)md"},
+    {"--preflight",
+     R"md(The face goes through device and through staged buffers, so a
+GPU-aware path that corrupts data shows before the run (`--comm`).)md"},
+    {"--report", "The JSON is written complete or not at all, like every other output."},
+    {"--label", "The scaling scripts write `weak` or `strong`."},
+    {"--output",
+     R"md(- **Every write is checked**, including the close and an `fsync`. A
+  snapshot is written under `NAME.partial`, each rank then reads its part
+  back and compares (Open MPI's default I/O component, OMPIO, has been seen
+  to report success for writes that hit a full disk), and only when every
+  rank agrees is it renamed; its sidecar is written and renamed last. A
+  failure on any rank stops the run on every rank with one line, such as
+  `stencil-miniapp: writing out/snapshot_000010.raw: No space left on
+  device`, and a non-zero exit; the partial file is removed, and no later
+  output is attempted. So a file under its final name is complete, and a
+  sidecar always describes a complete file. The read-back costs one read
+  of each snapshot.
+- **Checksums.** Each sidecar (`snapshot_*.json`, `traces.json`) records
+  `bytes` and `crc32`: the standard CRC-32 (zlib, gzip, PNG) of the whole
+  file, computed by the ranks from their own pieces and combined, with no
+  rank reading the file. `python3 -c 'import zlib,sys; print("%08x" %
+  zlib.crc32(open(sys.argv[1],"rb").read()))' FILE` prints the same value.
+  `tools/verify-output.py out` checks a folder on any machine: one line
+  per file; exit 0 complete, 1 a file differs, 3 incomplete. It also lists
+  what an interrupted run leaves (`.partial` files, raw files no sidecar
+  describes, and a lock) and then exits 3, so a script can tell an
+  interrupted folder from a corrupt one. A folder of slice images alone,
+  which have no sidecars, is complete.
+- **One run owns its output folder.** Rank 0 creates
+  `OUT/stencil-miniapp.lock` exclusively (host, PID, batch job id, start
+  time) and removes it when the run ends. A second run that finds the lock
+  of a live run is refused. A lock whose run is dead (same host, no such
+  process) is reported as stale; one from another host cannot be checked
+  and is treated the same way. A folder that already holds a finished
+  run's snapshots, traces or images is refused too, instead of being
+  overwritten or mixed.
+- **Room.** Before the first step, the run estimates what it will write
+  (snapshots, images, traces) and refuses to start if the file system has
+  less free space, naming both numbers.)md"},
+    {"--output-force",
+     R"md(A lock it cannot verify (one from another host) is replaced too. Each of
+these gets a `note:` line. It never takes the lock of a run that is alive
+on this host.)md"},
+    {"--snapshot-every",
+     R"md(The raw file is written with collective MPI-IO, x fastest
+(`numpy.fromfile(f, numpy.float32).reshape(nz, ny, nx)`); its JSON sidecar
+holds the dtype, dimensions, spacing, dt, step, time, and the file's
+length, CRC-32 and run id. A `--snapshot-every` longer than the run gets a
+`warning:` line.)md"},
+    {"--slice",
+     R"md(A diverging seismic map, symmetric and clipped at the 99.5th
+percentile, with the source (cross) and the sponge's inner edge (dashed).)md"},
+    {"--receivers",
+     R"md(`--receivers FILE` (one `x,y,z` per line; blank lines and `#` comments
+are fine) or `--receiver-line z=K` records p at every step into
+`traces.bin` (receiver-major, in the run's precision, with `traces.json`)
+and draws `shot_gather.png`. Each receiver is recorded by the one rank that
+owns its cell. A shot gather of many receivers is drawn with one receiver
+in k (at most 4,096 columns), and the traces line says so; `traces.bin`
+keeps them all. A file with no receiver, or a line that is not `x,y,z`, is
+refused.)md"},
+    {"--checkpoint-every",
+     R"md(- TIME is rank 0's clock, agreed on by the ranks every 8 steps with the
+  stop signal.
+- A checkpoint holds both time levels as global raw files written with
+  collective MPI-IO, and `checkpoint.json` (the step, each file's length
+  and CRC-32, and everything that changes the result), written last. Each
+  is assembled under `step_NNNNNN.partial` and renamed when complete, and
+  the two newest are kept.)md"},
+    {"--restart",
+     R"md(- `--restart latest` continues from the newest checkpoint that verifies
+  (a damaged one is reported and the one before is used), on any rank
+  count and decomposition, with the same command line. The result is bit
+  for bit that of an uninterrupted run. A changed physical setting or
+  output option (snapshots, slice, receivers) is refused, naming it;
+  timing options may change.
+- Outputs carry across: the checkpoint holds the traces so far, the
+  earlier run's snapshots and slices up to the checkpoint stay (they are
+  the same bytes), and what it wrote after it is removed and written again,
+  so the folder ends as an uninterrupted run's, file for file. A job
+  requeued by Slurm takes its earlier attempt's lock itself (same job ID,
+  higher `SLURM_RESTART_COUNT`).
+- **SIGTERM, SIGINT and SIGUSR1** (Ctrl-C, or Slurm's
+  `--signal=USR1@120` before the time limit) stop the run at a step
+  boundary the ranks agree on within 16 steps: a checkpoint if they are
+  on, one line (`stencil-miniapp: stopped by SIGUSR1 at step 1234;
+  checkpoint out/checkpoints/step_001234 written; resume with --restart
+  latest`), no `.partial` file, the folder's lock released, and exit
+  status 75 (EX_TEMPFAIL). A second signal while it stops ends the process
+  at once (exit status 128 + the signal), leaving only the `.partial`
+  folder of the checkpoint it was writing, and no lock.)md"},
+    {"--check", "It needs a halo exchange: `--check` with `--comm none` is refused."},
+    {"--nan-check", "An unstable run stops with the step and the first rank that saw it."},
+    {"--quiet", "So it also drops the context lines and the phase table."},
+    {"--poison-halo", "A halo the exchange missed then shows, as NaN that `--check` catches."},
+    {"--inject-fault",
+     R"md(Each planted bug must be caught: by `--check`, the NaN check, the
+abort path or the write checks.)md"},
+};
+
+} // namespace
+
+const OptionDetail* option_details(int& count) {
+    count = int(sizeof kDetails / sizeof kDetails[0]);
+    return kDetails;
+}
+
+} // namespace stencil
