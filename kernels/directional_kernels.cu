@@ -198,9 +198,9 @@ void launch_window_z(FieldView<const T> in, FieldView<T> out, const Box& box,
     template void launch_baseline<R, T>(Axis, FieldView<const T>, FieldView<T>, const Box&,        \
                                         const Coefficients<R, T>&, Stream&);                       \
     template void launch_vector_x<R, T>(FieldView<const T>, FieldView<T>, const Box&,              \
-                                        const Coefficients<R, T>&, Stream&, const LaunchShape&);        \
+                                        const Coefficients<R, T>&, Stream&, const LaunchShape&);   \
     template void launch_lds_y<R, T>(FieldView<const T>, FieldView<T>, const Box&,                 \
-                                     const Coefficients<R, T>&, Stream&, const LaunchShape&);           \
+                                     const Coefficients<R, T>&, Stream&, const LaunchShape&);      \
     template void launch_window_z<R, T>(FieldView<const T>, FieldView<T>, const Box&,              \
                                         const Coefficients<R, T>&, Stream&, const LaunchShape&);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_DIRECTIONAL)

@@ -71,7 +71,7 @@ namespace stencil {
 #define STENCIL_INSTANTIATE_FUSED(R, T)                                                            \
     template void detail::launch_fused_xy<R, T>(FieldView<const T>, FieldView<T>, const Box&,      \
                                                 const Coefficients<R, T>&, Stream&,                \
-                                                const LaunchShape&);                                    \
+                                                const LaunchShape&);                               \
     template void detail::launch_fused_laplacian<R, T>(FieldView<const T>, FieldView<T>,           \
                                                        const Box&, const Coefficients<R, T>&,      \
                                                        Stream&, const LaunchShape&);

@@ -292,7 +292,7 @@ void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel
                   const LaunchShape& requested) {
     if (box.empty()) return;
     const LaunchShape t = Wave ? wave_shape<R, T>(requested, p.layout, box)
-                          : checked_shape<T>(requested, R, kFusedKernel<Wave>);
+                               : checked_shape<T>(requested, R, kFusedKernel<Wave>);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
         p, out, vel, box, c, sponge, g.groups, t.window);

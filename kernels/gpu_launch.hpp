@@ -40,7 +40,7 @@ private:
 // launch (fits() says why) ends the run: callers check user input first.
 template <class T>
 LaunchShape checked_shape(const LaunchShape& requested, int radius,
-                      FusedKernel kernel = FusedKernel::Laplacian) {
+                          FusedKernel kernel = FusedKernel::Laplacian) {
     const LaunchShape t = resolve_shape(requested, radius, precision_of<T>(), kernel);
     if (const std::string why = fits(t, radius, precision_of<T>(), kernel); !why.empty())
         fatal("launch shape: " + why);

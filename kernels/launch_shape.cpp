@@ -52,7 +52,7 @@ LaunchShape default_shape(int radius, Precision precision, FusedKernel kernel) {
 }
 
 LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision precision,
-                      FusedKernel kernel) {
+                          FusedKernel kernel) {
     const LaunchShape d = default_shape(radius, precision, kernel);
     return {requested.block_x ? requested.block_x : d.block_x,
             requested.block_y ? requested.block_y : d.block_y,

@@ -68,13 +68,14 @@ STENCIL_HD constexpr int max_fused_rows(int radius, FusedKernel kernel) {
 // 8 x 16 block, whose smaller x halo share and register demand per tile win
 // (docs/performance-history.md, "Launch shape sweep after the fix"). Rows
 // per thread: default_rows of `kernel` (the other kernels ignore rows).
-LaunchShape default_shape(int radius, Precision precision, FusedKernel kernel = FusedKernel::Laplacian);
+LaunchShape default_shape(int radius, Precision precision,
+                          FusedKernel kernel = FusedKernel::Laplacian);
 // The measured best rows per thread of `kernel` at radius R, within
 // max_fused_rows.
 int default_rows(int radius, Precision precision, FusedKernel kernel);
 // `requested` with its zero fields filled from default_shape.
 LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision precision,
-                      FusedKernel kernel = FusedKernel::Laplacian);
+                          FusedKernel kernel = FusedKernel::Laplacian);
 
 // The wave kernel's z window when none is requested. Each block reloads 2R
 // halo planes; the window is the shortest of 16, 32 and 64 planes that

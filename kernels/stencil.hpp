@@ -69,10 +69,10 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
     template void launch_derivative<R, T>(Variant, FieldView<const T>, FieldView<T>, const Box&,   \
                                           const Coefficients<R, T>&, Stream&, const LaunchShape&);
 #define STENCIL_INSTANTIATE_WAVE(R, T)                                                             \
-    template LaunchShape wave_shape<R, T>(const LaunchShape&, const Layout&, const Box&);                   \
+    template LaunchShape wave_shape<R, T>(const LaunchShape&, const Layout&, const Box&);          \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const LaunchShape&);                                  \
+                                         Stream&, const LaunchShape&);                             \
     template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
                                           const std::vector<WaveTable>&,                           \
                                           const Coefficients<R, T>&, const Sponge&, Stream&);

@@ -43,8 +43,8 @@ TuneResult tune_on_device(FusedKernel kernel, const Layout& layout, const Box& b
                           double budget_ms, double noise) {
     const Precision precision = precision_of<T>();
     const bool wave = kernel == FusedKernel::Wave; // else the fused Laplacian
-    const LaunchShape start =
-        wave ? wave_shape<R, T>(LaunchShape{}, layout, box) : resolve_shape(LaunchShape{}, R, precision);
+    const LaunchShape start = wave ? wave_shape<R, T>(LaunchShape{}, layout, box)
+                                   : resolve_shape(LaunchShape{}, R, precision);
     if (!STENCIL_HAS_GPU || box.empty()) {
         TuneResult r;
         r.start = r.best = start;

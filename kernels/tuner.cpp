@@ -55,8 +55,8 @@ double median(std::vector<double> v) {
 
 // Times `a` and `b` in alternation, `rounds` times each; whether b's median
 // beats a's by `noise`, and the two medians.
-bool confirmed(const LaunchShape& a, const LaunchShape& b, const ShapeTimer& time, int rounds, double noise,
-               double& a_ms, double& b_ms) {
+bool confirmed(const LaunchShape& a, const LaunchShape& b, const ShapeTimer& time, int rounds,
+               double noise, double& a_ms, double& b_ms) {
     std::vector<double> ta, tb;
     for (int n = 0; n < rounds; ++n) {
         const Timing x = time(a), y = time(b);
@@ -74,8 +74,9 @@ bool same_shape(const LaunchShape& a, const LaunchShape& b) {
 
 } // namespace
 
-TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space, const ShapeTimer& time,
-                              double noise, double budget_ms, int confirm_rounds) {
+TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space,
+                              const ShapeTimer& time, double noise, double budget_ms,
+                              int confirm_rounds) {
     TuneResult r;
     r.start = r.best = start;
     std::map<std::tuple<int, int, int, int>, Timing> seen; // each shape timed once

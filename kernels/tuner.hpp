@@ -38,9 +38,9 @@ struct Timing {
 using ShapeTimer = std::function<Timing(const LaunchShape&)>;
 
 struct TuneResult {
-    LaunchShape best;         // `start` unless something beat it by more than the noise
+    LaunchShape best;    // `start` unless something beat it by more than the noise
     double best_ms = 0;  // its time
-    LaunchShape start;        // the default the search began from
+    LaunchShape start;   // the default the search began from
     double start_ms = 0; // its time
     int tried = 0;       // shapes timed
     int refused = 0;     // shapes that could not run or gave different bits
@@ -60,7 +60,8 @@ struct TuneResult {
 // each, and the winner is kept only if its median beats the start's by the
 // noise too (one lucky measurement under a power cap does not make a
 // default).
-TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space, const ShapeTimer& time,
-                              double noise, double budget_ms, int confirm_rounds = 3);
+TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space,
+                              const ShapeTimer& time, double noise, double budget_ms,
+                              int confirm_rounds = 3);
 
 } // namespace stencil

@@ -50,7 +50,7 @@ struct TuneKey {
 
 struct TuneEntry {
     TuneKey key;
-    LaunchShape shape;          // the measured best
+    LaunchShape shape;     // the measured best
     double ms = 0;         // its time per launch
     double default_ms = 0; // the built-in default's, in the same measurement
 };

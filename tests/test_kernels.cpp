@@ -133,7 +133,8 @@ TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
                 EXPECT_TRUE(reference == run(LaunchShape{0, 0, window})) << "window " << window;
             for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2)
                 EXPECT_TRUE(reference == run(LaunchShape{0, 0, 0, rows})) << "rows " << rows;
-            for (const LaunchShape block : {LaunchShape{8, 16}, LaunchShape{32, 4}, LaunchShape{16, 16}, LaunchShape{4, 8}})
+            for (const LaunchShape block :
+                 {LaunchShape{8, 16}, LaunchShape{32, 4}, LaunchShape{16, 16}, LaunchShape{4, 8}})
                 EXPECT_TRUE(reference == run(block)) << block.block_x << " x " << block.block_y;
         });
     });

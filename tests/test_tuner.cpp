@@ -120,7 +120,8 @@ TEST(Tuner, TheSpaceHoldsOnlyShapesTheKernelIsBuiltFor) {
                 for (int rows : s.rows)
                     EXPECT_LE(rows, max_fused_rows(R, kernel));
                 for (const auto& [bx, by] : s.blocks)
-                    EXPECT_EQ(fits(resolve_shape(LaunchShape{bx, by, 0, 1}, R, p), R, p, kernel), "");
+                    EXPECT_EQ(fits(resolve_shape(LaunchShape{bx, by, 0, 1}, R, p), R, p, kernel),
+                              "");
                 EXPECT_EQ(s.windows.back(), 32); // at most the box's 40 planes
             }
 }
