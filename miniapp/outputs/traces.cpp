@@ -2,8 +2,8 @@
 // receiver's cell, gathered to rank 0 at the end into traces.bin (with a
 // sidecar and a shot-gather image), and at each checkpoint into the
 // checkpoint, from which a restarted run, on any rank count, takes them up.
-#include "outputs/image.hpp"
 #include "mpi_util.hpp"
+#include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/output_state.hpp"
 
@@ -143,7 +143,7 @@ std::string Outputs::State::save_traces(const std::vector<double>& ordered) cons
         !why.empty())
         return why;
     const std::string dtype = numpy_dtype(c.precision);
-    Json doc = integrity_json("traces.bin", written.bytes, written.crc32, c.run_id);
+    Json doc = integrity_json("traces.bin", written.bytes, written.crc32, plan.run_id);
     doc["dtype"] = dtype;
     doc["order"] =
         "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";

@@ -27,13 +27,13 @@ void SimulationOf<T>::enqueue_front(StepTimers& t, bool sampled, FieldView<T> p,
     if (exchange_->moves_data()) {
         // After the previous step, whose last work is on the compute stream.
         halo_.wait_for(compute_);
-        if (config_.poison_halo) exchange_->poison_halo(p, next);
+        if (plan_.aids.poison_halo()) exchange_->poison_halo(p, next); // test aid
         exchange_->pack(p, next, sampled);
         // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R
         // into the interior, where the interior update writes.
-        if (config_.overlap && depth_ >= 3) compute_.wait_for(halo_);
+        if (options_.overlap && depth_ >= 3) compute_.wait_for(halo_);
     }
-    if (!config_.overlap) return;
+    if (!options_.overlap) return;
     // Enqueued before post(), where the host waits for the pack: the
     // interior reads only owned cells of p and writes next, which the
     // exchange never touches, so the device need not idle while the host
@@ -53,7 +53,7 @@ void SimulationOf<T>::enqueue_back(StepTimers& t, bool sampled, FieldView<T> p, 
     auto mark = [&](Event& e) {
         if (sampled) e.record(stream);
     };
-    if (config_.overlap) {
+    if (options_.overlap) {
         mark(t.boundary_start);
         update_tables_(p, next, vel_view(), slab_tables_, stream);
         mark(t.boundary_stop);
@@ -244,7 +244,7 @@ template <class T>
 template <class Self>
 auto SimulationOf<T>::updated_boxes(Self& self) {
     std::vector<decltype(&self.whole_)> boxes;
-    if (!self.config_.overlap) {
+    if (!self.options_.overlap) {
         boxes.push_back(&self.whole_);
     } else {
         if (!self.inner_.box.empty()) boxes.push_back(&self.inner_);
@@ -290,14 +290,12 @@ void SimulationOf<T>::updated_cells(double& updated, double& owned) const {
 template class SimulationOf<float>;
 template class SimulationOf<double>;
 
-std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
-                                            const std::array<int, 3>& global,
-                                            const std::array<int, 3>& procs, MPI_Comm comm,
-                                            CommMode mode) {
+std::unique_ptr<Simulation> make_simulation(const Options& options, const RunPlan& plan,
+                                            const Physics& physics, MPI_Comm comm) {
     // The one run-time to compile-time precision switch of the mini-app.
-    return dispatch_precision(config.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
+    return dispatch_precision(options.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
         using T = decltype(zero);
-        return std::make_unique<SimulationOf<T>>(config, physics, global, procs, comm, mode);
+        return std::make_unique<SimulationOf<T>>(options, plan, physics, comm);
     });
 }
 

@@ -5,6 +5,7 @@
 #include "halo_exchange.hpp"
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_plan.hpp"
 
 #include <mpi.h>
 
@@ -25,7 +26,7 @@ struct PhaseTotals {
 constexpr int kPhaseSampling = 8;
 
 // The interface of a run; make_simulation builds one in the precision
-// config.precision selects (SimulationOf<T>, simulation_impl.hpp). Host
+// options.precision selects (SimulationOf<T>, simulation_impl.hpp). Host
 // copies of field values come back as double whatever the precision:
 // widening a float is exact, so bitwise comparisons still hold.
 class Simulation {
@@ -105,11 +106,9 @@ public:
     virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
 };
 
-// Collective over `comm`. `global` is the global grid, `procs` the process
-// grid; the element type is config.precision.
-std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
-                                            const std::array<int, 3>& global,
-                                            const std::array<int, 3>& procs, MPI_Comm comm,
-                                            CommMode mode);
+// Collective over `comm`. The plan gives the global and process grids, the
+// halo path and depth; the element type is options.precision.
+std::unique_ptr<Simulation> make_simulation(const Options& options, const RunPlan& plan,
+                                            const Physics& physics, MPI_Comm comm);
 
 } // namespace stencil

@@ -19,13 +19,13 @@ Extents extents_of(const Box& b) {
 // Rank 0: the wave's shape for boxes of extents `e`, from the cache or tuned
 // now in a layout that holds such a box at its interior's corner (at least
 // this rank's own local grid, so strides are as in the run).
-TunedShape choose(TuningCache& cache, const Extents& e, const Config& config, const Extents& local,
-                  double budget_ms) {
-    const int R = config.radius;
+TunedShape choose(TuningCache& cache, const Extents& e, const Options& options,
+                  const Extents& local, double budget_ms) {
+    const int R = options.radius;
     const Layout layout(std::max(local[0], e[0]), std::max(local[1], e[1]),
                         std::max(local[2], e[2]), R);
     const Box box{R, R + e[0], R, R + e[1], R, R + e[2]};
-    return dispatch_precision(config.precision, [&](auto zero) {
+    return dispatch_precision(options.precision, [&](auto zero) {
         return dispatch_radius(R, [&](auto rc) {
             return cached_or_tuned<decltype(rc)::value, decltype(zero)>(cache, FusedKernel::Wave,
                                                                         layout, box, budget_ms);
@@ -35,7 +35,7 @@ TunedShape choose(TuningCache& cache, const Extents& e, const Config& config, co
 
 } // namespace
 
-std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config) {
+std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Options& options) {
     const Decomposition& d = sim.decomposition();
     MPI_Comm comm = d.cart.get();
     // Every rank's box extents, at rank 0 (repeats are harmless).
@@ -49,11 +49,11 @@ std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config) {
     // Rank 0 decides, per distinct extents: 3 extents, 4 shape fields, a source.
     std::vector<int> table;
     // The HOST back-end's loops have no launch shape to tune.
-    const bool off = config.tuning_mode == "off" || !STENCIL_HAS_GPU;
-    if (d.rank == 0 && config.tuning_mode != "off" && !STENCIL_HAS_GPU)
+    const bool off = options.tuning_mode == "off" || !STENCIL_HAS_GPU;
+    if (d.rank == 0 && options.tuning_mode != "off" && !STENCIL_HAS_GPU)
         std::fprintf(stderr,
                      "note: --tuning %s: the HOST back-end has no launch shapes; nothing to tune\n",
-                     config.tuning_mode.c_str());
+                     options.tuning_mode.c_str());
     if (d.rank == 0 && !off) {
         std::vector<Extents> keys;
         for (std::size_t n = 0; n < all.size(); n += 3) {
@@ -61,15 +61,15 @@ std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config) {
             if (std::find(keys.begin(), keys.end(), e) == keys.end()) keys.push_back(e);
         }
         const std::string path =
-            config.tuning_mode == "auto" ? default_tuning_cache_path() : config.tuning_mode;
+            options.tuning_mode == "auto" ? default_tuning_cache_path() : options.tuning_mode;
         std::string note;
         TuningCache cache = TuningCache::load(path, current_identity(), note);
         if (!note.empty()) std::fprintf(stderr, "stencil-miniapp: %s\n", note.c_str());
-        const double budget_ms = config.tune_seconds * 1e3 / double(keys.size());
+        const double budget_ms = options.tune_seconds * 1e3 / double(keys.size());
         bool tuned = false;
         for (const Extents& e : keys) {
             const TunedShape c =
-                choose(cache, e, config, {d.local[0], d.local[1], d.local[2]}, budget_ms);
+                choose(cache, e, options, {d.local[0], d.local[1], d.local[2]}, budget_ms);
             tuned = tuned || c.source == ShapeSource::TunedNow;
             table.insert(table.end(), {e[0], e[1], e[2], c.shape.block_x, c.shape.block_y,
                                        c.shape.window, c.shape.rows, int(c.source)});

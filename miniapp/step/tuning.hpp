@@ -26,6 +26,6 @@ struct ShapeChoice {
 // bitwise decomposition-invariant. Returns this rank's distinct boxes with
 // the shape each now runs and where it came from; rank 0 prints the
 // cache's one-line note, if any, on stderr.
-std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Config& config);
+std::vector<ShapeChoice> apply_tuning(Simulation& sim, const Options& options);
 
 } // namespace stencil
