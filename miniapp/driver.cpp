@@ -1,7 +1,7 @@
 #include "driver.hpp"
 
-#include "restart/checkpoint.hpp"
 #include "mpi_util.hpp"
+#include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
 
 #include <cmath>
@@ -13,9 +13,9 @@ namespace {
 // One progress line on stderr from rank 0, at most every c.progress_seconds.
 class Progress {
 public:
-    Progress(const Config& c, const Physics& p, int total)
+    Progress(const Options& c, const RunPlan& plan, const Physics& p, int total)
         : enabled_(!c.quiet && world_rank() == 0), every_(c.progress_seconds), dt_(p.dt),
-          total_(total), cells_(double(c.grid[0]) * c.grid[1] * c.grid[2]),
+          total_(total), cells_(double(plan.grid[0]) * plan.grid[1] * plan.grid[2]),
           start_(wall_clock_ms() * 1e-3), last_(start_) {}
 
     void after_step(int done) {
@@ -37,56 +37,97 @@ private:
     double cells_, start_, last_;
 };
 
-constexpr int kFaultStep = 3;
+// The checkpoints the loop takes, each timed from the moment every rank is
+// ready (the steps before it are settled by then), their wall time and
+// size (both time levels of the whole grid) added up in the result.
+class Checkpoints {
+public:
+    Checkpoints(Simulation& sim, Outputs& outputs, const Options& c, const RunPlan& plan,
+                const Physics& physics, DriveResult& result)
+        : sim_(sim), outputs_(outputs), c_(c), plan_(plan), physics_(physics), result_(result),
+          level_bytes_(double(plan.grid[0]) * plan.grid[1] * plan.grid[2] *
+                       element_bytes(c.precision)),
+          last_(wall_clock_ms() * 1e-3) {}
 
-} // namespace
+    // Rank 0's clock asks for one (--checkpoint-every TIME).
+    bool wished() const {
+        return c_.checkpoint_seconds > 0 && world_rank() == 0 &&
+               wall_clock_ms() * 1e-3 - last_ >= c_.checkpoint_seconds;
+    }
 
-DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outputs& outputs) {
-    StopRequest stop(MPI_COMM_WORLD);
-    // Warm-up steps capture graphs, fill caches and let clocks settle, and
-    // are then undone: the run's physics is its --steps steps alone, which
-    // the traces, snapshots and report count.
+    void take() {
+        sim_.settle();
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        const double start = wall_clock_ms();
+        write_checkpoint(sim_, outputs_, c_, plan_, physics_, staging_);
+        result_.checkpoint_seconds += (wall_clock_ms() - start) * 1e-3;
+        result_.checkpoint_bytes += 2 * level_bytes_;
+        ++result_.checkpoints;
+        last_ = wall_clock_ms() * 1e-3;
+    }
+
+private:
+    Simulation& sim_;
+    Outputs& outputs_;
+    const Options& c_;
+    const RunPlan& plan_;
+    const Physics& physics_;
+    DriveResult& result_;
+    double level_bytes_;
+    CheckpointStaging staging_;
+    double last_; // rank 0's clock times TIME intervals
+};
+
+// Test aid: the faults planted after step n (--inject-fault fail-rank=N, nan).
+void plant_faults(Simulation& sim, const TestAids& aids, const Physics& physics, int n) {
+    if (aids.fails(world_rank(), n))
+        fatal("injected failure (--inject-fault fail-rank=" + std::to_string(world_rank()) +
+              ") at step " + std::to_string(n));
+    if (aids.nan_at(n)) sim.set_value_at(physics.source, std::nanf(""));
+}
+
+// Whether the field is checked for NaN/Inf after step n: every
+// --nan-check steps, after the last, and after the step a planted NaN
+// follows.
+bool nan_check_due(const Options& c, int n) {
+    return c.nan_check_every > 0 &&
+           (n % c.nan_check_every == 0 || n == c.steps || n == TestAids::kFaultStep + 1);
+}
+
+// Warm-up steps capture graphs, fill caches and let clocks settle, and are
+// then undone: the run's physics is its --steps steps alone, which the
+// traces, snapshots and report count. With --restart, the run continues
+// after the checkpoint's step `first`; "" or why it cannot.
+std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const Options& c,
+                                const RunPlan& plan, const Physics& physics, int& first) {
     if (c.warmup > 0) {
         sim.run(c.warmup, false);
         sim.rewind();
     }
+    first = 0;
+    if (c.restart.empty()) return {};
+    return restore_checkpoint(sim, outputs, c, plan, physics, first);
+}
+
+} // namespace
+
+DriveResult drive(Simulation& sim, const Options& c, const RunPlan& plan, const Physics& physics,
+                  Outputs& outputs) {
+    StopRequest stop(MPI_COMM_WORLD);
     DriveResult result;
     int first = 0;
-    if (!c.restart.empty()) {
-        result.refused = restore_checkpoint(sim, outputs, c, physics, first);
-        if (!result.refused.empty()) return result;
-    }
-    // Both time levels of the whole grid per checkpoint, timed from the
-    // moment every rank is ready (the steps before it are settled by then).
-    const double level_bytes =
-        double(c.grid[0]) * c.grid[1] * c.grid[2] * element_bytes(c.precision);
-    CheckpointStaging staging;
-    double last_checkpoint = wall_clock_ms() * 1e-3; // rank 0's clock times TIME intervals
-    const auto timed_checkpoint = [&] {
-        sim.settle();
-        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-        const double start = wall_clock_ms();
-        write_checkpoint(sim, outputs, c, physics, staging);
-        result.checkpoint_seconds += (wall_clock_ms() - start) * 1e-3;
-        result.checkpoint_bytes += 2 * level_bytes;
-        ++result.checkpoints;
-        last_checkpoint = wall_clock_ms() * 1e-3;
-    };
-    Progress progress(c, physics, c.steps);
+    result.refused = warm_up_and_restore(sim, outputs, c, plan, physics, first);
+    if (!result.refused.empty()) return result;
+    Checkpoints checkpoints(sim, outputs, c, plan, physics, result);
+    Progress progress(c, plan, physics, c.steps);
     bool after_checkpoint = false;
     for (int n = first + 1; n <= c.steps; ++n) {
         // A step's time runs from the previous step's end: the one after a
         // checkpoint would carry the checkpoint, which the report times apart.
         sim.run(1, !after_checkpoint);
         ++result.steps_run;
-        if (n == kFaultStep) {
-            if (c.fail_rank == world_rank())
-                fatal("injected failure (--inject-fault fail-rank=" + std::to_string(c.fail_rank) +
-                      ") at step " + std::to_string(n));
-            if (c.inject_nan) sim.set_value_at(physics.source, std::nanf(""));
-        }
-        if (c.nan_check_every > 0 &&
-            (n % c.nan_check_every == 0 || n == c.steps || n == kFaultStep + 1)) {
+        plant_faults(sim, plan.aids, physics, n);
+        if (nan_check_due(c, n)) {
             const int bad = sim.first_nonfinite_rank();
             if (bad >= 0) {
                 result.stable = false, result.bad_step = n, result.bad_rank = bad;
@@ -96,20 +137,19 @@ DriveResult drive(Simulation& sim, const Config& c, const Physics& physics, Outp
         outputs.after_step(n);
         // Rank 0's clock asks for a timed checkpoint; the ranks agree on it
         // with the stop, every kStopAgreement steps (stop_request.hpp).
-        const bool wish = c.checkpoint_seconds > 0 && world_rank() == 0 &&
-                          wall_clock_ms() * 1e-3 - last_checkpoint >= c.checkpoint_seconds;
+        const bool wish = checkpoints.wished();
         const StopRequest::Agreement agreed =
             n < c.steps ? stop.agreed_after(n, wish) : StopRequest::Agreement{};
         const bool checkpoint_due =
             (c.checkpoint_every > 0 && n % c.checkpoint_every == 0) || agreed.checkpoint;
-        if (checkpoint_due) timed_checkpoint();
+        if (checkpoint_due) checkpoints.take();
         after_checkpoint = checkpoint_due;
         progress.after_step(n);
         if (agreed.stop) {
             stop.stopping(); // a second signal now ends the process at once
             result.stopped = true, result.stop_step = n, result.stop_signal = stop.signal_name();
             if (c.checkpoints_on()) {
-                if (!checkpoint_due) timed_checkpoint();
+                if (!checkpoint_due) checkpoints.take();
                 result.checkpoint = checkpoint_path(c, n);
             }
             return result;

@@ -12,8 +12,8 @@
 namespace stencil {
 namespace {
 
-Config small_problem(int n) {
-    Config c;
+Options small_problem(int n) {
+    Options c;
     c.grid = {n, n, n};
     c.radius = 4;
     c.warmup = 0;
@@ -21,11 +21,19 @@ Config small_problem(int n) {
     return c;
 }
 
+// One rank's plan for `c`: its grid whole, nothing to exchange.
+RunPlan one_rank(const Options& c) {
+    RunPlan plan;
+    plan.grid = c.grid;
+    plan.comm_mode = CommMode::None;
+    return plan;
+}
+
 TEST(Physics, PointSourceArrivesAtDistanceOverSpeed) {
-    Config c = small_problem(72);
+    Options c = small_problem(72);
     Physics p;
     ASSERT_EQ(resolve_physics(c, c.grid, p), "");
-    const auto simulation = make_simulation(c, p, c.grid, {1, 1, 1}, MPI_COMM_SELF, CommMode::None);
+    const auto simulation = make_simulation(c, one_rank(c), p, MPI_COMM_SELF);
     Simulation& sim = *simulation;
     const int distance = 20; // cells, along x
     const std::array<int, 3> receiver{p.source[0] + distance, p.source[1], p.source[2]};
@@ -48,12 +56,11 @@ TEST(Physics, PointSourceArrivesAtDistanceOverSpeed) {
 
 TEST(Physics, SpongeDrainsEnergyThatRigidWallsKeep) {
     auto late_energy_ratio = [](int sponge) {
-        Config c = small_problem(48);
+        Options c = small_problem(48);
         c.sponge = sponge;
         Physics p;
         resolve_physics(c, c.grid, p);
-        const auto simulation =
-            make_simulation(c, p, c.grid, {1, 1, 1}, MPI_COMM_SELF, CommMode::None);
+        const auto simulation = make_simulation(c, one_rank(c), p, MPI_COMM_SELF);
         Simulation& sim = *simulation;
         // Let the source finish (about 2 t0), then compare energy a few crossings later.
         sim.run(int(2.2 * p.t0 / p.dt), false);
@@ -74,11 +81,11 @@ TEST(Physics, SpongeDrainsEnergyThatRigidWallsKeep) {
 TEST(Physics, SinglePrecisionTracksDouble) {
     std::vector<double> fields[2];
     for (const Precision precision : {Precision::FP32, Precision::FP64}) {
-        Config c = small_problem(40);
+        Options c = small_problem(40);
         c.precision = precision;
         Physics p;
         ASSERT_EQ(resolve_physics(c, c.grid, p), "");
-        const auto sim = make_simulation(c, p, c.grid, {1, 1, 1}, MPI_COMM_SELF, CommMode::None);
+        const auto sim = make_simulation(c, one_rank(c), p, MPI_COMM_SELF);
         EXPECT_EQ(sim->precision(), precision);
         sim->run(int(2.5 * p.t0 / p.dt), false);
         fields[precision == Precision::FP64] = sim->gather();

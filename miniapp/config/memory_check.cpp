@@ -40,20 +40,21 @@ std::string fits(MPI_Comm comm, std::uint64_t need, std::uint64_t available,
 
 } // namespace
 
-MemoryNeed estimate_memory(const Config& c, const std::array<int, 3>& procs, int rank) {
+MemoryNeed estimate_memory(const Options& c, const RunPlan& plan, int rank) {
+    const std::array<int, 3>& grid = plan.grid;
     const std::uint64_t element = element_bytes(c.precision);
     std::array<int, 3> largest{};
     for (int a = 0; a < 3; ++a)
-        largest[a] = (c.grid[a] + procs[a] - 1) / procs[a];
+        largest[a] = (grid[a] + plan.procs[a] - 1) / plan.procs[a];
     const int depth = std::max(c.halo_depth, 1); // auto tries 1 first
     std::uint64_t fields = 3 * padded_cells(largest, depth * c.radius) * element;
     std::uint64_t host = 0;
     // Rank 0 gathers every receiver's trace, in double, before writing it.
-    const std::uint64_t receivers = c.receivers.size() + (c.line_axis == 2 ? c.grid[0] : 0);
+    const std::uint64_t receivers = plan.receivers.size() + (c.line_axis == 2 ? grid[0] : 0);
     if (rank == 0) host += receivers * std::uint64_t(c.steps) * sizeof(double);
     if (c.check && rank == 0) {
-        fields += 3 * padded_cells(c.grid, c.radius) * element;
-        host += 2 * padded_cells(c.grid, 0) * sizeof(double);
+        fields += 3 * padded_cells(grid, c.radius) * element;
+        host += 2 * padded_cells(grid, 0) * sizeof(double);
     }
     MemoryNeed need;
     (STENCIL_HAS_GPU ? need.device : need.host) += fields;
@@ -61,8 +62,8 @@ MemoryNeed estimate_memory(const Config& c, const std::array<int, 3>& procs, int
     return need;
 }
 
-std::string check_memory(const Config& c, const std::array<int, 3>& procs, const Binding& binding) {
-    const MemoryNeed need = estimate_memory(c, procs, world_rank());
+std::string check_memory(const Options& c, const RunPlan& plan, const Binding& binding) {
+    const MemoryNeed need = estimate_memory(c, plan, world_rank());
     MPI_Comm node = MPI_COMM_NULL, gpu = MPI_COMM_NULL;
     MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
     const Communicator owned_node(node);

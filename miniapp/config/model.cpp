@@ -9,11 +9,11 @@
 
 namespace stencil {
 
-std::string model_name(const Config& c) {
+std::string model_name(const Options& c, const RunPlan& plan) {
     if (c.model == ModelKind::Constant) return "constant";
     if (c.model == ModelKind::Layered) return "layered";
-    return "file:" + c.model_path + " (" + (c.model_fp64 ? "float64" : "float32") + ", CRC-32 " +
-           crc32_hex(c.model_crc32) + ")";
+    return "file:" + c.model_path + " (" + (plan.model_fp64 ? "float64" : "float32") + ", CRC-32 " +
+           crc32_hex(plan.model_crc32) + ")";
 }
 
 double velocity_at(ModelKind model, int k, int nz) {
@@ -56,7 +56,7 @@ namespace {
 // What the kernels compute with must be a normal number in the run's
 // precision: 1/h^2 in the weights, dt^2 c^2 in the velocity field and
 // dt^2 / h^3 in the source.
-std::string representable(const Config& c, const Physics& p) {
+std::string representable(const Options& c, const Physics& p) {
     const double h = c.spacing;
     const double values[] = {
         h, 1 / (h * h), p.dt, std::pow(p.dt * p.c_max, 2), p.dt * p.dt / (h * h * h), p.f0};
@@ -76,7 +76,7 @@ std::string representable(const Config& c, const Physics& p) {
 
 } // namespace
 
-std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& p) {
+std::string resolve_physics(const Options& c, const std::array<int, 3>& grid, Physics& p) {
     // The speed range comes from the model itself, over every depth of the
     // grid (a model file's: check_model_file found it, and filled it in).
     if (c.model != ModelKind::File) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/options.hpp"
+#include "config/run_plan.hpp"
 
 #include <array>
 #include <string>
@@ -17,7 +18,7 @@ struct Physics {
 };
 
 // "constant", "layered", or "file:PATH (float32, CRC-32 0a1b2c3d)".
-std::string model_name(const Config& c);
+std::string model_name(const Options& c, const RunPlan& plan);
 
 // Wave speed (m/s) at global depth index k of nz cells (constant, layered).
 double velocity_at(ModelKind model, int k, int nz);
@@ -38,11 +39,11 @@ inline double shortest_wavelength(const Physics& p) {
     return p.c_min / (2.5 * p.f0);
 }
 
-// Fills `physics` from the configuration and the global grid (for a model
+// Fills `physics` from the options and the run's global grid (for a model
 // file, c_min and c_max must already hold check_model_file's); returns an
 // empty string, or one line saying what is wrong (a dt above the limit, a
 // source outside the grid, a spacing or time step the run's precision
 // cannot represent).
-std::string resolve_physics(const Config& c, const std::array<int, 3>& grid, Physics& physics);
+std::string resolve_physics(const Options& c, const std::array<int, 3>& grid, Physics& physics);
 
 } // namespace stencil

@@ -27,7 +27,7 @@ std::string dims_text(const std::array<int, 3>& n) {
     return std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
 }
 
-std::string read_sidecar(const Config& c, Sidecar& out) {
+std::string read_sidecar(const Options& c, const std::array<int, 3>& grid, Sidecar& out) {
     const std::string path = sidecar_path(c.model_path);
     std::ifstream in(path);
     if (!in)
@@ -44,8 +44,8 @@ std::string read_sidecar(const Config& c, Sidecar& out) {
         !dims[1].is_number_integer() || !dims[2].is_number_integer())
         return "the sidecar has no dims [nx, ny, nz]";
     const std::array<int, 3> model{dims[0].get<int>(), dims[1].get<int>(), dims[2].get<int>()};
-    if (model != c.grid)
-        return "the model is " + dims_text(model) + " cells, the grid " + dims_text(c.grid);
+    if (model != grid)
+        return "the model is " + dims_text(model) + " cells, the grid " + dims_text(grid);
     if (const Json spacing = doc.value("spacing_m", Json()); !spacing.is_null()) {
         for (const Json& h : spacing.is_array() ? spacing : Json::array({spacing}))
             if (!h.is_number() || std::fabs(h.get<double>() - c.spacing) > 1e-9 * c.spacing) {
@@ -56,7 +56,7 @@ std::string read_sidecar(const Config& c, Sidecar& out) {
                 return line;
             }
     }
-    const std::uint64_t cells = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2];
+    const std::uint64_t cells = std::uint64_t(grid[0]) * grid[1] * grid[2];
     const std::uint64_t bytes = cells * (out.fp64 ? 8 : 4);
     if (doc.value("bytes", std::uint64_t(0)) != bytes)
         return "the sidecar says " + doc.value("bytes", Json()).dump() + " bytes; " +
@@ -98,6 +98,58 @@ void scan(MPI_File file, std::uint64_t begin, std::uint64_t end, Scan& s) {
     }
 }
 
+// The first of `values` values that rank `rank` checks: the ranks of
+// MPI_COMM_WORLD split the file into contiguous stretches.
+std::uint64_t stretch_start(std::uint64_t values, int rank) {
+    return values * std::uint64_t(rank) / std::uint64_t(world_size());
+}
+
+// Collective: each rank scans its stretch of the file into `s` (big
+// sequential reads); "" or why the file cannot be read or is not as long
+// as the sidecar says, the same on every rank.
+std::string scan_stretches(const std::string& path, const Sidecar& side, Scan& s) {
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    std::string problem;
+    MPI_File file = MPI_FILE_NULL;
+    int code = MPI_File_open(comm, path.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file);
+    if (code != MPI_SUCCESS) problem = "cannot read it (" + mpi_io_reason(code) + ")";
+    if (std::string why = first_problem(comm, problem); !why.empty()) return why;
+    MPI_Offset size = 0;
+    MPI_CHECK(MPI_File_get_size(file, &size));
+    if (std::uint64_t(size) != side.bytes) {
+        MPI_File_close(&file);
+        return std::to_string(size) + " bytes, the sidecar says " + std::to_string(side.bytes);
+    }
+    const std::uint64_t values = side.bytes / (side.fp64 ? 8 : 4);
+    const int rank = world_rank();
+    if (side.fp64)
+        scan<double>(file, stretch_start(values, rank), stretch_start(values, rank + 1), s);
+    else
+        scan<float>(file, stretch_start(values, rank), stretch_start(values, rank + 1), s);
+    MPI_File_close(&file);
+    return first_problem(comm, s.problem);
+}
+
+// Collective: the first of the file's `values` values that is not finite
+// and positive, with its cell of `grid`, as one line ("" if there is none).
+std::string first_bad_value(const Scan& s, std::uint64_t values, const std::array<int, 3>& grid) {
+    long long bad = s.first_bad;
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD));
+    if (bad == LLONG_MAX) return {};
+    int owner = 0;
+    while (owner + 1 < world_size() && stretch_start(values, owner + 1) <= std::uint64_t(bad))
+        ++owner;
+    double value = s.bad_value;
+    MPI_CHECK(MPI_Bcast(&value, 1, MPI_DOUBLE, owner, MPI_COMM_WORLD));
+    const long long nx = grid[0], ny = grid[1];
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "the speed at cell %lld,%lld,%lld is %g m/s; every value must be finite and "
+                  "positive",
+                  bad % nx, bad / nx % ny, bad / (nx * ny), value);
+    return line;
+}
+
 // A stretch of one axis of the grown box: `count` cells from global index
 // `global`, placed at `local` in the grown box.
 struct Run {
@@ -126,13 +178,13 @@ std::vector<Run> runs_along(int offset, int size, int halo, int n, bool periodic
 // Collective: one box of the file (`count` cells from `start`, x fastest),
 // or nothing where `count` is empty, into `out`.
 template <class T>
-void read_box(MPI_File file, const Config& c, const std::array<int, 3>& start,
+void read_box(MPI_File file, const std::array<int, 3>& grid, const std::array<int, 3>& start,
               const std::array<int, 3>& count, std::vector<double>& out) {
     const MPI_Datatype element = mpi_datatype<T>();
     std::vector<T> values(std::size_t(count[0]) * count[1] * count[2]);
     MPI_Datatype view = element;
     if (!values.empty()) {
-        int sizes[3] = {c.grid[2], c.grid[1], c.grid[0]}, sub[3] = {count[2], count[1], count[0]},
+        int sizes[3] = {grid[2], grid[1], grid[0]}, sub[3] = {count[2], count[1], count[0]},
             first[3] = {start[2], start[1], start[0]};
         MPI_CHECK(MPI_Type_create_subarray(3, sizes, sub, first, MPI_ORDER_C, element, &view));
         MPI_CHECK(MPI_Type_commit(&view));
@@ -146,12 +198,14 @@ void read_box(MPI_File file, const Config& c, const std::array<int, 3>& start,
 
 } // namespace
 
-std::vector<double> read_model_box(const Config& c, const Decomposition& d, int halo) {
+std::vector<double> read_model_box(const Options& c, const RunPlan& plan, const Decomposition& d,
+                                   int halo) {
+    const std::array<int, 3>& grid = plan.grid;
     std::array<int, 3> grown;
     std::array<std::vector<Run>, 3> runs;
     for (int a = 0; a < 3; ++a) {
         grown[a] = d.local[a] + 2 * halo;
-        runs[a] = runs_along(d.offset[a], d.local[a], halo, c.grid[a], d.periodic[a]);
+        runs[a] = runs_along(d.offset[a], d.local[a], halo, grid[a], d.periodic[a]);
     }
     std::vector<double> box(std::size_t(grown[0]) * grown[1] * grown[2], 0.0);
     const auto at = [&](int i, int j, int k) {
@@ -174,10 +228,10 @@ std::vector<double> read_model_box(const Config& c, const Decomposition& d, int 
         }
         const std::array<int, 3> start{r[0].global, r[1].global, r[2].global},
             count{r[0].count, r[1].count, r[2].count};
-        if (c.model_fp64)
-            read_box<double>(file, c, start, count, piece);
+        if (plan.model_fp64)
+            read_box<double>(file, grid, start, count, piece);
         else
-            read_box<float>(file, c, start, count, piece);
+            read_box<float>(file, grid, start, count, piece);
         std::size_t n = 0;
         for (int k = 0; k < count[2]; ++k)
             for (int j = 0; j < count[1]; ++j)
@@ -189,8 +243,8 @@ std::vector<double> read_model_box(const Config& c, const Decomposition& d, int 
     // (x rows first, then whole rows along y, then planes along z).
     for (int a = 0; a < 3; ++a) {
         if (d.periodic[a]) continue;
-        const int first = halo - d.offset[a];                // grown index of global 0
-        const int last = c.grid[a] - 1 - d.offset[a] + halo; // of global n - 1
+        const int first = halo - d.offset[a];              // grown index of global 0
+        const int last = grid[a] - 1 - d.offset[a] + halo; // of global n - 1
         for (int k = 0; k < grown[2]; ++k)
             for (int j = 0; j < grown[1]; ++j)
                 for (int i = 0; i < grown[0]; ++i) {
@@ -211,68 +265,32 @@ std::string sidecar_path(const std::string& raw_path) {
     return raw_path + ".json";
 }
 
-std::string check_model_file(Config& c, double& c_min, double& c_max) {
+std::string check_model_file(const Options& c, RunPlan& plan, double& c_min, double& c_max) {
     const MPI_Comm comm = MPI_COMM_WORLD;
     const std::string name = "--model file:" + c.model_path + ": ";
     Sidecar side;
     std::string problem;
-    if (world_rank() == 0) problem = read_sidecar(c, side);
+    if (world_rank() == 0) problem = read_sidecar(c, plan.grid, side);
     if (std::string why = first_problem(comm, problem); !why.empty()) return name + why;
     MPI_CHECK(MPI_Bcast(&side.fp64, 1, MPI_INT, 0, comm));
     MPI_CHECK(MPI_Bcast(&side.bytes, 1, MPI_UINT64_T, 0, comm));
     MPI_CHECK(MPI_Bcast(&side.crc32, 1, MPI_UINT32_T, 0, comm));
 
-    MPI_File file = MPI_FILE_NULL;
-    int code = MPI_File_open(comm, c.model_path.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file);
-    if (code != MPI_SUCCESS) problem = "cannot read it (" + mpi_io_reason(code) + ")";
-    if (std::string why = first_problem(comm, problem); !why.empty()) return name + why;
-    MPI_Offset size = 0;
-    MPI_CHECK(MPI_File_get_size(file, &size));
-    if (std::uint64_t(size) != side.bytes) {
-        MPI_File_close(&file);
-        return name + std::to_string(size) + " bytes, the sidecar says " +
-               std::to_string(side.bytes);
-    }
-    // Each rank checks a contiguous stretch: big sequential reads.
-    const std::uint64_t values = side.bytes / (side.fp64 ? 8 : 4);
-    const int rank = world_rank(), size_ranks = world_size();
-    const auto start_of = [&](int r) {
-        return values * std::uint64_t(r) / std::uint64_t(size_ranks);
-    };
     Scan s;
-    if (side.fp64)
-        scan<double>(file, start_of(rank), start_of(rank + 1), s);
-    else
-        scan<float>(file, start_of(rank), start_of(rank + 1), s);
-    MPI_File_close(&file);
-    if (std::string why = first_problem(comm, s.problem); !why.empty()) return name + why;
-
+    if (std::string why = scan_stretches(c.model_path, side, s); !why.empty()) return name + why;
     s.crc.extend_to(side.bytes);
     std::uint32_t raw = s.crc.value();
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &raw, 1, MPI_UINT32_T, MPI_BXOR, comm));
     if (const std::uint32_t crc = standard_crc32(raw, side.bytes); crc != side.crc32)
         return name + "CRC-32 " + crc32_hex(crc) + ", the sidecar says " + crc32_hex(side.crc32) +
                " (changed after its sidecar was written?)";
-    long long bad = s.first_bad;
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG_LONG, MPI_MIN, comm));
-    if (bad != LLONG_MAX) {
-        int owner = 0;
-        while (owner + 1 < size_ranks && start_of(owner + 1) <= std::uint64_t(bad))
-            ++owner;
-        double value = s.bad_value;
-        MPI_CHECK(MPI_Bcast(&value, 1, MPI_DOUBLE, owner, comm));
-        const long long nx = c.grid[0], ny = c.grid[1];
-        char line[200];
-        std::snprintf(line, sizeof line,
-                      "the speed at cell %lld,%lld,%lld is %g m/s; every value must be finite and "
-                      "positive",
-                      bad % nx, bad / nx % ny, bad / (nx * ny), value);
-        return name + line;
-    }
+    if (std::string why = first_bad_value(s, side.bytes / (side.fp64 ? 8 : 4), plan.grid);
+        !why.empty())
+        return name + why;
     MPI_CHECK(MPI_Allreduce(&s.lo, &c_min, 1, MPI_DOUBLE, MPI_MIN, comm));
     MPI_CHECK(MPI_Allreduce(&s.hi, &c_max, 1, MPI_DOUBLE, MPI_MAX, comm));
-    c.model_fp64 = side.fp64 != 0;
-    c.model_crc32 = side.crc32;
+    plan.model_fp64 = side.fp64 != 0;
+    plan.model_crc32 = side.crc32;
     return {};
 }
 

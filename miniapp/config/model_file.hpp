@@ -10,8 +10,9 @@
 // each rank its own box plus the halo it needs, with collective MPI-IO.
 #pragma once
 
-#include "decomposition.hpp"
 #include "config/options.hpp"
+#include "config/run_plan.hpp"
+#include "decomposition.hpp"
 
 #include <string>
 #include <vector>
@@ -25,14 +26,15 @@ std::string sidecar_path(const std::string& raw_path);
 // Collective over MPI_COMM_WORLD, before the run: checks c.model_path (its
 // sidecar exists and is one, its dims are the grid's, its spacing the
 // run's, its length and CRC-32 the sidecar's, every value finite and
-// positive); fills c.model_fp64 and c.model_crc32, and the slowest and
-// fastest speeds. Returns "" or one line, the same on every rank.
-std::string check_model_file(Config& c, double& c_min, double& c_max);
+// positive); fills plan.model_fp64 and plan.model_crc32, and the slowest
+// and fastest speeds. Returns "" or one line, the same on every rank.
+std::string check_model_file(const Options& c, RunPlan& plan, double& c_min, double& c_max);
 
 // Collective over d.cart: this rank's box grown by `halo` cells on every
 // side (x fastest), from the checked model file. Past a physical boundary
 // a halo cell takes the nearest edge cell's speed; along a periodic axis,
 // the wrapped cell's.
-std::vector<double> read_model_box(const Config& c, const Decomposition& d, int halo);
+std::vector<double> read_model_box(const Options& c, const RunPlan& plan, const Decomposition& d,
+                                   int halo);
 
 } // namespace stencil

@@ -116,20 +116,10 @@ std::array<bool, 3> periodic_list(const std::string& text, const std::string& op
     return axes;
 }
 
-void inject_fault(Config& c, const char* name, const std::string& v) {
-    if (v == "drop-face")
-        c.drop_face = true;
-    else if (v == "short-ring")
-        c.short_ring = true;
-    else if (v == "nan")
-        c.inject_nan = true;
-    else if (v.rfind("fail-rank=", 0) == 0)
-        c.fail_rank = non_negative(v.substr(10), name);
-    else if (v == "write-error")
-        c.inject_write_error = true;
-    else
-        throw BadOption{std::string(name) + ": '" + v +
-                        "' is not drop-face, short-ring, nan, fail-rank=N or write-error"};
+// --inject-fault: the testing room knows the faults (test_aids.hpp).
+void inject_fault(Options& c, const char* name, const std::string& v) {
+    if (const std::string why = c.aids.inject_fault(v); !why.empty())
+        throw BadOption{std::string(name) + ": " + why};
 }
 
 using S = ParseState;
@@ -323,7 +313,7 @@ const OptionSpec kOptions[] = {
      [](S& s, const char*, V) { s.config.quiet = true; }},
 
     {"Testing aids", "--poison-halo", nullptr, "fill received halos with NaN before each exchange",
-     [](S& s, const char*, V) { s.config.poison_halo = true; }},
+     [](S& s, const char*, V) { s.config.aids.set_poison_halo(); }},
     {"Testing aids", "--inject-fault", "drop-face|short-ring|nan|fail-rank=N|write-error",
      "plant a bug: zero a received face; update the ghost ring of deep\n"
      "halos one cell short; put a NaN at the source at\n"

@@ -10,10 +10,10 @@
 
 namespace stencil {
 
-// What the parser carries besides the Config: which of the exclusive
+// What the parser carries besides the Options: which of the exclusive
 // grid options were given.
 struct ParseState {
-    Config& config;
+    Options& config;
     bool have_grid = false;
     bool have_local = false;
 };

@@ -1,7 +1,7 @@
 #include "config/options.hpp"
 
-#include "graph.hpp"
 #include "config/option_table.hpp"
+#include "graph.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -57,7 +57,7 @@ std::string usage() {
     return text;
 }
 
-std::string parse_options(int argc, char** argv, Config& c) {
+std::string parse_options(int argc, char** argv, Options& c) {
     ParseState state{c};
     try {
         for (int a = 1; a < argc; ++a) {
@@ -82,8 +82,7 @@ std::string parse_options(int argc, char** argv, Config& c) {
     const bool have_grid = state.have_grid, have_local = state.have_local;
     if (have_grid && have_local) return "use --grid or --local, not both";
     if (!have_grid && !have_local) c.grid = {128, 128, 128};
-    if (const std::string why = validate(c.shape); !why.empty())
-        return "bad kernel tuning: " + why;
+    if (const std::string why = validate(c.shape); !why.empty()) return "bad kernel tuning: " + why;
     const LaunchShape& t = c.shape;
     if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows))
         return "--tuning " + c.tuning_mode +
@@ -107,7 +106,7 @@ std::string parse_options(int argc, char** argv, Config& c) {
     if (c.graphs == GraphChoice::On && !graphs_available())
         return "--graphs on: this build has no graphs (the HOST back-end, or HIP before ROCm "
                "6.2); use --graphs auto or off";
-    if (c.inject_write_error && c.snapshot_every == 0)
+    if (c.aids.write_error() && c.snapshot_every == 0)
         return "--inject-fault write-error needs --snapshot-every";
     if (c.sponge > 0 && (c.periodic[0] || c.periodic[1] || c.periodic[2]))
         return "--sponge " + std::to_string(c.sponge) +

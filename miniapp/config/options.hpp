@@ -1,12 +1,12 @@
-// The mini-app's command line.
+// The mini-app's command line: what the user typed, parsed once and not
+// changed after (what the run decides from it is the RunPlan, run_plan.hpp).
 #pragma once
 
 #include "stencil.hpp"
+#include "testing/test_aids.hpp"
 
 #include <array>
-#include <cstdint>
 #include <string>
-#include <vector>
 
 namespace stencil {
 
@@ -20,8 +20,8 @@ enum class GraphChoice { Auto, On, Off };
 // front padding within one 64-element line.
 constexpr int kMaxHaloDepth = 8;
 
-struct Config {
-    std::array<int, 3> grid{0, 0, 0};  // global cells (from --grid, or --local times --procs)
+struct Options {
+    std::array<int, 3> grid{0, 0, 0};  // --grid: global cells (RunPlan::grid is the run's)
     std::array<int, 3> local{0, 0, 0}; // --local: cells per rank (weak scaling)
     std::array<int, 3> procs{0, 0, 0}; // 0,0,0: MPI_Dims_create chooses
     int radius = 4;
@@ -31,15 +31,11 @@ struct Config {
     CommChoice comm = CommChoice::Auto;
     bool overlap = true;
     // --halo-depth: k, a halo k*R deep exchanged once every k steps; 0:
-    // auto, chosen per run (miniapp/halo_depth.hpp).
+    // auto, chosen per run (step/halo_depth.hpp, RunPlan::halo_depth).
     int halo_depth = 0;
-    std::string halo_depth_reason; // filled before the run: why this depth (the report says)
     GraphChoice graphs = GraphChoice::Auto;
     ModelKind model = ModelKind::Constant;
-    // --model file:PATH: the raw file, and what checking it found (model_file.hpp).
-    std::string model_path;
-    bool model_fp64 = false;               // the file's element type (float64, else float32)
-    std::uint32_t model_crc32 = 0;         // its CRC-32, which names the model in checkpoints
+    std::string model_path;                // --model file:PATH: the raw file (model_file.hpp)
     double spacing = 10.0;                 // metres, all directions
     double dt = 0.0;                       // 0: from the CFL limit
     double f0 = 0.0;                       // Hz; 0: 6 cells per minimum wavelength
@@ -56,8 +52,6 @@ struct Config {
     std::string receivers_file;
     int line_axis = -1,
         line_index = 0; // --receiver-line z=K (only z: a line along x at the source's y)
-    std::vector<std::array<int, 3>> receivers; // filled by prepare_outputs
-    std::string run_id; // filled by prepare_outputs; names the run in sidecars
     std::string label;  // free text carried into the report (e.g. "weak")
     // Checkpoints (miniapp/checkpoint.hpp): every N steps, or every S
     // seconds of wall time (0: none), into checkpoint_dir ("":
@@ -79,14 +73,7 @@ struct Config {
     double tune_seconds = 20;
     int nan_check_every = 50;      // steps between NaN/Inf checks; 0 = never
     double progress_seconds = 1.0; // seconds between progress lines; 0 = every step
-    // Testing aids.
-    bool poison_halo = false;
-    bool drop_face = false;  // --inject-fault drop-face: zero a received face
-    bool short_ring = false; // --inject-fault short-ring: deep halos' ghost ring one cell short
-    bool inject_nan = false; // --inject-fault nan: a NaN at the source at step 3
-    int fail_rank = -1;      // --inject-fault fail-rank=N: rank N fails at step 3
-    bool inject_write_error =
-        false; // --inject-fault write-error: the 2nd snapshot meets a full disk
+    TestAids aids;                 // --inject-fault, --poison-halo (testing/test_aids.hpp)
 };
 
 // "x,z" for the periodic axes, "none" for none.
@@ -95,7 +82,7 @@ std::string periodic_axes(const std::array<bool, 3>& periodic);
 // Parses argv. Returns an empty string on success, "help" for --help, else
 // one line describing the first problem. Checks everything that needs no
 // knowledge of the number of ranks.
-std::string parse_options(int argc, char** argv, Config& config);
+std::string parse_options(int argc, char** argv, Options& options);
 
 // --help's text, made from the option table (option_table.hpp).
 std::string usage();

@@ -20,7 +20,7 @@ bool in_sponge(const std::array<int, 3>& cell, const std::array<int, 3>& grid, i
     return false;
 }
 
-std::string dispersion_warning(const Config& c, const Physics& p) {
+std::string dispersion_warning(const Options& c, const Physics& p) {
     const double cells = shortest_wavelength(p) / c.spacing;
     const double needed = min_cells_per_wavelength(c.radius);
     if (cells >= needed * (1 - 1e-9)) return {}; // the default f0 sits exactly on it at R = 1
@@ -31,42 +31,45 @@ std::string dispersion_warning(const Config& c, const Physics& p) {
            " for 1% phase-speed error: expect numerical dispersion";
 }
 
-void sponge_warnings(const Config& c, const Physics& p, std::vector<std::string>& out) {
+void sponge_warnings(const Options& c, const RunPlan& plan, const Physics& p,
+                     std::vector<std::string>& out) {
+    const std::array<int, 3>& grid = plan.grid;
     const int w = c.sponge;
     if (w == 0) return;
     for (int a = 0; a < 3; ++a)
-        if (2 * w > c.grid[a]) {
+        if (2 * w > grid[a]) {
             out.push_back("--sponge " + std::to_string(w) + " is wider than half the grid along " +
-                          "xyz"[a] + " (" + std::to_string(c.grid[a]) +
+                          "xyz"[a] + " (" + std::to_string(grid[a]) +
                           " cells): the sponge damps every cell there");
             break;
         }
-    if (in_sponge(p.source, c.grid, w))
+    if (in_sponge(p.source, grid, w))
         out.push_back("the source " + std::to_string(p.source[0]) + "," +
                       std::to_string(p.source[1]) + "," + std::to_string(p.source[2]) +
                       " lies in the sponge (within " + std::to_string(w) +
                       " cells of an edge): its wave is damped from the start");
     // A --receiver-line crosses the whole grid along x, so its ends always
     // lie in the sponge; it is the line's depth and y that matter.
-    if (c.line_axis == 2 && in_sponge({c.grid[0] / 2, p.source[1], c.line_index}, c.grid, w))
+    if (c.line_axis == 2 && in_sponge({grid[0] / 2, p.source[1], c.line_index}, grid, w))
         out.push_back("the receiver line z=" + std::to_string(c.line_index) +
                       " at y=" + std::to_string(p.source[1]) + " lies in the sponge (within " +
                       std::to_string(w) + " cells of an edge): its traces are damped");
     int damped = 0;
-    for (const auto& r : c.receivers)
-        damped += in_sponge(r, c.grid, w);
+    for (const auto& r : plan.receivers)
+        damped += in_sponge(r, grid, w);
     if (damped > 0)
-        out.push_back(std::to_string(damped) + " of " + std::to_string(c.receivers.size()) +
+        out.push_back(std::to_string(damped) + " of " + std::to_string(plan.receivers.size()) +
                       " receivers lie in the sponge (within " + std::to_string(w) +
                       " cells of an edge): their traces are damped");
 }
 
 } // namespace
 
-std::vector<std::string> input_warnings(const Config& c, const Physics& physics) {
+std::vector<std::string> input_warnings(const Options& c, const RunPlan& plan,
+                                        const Physics& physics) {
     std::vector<std::string> warnings;
     if (std::string w = dispersion_warning(c, physics); !w.empty()) warnings.push_back(w);
-    sponge_warnings(c, physics, warnings);
+    sponge_warnings(c, plan, physics, warnings);
     if (c.snapshot_every > c.steps)
         warnings.push_back("--snapshot-every " + std::to_string(c.snapshot_every) +
                            " is longer than the run (" + std::to_string(c.steps) +

@@ -12,8 +12,9 @@
 
 namespace stencil {
 
-// c.receivers must be filled (prepare_outputs) for the receiver warning.
-std::vector<std::string> input_warnings(const Config& c, const Physics& physics);
+// plan.receivers must be filled (prepare_outputs) for the receiver warning.
+std::vector<std::string> input_warnings(const Options& c, const RunPlan& plan,
+                                        const Physics& physics);
 
 // "stencil-miniapp: warning: ..." on stderr, from rank 0, even with --quiet.
 void print_warnings(const std::vector<std::string>& warnings);

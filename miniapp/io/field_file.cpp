@@ -75,16 +75,71 @@ std::uint32_t raw_crc_of_box(const Decomposition& d, const std::vector<T>& inter
     return crc.value();
 }
 
+// Collective: this rank's box of the file, `interior`, written into the
+// open `file` through `box` (none of it with inject_no_space, which then
+// says the disk is full), synced, and the file closed. The first failure
+// goes into `problem`.
+template <class T>
+void write_box(MPI_File& file, const BoxType& box, const std::vector<T>& interior,
+               bool inject_no_space, LocalProblem& problem) {
+    const MPI_Datatype element = mpi_datatype<T>();
+    const int count = int(interior.size());
+    problem.check(MPI_File_set_size(file, 0), "set_size"); // a leftover partial file
+    problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
+                  "set_view");
+    MPI_Status status;
+    problem.check(
+        MPI_File_write_all(file, interior.data(), inject_no_space ? 0 : count, element, &status),
+        "write_all");
+    int written = 0;
+    MPI_Get_count(&status, element, &written);
+    if (inject_no_space) problem.set(std::string(std::strerror(ENOSPC)) + " (injected)");
+    if (written != count)
+        problem.set("wrote " + std::to_string(written) + " of " + std::to_string(count) +
+                    " values");
+    problem.check(MPI_File_sync(file), "sync");
+    problem.check(MPI_File_close(&file), "close");
+}
+
+// Collective: whether this rank's box of the open `file` reads back as
+// `interior`; the file is closed after, the first failure in `problem`. In
+// pieces of at most kReadBackValues through the same view (each read_all
+// goes on from the last): no second copy of the field. Every rank makes as
+// many calls as the one with most.
+template <class T>
+bool read_back_matches(MPI_File& file, const BoxType& box, MPI_Comm comm,
+                       const std::vector<T>& interior, LocalProblem& problem) {
+    const MPI_Datatype element = mpi_datatype<T>();
+    const int count = int(interior.size());
+    problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
+                  "set_view");
+    const int pieces_here = (count + kReadBackValues - 1) / kReadBackValues;
+    int pieces = pieces_here;
+    MPI_CHECK(MPI_Allreduce(&pieces_here, &pieces, 1, MPI_INT, MPI_MAX, comm));
+    std::vector<T> back(std::size_t(std::min(count, kReadBackValues)));
+    bool same = true;
+    MPI_Status status;
+    for (int piece = 0, done = 0; piece < pieces; ++piece) {
+        const int n = std::min(kReadBackValues, count - done);
+        problem.check(MPI_File_read_all(file, back.data(), n, element, &status), "read_all");
+        int read = 0;
+        MPI_Get_count(&status, element, &read);
+        same = same && read == n &&
+               std::memcmp(back.data(), interior.data() + done, std::size_t(n) * sizeof(T)) == 0;
+        done += n;
+    }
+    problem.check(MPI_File_close(&file), "close");
+    return same;
+}
+
 } // namespace
 
 template <class T>
 FieldFile write_field_file(const Decomposition& d, const std::string& path,
                            const std::vector<T>& interior, bool inject_no_space) {
-    const MPI_Datatype element = mpi_datatype<T>();
     const MPI_Comm comm = d.cart.get();
     const std::string partial = partial_path(path);
-    const int count = int(interior.size());
-    const BoxType box(d, element);
+    const BoxType box(d, mpi_datatype<T>());
     auto fail_if_any = [&](const std::string& local) {
         const std::string agreed = first_problem(comm, local);
         if (agreed.empty()) return;
@@ -107,46 +162,13 @@ FieldFile write_field_file(const Decomposition& d, const std::string& path,
                                 MPI_INFO_NULL, &file),
                   "open");
     fail_if_any(problem.text);
-    problem.check(MPI_File_set_size(file, 0), "set_size"); // a leftover partial file
-    problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
-                  "set_view");
-    MPI_Status status;
-    problem.check(
-        MPI_File_write_all(file, interior.data(), inject_no_space ? 0 : count, element, &status),
-        "write_all");
-    int written = 0;
-    MPI_Get_count(&status, element, &written);
-    if (inject_no_space) problem.set(std::string(std::strerror(ENOSPC)) + " (injected)");
-    if (written != count)
-        problem.set("wrote " + std::to_string(written) + " of " + std::to_string(count) +
-                    " values");
-    problem.check(MPI_File_sync(file), "sync");
-    problem.check(MPI_File_close(&file), "close");
+    write_box(file, box, interior, inject_no_space, problem);
     fail_if_any(problem.text);
 
     problem.check(MPI_File_open(comm, partial.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file),
                   "reopen");
     fail_if_any(problem.text);
-    problem.check(MPI_File_set_view(file, 0, element, box.get(), "native", MPI_INFO_NULL),
-                  "set_view");
-    // Read back in pieces of at most kReadBackValues through the same view
-    // (each read_all goes on from the last): no second copy of the field.
-    // Collective, so every rank makes as many calls as the one with most.
-    const int pieces_here = (count + kReadBackValues - 1) / kReadBackValues;
-    int pieces = pieces_here;
-    MPI_CHECK(MPI_Allreduce(&pieces_here, &pieces, 1, MPI_INT, MPI_MAX, comm));
-    std::vector<T> back(std::size_t(std::min(count, kReadBackValues)));
-    bool same = true;
-    for (int piece = 0, done = 0; piece < pieces; ++piece) {
-        const int n = std::min(kReadBackValues, count - done);
-        problem.check(MPI_File_read_all(file, back.data(), n, element, &status), "read_all");
-        int read = 0;
-        MPI_Get_count(&status, element, &read);
-        same = same && read == n &&
-               std::memcmp(back.data(), interior.data() + done, std::size_t(n) * sizeof(T)) == 0;
-        done += n;
-    }
-    problem.check(MPI_File_close(&file), "close");
+    const bool same = read_back_matches(file, box, comm, interior, problem);
     if (problem.text.empty() && !same) problem.set(read_back_reason(path));
     fail_if_any(problem.text);
 

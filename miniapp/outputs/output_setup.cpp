@@ -61,24 +61,25 @@ std::string read_receivers(const std::string& path, std::vector<std::array<int, 
     return {};
 }
 
-// An upper bound of the bytes the run will write under c.output, with
-// `file_receivers` receivers from --receivers.
-std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
+// An upper bound of the bytes the run will write under c.output, over a
+// global grid `grid`, with `file_receivers` receivers from --receivers.
+std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>& grid,
+                                     int file_receivers) {
     constexpr std::uint64_t kSidecar = 1024;
     const std::uint64_t steps = std::uint64_t(c.steps);
     const std::uint64_t snapshots =
         c.snapshot_every > 0 ? steps / std::uint64_t(c.snapshot_every) : 0;
     const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
-    const std::uint64_t field = std::uint64_t(c.grid[0]) * c.grid[1] * c.grid[2] * element;
+    const std::uint64_t field = std::uint64_t(grid[0]) * grid[1] * grid[2] * element;
     std::uint64_t bytes = snapshots * (field + kSidecar);
     // Checkpoints: two kept and one being written, two time levels each.
     if (c.checkpoints_on()) bytes += 3 * 2 * field;
     if (c.slice_axis >= 0) {
         int across = 0, down = 0;
         slice_axes(c.slice_axis, across, down);
-        bytes += (snapshots + 1) * png_size_bound(c.grid[across], c.grid[down]);
+        bytes += (snapshots + 1) * png_size_bound(grid[across], grid[down]);
     }
-    const int receivers = file_receivers + (c.line_axis == 2 ? c.grid[0] : 0);
+    const int receivers = file_receivers + (c.line_axis == 2 ? grid[0] : 0);
     if (receivers > 0) {
         const int stride = gather_stride(int(steps), receivers);
         bytes += std::uint64_t(receivers) * (steps * element + 32) + kSidecar +
@@ -89,15 +90,15 @@ std::uint64_t estimated_output_bytes(const Config& c, int file_receivers) {
 
 // Rank 0: makes the folder, locks it for this run, refuses (or with
 // --output-force replaces) a finished run's files, and checks the room.
-std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock& lock,
-                                std::vector<std::string>& notes) {
+std::string claim_output_folder(const Options& c, RunPlan& plan, int file_receivers,
+                                OutputFolderLock& lock, std::vector<std::string>& notes) {
     const std::string& dir = c.output;
     if (std::string why = make_directory(dir); !why.empty()) return why;
     const RunIdentity me = RunIdentity::of_this_process();
     std::string note;
     if (std::string why = lock.take(dir, c.output_force, me, note); !why.empty()) return why;
     if (!note.empty()) notes.push_back(note);
-    c.run_id = me.id();
+    plan.run_id = me.id();
     // A restart continues the earlier run's outputs: once it knows its
     // step, it removes what that run wrote later (Outputs::resume_at).
     const std::vector<std::string> earlier =
@@ -113,7 +114,8 @@ std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock&
     if (!earlier.empty())
         notes.push_back("--output-force: removed " + std::to_string(earlier.size()) +
                         " files of an earlier run from " + dir);
-    const std::uint64_t need = estimated_output_bytes(c, file_receivers), room = free_bytes(dir);
+    const std::uint64_t need = estimated_output_bytes(c, plan.grid, file_receivers),
+                        room = free_bytes(dir);
     if (need > room) {
         const std::string numbers = "the run will write up to " + human_bytes(need) +
                                     ", and the file system has " + human_bytes(room) + " free";
@@ -127,7 +129,8 @@ std::string claim_output_folder(Config& c, int file_receivers, OutputFolderLock&
 
 } // namespace
 
-std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
+std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& lock) {
+    const std::array<int, 3>& grid = plan.grid;
     // Checkpoints claim the folder too: two runs must not share them.
     const bool any = c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() ||
                      c.line_axis >= 0 || c.checkpoints_on();
@@ -139,23 +142,23 @@ std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
         if (!c.receivers_file.empty()) problem = read_receivers(c.receivers_file, receivers);
         for (const auto& r : receivers) {
             for (int a = 0; a < 3 && problem.empty(); ++a)
-                if (r[a] < 0 || r[a] >= c.grid[a])
+                if (r[a] < 0 || r[a] >= grid[a])
                     problem = "receiver " + std::to_string(r[0]) + "," + std::to_string(r[1]) +
                               "," + std::to_string(r[2]) + " is outside the grid (" + kAxes[a] +
-                              " 0.." + std::to_string(c.grid[a] - 1) + ")";
+                              " 0.." + std::to_string(grid[a] - 1) + ")";
             flat.insert(flat.end(), r.begin(), r.end());
         }
-        if (problem.empty() && c.slice_axis >= 0 && c.slice_index >= c.grid[c.slice_axis])
+        if (problem.empty() && c.slice_axis >= 0 && c.slice_index >= grid[c.slice_axis])
             problem = std::string("--slice ") + kAxes[c.slice_axis] + "=" +
                       std::to_string(c.slice_index) + " is outside the grid (0.." +
-                      std::to_string(c.grid[c.slice_axis] - 1) + ")";
-        if (problem.empty() && c.line_axis >= 0 && c.line_index >= c.grid[2])
+                      std::to_string(grid[c.slice_axis] - 1) + ")";
+        if (problem.empty() && c.line_axis >= 0 && c.line_index >= grid[2])
             problem = "--receiver-line z=" + std::to_string(c.line_index) +
-                      " is outside the grid (0.." + std::to_string(c.grid[2] - 1) + ")";
+                      " is outside the grid (0.." + std::to_string(grid[2] - 1) + ")";
         if (problem.empty() && (c.slice_axis >= 0) && !images_available())
             problem = "--slice: this build has no PNG writer (install libstb-dev and reconfigure)";
         if (problem.empty() && any)
-            problem = claim_output_folder(c, int(receivers.size()), lock, notes);
+            problem = claim_output_folder(c, plan, int(receivers.size()), lock, notes);
     }
     if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
     for (const std::string& note : notes)
@@ -165,7 +168,7 @@ std::string prepare_outputs(Config& c, OutputFolderLock& lock) {
     flat.resize(count);
     MPI_CHECK(MPI_Bcast(flat.data(), count, MPI_INT, 0, MPI_COMM_WORLD));
     for (int n = 0; n < count; n += 3)
-        c.receivers.push_back({flat[n], flat[n + 1], flat[n + 2]});
+        plan.receivers.push_back({flat[n], flat[n + 1], flat[n + 2]});
     return {};
 }
 

@@ -35,7 +35,8 @@ std::vector<T> narrowed(const std::vector<double>& values) {
 }
 
 struct Outputs::State {
-    Config c;
+    Options c;
+    RunPlan plan;
     Physics physics;
     FieldQueries& fields;
     std::vector<std::array<int, 3>> receivers; // all of them, in order
@@ -49,8 +50,8 @@ struct Outputs::State {
     int recorded = 0;
     int snapshots = 0; // written so far
 
-    State(const Config& config, const Physics& p, FieldQueries& f)
-        : c(config), physics(p), fields(f) {}
+    State(const Options& options, const RunPlan& run, const Physics& p, FieldQueries& f)
+        : c(options), plan(run), physics(p), fields(f) {}
     void snapshot(int step, const std::vector<double>& interior);
     void slice(int step, const std::vector<double>& interior);
     std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,

@@ -15,13 +15,13 @@ namespace {
 
 const char* kAxes = "xyz";
 
-std::string sidecar_json(const Config& c, const Physics& p, int step, const std::string& file,
-                         const FieldFile& written) {
+std::string sidecar_json(const Options& c, const RunPlan& plan, const Physics& p, int step,
+                         const std::string& file, const FieldFile& written) {
     const std::string dtype = numpy_dtype(c.precision);
-    Json doc = integrity_json(file, written.bytes, written.crc32, c.run_id);
+    Json doc = integrity_json(file, written.bytes, written.crc32, plan.run_id);
     doc["dtype"] = dtype;
     doc["order"] = "x fastest: numpy.fromfile(file, numpy." + dtype + ").reshape(nz, ny, nx)";
-    doc["dims"] = c.grid;
+    doc["dims"] = plan.grid;
     doc["spacing_m"] = {c.spacing, c.spacing, c.spacing};
     doc["dt_s"] = p.dt;
     doc["step"] = step;
@@ -45,12 +45,13 @@ int step_of_output(const std::string& name) {
 
 } // namespace
 
-Outputs::Outputs(const Config& c, const Physics& physics, FieldQueries& fields)
-    : state_(std::make_unique<State>(c, physics, fields)) {
+Outputs::Outputs(const Options& c, const RunPlan& plan, const Physics& physics,
+                 FieldQueries& fields)
+    : state_(std::make_unique<State>(c, plan, physics, fields)) {
     State& s = *state_;
-    s.receivers = c.receivers;
+    s.receivers = plan.receivers;
     if (c.line_axis == 2)
-        for (int x = 0; x < c.grid[0]; ++x)
+        for (int x = 0; x < plan.grid[0]; ++x)
             s.receivers.push_back({x, physics.source[1], c.line_index});
     std::vector<std::size_t> offsets;
     for (int n = 0; n < int(s.receivers.size()); ++n) {
@@ -121,7 +122,7 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
     char name[64];
     std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
     const std::string path = c.output + "/" + name;
-    const bool inject = c.inject_write_error && snapshots == 1 && d.rank == d.size - 1;
+    const bool inject = plan.aids.snapshot_write_fails(snapshots, d.rank, d.size); // test aid
     const FieldFile written = dispatch_precision(c.precision, [&](auto zero) {
         return write_field_file(d, path, narrowed<decltype(zero)>(interior), inject);
     });
@@ -130,7 +131,7 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
     std::string problem;
     if (d.rank == 0)
         problem = write_file_completely(path.substr(0, path.size() - 4) + ".json",
-                                        sidecar_json(c, physics, step, name, written));
+                                        sidecar_json(c, plan, physics, step, name, written));
     agree_on_outcome(d.cart.get(), problem);
 }
 
@@ -169,7 +170,7 @@ std::string Outputs::State::draw_slice(int step, const std::vector<int>& boxes,
     int across = 0, down = 0;
     slice_axes(a, across, down);
     Image image;
-    image.width = c.grid[across], image.height = c.grid[down];
+    image.width = plan.grid[across], image.height = plan.grid[down];
     image.values.assign(std::size_t(image.width) * image.height, 0.0f);
     for (std::size_t r = 0; r < displs.size(); ++r) {
         const int* b = &boxes[4 * r];

@@ -8,6 +8,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_plan.hpp"
 #include "io/field_file.hpp"
 #include "io/output_folder.hpp"
 #include "step/simulation.hpp"
@@ -19,19 +20,19 @@
 namespace stencil {
 
 // Collective, before the run: reads the receivers (rank 0 reads, all get
-// them) into c.receivers and checks that every receiver and the slice lie
-// inside the grid. If outputs are asked for, rank 0 creates the folder and
-// claims it for this run in `lock` (output_folder.hpp): a folder in use, one
-// holding a finished run's files, or one without room for what the run will
-// write is refused unless --output-force. Returns an empty string or one
-// line saying what is wrong.
-std::string prepare_outputs(Config& c, OutputFolderLock& lock);
+// them) into plan.receivers and checks that every receiver and the slice
+// lie inside plan.grid. If outputs are asked for, rank 0 creates the folder
+// and claims it for this run in `lock` (output_folder.hpp), naming the run
+// in plan.run_id: a folder in use, one holding a finished run's files, or
+// one without room for what the run will write is refused unless
+// --output-force. Returns an empty string or one line saying what is wrong.
+std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& lock);
 
 class Outputs {
 public:
     // Collective. Places each receiver on the rank that owns its cell, so a
     // receiver on a rank boundary is recorded exactly once.
-    Outputs(const Config& c, const Physics& physics, FieldQueries& fields);
+    Outputs(const Options& c, const RunPlan& plan, const Physics& physics, FieldQueries& fields);
     ~Outputs();
     Outputs(const Outputs&) = delete;
     Outputs& operator=(const Outputs&) = delete;

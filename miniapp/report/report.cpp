@@ -28,23 +28,55 @@ std::vector<std::string> gather_names(const std::string& mine, MPI_Comm comm, in
     return {distinct.begin(), distinct.end()};
 }
 
+// Collective: the phases' min, average and max over the ranks (ms per
+// step) into r.phases; this rank's own into `per_step`.
+void phase_table(const PhaseTotals& t, MPI_Comm comm, int ranks, Report& r, double (&per_step)[7]) {
+    const double steps = std::max(t.steps, 1), sampled = std::max(t.sampled, 1);
+    const double mine[7] = {t.pack / sampled, t.post / sampled,   t.interior / sampled,
+                            t.wait / sampled, t.unpack / sampled, t.boundary / sampled,
+                            t.step / steps};
+    std::copy(mine, mine + 7, per_step);
+    const char* names[7] = {"pack", "post", "interior", "wait", "unpack", "boundary", "step"};
+    double mins[7], maxs[7], sums[7];
+    MPI_CHECK(MPI_Allreduce(per_step, mins, 7, MPI_DOUBLE, MPI_MIN, comm));
+    MPI_CHECK(MPI_Allreduce(per_step, maxs, 7, MPI_DOUBLE, MPI_MAX, comm));
+    MPI_CHECK(MPI_Allreduce(per_step, sums, 7, MPI_DOUBLE, MPI_SUM, comm));
+    for (int p = 0; p < 7; ++p)
+        r.phases.push_back({names[p], mins[p], sums[p] / ranks, maxs[p]});
+}
+
+// Collective: the exchange's time per step, and how much of it the
+// interior kernel hid (what the step spent beyond its kernels is the
+// exchange's exposed part), averaged over the ranks.
+void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Report& r) {
+    const double halo = per_step[0] + per_step[1] + per_step[3] + per_step[4];
+    const double exposed = std::clamp(per_step[6] - per_step[2] - per_step[5], 0.0, halo);
+    const double hidden = halo > 0 ? 1.0 - exposed / halo : 1.0;
+    double sum_hidden = 0, sum_halo = 0;
+    MPI_CHECK(MPI_Allreduce(&hidden, &sum_hidden, 1, MPI_DOUBLE, MPI_SUM, comm));
+    MPI_CHECK(MPI_Allreduce(&halo, &sum_halo, 1, MPI_DOUBLE, MPI_SUM, comm));
+    r.hidden_fraction = sum_hidden / ranks;
+    r.halo_ms = sum_halo / ranks;
+}
+
 } // namespace
 
-Report summarize(const Simulation& sim, const Config& config, const Physics& physics, CommMode mode,
-                 const std::string& comm_reason, const Binding& binding,
+Report summarize(const Simulation& sim, const Options& options, const RunPlan& plan,
+                 const Physics& physics, const Binding& binding,
                  const std::vector<ShapeChoice>& shapes) {
     const Decomposition& d = sim.decomposition();
     const PhaseTotals& t = sim.totals();
     MPI_Comm comm = d.cart.get();
     Report r;
-    r.config = config;
+    r.options = options;
+    r.plan = plan;
     r.physics = physics;
     r.grid = d.global;
     r.dims = d.dims;
     r.local_rank0 = d.local;
     r.ranks = d.size;
-    r.comm_mode = comm_mode_name(mode);
-    r.comm_reason = comm_reason;
+    r.comm_mode = comm_mode_name(plan.comm_mode);
+    r.comm_reason = plan.comm_reason;
     r.backend = backend_name();
     r.revision = STENCIL_GIT_REVISION;
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
@@ -53,36 +85,17 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     r.graphs = sim.graphs();
     r.subnormals = subnormal_handling();
 
-    const double steps = std::max(t.steps, 1), sampled = std::max(t.sampled, 1);
-    const double per_step[7] = {t.pack / sampled, t.post / sampled,   t.interior / sampled,
-                                t.wait / sampled, t.unpack / sampled, t.boundary / sampled,
-                                t.step / steps};
-    const char* names[7] = {"pack", "post", "interior", "wait", "unpack", "boundary", "step"};
-    double mins[7], maxs[7], sums[7];
-    MPI_CHECK(MPI_Allreduce(per_step, mins, 7, MPI_DOUBLE, MPI_MIN, comm));
-    MPI_CHECK(MPI_Allreduce(per_step, maxs, 7, MPI_DOUBLE, MPI_MAX, comm));
-    MPI_CHECK(MPI_Allreduce(per_step, sums, 7, MPI_DOUBLE, MPI_SUM, comm));
-    for (int p = 0; p < 7; ++p)
-        r.phases.push_back({names[p], mins[p], sums[p] / d.size, maxs[p]});
-
+    double per_step[7];
+    phase_table(t, comm, d.size, r, per_step);
     // The slowest rank sets the pace of every step.
     const double global_cells = double(d.global[0]) * d.global[1] * d.global[2];
-    const double step_s = maxs[6] * 1e-3;
+    const double step_s = r.phases.back().max * 1e-3;
     r.gcells_total = step_s > 0 ? global_cells / step_s * 1e-9 : 0;
     r.gcells_per_rank = r.gcells_total / d.size;
     // Minimal bytes of the wave update: p, p_prev and dt^2 c^2 read, p_next
     // written, four values of the run's precision per cell.
-    r.gbs_per_rank = r.gcells_per_rank * 4.0 * element_bytes(config.precision);
-    // Exchange time, and how much of it the interior kernel hid: what the
-    // step spent beyond its kernels is the exchange's exposed part.
-    const double halo = per_step[0] + per_step[1] + per_step[3] + per_step[4];
-    const double exposed = std::clamp(per_step[6] - per_step[2] - per_step[5], 0.0, halo);
-    const double hidden = halo > 0 ? 1.0 - exposed / halo : 1.0;
-    double sum_hidden = 0, sum_halo = 0;
-    MPI_CHECK(MPI_Allreduce(&hidden, &sum_hidden, 1, MPI_DOUBLE, MPI_SUM, comm));
-    MPI_CHECK(MPI_Allreduce(&halo, &sum_halo, 1, MPI_DOUBLE, MPI_SUM, comm));
-    r.hidden_fraction = sum_hidden / d.size;
-    r.halo_ms = sum_halo / d.size;
+    r.gbs_per_rank = r.gcells_per_rank * 4.0 * element_bytes(options.precision);
+    exchange_times(per_step, comm, d.size, r);
     r.halo_mib_per_step = sim.halo_bytes_per_step() / 1048576.0;
     r.halo_depth = sim.halo_depth();
     double cells[2], sums_cells[2];
@@ -96,8 +109,11 @@ Report summarize(const Simulation& sim, const Config& config, const Physics& phy
     return r;
 }
 
-void print_report(const Report& r) {
-    const Config& c = r.config;
+namespace {
+
+// The report's first lines: the job, the problem, the halo exchange.
+void print_problem(const Report& r) {
+    const Options& c = r.options;
     std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n",
                 r.backend.c_str(), r.ranks, r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1],
                 r.dims[2], r.devices.empty() ? "?" : r.devices.front().c_str());
@@ -110,21 +126,26 @@ void print_report(const Report& r) {
     char speeds[64];
     std::snprintf(speeds, sizeof speeds, r.physics.c_min == r.physics.c_max ? "%g" : "%g-%g",
                   r.physics.c_min, r.physics.c_max);
-    std::printf("  model %s, %s m/s, spacing %g m, sponge %d cells\n", model_name(c).c_str(),
-                speeds, c.spacing, c.sponge);
+    std::printf("  model %s, %s m/s, spacing %g m, sponge %d cells\n",
+                model_name(c, r.plan).c_str(), speeds, c.spacing, c.sponge);
     std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per exchange on rank 0, pinned host "
                 "buffers %zu bytes\n",
                 r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
                 r.halo_mib_per_step, r.pinned_bytes);
     std::printf("  halo depth %d (%s): one exchange every %d step%s, %.1f%% of the cells updated "
                 "are neighbours' (redundant)\n",
-                r.halo_depth, c.halo_depth_reason.c_str(), r.halo_depth,
+                r.halo_depth, r.plan.halo_depth_reason.c_str(), r.halo_depth,
                 r.halo_depth == 1 ? "" : "s", 100 * r.redundant_share);
     if (r.self_faces > 0)
         std::printf(
             "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
             "not sent\n",
             r.self_faces, r.faces);
+}
+
+// How the steps were launched: graphs, the kernels' shapes, tuning.
+void print_launches(const Report& r) {
+    const Options& c = r.options;
     const char* graphs_why = c.graphs != GraphChoice::Auto ? "--graphs"
                              : !graphs_available()         ? "auto: this build has none"
                              : r.graphs ? "auto: a step with NCCL or no MPI message"
@@ -134,9 +155,8 @@ void print_report(const Report& r) {
     if (r.backend != "HOST")
         std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
                     "(%s)\n",
-                    r.shape.block_x, r.shape.block_y, r.shape.rows,
-                    r.shape.rows == 1 ? "" : "s", r.shape.window,
-                    c.shape.window ? "--window" : "chosen for the box");
+                    r.shape.block_x, r.shape.block_y, r.shape.rows, r.shape.rows == 1 ? "" : "s",
+                    r.shape.window, c.shape.window ? "--window" : "chosen for the box");
     if (r.backend != "HOST" && c.tuning_mode != "off")
         for (const ShapeChoice& sc : r.shapes)
             std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",
@@ -145,6 +165,27 @@ void print_report(const Report& r) {
                         shape_source_name(sc.source));
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
+}
+
+// Rank 0's boxes and the launch shape each runs, as the JSON report lists them.
+Json shapes_json(const std::vector<ShapeChoice>& choices) {
+    Json shapes = Json::array();
+    for (const ShapeChoice& sc : choices)
+        shapes.push_back({{"box", sc.extents},
+                          {"block_x", sc.shape.block_x},
+                          {"block_y", sc.shape.block_y},
+                          {"window", sc.shape.window},
+                          {"rows", sc.shape.rows},
+                          {"source", shape_source_name(sc.source)}});
+    return shapes;
+}
+
+} // namespace
+
+void print_report(const Report& r) {
+    const Options& c = r.options;
+    print_problem(r);
+    print_launches(r);
     std::printf(
         "\n  phase        min ms     avg ms     max ms   (per step, over ranks; phases timed "
         "on every %dth step)\n",
@@ -162,15 +203,7 @@ void print_report(const Report& r) {
 }
 
 std::string write_json(const Report& r, const std::string& path) {
-    const Config& c = r.config;
-    Json shapes = Json::array();
-    for (const ShapeChoice& sc : r.shapes)
-        shapes.push_back({{"box", sc.extents},
-                          {"block_x", sc.shape.block_x},
-                          {"block_y", sc.shape.block_y},
-                          {"window", sc.shape.window},
-                          {"rows", sc.shape.rows},
-                          {"source", shape_source_name(sc.source)}});
+    const Options& c = r.options;
     Json phases = Json::object();
     for (const PhaseStats& p : r.phases)
         phases[p.name] = {{"min", p.min}, {"avg", p.avg}, {"max", p.max}};
@@ -193,12 +226,12 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"comm_reason", r.comm_reason},
                 {"overlap", c.overlap},
                 {"halo_depth", r.halo_depth},
-                {"halo_depth_reason", c.halo_depth_reason},
+                {"halo_depth_reason", r.plan.halo_depth_reason},
                 {"exchanges_per_step", 1.0 / r.halo_depth},
                 {"redundant_cell_share", r.redundant_share},
                 {"graphs", r.graphs},
                 {"subnormals", r.subnormals},
-                {"model", model_name(c)},
+                {"model", model_name(c, r.plan)},
                 {"spacing_m", c.spacing},
                 {"dt_s", r.physics.dt},
                 {"f0_hz", r.physics.f0},
@@ -210,7 +243,7 @@ std::string write_json(const Report& r, const std::string& path) {
                   {"rows", r.shape.rows},
                   {"window_chosen", c.shape.window ? "by --window" : "per box"}}},
                 {"tuning_mode", c.tuning_mode},
-                {"shapes", shapes},
+                {"shapes", shapes_json(r.shapes)},
                 {"phases_ms", phases},
                 {"gcells_per_s_total", r.gcells_total},
                 {"gcells_per_s_per_rank", r.gcells_per_rank},

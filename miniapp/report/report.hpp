@@ -17,14 +17,15 @@ struct PhaseStats {
 };
 
 struct Report {
-    Config config;
+    Options options;
+    RunPlan plan;
     Physics physics;
     std::array<int, 3> grid{}, dims{}, local_rank0{};
     int ranks = 1;
     std::string comm_mode, comm_reason, backend, revision;
     std::vector<std::string> devices; // distinct device names over ranks
     std::vector<PhaseStats> phases;   // pack, post, interior, wait, unpack, boundary, step
-    LaunchShape shape;                    // the interior wave kernel's launch shape on rank 0
+    LaunchShape shape;                // the interior wave kernel's launch shape on rank 0
     std::vector<ShapeChoice> shapes;  // rank 0's boxes: shape and where it came from
     bool graphs = false;              // steps replayed as captured graphs
     std::string subnormals;           // subnormal_handling(): flushed (HOST) or kept
@@ -40,8 +41,8 @@ struct Report {
 };
 
 // Collective over the simulation's communicator; meaningful on rank 0.
-Report summarize(const Simulation& sim, const Config& config, const Physics& physics, CommMode mode,
-                 const std::string& comm_reason, const Binding& binding,
+Report summarize(const Simulation& sim, const Options& options, const RunPlan& plan,
+                 const Physics& physics, const Binding& binding,
                  const std::vector<ShapeChoice>& shapes);
 
 void print_report(const Report& report);

@@ -39,12 +39,12 @@ std::string step_name(int step) {
 
 // The receivers a run records (the file's and the line's), by their count
 // and the CRC-32 of their cells: the list itself may be long.
-Json receivers_identity(const Config& c, const Physics& p) {
+Json receivers_identity(const Options& c, const RunPlan& plan, const Physics& p) {
     std::vector<int> cells;
-    for (const auto& r : c.receivers)
+    for (const auto& r : plan.receivers)
         cells.insert(cells.end(), r.begin(), r.end());
     if (c.line_axis == 2)
-        for (int x = 0; x < c.grid[0]; ++x)
+        for (int x = 0; x < plan.grid[0]; ++x)
             cells.insert(cells.end(), {x, p.source[1], c.line_index});
     return {{"count", cells.size() / 3},
             {"crc32", crc32_hex(crc32_of(cells.data(), cells.size() * sizeof(int)))}};
@@ -55,16 +55,16 @@ Json receivers_identity(const Config& c, const Physics& p) {
 // snapshots, slices and traces are the uninterrupted run's. Timing options
 // (steps, comm, overlap, depth, graphs, tuning, ranks) may differ: none of
 // them changes a bit.
-Json identity(const Config& c, const Physics& p) {
-    return {{"grid", c.grid},
+Json identity(const Options& c, const RunPlan& plan, const Physics& p) {
+    return {{"grid", plan.grid},
             {"radius", c.radius},
             {"precision", precision_name(c.precision)},
             {"spacing_m", c.spacing},
             {"dt_s", p.dt},
             {"f0_hz", p.f0},
             // A model file by its contents: it may be moved between the runs.
-            {"model", c.model == ModelKind::File ? "file, CRC-32 " + crc32_hex(c.model_crc32)
-                                                 : model_name(c)},
+            {"model", c.model == ModelKind::File ? "file, CRC-32 " + crc32_hex(plan.model_crc32)
+                                                 : model_name(c, plan)},
             {"source", p.source},
             {"sponge", c.sponge},
             {"periodic", periodic_axes(c.periodic)},
@@ -72,7 +72,7 @@ Json identity(const Config& c, const Physics& p) {
             {"slice", c.slice_axis < 0 ? std::string("none")
                                        : std::string(1, "xyz"[c.slice_axis]) + "=" +
                                              std::to_string(c.slice_index)},
-            {"receivers", receivers_identity(c, p)}};
+            {"receivers", receivers_identity(c, plan, p)}};
 }
 
 // Rank 0's text of a small file, on every rank ("" if it cannot be read).
@@ -102,7 +102,7 @@ std::vector<fs::path> complete_checkpoints(const std::string& folder) {
 }
 
 // The checkpoints `restart` names, newest first (rank 0 looks; every rank gets them).
-std::vector<std::string> candidates(const Config& c) {
+std::vector<std::string> candidates(const Options& c) {
     std::string list;
     if (world_rank() == 0) {
         const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
@@ -132,16 +132,16 @@ void keep_two_newest(const std::string& folder) {
 
 } // namespace
 
-std::string checkpoint_folder(const Config& c) {
+std::string checkpoint_folder(const Options& c) {
     return c.checkpoint_dir.empty() ? c.output + "/checkpoints" : c.checkpoint_dir;
 }
 
-std::string checkpoint_path(const Config& c, int step) {
+std::string checkpoint_path(const Options& c, int step) {
     return checkpoint_folder(c) + "/" + step_name(step);
 }
 
-void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
-                      const Physics& physics, CheckpointStaging& staging) {
+void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
+                      const RunPlan& plan, const Physics& physics, CheckpointStaging& staging) {
     const std::string folder = checkpoint_folder(c), final = checkpoint_path(c, sim.steps_done());
     const std::string partial = final + ".partial";
     std::string problem;
@@ -175,8 +175,8 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
     if (world_rank() == 0) {
         const Json doc = {{"program", "stencil-miniapp checkpoint"},
                           {"step", sim.steps_done()},
-                          {"run", c.run_id},
-                          {"configuration", identity(c, physics)},
+                          {"run", plan.run_id},
+                          {"configuration", identity(c, plan, physics)},
                           {"files", files}};
         problem = write_file_completely(partial + "/checkpoint.json", json_text(doc));
         std::error_code error;
@@ -191,12 +191,12 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
         throw OutputFailure(why);
 }
 
-std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Config& c,
-                               const Physics& physics, int& step) {
+std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options& c,
+                               const RunPlan& plan, const Physics& physics, int& step) {
     const std::vector<std::string> found = candidates(c);
     const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
     if (found.empty()) return "--restart " + c.restart + ": no checkpoint in " + named;
-    const Json mine = identity(c, physics);
+    const Json mine = identity(c, plan, physics);
     for (const std::string& dir : found) {
         const auto skip = [&](const std::string& why) {
             if (world_rank() == 0)

@@ -13,6 +13,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_plan.hpp"
 #include "outputs/outputs.hpp"
 #include "step/simulation.hpp"
 
@@ -22,10 +23,10 @@
 namespace stencil {
 
 // Where this run's checkpoints go: --checkpoint-dir, else OUTPUT/checkpoints.
-std::string checkpoint_folder(const Config& c);
+std::string checkpoint_folder(const Options& c);
 
 // The folder of the checkpoint at `step`.
-std::string checkpoint_path(const Config& c, int step);
+std::string checkpoint_path(const Options& c, int step);
 
 // The host copy a checkpoint's levels pass through, kept from one
 // checkpoint to the next: a fresh one costs its pages' first touch each
@@ -38,8 +39,8 @@ struct CheckpointStaging {
 // Collective: a checkpoint of `sim` at its current step, with the traces
 // `outputs` recorded so far. Throws OutputFailure (one line, on every rank)
 // if any part cannot be written.
-void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
-                      const Physics& physics, CheckpointStaging& staging);
+void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
+                      const RunPlan& plan, const Physics& physics, CheckpointStaging& staging);
 
 // Collective: the checkpoint --restart names (DIR, a folder of checkpoints
 // or one of them; latest: checkpoint_folder(c)), newest first. One that
@@ -48,7 +49,7 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Config& c,
 // this run's is refused, naming the field. On success `sim` and `outputs`
 // continue from the checkpoint's step (Outputs::resume_at), `step` says
 // which, and "" is returned; else one line.
-std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Config& c,
-                               const Physics& physics, int& step);
+std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options& c,
+                               const RunPlan& plan, const Physics& physics, int& step);
 
 } // namespace stencil

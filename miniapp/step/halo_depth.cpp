@@ -22,12 +22,11 @@ struct Trial {
     double exposed = 0; // the largest share of a step not spent in the update kernels
 };
 
-Trial time_depth(const Config& c, const Physics& physics, const std::array<int, 3>& procs,
-                 CommMode mode, int depth) {
-    Config t = c;
-    t.halo_depth = depth;
-    t.poison_halo = t.drop_face = t.short_ring = false;
-    const auto sim = make_simulation(t, physics, c.grid, procs, MPI_COMM_WORLD, mode);
+Trial time_depth(const Options& c, const RunPlan& plan, const Physics& physics, int depth) {
+    RunPlan trial = plan;
+    trial.halo_depth = depth;
+    trial.aids = TestAids{}; // test aid: trials plant nothing
+    const auto sim = make_simulation(c, trial, physics, MPI_COMM_WORLD);
     sim->run(kTrialWarmup, false);
     sim->run(kTrialSteps, true);
     const PhaseTotals& p = sim->totals();
@@ -48,8 +47,9 @@ int fastest_depth(const std::vector<std::pair<int, double>>& times) {
     return best;
 }
 
-HaloDepthChoice choose_halo_depth(const Config& c, const Physics& physics,
-                                  const std::array<int, 3>& procs, CommMode mode) {
+HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const Physics& physics) {
+    const std::array<int, 3>& procs = plan.procs;
+    const CommMode mode = plan.comm_mode;
     if (c.halo_depth > 0) return {c.halo_depth, "--halo-depth"};
     bool neighbours = false;
     for (int a = 0; a < 3; ++a)
@@ -63,8 +63,8 @@ HaloDepthChoice choose_halo_depth(const Config& c, const Physics& physics,
     std::string measured;
     char line[96];
     for (const int k : kAutoDepths) {
-        if (!check_split(c.grid, procs, k * c.radius, c.periodic).empty()) break;
-        const Trial trial = time_depth(c, physics, procs, mode, k);
+        if (!check_split(plan.grid, procs, k * c.radius, c.periodic).empty()) break;
+        const Trial trial = time_depth(c, plan, physics, k);
         times.emplace_back(k, trial.step_ms);
         std::snprintf(line, sizeof line, "%s%.4g ms at k=%d", measured.empty() ? "" : ", ",
                       trial.step_ms, k);

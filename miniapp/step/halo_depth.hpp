@@ -7,6 +7,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_plan.hpp"
 #include "step/simulation.hpp"
 
 #include <array>
@@ -38,7 +39,7 @@ int fastest_depth(const std::vector<std::pair<int, double>>& times);
 // back-end); otherwise it times the run's own steps at k = 1 and, unless
 // the exchange is already hidden, at the deeper kAutoDepths that fit, each
 // on a fresh simulation of the same problem (the slowest rank's step).
-HaloDepthChoice choose_halo_depth(const Config& c, const Physics& physics,
-                                  const std::array<int, 3>& procs, CommMode mode);
+// `plan` holds the grids and the halo path; its depth is not read.
+HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const Physics& physics);
 
 } // namespace stencil

@@ -26,7 +26,7 @@ void SimulationOf<T>::shapes_changed() {
 template <class T>
 void SimulationOf<T>::setup_schedules() {
     ScheduleInputs in;
-    in.overlap = config_.overlap;
+    in.overlap = options_.overlap;
     in.moves_data = exchange_->moves_data();
     in.host_between = exchange_->host_between();
     // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R into
@@ -53,7 +53,7 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Fork:
         return halo_.wait_for(compute_);
     case PhaseKind::Pack:
-        if (config_.poison_halo) exchange_->poison_halo(s.p, s.next);
+        if (plan_.aids.poison_halo()) exchange_->poison_halo(s.p, s.next); // test aid
         return exchange_->pack(s.p, s.next, sampled);
     case PhaseKind::Interior: {
         const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
@@ -141,7 +141,7 @@ StepTimers& SimulationOf<T>::next_timers(bool timed, int ring_step) {
     // events cost what they cost at k = 1.
     t.sampled = timed && timed_steps_ / depth_ % kPhaseSampling == 0;
     t.exchanged = ring_step == 0 && exchange_->moves_data();
-    t.has_boundary = ring_step == 0 && config_.overlap;
+    t.has_boundary = ring_step == 0 && options_.overlap;
     timed_steps_ += timed;
     return t;
 }
@@ -232,7 +232,7 @@ template <class T>
 template <class Self>
 auto SimulationOf<T>::updated_boxes(Self& self) {
     std::vector<decltype(&self.whole_)> boxes;
-    if (!self.config_.overlap) {
+    if (!self.options_.overlap) {
         boxes.push_back(&self.whole_);
     } else {
         if (!self.inner_.box.empty()) boxes.push_back(&self.inner_);
@@ -279,14 +279,12 @@ void SimulationOf<T>::updated_cells(double& updated, double& owned) const {
 template class SimulationOf<float>;
 template class SimulationOf<double>;
 
-std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
-                                            const std::array<int, 3>& global,
-                                            const std::array<int, 3>& procs, MPI_Comm comm,
-                                            CommMode mode) {
+std::unique_ptr<Simulation> make_simulation(const Options& options, const RunPlan& plan,
+                                            const Physics& physics, MPI_Comm comm) {
     // The one run-time to compile-time precision switch of the mini-app.
-    return dispatch_precision(config.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
+    return dispatch_precision(options.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
         using T = decltype(zero);
-        return std::make_unique<SimulationOf<T>>(config, physics, global, procs, comm, mode);
+        return std::make_unique<SimulationOf<T>>(options, plan, physics, comm);
     });
 }
 

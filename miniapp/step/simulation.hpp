@@ -4,6 +4,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_plan.hpp"
 #include "halo_exchange.hpp"
 
 #include <mpi.h>
@@ -25,7 +26,7 @@ struct PhaseTotals {
 constexpr int kPhaseSampling = 8;
 
 // A run seen by concern. make_simulation builds one object with all of
-// them (Simulation, below, in the precision config.precision selects:
+// them (Simulation, below, in the precision options.precision selects:
 // SimulationOf<T>, simulation_impl.hpp); each caller takes the narrowest
 // it needs. Host copies of field values come back as double whatever the
 // precision: widening a float is exact, so bitwise comparisons still hold.
@@ -136,11 +137,9 @@ class Simulation : public Stepping,
                    public RunStatistics,
                    public FieldFaults {};
 
-// Collective over `comm`. `global` is the global grid, `procs` the process
-// grid; the element type is config.precision.
-std::unique_ptr<Simulation> make_simulation(const Config& config, const Physics& physics,
-                                            const std::array<int, 3>& global,
-                                            const std::array<int, 3>& procs, MPI_Comm comm,
-                                            CommMode mode);
+// Collective over `comm`. The plan gives the global and process grids, the
+// halo path and depth; the element type is options.precision.
+std::unique_ptr<Simulation> make_simulation(const Options& options, const RunPlan& plan,
+                                            const Physics& physics, MPI_Comm comm);
 
 } // namespace stencil

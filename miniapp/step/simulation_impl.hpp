@@ -31,8 +31,8 @@ struct StepTimers {
 template <class T>
 class SimulationOf final : public Simulation {
 public:
-    SimulationOf(const Config& config, const Physics& physics, const std::array<int, 3>& global,
-                 const std::array<int, 3>& procs, MPI_Comm comm, CommMode mode);
+    SimulationOf(const Options& options, const RunPlan& plan, const Physics& physics,
+                 MPI_Comm comm);
 
     void run(int steps, bool timed) override {
         for (int n = 0; n < steps; ++n)
@@ -57,7 +57,7 @@ public:
     }
     int steps_done() const override { return first_step_ + steps_done_; }
     const LaunchShape& interior_shape() const override {
-        return (config_.overlap ? inner_ : whole_).shape;
+        return (options_.overlap ? inner_ : whole_).shape;
     }
     std::vector<LaunchBox> launch_boxes() const override;
     void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;
@@ -153,7 +153,8 @@ private:
     FieldView<const T> current_view() const { return view_of(fields_[current_].data(), layout_); }
     FieldView<const T> vel_view() const { return view_of(vel_.data(), layout_); }
 
-    Config config_;
+    Options options_;
+    RunPlan plan_;
     Physics physics_;
     Decomposition d_;
     int depth_ = 1;            // the halo depth k: one exchange every k steps

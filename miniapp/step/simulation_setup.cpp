@@ -25,7 +25,7 @@ void SimulationOf<T>::setup_boxes() {
     // (k-1-s)*R on those sides. Each step's stencil reaches R further than
     // the box it updates, which is what the step before it (or the
     // exchange, k*R deep) left valid; the last step updates owned cells only.
-    const int R = config_.radius;
+    const int R = options_.radius;
     auto ring_box = [&](int s) {
         const int grow = (depth_ - 1 - s) * R;
         int lo[3], hi[3];
@@ -35,7 +35,7 @@ void SimulationOf<T>::setup_boxes() {
             lo[a] = in_lo[a] - (side[2 * a] ? grow : 0),
             hi[a] = in_hi[a] + (side[2 * a + 1] ? grow : 0);
         // --inject-fault short-ring: one cell short on the first grown side.
-        if (config_.short_ring && grow > 0)
+        if (plan_.aids.short_ring() && grow > 0) // test aid
             for (int a = 0; a < 3; ++a)
                 if (side[2 * a] || side[2 * a + 1]) {
                     (side[2 * a] ? lo[a] : hi[a]) += side[2 * a] ? 1 : -1;
@@ -94,9 +94,9 @@ void SimulationOf<T>::setup_fields() {
     const FieldView<T> v = view_of(host.data(), layout_);
     const double dt = physics_.dt;
     const int nz = d_.global[2];
-    if (config_.model == ModelKind::File) {
+    if (options_.model == ModelKind::File) {
         // The rank's box and its halo, read from the file (model_file.hpp).
-        const std::vector<double> speed = read_model_box(config_, d_, layout_.halo);
+        const std::vector<double> speed = read_model_box(options_, plan_, d_, layout_.halo);
         std::size_t n = 0;
         for (int k = 0; k < layout_.pz(); ++k)
             for (int j = 0; j < layout_.py(); ++j)
@@ -108,7 +108,7 @@ void SimulationOf<T>::setup_fields() {
     for (int k = 0; k < layout_.pz(); ++k) {
         const int g = k - layout_.halo + d_.offset[2];
         const int gk = d_.periodic[2] ? (g % nz + nz) % nz : std::min(std::max(g, 0), nz - 1);
-        const T value = T(std::pow(velocity_at(config_.model, gk, d_.global[2]) * dt, 2));
+        const T value = T(std::pow(velocity_at(options_.model, gk, d_.global[2]) * dt, 2));
         for (int j = 0; j < layout_.py(); ++j)
             for (int i = 0; i < layout_.px(); ++i)
                 v(i, j, k) = value;
@@ -117,55 +117,55 @@ void SimulationOf<T>::setup_fields() {
 }
 
 template <class T>
-SimulationOf<T>::SimulationOf(const Config& config, const Physics& physics,
-                              const std::array<int, 3>& global, const std::array<int, 3>& procs,
-                              MPI_Comm comm, CommMode mode)
-    : config_(config), physics_(physics), d_(decompose(comm, global, procs, config.periodic)),
-      depth_(std::max(config.halo_depth, 1)),
-      layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * config.radius) {
+SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const Physics& physics,
+                              MPI_Comm comm)
+    : options_(options), plan_(plan), physics_(physics),
+      d_(decompose(comm, plan.grid, plan.procs, options.periodic)),
+      depth_(std::max(plan.halo_depth, 1)),
+      layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options.radius) {
     setup_boxes();
     setup_fields();
     exchange_ = std::make_unique<HaloExchange<T>>(
-        d_, layout_, config_.radius, depth_, mode,
+        d_, layout_, options_.radius, depth_, plan_.comm_mode,
         std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_);
-    exchange_->set_drop_one_face(config_.drop_face);
-    setup_update(global);
+    exchange_->set_drop_one_face(plan_.aids.drop_face()); // test aid
+    setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with
     // NCCL, one graph each; not MPI exchanges, whose two graphs ran 0.5-10%
     // slower than plain launches on 2 x H200 from 256^3 per GPU.
     setup_schedules();
     use_graphs_ =
-        config_.graphs == GraphChoice::On ||
-        (config_.graphs == GraphChoice::Auto && graphs_available() && !exchange_->host_between());
+        options_.graphs == GraphChoice::On ||
+        (options_.graphs == GraphChoice::Auto && graphs_available() && !exchange_->host_between());
     shapes_changed();
     first_start_.record(compute_);
 }
 
 template <class T>
 void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
-    const int R = config_.radius;
+    const int R = options_.radius;
     Sponge sponge;
-    sponge.width = config_.sponge;
+    sponge.width = options_.sponge;
     sponge.strength = physics_.sponge_strength;
     sponge.halo = layout_.halo;
     for (int a = 0; a < 3; ++a)
         sponge.offset[a] = d_.offset[a], sponge.extent[a] = global[a];
     setup_source();
     source_ = {physics_.dt, physics_.f0, physics_.t0,
-               physics_.dt * physics_.dt / std::pow(config_.spacing, 3)};
+               physics_.dt * physics_.dt / std::pow(options_.spacing, 3)};
     const long long zero = 0;
     copy_to_device(source_step_, &zero);
     // The one run-time to compile-time radius switch of the time loop.
-    const double h = config_.spacing;
+    const double h = options_.spacing;
     update_ = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, T>(h, h, h);
         for (LaunchBox* u : {&whole_, &inner_})
-            u->shape = wave_shape<RR, T>(config_.shape, layout_, u->box);
+            u->shape = wave_shape<RR, T>(options_.shape, layout_, u->box);
         for (auto* boxes : {&slabs_, &ring_})
             for (LaunchBox& u : *boxes)
-                u.shape = wave_shape<RR, T>(config_.shape, layout_, u.box);
+                u.shape = wave_shape<RR, T>(options_.shape, layout_, u.box);
         update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                                      const std::vector<WaveTable>& tables, Stream& stream) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream);
@@ -180,9 +180,8 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
 // The members defined here, for both precisions (the class itself is
 // instantiated in simulation.cpp).
 #define STENCIL_INSTANTIATE_SETUP(T)                                                               \
-    template SimulationOf<T>::SimulationOf(const Config&, const Physics&,                          \
-                                           const std::array<int, 3>&, const std::array<int, 3>&,   \
-                                           MPI_Comm, CommMode);                                    \
+    template SimulationOf<T>::SimulationOf(const Options&, const RunPlan&, const Physics&,         \
+                                           MPI_Comm);                                              \
     template void SimulationOf<T>::setup_boxes();                                                  \
     template void SimulationOf<T>::setup_source();                                                 \
     template void SimulationOf<T>::setup_fields();                                                 \

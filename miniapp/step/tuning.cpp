@@ -19,13 +19,13 @@ Extents extents_of(const Box& b) {
 // Rank 0: the wave's shape for boxes of extents `e`, from the cache or tuned
 // now in a layout that holds such a box at its interior's corner (at least
 // this rank's own local grid, so strides are as in the run).
-TunedShape choose(TuningCache& cache, const Extents& e, const Config& config, const Extents& local,
-                  double budget_ms) {
-    const int R = config.radius;
+TunedShape choose(TuningCache& cache, const Extents& e, const Options& options,
+                  const Extents& local, double budget_ms) {
+    const int R = options.radius;
     const Layout layout(std::max(local[0], e[0]), std::max(local[1], e[1]),
                         std::max(local[2], e[2]), R);
     const Box box{R, R + e[0], R, R + e[1], R, R + e[2]};
-    return dispatch_precision(config.precision, [&](auto zero) {
+    return dispatch_precision(options.precision, [&](auto zero) {
         return dispatch_radius(R, [&](auto rc) {
             return cached_or_tuned<decltype(rc)::value, decltype(zero)>(cache, FusedKernel::Wave,
                                                                         layout, box, budget_ms);
@@ -36,30 +36,30 @@ TunedShape choose(TuningCache& cache, const Extents& e, const Config& config, co
 // Rank 0's decision for every distinct box extents in `all` (3 ints each):
 // 3 extents, 4 shape fields and a ShapeSource per row, from the cache or
 // tuned now (and the cache saved); empty with --tuning off or on HOST.
-std::vector<int> decide_shapes(const std::vector<int>& all, const Config& config,
+std::vector<int> decide_shapes(const std::vector<int>& all, const Options& options,
                                const Decomposition& d) {
     std::vector<int> table;
     // The HOST back-end's loops have no launch shape to tune.
-    if (config.tuning_mode != "off" && !STENCIL_HAS_GPU)
+    if (options.tuning_mode != "off" && !STENCIL_HAS_GPU)
         std::fprintf(stderr,
                      "note: --tuning %s: the HOST back-end has no launch shapes; nothing to tune\n",
-                     config.tuning_mode.c_str());
-    if (config.tuning_mode == "off" || !STENCIL_HAS_GPU) return table;
+                     options.tuning_mode.c_str());
+    if (options.tuning_mode == "off" || !STENCIL_HAS_GPU) return table;
     std::vector<Extents> keys;
     for (std::size_t n = 0; n < all.size(); n += 3) {
         const Extents e{all[n], all[n + 1], all[n + 2]};
         if (std::find(keys.begin(), keys.end(), e) == keys.end()) keys.push_back(e);
     }
     const std::string path =
-        config.tuning_mode == "auto" ? default_tuning_cache_path() : config.tuning_mode;
+        options.tuning_mode == "auto" ? default_tuning_cache_path() : options.tuning_mode;
     std::string note;
     TuningCache cache = TuningCache::load(path, current_identity(), note);
     if (!note.empty()) std::fprintf(stderr, "stencil-miniapp: %s\n", note.c_str());
-    const double budget_ms = config.tune_seconds * 1e3 / double(keys.size());
+    const double budget_ms = options.tune_seconds * 1e3 / double(keys.size());
     bool tuned = false;
     for (const Extents& e : keys) {
         const TunedShape c =
-            choose(cache, e, config, {d.local[0], d.local[1], d.local[2]}, budget_ms);
+            choose(cache, e, options, {d.local[0], d.local[1], d.local[2]}, budget_ms);
         tuned = tuned || c.source == ShapeSource::TunedNow;
         table.insert(table.end(), {e[0], e[1], e[2], c.shape.block_x, c.shape.block_y,
                                    c.shape.window, c.shape.rows, int(c.source)});
@@ -97,7 +97,7 @@ std::vector<ShapeChoice> apply_shapes(LaunchShapes& run, const std::vector<int>&
 } // namespace
 
 std::vector<ShapeChoice> apply_tuning(LaunchShapes& run, const Decomposition& d,
-                                      const Config& config) {
+                                      const Options& options) {
     MPI_Comm comm = d.cart.get();
     // Every rank's box extents, at rank 0 (repeats are harmless).
     std::vector<int> mine;
@@ -106,7 +106,7 @@ std::vector<ShapeChoice> apply_tuning(LaunchShapes& run, const Decomposition& d,
         mine.insert(mine.end(), e.begin(), e.end());
     }
     const std::vector<int> all = gather_to_root(comm, mine);
-    std::vector<int> table = d.rank == 0 ? decide_shapes(all, config, d) : std::vector<int>{};
+    std::vector<int> table = d.rank == 0 ? decide_shapes(all, options, d) : std::vector<int>{};
     int size = int(table.size());
     MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, comm));
     table.resize(std::size_t(size));

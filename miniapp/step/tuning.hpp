@@ -27,6 +27,6 @@ struct ShapeChoice {
 // the shape each now runs and where it came from; rank 0 prints the
 // cache's one-line note, if any, on stderr.
 std::vector<ShapeChoice> apply_tuning(LaunchShapes& run, const Decomposition& d,
-                                      const Config& config);
+                                      const Options& options);
 
 } // namespace stencil

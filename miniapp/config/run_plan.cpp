@@ -1,0 +1,68 @@
+#include "config/run_plan.hpp"
+
+#include "decomposition.hpp"
+#include "device.hpp"
+#include "gpu_runtime.hpp"
+#include "nccl_comm.hpp"
+
+namespace stencil {
+
+std::string plan_grids(const Options& o, int ranks, RunPlan& plan) {
+    const bool given = o.procs[0] > 0;
+    if (given && o.procs[0] * o.procs[1] * o.procs[2] != ranks)
+        return "--procs " + std::to_string(o.procs[0]) + "," + std::to_string(o.procs[1]) + "," +
+               std::to_string(o.procs[2]) + " makes " +
+               std::to_string(o.procs[0] * o.procs[1] * o.procs[2]) + " ranks, but the job has " +
+               std::to_string(ranks);
+    plan.procs = process_grid(ranks, o.procs);
+    plan.grid = o.grid;
+    if (o.local[0] > 0)
+        for (int a = 0; a < 3; ++a)
+            plan.grid[a] = o.local[a] * plan.procs[a];
+    if (const std::string why = check_split(plan.grid, plan.procs, o.radius, o.periodic);
+        !why.empty())
+        return why;
+    // A chosen depth must fit every rank: its neighbours' halos are k*R of it.
+    const int k = o.halo_depth;
+    if (k > 1)
+        return check_split(plan.grid, plan.procs, k * o.radius, o.periodic,
+                           "the halo depth " + std::to_string(k) +
+                               "*R=" + std::to_string(k * o.radius));
+    return {};
+}
+
+std::string plan_comm(CommChoice choice, const GpuAwareness& aware, RunPlan& plan) {
+    CommMode& mode = plan.comm_mode;
+    std::string& reason = plan.comm_reason;
+    switch (choice) {
+    case CommChoice::None:
+        mode = CommMode::None, reason = "requested; no halos move";
+        return {};
+    case CommChoice::Staged:
+        mode = CommMode::Staged, reason = "requested";
+        return {};
+    case CommChoice::Nccl:
+        if (!STENCIL_HAS_GPU)
+            return "--comm nccl: NCCL/RCCL move GPU memory, and this is the HOST back-end; use "
+                   "--comm auto";
+        if (!nccl_available())
+            return std::string("--comm nccl: this ") + backend_name() +
+                   " build has no NCCL/RCCL: CMake found no nccl.h (set NCCL_HOME, or ROCM_PATH "
+                   "for RCCL, and configure again; README, \"Building\")";
+        mode = CommMode::Nccl, reason = "requested; NCCL/RCCL on the halo stream";
+        return {};
+    case CommChoice::GpuAware:
+        if (!aware.supported)
+            return "--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
+                   "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better";
+        mode = CommMode::GpuAware, reason = aware.reason;
+        return {};
+    case CommChoice::Auto:
+        mode = aware.supported ? CommMode::GpuAware : CommMode::Staged;
+        reason = std::string("auto: ") + (aware.supported ? "" : "staged, since ") + aware.reason;
+        return {};
+    }
+    return "unknown --comm choice";
+}
+
+} // namespace stencil

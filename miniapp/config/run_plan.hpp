@@ -1,0 +1,47 @@
+// What the run decides from the Options and the job before its first step:
+// the grids, the halo path and depth (and why), what checking the model
+// file found, the receivers, the run's id and the test aids it plants.
+// main.cpp builds it in one place (prepare), step by step; the halo-depth
+// trials and --check's one-domain reference run changed copies of it.
+#pragma once
+
+#include "config/options.hpp"
+#include "gpu_aware.hpp"
+#include "halo_exchange.hpp"
+#include "testing/test_aids.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+struct RunPlan {
+    std::array<int, 3> grid{0, 0, 0};  // global cells: --grid, or --local times procs
+    std::array<int, 3> procs{1, 1, 1}; // the process grid
+    CommMode comm_mode = CommMode::Staged;
+    std::string comm_reason; // why this halo path (the report says)
+    // One exchange of a halo halo_depth*R deep every halo_depth steps
+    // (step/halo_depth.hpp), and why (the report says).
+    int halo_depth = 1;
+    std::string halo_depth_reason;
+    // --model file:PATH: its element type (float64, else float32) and its
+    // CRC-32, which names the model in checkpoints (model_file.hpp).
+    bool model_fp64 = false;
+    std::uint32_t model_crc32 = 0;
+    std::vector<std::array<int, 3>> receivers; // --receivers' cells (prepare_outputs)
+    std::string run_id;                        // names the run in sidecars (prepare_outputs)
+    TestAids aids;                             // planted by this run (test_aids.hpp)
+};
+
+// The process grid (--procs, else MPI_Dims_create's for `ranks`) and the
+// global grid (--grid, or --local times the process grid) into `plan`,
+// with every rank thick enough for R and for a chosen --halo-depth; "" or
+// why not.
+std::string plan_grids(const Options& o, int ranks, RunPlan& plan);
+
+// The halo path for --comm, and why, into `plan`; "" or why it cannot be had.
+std::string plan_comm(CommChoice choice, const GpuAwareness& aware, RunPlan& plan);
+
+} // namespace stencil

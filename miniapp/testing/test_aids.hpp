@@ -1,0 +1,59 @@
+// The test aids: bugs planted on purpose (--inject-fault) and halos filled
+// with NaN before each exchange (--poison-halo), with which the tests show
+// that --check, the NaN check and the output safety catch what they are
+// meant to. A leaf room: it depends on no other. Production code asks the
+// queries below in a few places, each marked "test aid".
+#pragma once
+
+#include <string>
+
+namespace stencil {
+
+class TestAids {
+public:
+    // The step after which the nan and fail-rank faults strike.
+    static constexpr int kFaultStep = 3;
+
+    // --inject-fault's value (drop-face, short-ring, nan, fail-rank=N,
+    // write-error) plants that fault; returns "" or why the value is none
+    // of them, for the caller to put after the option's name.
+    std::string inject_fault(const std::string& value);
+    // --poison-halo.
+    void set_poison_halo() { poison_halo_ = true; }
+
+    // Fill the halos to be received with NaN before each exchange.
+    bool poison_halo() const { return poison_halo_; }
+    // Zero one received face (the exchange's set_drop_one_face).
+    bool drop_face() const { return drop_face_; }
+    // Update the ghost ring of deep halos one cell short.
+    bool short_ring() const { return short_ring_; }
+    // A write error is planted (it needs snapshots to strike).
+    bool write_error() const { return write_error_; }
+    // Put a NaN at the source after `step`.
+    bool nan_at(int step) const { return nan_ && step == kFaultStep; }
+    // `rank` fails after `step`.
+    bool fails(int rank, int step) const { return fail_rank_ == rank && step == kFaultStep; }
+    // The write of snapshot number `snapshot` (0-based) by `rank` of `ranks`
+    // meets a full disk: the last rank's part of the second one.
+    bool snapshot_write_fails(int snapshot, int rank, int ranks) const {
+        return write_error_ && snapshot == 1 && rank == ranks - 1;
+    }
+
+    // The same aids without the planted bugs in the exchange and the ring
+    // (drop-face, short-ring): what --check's one-domain reference runs with.
+    TestAids without_exchange_bugs() const {
+        TestAids clean = *this;
+        clean.drop_face_ = clean.short_ring_ = false;
+        return clean;
+    }
+
+private:
+    bool poison_halo_ = false;
+    bool drop_face_ = false;
+    bool short_ring_ = false;
+    bool nan_ = false;
+    int fail_rank_ = -1;
+    bool write_error_ = false;
+};
+
+} // namespace stencil
