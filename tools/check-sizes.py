@@ -4,9 +4,12 @@ function over 60 (the kernels' bodies, kernels/*.cu and
 kernels/fused_walk.hpp, are exempt from the second rule). One line per
 offender, `path:line: ...`; exit 1 if any, 0 if none, 2 on bad input.
 
-usage: check-sizes.py [FILE...]
+usage: check-sizes.py [--skip-without-ctags] [FILE...]
   without FILEs: every *.cpp, *.hpp and *.cu that `git ls-files` lists in
-  the current directory's repository, paths relative to its top level.
+  the current directory's repository and the working tree holds, paths
+  relative to its top level.
+  --skip-without-ctags: without Universal Ctags, say so in one line and
+  exit 77 (ctest's skip) instead of 2: a GPU node need not have it.
 
 Functions are measured with Universal Ctags (C++ parser, `f` kind, with the
 `end` field): from the line holding the name to the closing brace.
@@ -49,7 +52,8 @@ def git_sources():
     except subprocess.CalledProcessError:
         raise ToolError(f"{os.getcwd()}: not in a git repository; name the files instead") from None
     os.chdir(top)
-    return [line for line in listed.splitlines() if line]
+    # A file deleted but not committed yet is no source any more.
+    return [line for line in listed.splitlines() if line and os.path.isfile(line)]
 
 
 def line_count(path):
@@ -59,6 +63,17 @@ def line_count(path):
     with open(path, "rb") as f:
         data = f.read()
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+SKIPPED = 77  # ctest's SKIP_RETURN_CODE for the tests that run this
+
+
+def have_universal_ctags():
+    try:
+        out = subprocess.run(["ctags", "--version"], capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        return False
+    return "Universal Ctags" in out
 
 
 def exempt(path):
@@ -111,9 +126,14 @@ def main():
     if any(a in ("-h", "--help") for a in args):
         print(__doc__.strip())
         return 0
+    skip_without_ctags = "--skip-without-ctags" in args
+    args = [a for a in args if a != "--skip-without-ctags"]
     for a in args:
         if a.startswith("-"):
             raise ToolError(f"unknown option {a} (usage: check-sizes.py [FILE...])")
+    if skip_without_ctags and not have_universal_ctags():
+        print("check-sizes: skipped: no Universal Ctags here (tools/install-deps.sh installs it)")
+        return SKIPPED
     paths = args or git_sources()
     found = offenders(paths)
     for path, line, what in found:
