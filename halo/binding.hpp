@@ -3,6 +3,7 @@
 #pragma once
 
 #include "device.hpp"
+#include "thread_team.hpp"
 
 #include <mpi.h>
 
@@ -16,6 +17,7 @@ struct Binding {
     int device = -1; // -1 on the HOST back-end
     std::string host;
     DeviceInfo info;
+    ThreadTeam team; // OpenMP threads per rank and why (size_thread_team)
 };
 
 // Selects this rank's device (call after MPI_Init, before any allocation).

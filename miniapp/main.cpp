@@ -150,6 +150,7 @@ struct Prepared {
 std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lock) {
     RunPlan& plan = run.plan;
     Physics& physics = run.physics;
+    const ThreadTeam team = size_thread_team(MPI_COMM_WORLD); // before any OpenMP region
     plan.aids = c.aids; // test aid: the run plants what the options ask for
     if (const std::string why = plan_grids(c, world_size(), plan); !why.empty()) return why;
     if (c.model == ModelKind::File)
@@ -160,10 +161,13 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     if (const std::string why = check_report_writable(c); !why.empty()) return why;
     if (const std::string why = prepare_outputs(c, plan, folder_lock); !why.empty()) return why;
     remove_on_immediate_exit(folder_lock.path()); // a second stop signal leaves no lock either
-    print_warnings(input_warnings(c, plan, physics));
+    std::vector<std::string> warnings = input_warnings(c, plan, physics);
+    if (!team.warning.empty()) warnings.push_back(team.warning);
+    print_warnings(warnings);
     run.aware = detect_gpu_aware_mpi();
     if (const std::string why = plan_comm(c.comm, run.aware, plan); !why.empty()) return why;
     run.binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
+    run.binding.team = team;
     if (const std::string why = check_memory(c, plan, run.binding); !why.empty()) return why;
     if (c.print_binding) {
         const std::string table = binding_table(run.binding, MPI_COMM_WORLD);

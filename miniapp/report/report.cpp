@@ -84,6 +84,8 @@ Report summarize(const Simulation& sim, const Options& options, const RunPlan& p
     r.shapes = shapes;
     r.graphs = sim.graphs();
     r.subnormals = subnormal_handling();
+    r.omp_threads = binding.team.threads;
+    r.omp_reason = binding.team.reason;
 
     double per_step[7];
     phase_table(t, comm, d.size, r, per_step);
@@ -117,6 +119,9 @@ void print_problem(const Report& r) {
     std::printf("\nstencil-miniapp: %s back-end, %d rank%s (%d x %d x %d), device %s\n",
                 r.backend.c_str(), r.ranks, r.ranks == 1 ? "" : "s", r.dims[0], r.dims[1],
                 r.dims[2], r.devices.empty() ? "?" : r.devices.front().c_str());
+    std::printf("  OpenMP threads per rank: %s (%s)\n",
+                r.omp_threads > 0 ? std::to_string(r.omp_threads).c_str() : "not set",
+                r.omp_reason.c_str());
     std::printf("  grid %d x %d x %d, periodic %s, R=%d (order %d), %s, %d steps (after %d "
                 "warm-up, undone), "
                 "dt=%.4g s, f0=%.3g Hz\n",
@@ -202,11 +207,19 @@ void print_report(const Report& r) {
                 r.grid[1], r.grid[2], r.comm_mode.c_str(), c.overlap ? "on" : "off", r.halo_depth);
 }
 
-std::string write_json(const Report& r, const std::string& path) {
-    const Options& c = r.options;
+namespace {
+
+Json phases_json(const Report& r) {
     Json phases = Json::object();
     for (const PhaseStats& p : r.phases)
         phases[p.name] = {{"min", p.min}, {"avg", p.avg}, {"max", p.max}};
+    return phases;
+}
+
+} // namespace
+
+std::string write_json(const Report& r, const std::string& path) {
+    const Options& c = r.options;
     const PhaseStats& step = r.phases.back();
     Json doc = {{"program", "stencil-miniapp"},
                 {"label", c.label},
@@ -231,6 +244,8 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"redundant_cell_share", r.redundant_share},
                 {"graphs", r.graphs},
                 {"subnormals", r.subnormals},
+                {"omp_threads_per_rank", r.omp_threads > 0 ? Json(r.omp_threads) : Json()},
+                {"omp_threads_reason", r.omp_reason},
                 {"model", model_name(c, r.plan)},
                 {"spacing_m", c.spacing},
                 {"dt_s", r.physics.dt},
@@ -244,7 +259,7 @@ std::string write_json(const Report& r, const std::string& path) {
                   {"window_chosen", c.shape.window ? "by --window" : "per box"}}},
                 {"tuning_mode", c.tuning_mode},
                 {"shapes", shapes_json(r.shapes)},
-                {"phases_ms", phases},
+                {"phases_ms", phases_json(r)},
                 {"gcells_per_s_total", r.gcells_total},
                 {"gcells_per_s_per_rank", r.gcells_per_rank},
                 {"effective_gb_per_s_per_rank", r.gbs_per_rank},

@@ -29,6 +29,8 @@ struct Report {
     std::vector<ShapeChoice> shapes;  // rank 0's boxes: shape and where it came from
     bool graphs = false;              // steps replayed as captured graphs
     std::string subnormals;           // subnormal_handling(): flushed (HOST) or kept
+    int omp_threads = 0;              // OpenMP threads per rank (0: left to the runtime, GPU)
+    std::string omp_reason;           // why that many (ThreadTeam::reason)
     double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
     double halo_ms = 0, hidden_fraction = 0;
     double halo_mib_per_step = 0;  // rank 0's messages, sent plus received, per exchange

@@ -1,0 +1,97 @@
+#include "thread_team.hpp"
+
+#include "gpu_runtime.hpp"
+#include "mpi_util.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#if !STENCIL_HAS_GPU
+#include <omp.h>
+#endif
+
+namespace stencil {
+namespace {
+
+std::string plural(int n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// The ranks of this node whose affinity masks share a core with this
+// rank's (itself included), and the cores of all their masks together.
+struct NodeShare {
+    int cores = 1;      // in this rank's mask
+    int sharing = 1;    // ranks of the node whose masks overlap it
+    int ranks = 1;      // ranks on the node
+    int node_cores = 1; // in the union of the node's masks
+    MPI_Comm node = MPI_COMM_NULL;
+};
+
+NodeShare share_of_node(MPI_Comm comm, Communicator& owned) {
+    NodeShare s;
+    MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &s.node));
+    owned = Communicator(s.node);
+    MPI_CHECK(MPI_Comm_size(s.node, &s.ranks));
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) CPU_SET(0, &mine);
+    std::vector<cpu_set_t> all(s.ranks);
+    MPI_CHECK(
+        MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, s.node));
+    cpu_set_t every = mine, common;
+    s.sharing = 0;
+    for (cpu_set_t& other : all) {
+        CPU_OR(&every, &every, &other);
+        CPU_AND(&common, &mine, &other);
+        s.sharing += CPU_COUNT(&common) > 0;
+    }
+    s.cores = std::max(1, CPU_COUNT(&mine));
+    s.node_cores = std::max(1, CPU_COUNT(&every));
+    return s;
+}
+
+// One line when the node's ranks run more threads than it has cores and
+// teams of more than one thread are why (ranks alone on too few cores are
+// what the user launched, and the report says so); the first such node's
+// words, for rank 0 to print.
+std::string oversubscription(const NodeShare& s, const ThreadTeam& team, MPI_Comm comm) {
+    int total = 0;
+    MPI_CHECK(MPI_Allreduce(&team.threads, &total, 1, MPI_INT, MPI_SUM, s.node));
+    std::string line;
+    if (total > s.node_cores && team.threads > 1)
+        line = plural(s.ranks, "rank") + " x " + plural(team.threads, "OpenMP thread") +
+               " on a node exceed its " + plural(s.node_cores, "core") + " (" + team.reason +
+               "): the threads take turns and the run slows; lower OMP_NUM_THREADS, or unset it "
+               "to share the cores among the ranks";
+    return first_problem(comm, line);
+}
+
+} // namespace
+
+ThreadTeam size_thread_team(MPI_Comm comm) {
+    ThreadTeam team;
+#if STENCIL_HAS_GPU
+    (void)comm;
+    team.reason = "GPU back-end: left to the OpenMP runtime, the host threads only drive the GPU";
+#else
+    Communicator owned;
+    const NodeShare s = share_of_node(comm, owned);
+    const char* env = std::getenv("OMP_NUM_THREADS");
+    if (env && *env) {
+        team.threads = omp_get_max_threads(); // the runtime's reading of the variable
+        team.reason = std::string("OMP_NUM_THREADS=") + env;
+    } else {
+        team.threads = std::max(1, s.cores / s.sharing);
+        team.reason = plural(s.cores, "core") + " in the affinity mask / " +
+                      plural(s.sharing, "rank") + " on the node sharing it";
+        omp_set_num_threads(team.threads);
+    }
+    team.warning = oversubscription(s, team, comm);
+#endif
+    return team;
+}
+
+} // namespace stencil
