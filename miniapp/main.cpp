@@ -203,8 +203,24 @@ int unfinished_status(const DriveResult& outcome, const Physics& physics) {
     return -1;
 }
 
-// Rank 0's line on the checkpoints the run wrote, if any.
-void print_checkpoints(const Options& c, const DriveResult& outcome) {
+// "9.5 s", "1h30m00s": a wall time as a person reads it.
+std::string seconds_text(double seconds) {
+    char text[64];
+    if (seconds < 60)
+        std::snprintf(text, sizeof text, "%.3g s", seconds);
+    else
+        std::snprintf(text, sizeof text, "%dh%02dm%02ds", int(seconds / 3600),
+                      int(seconds / 60) % 60, int(seconds) % 60);
+    return text;
+}
+
+// Rank 0's line on the checkpoints the run wrote, if any; a warning where
+// --checkpoint-every TIME was longer than the run (known only now).
+void print_checkpoints(const Options& c, const DriveResult& outcome, double run_seconds) {
+    if (c.checkpoint_seconds > 0 && outcome.checkpoints == 0)
+        print_warnings({"--checkpoint-every " + seconds_text(c.checkpoint_seconds) +
+                        " was longer than the run (" + seconds_text(run_seconds) +
+                        "): no checkpoint was written"});
     if (outcome.checkpoints > 0 && world_rank() == 0 && !c.quiet)
         std::printf("checkpoints: %d written to %s, %.3f s each (%.2f GB/s), %.4f s per step "
                     "over the run's %d steps\n",
@@ -239,13 +255,14 @@ int run(int argc, char** argv) {
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
     Outputs outputs(c, plan, physics, sim);
     DriveResult outcome;
+    const double started = MPI_Wtime();
     try {
         outcome = drive(sim, c, plan, physics, outputs);
     } catch (const OutputFailure& failure) { // thrown on every rank together
         return fail_together(failure.what(), 1);
     }
     if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
-    print_checkpoints(c, outcome);
+    print_checkpoints(c, outcome, MPI_Wtime() - started);
     int status = report_and_check(sim, c, plan, physics,
                                   summarize(sim, c, plan, physics, prepared.binding, shapes));
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));

@@ -5,8 +5,8 @@
 # checksum on 4 ranks with deep halos, periodic or not (each rank reads its
 # box and halo itself); a snapshot, turned into speeds by make-model.py,
 # runs as a model. A missing sidecar, wrong dims, a CRC that differs, a
-# negative speed and a NaN are each refused in one line before the first
-# step.
+# negative speed, a NaN, speeds no medium has (1e-30 and 1e30 m/s) and a
+# directory are each refused in one line before the first step.
 # usage: model_file_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -74,7 +74,7 @@ refused() { # refused REGEX OPTIONS...
   bash "$here/expect_failure.sh" 20 "$regex" "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "${problem[@]}" "$@"
 }
 # A snapshot as it is: zeros far from the source are no speed.
-refused "--model file:.*snapshot_000024.raw: the speed at cell 0,0,0 is 0 m/s; every value must be finite and positive" \
+refused "--model file:.*snapshot_000024.raw: the speed at cell 0,0,0 is 0 m/s; every value must be a speed of sound in m/s, from 1 to 100000" \
   --model "file:$work/out/snapshot_000024.raw"
 cp "$work/layered.raw" "$work/lonely.raw"
 refused "--model file:.*lonely.raw: no sidecar .*lonely.json" --model "file:$work/lonely.raw"
@@ -101,4 +101,15 @@ patch_model negative $((40 * 36 * 5 + 40 * 7 + 3)) -1500 yes
 refused "--model file:.*negative.raw: the speed at cell 3,7,5 is -1500 m/s" --model "file:$work/negative.raw"
 patch_model nan 17 nan yes
 refused "--model file:.*nan.raw: the speed at cell 17,0,0 is nan m/s" --model "file:$work/nan.raw"
+# Speeds no medium has: the cell is named, not --spacing, and f0 is never 6.7e-33 Hz.
+patch_model tiny 100 1e-30 yes
+refused "--model file:.*tiny.raw: the speed at cell 20,2,0 is 1e-30 m/s; every value must be a speed of sound in m/s, from 1 to 100000" \
+  --model "file:$work/tiny.raw"
+patch_model huge 101 1e30 yes
+refused "--model file:.*huge.raw: the speed at cell 21,2,0 is 1e\+30 m/s; every value must be a speed of sound" \
+  --model "file:$work/huge.raw"
+# A folder named as the model, with a sidecar beside it: no size of a directory.
+mkdir -p "$work/folder"
+cp "$work/layered.json" "$work/folder.json"
+refused "--model file:.*folder: a directory; name the raw file of speeds in it" --model "file:$work/folder"
 echo "model files ok"

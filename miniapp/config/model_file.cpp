@@ -8,6 +8,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 
@@ -15,6 +16,17 @@ namespace stencil {
 namespace {
 
 constexpr std::uint64_t kBlock = std::uint64_t(1) << 24; // values per read while checking
+
+// The speeds a model may hold, in m/s: the acoustic speeds of matter (air
+// 343, water 1500, rock up to about 8000, diamond 18000) with a wide margin.
+// A value outside is a wrong file, dtype, byte order or unit, not a medium:
+// a 1e-30 m/s cell set f0 to 6.7e-33 Hz, and a 1e30 m/s one a time step
+// too small to hold, blamed on --spacing.
+constexpr double kSlowest = 1, kFastest = 1e5;
+
+bool physical_speed(double v) {
+    return std::isfinite(v) && v >= kSlowest && v <= kFastest;
+}
 
 // What the sidecar says of the raw file (rank 0 reads it).
 struct Sidecar {
@@ -71,7 +83,7 @@ std::string read_sidecar(const Options& c, const std::array<int, 3>& grid, Sidec
 struct Scan {
     RawCrc32 crc;
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
-    long long first_bad = LLONG_MAX; // the first value that is not finite and positive
+    long long first_bad = LLONG_MAX; // the first value that is not a physical speed
     double bad_value = 0;
     std::string problem;
 };
@@ -89,7 +101,7 @@ void scan(MPI_File file, std::uint64_t begin, std::uint64_t end, Scan& s) {
         s.crc.feed_at(at * sizeof(T), block.data(), n * sizeof(T));
         for (std::uint64_t i = 0; i < n; ++i) {
             const double v = double(block[i]);
-            if (std::isfinite(v) && v > 0) {
+            if (physical_speed(v)) {
                 s.lo = std::min(s.lo, v), s.hi = std::max(s.hi, v);
             } else if (s.first_bad == LLONG_MAX) {
                 s.first_bad = (long long)(at + i), s.bad_value = v;
@@ -130,8 +142,8 @@ std::string scan_stretches(const std::string& path, const Sidecar& side, Scan& s
     return first_problem(comm, s.problem);
 }
 
-// Collective: the first of the file's `values` values that is not finite
-// and positive, with its cell of `grid`, as one line ("" if there is none).
+// Collective: the first of the file's `values` values that is not a
+// physical speed, with its cell of `grid`, as one line ("" if there is none).
 std::string first_bad_value(const Scan& s, std::uint64_t values, const std::array<int, 3>& grid) {
     long long bad = s.first_bad;
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD));
@@ -144,9 +156,9 @@ std::string first_bad_value(const Scan& s, std::uint64_t values, const std::arra
     const long long nx = grid[0], ny = grid[1];
     char line[200];
     std::snprintf(line, sizeof line,
-                  "the speed at cell %lld,%lld,%lld is %g m/s; every value must be finite and "
-                  "positive",
-                  bad % nx, bad / nx % ny, bad / (nx * ny), value);
+                  "the speed at cell %lld,%lld,%lld is %g m/s; every value must be a speed of "
+                  "sound in m/s, from %g to %g",
+                  bad % nx, bad / nx % ny, bad / (nx * ny), value, kSlowest, kFastest);
     return line;
 }
 
@@ -270,7 +282,11 @@ std::string check_model_file(const Options& c, RunPlan& plan, double& c_min, dou
     const std::string name = "--model file:" + c.model_path + ": ";
     Sidecar side;
     std::string problem;
-    if (world_rank() == 0) problem = read_sidecar(c, plan.grid, side);
+    std::error_code ignored;
+    if (world_rank() == 0 && std::filesystem::is_directory(c.model_path, ignored))
+        problem = "a directory; name the raw file of speeds in it";
+    else if (world_rank() == 0)
+        problem = read_sidecar(c, plan.grid, side);
     if (std::string why = first_problem(comm, problem); !why.empty()) return name + why;
     MPI_CHECK(MPI_Bcast(&side.fp64, 1, MPI_INT, 0, comm));
     MPI_CHECK(MPI_Bcast(&side.bytes, 1, MPI_UINT64_T, 0, comm));

@@ -25,9 +25,11 @@ or float64, x fastest) described by the same JSON sidecar a snapshot has
 
 - Before the first step it is checked whole, in parallel: the sidecar is
   there and its dims are the grid's and its spacing the run's; the file's
-  length and CRC-32 are the sidecar's; every speed is finite and positive.
-  Each failure is one line (`--model file:m.raw: the speed at cell 3,7,5 is
-  -1500 m/s; every value must be finite and positive`). The slowest and
+  length and CRC-32 are the sidecar's; every speed is a speed of sound in
+  m/s, from 1 to 100000 (a value outside is a wrong file, dtype, byte order
+  or unit). Each failure is one line (`--model file:m.raw: the speed at
+  cell 3,7,5 is -1500 m/s; every value must be a speed of sound in m/s,
+  from 1 to 100000`). The slowest and
   fastest speeds then set the default f0, the dispersion warning and the
   stability limit.
 - Each rank then reads its own box and the halo it needs with collective

@@ -1,5 +1,6 @@
 #include "config/option_table.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -37,6 +38,38 @@ double positive_real(const std::string& text, const std::string& option) {
     if (text.empty() || *end != '\0' || errno == ERANGE || !(v > 0) || !std::isfinite(v))
         throw BadOption{option + ": '" + text + "' is not a finite positive number"};
     return v;
+}
+
+// --checkpoint-every TIME: NUMBER UNIT parts, hours before minutes before
+// seconds (90s, 15m, 1.5h, 1h30m, 2h15m30s), summed; never zero.
+double wall_time(const std::string& text, const std::string& option) {
+    const std::string unclear = option + ": '" + text +
+                                "' is neither a step count (0: none) nor a wall time such as "
+                                "90s, 15m, 2h or 1h30m";
+    double seconds = 0;
+    std::size_t at = 0;
+    int previous = 3; // the unit before: 2 h, 1 m, 0 s
+    while (at < text.size()) {
+        const char* start = text.c_str() + at;
+        char* end = nullptr;
+        const double v = std::isdigit((unsigned char)*start) ? std::strtod(start, &end) : -1;
+        const char unit = v >= 0 ? *end : '\0';
+        const int rank = unit == 'h' ? 2 : unit == 'm' ? 1 : unit == 's' ? 0 : -1;
+        if (rank < 0 || rank >= previous || !std::isfinite(v)) throw BadOption{unclear};
+        seconds += v * (rank == 2 ? 3600 : rank == 1 ? 60 : 1);
+        previous = rank, at = std::size_t(end - text.c_str()) + 1;
+    }
+    if (!(seconds > 0) || !std::isfinite(seconds))
+        throw BadOption{option + ": " + text +
+                        " is no interval; give a positive wall time (90s, 15m, 1h30m), or 0 for "
+                        "no checkpoints"};
+    return seconds;
+}
+
+bool has_letter(const std::string& text) {
+    for (const char ch : text)
+        if (std::isalpha((unsigned char)ch)) return true;
+    return false;
 }
 
 // A file or folder the user names. Empty is refused here: it is what an
@@ -270,16 +303,12 @@ const OptionSpec kOptions[] = {
              throw BadOption{std::string(n) + ": only z=K (a line along x at depth K)"};
      }},
     {"Output and checks", "--checkpoint-every", "N|TIME",
-     "every N steps, or every TIME of wall time (90s, 15m, 2h), both\n"
+     "every N steps, or every TIME of wall time (90s, 15m, 2h, 1h30m), both\n"
      "time levels, the step and the traces so far into a checkpoint\n"
      "folder (the two newest kept; default 0: none)",
      [](S& s, const char* n, V v) {
-         const std::string text = v;
-         const char unit = text.empty() ? '\0' : text.back();
-         if (unit == 's' || unit == 'm' || unit == 'h') {
-             const double scale = unit == 's' ? 1 : unit == 'm' ? 60 : 3600;
-             s.config.checkpoint_seconds =
-                 positive_real(text.substr(0, text.size() - 1), n) * scale;
+         if (has_letter(v)) {
+             s.config.checkpoint_seconds = wall_time(v, n);
              s.config.checkpoint_every = 0;
          } else {
              s.config.checkpoint_every = non_negative(v, n);

@@ -75,6 +75,10 @@ std::vector<std::string> input_warnings(const Options& c, const RunPlan& plan,
                            " is longer than the run (" + std::to_string(c.steps) +
                            " steps): no snapshot will be written" +
                            (c.slice_axis >= 0 ? ", only the final slice image" : ""));
+    if (c.checkpoint_every > c.steps)
+        warnings.push_back("--checkpoint-every " + std::to_string(c.checkpoint_every) +
+                           " is longer than the run (" + std::to_string(c.steps) +
+                           " steps): no checkpoint will be written, except on a stop signal");
     return warnings;
 }
 
