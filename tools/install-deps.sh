@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, from Debian/Ubuntu packages.
-# usage: tools/install-deps.sh [host] [hip] [lint] [slurm] [sid]
+# usage: tools/install-deps.sh [host] [hip] [lint] [slurm] [sid] [mpich]
 #   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, zlib, nlohmann-json,
 #         matplotlib, Universal Ctags (tools/check-sizes.py) (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
 #   sid:  mmdebstrap, which makes the Debian sid chroot of tools/ci-rocm-sid.sh
+#   mpich: Debian's MPICH beside Open MPI (tools/ci-mpich.sh); Debian's
+#         alternatives keep Open MPI as mpicxx and mpirun
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
 packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
@@ -18,6 +20,7 @@ for extra in "$@"; do
     lint) packages+=(shellcheck clang-format) ;;
     slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
     sid) packages+=(mmdebstrap) ;;
+    mpich) packages+=(mpich libmpich-dev) ;;
     *) echo "install-deps: unknown group '$extra'" >&2; exit 2 ;;
   esac
 done
