@@ -28,12 +28,13 @@ fi
 #                        (rc) and shared memory: without rocm_ipc or
 #                        cuda_ipc, two GPUs of one node stage through host
 #                        memory.
-#   UCX_RNDV_SCHEME      left to UCX (auto): get_zcopy made exchanges 7-23x
-#                        slower on an H100 and failed with rocm_ipc on MI250X
-#                        under ROCm 6.2 (openucx/ucx#10087).
+#   UCX_RNDV_SCHEME      left to UCX (auto): get_zcopy costs nothing across
+#                        NVLink (two H200s) but failed with rocm_ipc on
+#                        MI250X under ROCm 6.2 (openucx/ucx#10087).
 #   UCX_RNDV_THRESH      left to UCX: 1m sent 64^3-128^3 faces through host
-#                        bounce buffers, 7-16x slower; 8k changed nothing.
-#   UCX_MEMTYPE_CACHE    left to UCX: n changed nothing measurable.
+#                        bounce buffers, 19-49x slower on two H200s; 8k
+#                        changed nothing beyond the spread.
+#   UCX_MEMTYPE_CACHE    left to UCX: n cost 15-24% per exchange.
 ucx_environment() { # ucx_environment GPU_TRANSPORTS
   export OMPI_MCA_pml=${OMPI_MCA_pml:-ucx}
   export OMPI_MCA_pml_ucx_tls=${OMPI_MCA_pml_ucx_tls:-any} OMPI_MCA_pml_ucx_devices=${OMPI_MCA_pml_ucx_devices:-any}
