@@ -5,13 +5,15 @@
 # checkpoints is refused before step 1 and left as it was (--output-force
 # clears them); a folder named step_NNNNNN that the run did not write is
 # never deleted; an unwritable --checkpoint-dir is refused before step 1; a
-# completed restart removes its run's .partial checkpoints.
+# completed restart removes its run's .partial checkpoints; and
+# tools/verify-output.py checks every checkpoint file against its CRC-32.
 # usage: checkpoint_trust_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
 shift 4
 pre=("$@")
 here=$(dirname "$0")
+verify=$here/../tools/verify-output.py
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "checkpoint_trust_test: $*"; exit 1; }
 # shellcheck disable=SC2054 # the commas are inside the grid size
@@ -124,4 +126,24 @@ mini "$@" >"$work/p.txt" 2>&1 || { cat "$work/p.txt"; fail "the restart failed";
   fail "after the restart: $(cd "$work/p/checkpoints" && echo step_*)"
 echo "ok  step_000015.partial removed"
 
+echo "== verify-output checks the checkpoints"
+python3 "$verify" "$work/p" >"$work/verify.txt" || { cat "$work/verify.txt"; fail "verify-output failed"; }
+grep -q "ok  .*checkpoints/step_000040/p_prev.raw" "$work/verify.txt" ||
+  { cat "$work/verify.txt"; fail "verify-output did not check the checkpoint files"; }
+cp -r "$work/p/checkpoints/step_000040" "$work/p/checkpoints/step_000045.partial"
+python3 "$verify" "$work/p" >"$work/verify.txt" && status=0 || status=$?
+if [ "$status" != 3 ] || ! grep -q "INCOMPLETE .*checkpoints/step_000045.partial" "$work/verify.txt"; then
+  cat "$work/verify.txt"; fail "verify-output: exit $status on a .partial checkpoint, not 3"
+fi
+rm -r "$work/p/checkpoints/step_000045.partial"
+python3 - "$work/p/checkpoints/step_000040/p.raw" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(100); b = f.read(1); f.seek(100); f.write(bytes([b[0] ^ 1]))
+PY
+python3 "$verify" "$work/p" >"$work/verify.txt" && status=0 || status=$?
+if [ "$status" != 1 ] || ! grep -q "FAILED .*checkpoints/step_000040/p.raw: CRC-32" "$work/verify.txt"; then
+  cat "$work/verify.txt"; fail "verify-output: exit $status on a damaged checkpoint, not 1"
+fi
+echo "ok  verify-output: complete (0), a .partial (3), a damaged file (1)"
 echo "checkpoint trust ok"

@@ -221,7 +221,8 @@ one being written. A folder holding another run's checkpoints (other
 settings; without `--restart`, any complete one) is refused in one line
 naming that run: continue it with `--restart latest` (same settings),
 pass `--output-force` to remove them (this program's checkpoints only), or
-choose another folder.)md"},
+choose another folder. `tools/verify-output.py` checks every checkpoint
+file against `checkpoint.json`.)md"},
     {"--restart",
      R"md(- `--restart latest` continues from the newest checkpoint that verifies
   (a damaged one is reported and the one before is used), on any rank
