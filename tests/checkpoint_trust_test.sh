@@ -65,6 +65,8 @@ opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/a")
 refused "--output .*/a holds checkpoints of another run \(.*step_000040.*\); pass --output-force to remove them, or choose another folder"
 opts=(--steps 20 --checkpoint-every 10 --output "$work/a")
 refused "holds checkpoints of another run .*continue it with --restart latest"
+opts=(--steps 50 --checkpoint-every 10 --source "6,6,6" --output "$work/a" --restart latest)
+refused "--restart .*/a/checkpoints/step_000040: the checkpoint's source is \[12,10,14\], this run's is \[6,6,6\] \(only timing"
 opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/a2" --checkpoint-dir "$work/a/checkpoints")
 refused "--checkpoint-dir .*/a/checkpoints holds checkpoints of another run"
 [ "$(fingerprint "$work/a")" = "$before" ] || fail "the refused runs changed the other run's checkpoints"
@@ -87,7 +89,10 @@ for kept in step_000001 step_000003.partial; do
 done
 [ "$(cd "$work/ck" && echo step_*)" = "step_000001 step_000003.partial step_000006 step_000008" ] ||
   fail "the checkpoint folder holds $(cd "$work/ck" && echo step_*)"
-echo "ok  the user's folders kept, the run's two newest checkpoints kept"
+mkdir -p "$work/ck4/step_000004"
+opts=(--steps 8 --checkpoint-every 2 --output "$work/c4" --checkpoint-dir "$work/ck4")
+refused "--checkpoint-dir .*/ck4: step_000004 is not a checkpoint of this program, and the run would write one there"
+echo "ok  the user's folders kept, the run's two newest checkpoints kept", one in the way refused
 
 echo "== an unwritable --checkpoint-dir, before step 1"
 touch "$work/file"

@@ -221,7 +221,9 @@ one being written. A folder holding another run's checkpoints (other
 settings; without `--restart`, any complete one) is refused in one line
 naming that run: continue it with `--restart latest` (same settings),
 pass `--output-force` to remove them (this program's checkpoints only), or
-choose another folder. `tools/verify-output.py` checks every checkpoint
+choose another folder. With `--restart latest`, a changed setting is
+refused as the restart refuses it, by name. A folder of the user's named
+for a step a checkpoint is due at is refused too; any other is left alone. `tools/verify-output.py` checks every checkpoint
 file against `checkpoint.json`.)md"},
     {"--restart",
      R"md(- `--restart latest` continues from the newest checkpoint that verifies

@@ -58,6 +58,23 @@ std::string check_room(const Options& c, const RunPlan& plan, const std::string&
     return {};
 }
 
+// The line refusing `other`, the newest checkpoint in the folder that is
+// not this run's. A restart from that folder with a changed setting gets
+// the restart's own refusal, which names the setting.
+std::string refusal(const Options& c, const StepFolder& other, const Json& mine) {
+    const std::string difference = first_difference(other.configuration, mine);
+    if (c.restart == "latest" && !other.settings.empty() && !difference.empty())
+        return "--restart " + other.path + ": the checkpoint's " + difference.substr(4) +
+               " (only timing options may change across a restart)";
+    const std::string how = other.settings.empty() ? "written by an older version); "
+                            : other.settings == settings_id(mine)
+                                ? "the same settings); continue it with --restart latest, "
+                                : difference + "); ";
+    return named(c) + " holds checkpoints of another run (run " +
+           (other.run.empty() ? "unnamed" : other.run) + ", " + other.name + ", " + how +
+           "pass --output-force to remove them, or choose another folder";
+}
+
 // Rank 0: refuses (or with --output-force removes) the checkpoints in `dir`
 // that are not this run's: other settings, or, without --restart, any
 // complete one (a new run does not continue an earlier one's).
@@ -65,19 +82,18 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
                          std::vector<std::string>& notes) {
     const std::string id = settings_id(mine);
     std::vector<StepFolder> other;
-    for (const StepFolder& f : step_folders(dir))
+    for (const StepFolder& f : step_folders(dir)) {
+        // Not this program's: never touched, and refused where a checkpoint is due.
+        if (!f.checkpoint && c.checkpoint_every > 0 && f.step > 0 && f.step <= c.steps &&
+            f.step % c.checkpoint_every == 0)
+            return named(c) + ": " + f.name +
+                   " is not a checkpoint of this program, and the run would write one there; "
+                   "move it, or choose another folder";
         if (f.checkpoint && !(f.settings == id && (!c.restart.empty() || f.partial)))
             other.push_back(f);
-    if (other.empty()) return {};
-    if (!c.output_force) {
-        const StepFolder& newest = other.back();
-        const std::string how = newest.settings == id
-                                    ? "the same settings); continue it with --restart latest, "
-                                    : first_difference(newest.configuration, mine) + "); ";
-        return named(c) + " holds checkpoints of another run (run " +
-               (newest.run.empty() ? "unnamed" : newest.run) + ", " + newest.name + ", " + how +
-               "pass --output-force to remove them, or choose another folder";
     }
+    if (other.empty()) return {};
+    if (!c.output_force) return refusal(c, other.back(), mine);
     for (const StepFolder& f : other) {
         std::error_code error;
         fs::remove_all(f.path, error);
