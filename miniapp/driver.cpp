@@ -156,6 +156,7 @@ DriveResult drive(Simulation& sim, const Options& c, const RunPlan& plan, const 
         }
     }
     outputs.finish(c.steps);
+    remove_stale_checkpoints(c, plan, physics);
     return result;
 }
 

@@ -160,6 +160,8 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     if (const std::string why = resolve_physics(c, plan.grid, physics); !why.empty()) return why;
     if (const std::string why = check_report_writable(c); !why.empty()) return why;
     if (const std::string why = prepare_outputs(c, plan, folder_lock); !why.empty()) return why;
+    if (const std::string why = prepare_checkpoint_folder(c, plan, physics); !why.empty())
+        return why;
     remove_on_immediate_exit(folder_lock.path()); // a second stop signal leaves no lock either
     std::vector<std::string> warnings = input_warnings(c, plan, physics);
     if (!team.warning.empty()) warnings.push_back(team.warning);

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Checks a stencil-miniapp output folder: every JSON sidecar against the file
-it describes (its length and CRC-32, the zlib/gzip polynomial). Also lists
-what a run that did not finish leaves behind: partial files, raw files that
-no sidecar describes, and the run's lock.
+it describes (its length and CRC-32, the zlib/gzip polynomial), and every
+checkpoint (FOLDER/checkpoints/step_NNNNNN, or step_NNNNNN in FOLDER when it
+is a --checkpoint-dir): each file against its entry in checkpoint.json,
+checkpoint.json against its own CRC-32 and its folder's step. Also lists
+what a run that did not finish leaves behind: partial files and .partial
+checkpoints, raw files that no sidecar describes, and the run's lock.
 
 usage: tools/verify-output.py FOLDER [FOLDER ...]
 Exit status:
@@ -11,13 +14,17 @@ Exit status:
   1  a file differs from its sidecar or is missing, or a folder holds no
      output of the mini-app at all;
   3  a folder is incomplete: a run is still writing it or died in it (its lock,
-     a .partial file, or a raw file no sidecar describes), and nothing differs;
+     a .partial file or checkpoint, or a raw file no sidecar describes), and
+     nothing differs;
   2  bad usage, or a folder that cannot be read.
 """
 import json
 import os
+import re
 import sys
 import zlib
+
+CHECKPOINT = re.compile(r"step_(\d{6})(\.partial)?$")
 
 
 def crc32_of(path):
@@ -26,6 +33,71 @@ def crc32_of(path):
         while chunk := f.read(1 << 24):
             crc = zlib.crc32(chunk, crc)
     return crc
+
+
+def file_problem(path, name, bytes_, crc_text, source, described_by):
+    """One line if the file at path differs from its listed length and CRC-32, else None."""
+    if not os.path.isfile(path):
+        return f"{name}: missing (described by {described_by})"
+    size = os.path.getsize(path)
+    if size != bytes_:
+        return f"{name}: {size} bytes, {source} says {bytes_}"
+    crc = f"{crc32_of(path):08x}"
+    if crc != crc_text:
+        return f"{name}: CRC-32 {crc}, {source} says {crc_text}"
+    return None
+
+
+def is_checkpoint(path):
+    """Whether the folder at path holds a checkpoint.json (a folder named
+    step_NNNNNN without one is the user's: the program writes it first)."""
+    return os.path.isfile(os.path.join(path, "checkpoint.json"))
+
+
+def verify_checkpoint(folder, name, step, verified, problems):
+    """One complete checkpoint folder: its files and its checkpoint.json."""
+    meta_path = os.path.join(folder, name, "checkpoint.json")
+    try:
+        with open(meta_path) as f:
+            text = f.read()
+        meta = json.loads(text, object_pairs_hook=dict)
+    except (OSError, ValueError) as e:
+        problems.append(f"{name}/checkpoint.json: missing or not readable JSON ({e})")
+        return
+    if not isinstance(meta, dict) or meta.get("program") != "stencil-miniapp checkpoint":
+        return  # a folder of the user's, named like a checkpoint
+    said = meta.pop("crc32", None)
+    own = f"{zlib.crc32(json.dumps(meta, separators=(',', ':'), ensure_ascii=False).encode()):08x}"
+    if said != own:
+        problems.append(f"{name}/checkpoint.json: CRC-32 {own}, it says {said}")
+        return
+    if meta.get("step") != step:
+        problems.append(f"{name}/checkpoint.json: step {meta.get('step')}, its folder says {step}")
+        return
+    for data, entry in meta.get("files", {}).items():
+        problem = file_problem(os.path.join(folder, name, data), f"{name}/{data}",
+                               entry.get("bytes"), entry.get("crc32"), "checkpoint.json",
+                               f"{name}/checkpoint.json")
+        if problem:
+            problems.append(problem)
+        else:
+            verified.append(f"{name}/{data}: {entry['bytes']} bytes, CRC-32 {entry['crc32']}, "
+                            f"step {step}, run {meta.get('run', '?')}")
+
+
+def verify_checkpoints(folder, prefix, verified, problems, unfinished):
+    """The step_NNNNNN folders in folder (named prefix + name in the lines)."""
+    found_v, found_p = [], []
+    for name in sorted(os.listdir(folder)):
+        match = CHECKPOINT.match(name)
+        if not match or not is_checkpoint(os.path.join(folder, name)):
+            continue
+        if match.group(2):
+            unfinished.append(f"{prefix}{name}: a checkpoint that never completed")
+        else:
+            verify_checkpoint(folder, name, int(match.group(1)), found_v, found_p)
+    verified += [prefix + line for line in found_v]
+    problems += [prefix + line for line in found_p]
 
 
 def verify_folder(folder):
@@ -47,20 +119,20 @@ def verify_folder(folder):
             continue  # not a sidecar of ours (a report, say)
         data = meta["file"]
         described.add(data)
-        path = os.path.join(folder, data)
-        if not os.path.isfile(path):
-            problems.append(f"{data}: missing (described by {name})")
+        problem = file_problem(os.path.join(folder, data), data, meta["bytes"], meta["crc32"],
+                               "its sidecar", name)
+        if problem:
+            problems.append(problem)
             continue
-        size = os.path.getsize(path)
-        if size != meta["bytes"]:
-            problems.append(f"{data}: {size} bytes, its sidecar says {meta['bytes']}")
-            continue
-        crc = f"{crc32_of(path):08x}"
-        if crc != meta["crc32"]:
-            problems.append(f"{data}: CRC-32 {crc}, its sidecar says {meta['crc32']}")
-            continue
-        verified.append(f"{data}: {size} bytes, CRC-32 {crc}, run {meta.get('run', '?')}")
+        verified.append(f"{data}: {meta['bytes']} bytes, CRC-32 {meta['crc32']}, "
+                        f"run {meta.get('run', '?')}")
+    verify_checkpoints(folder, "", verified, problems, unfinished)
+    if os.path.isdir(os.path.join(folder, "checkpoints")):
+        verify_checkpoints(os.path.join(folder, "checkpoints"), "checkpoints/", verified, problems,
+                           unfinished)
     for name in names:
+        if CHECKPOINT.match(name):
+            continue
         if name.endswith(".partial"):
             unfinished.append(f"{name}: a write that never completed")
         elif name.endswith((".raw", ".bin")) and name not in described:

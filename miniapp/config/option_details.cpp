@@ -207,9 +207,26 @@ refused.)md"},
   stop signal.
 - A checkpoint holds both time levels as global raw files written with
   collective MPI-IO, and `checkpoint.json` (the step, each file's length
-  and CRC-32, and everything that changes the result), written last. Each
-  is assembled under `step_NNNNNN.partial` and renamed when complete, and
-  the two newest are kept.)md"},
+  and CRC-32, everything that changes the result, the run's settings by
+  their CRC-32 and the process that wrote it), written last and sealed by
+  a CRC-32 of its own text. A checkpoint whose files, `checkpoint.json` or
+  folder name (`step_NNNNNN`: the step) disagree does not verify: a
+  restart reports it and falls back to the one before.
+- Each is assembled under `step_NNNNNN.partial` and renamed when
+  complete. The two newest of the run's settings are kept, and a completed
+  run removes the `.partial` ones of its settings; no other folder is ever
+  removed, whatever its name.)md"},
+    {"--checkpoint-dir",
+     R"md(Checked before step 1, on rank 0 for all ranks, as `--output` is: not
+`/`, made if missing, written in, with room for two checkpoints and the
+one being written. A folder holding another run's checkpoints (other
+settings; without `--restart`, any complete one) is refused in one line
+naming that run: continue it with `--restart latest` (same settings),
+pass `--output-force` to remove them (this program's checkpoints only), or
+choose another folder. With `--restart latest`, a changed setting is
+refused as the restart refuses it, by name. A folder of the user's named
+for a step a checkpoint is due at is refused too; any other is left alone. `tools/verify-output.py` checks every checkpoint
+file against `checkpoint.json`.)md"},
     {"--restart",
      R"md(- `--restart latest` continues from the newest checkpoint that verifies
   (a damaged one is reported and the one before is used), on any rank

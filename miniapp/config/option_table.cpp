@@ -282,7 +282,8 @@ const OptionSpec kOptions[] = {
      [](S& s, const char* n, V v) { s.config.output = path_value(v, n); }},
     {"Output and checks", "--output-force", nullptr,
      "take the folder anyway: replace a dead run's lock and a finished\n"
-     "run's files, skip the free-space check (never a live run's lock)",
+     "run's files and another run's checkpoints, skip the free-space\n"
+     "check (never a live run's lock)",
      [](S& s, const char*, V) { s.config.output_force = true; }},
     {"Output and checks", "--snapshot-every", "K",
      "every K steps, the global field as one raw file in the run's\n"
@@ -305,7 +306,7 @@ const OptionSpec kOptions[] = {
     {"Output and checks", "--checkpoint-every", "N|TIME",
      "every N steps, or every TIME of wall time (90s, 15m, 2h, 1h30m), both\n"
      "time levels, the step and the traces so far into a checkpoint\n"
-     "folder (the two newest kept; default 0: none)",
+     "folder (the run's two newest kept; default 0: none)",
      [](S& s, const char* n, V v) {
          if (has_letter(v)) {
              s.config.checkpoint_seconds = wall_time(v, n);
@@ -316,7 +317,8 @@ const OptionSpec kOptions[] = {
          }
      }},
     {"Output and checks", "--checkpoint-dir", "DIR",
-     "where checkpoints go (default OUTPUT/checkpoints)",
+     "where checkpoints go (default OUTPUT/checkpoints); checked\n"
+     "before step 1, and another run's there refused",
      [](S& s, const char* n, V v) { s.config.checkpoint_dir = path_value(v, n); }},
     {"Output and checks", "--restart", "DIR|latest",
      "continue from the newest checkpoint that verifies, on any rank\n"

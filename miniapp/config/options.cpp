@@ -57,6 +57,20 @@ std::string usage() {
     return text;
 }
 
+namespace {
+
+// Every file goes to FOLDER/NAME; in the root directory that is a mess at
+// best (and as root it succeeds). "" or one line.
+std::string root_folder(const char* option, const std::string& folder, const char* what) {
+    const std::filesystem::path path = std::filesystem::path(folder).lexically_normal();
+    if (path.has_root_directory() && path.relative_path().empty())
+        return std::string(option) + " " + folder +
+               ": the root directory; name a folder for this run's " + what;
+    return {};
+}
+
+} // namespace
+
 std::string parse_options(int argc, char** argv, Options& c) {
     ParseState state{c};
     try {
@@ -93,11 +107,11 @@ std::string parse_options(int argc, char** argv, Options& c) {
         std::filesystem::is_directory(c.tuning_mode, ignored))
         return "--tuning " + c.tuning_mode + ": a directory; name the cache file, such as " +
                c.tuning_mode + "/tuning-cache.json";
-    // Every file goes to OUTPUT/NAME; in the root directory that is a mess
-    // at best (and as root it succeeds).
-    const std::filesystem::path output = std::filesystem::path(c.output).lexically_normal();
-    if (output.has_root_directory() && output.relative_path().empty())
-        return "--output " + c.output + ": the root directory; name a folder for this run's files";
+    if (const std::string why = root_folder("--output", c.output, "files"); !why.empty())
+        return why;
+    if (const std::string why = root_folder("--checkpoint-dir", c.checkpoint_dir, "checkpoints");
+        !why.empty())
+        return why;
     // The wave kernel's rows are bounded per radius (max_fused_rows).
     if (c.shape.rows > max_fused_rows(c.radius, FusedKernel::Wave))
         return "--rows " + std::to_string(c.shape.rows) +

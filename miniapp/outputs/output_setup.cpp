@@ -72,8 +72,9 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
     const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
     const std::uint64_t field = std::uint64_t(grid[0]) * grid[1] * grid[2] * element;
     std::uint64_t bytes = snapshots * (field + kSidecar);
-    // Checkpoints: two kept and one being written, two time levels each.
-    if (c.checkpoints_on()) bytes += 3 * 2 * field;
+    // Checkpoints: two kept and one being written, two time levels each
+    // (in --checkpoint-dir, checked on its own: prepare_checkpoint_folder).
+    if (c.checkpoints_on() && c.checkpoint_dir.empty()) bytes += 3 * 2 * field;
     if (c.slice_axis >= 0) {
         int across = 0, down = 0;
         slice_axes(c.slice_axis, across, down);

@@ -1,4 +1,5 @@
 #include "restart/checkpoint.hpp"
+#include "restart/checkpoint_identity.hpp"
 
 #include "io/checked_io.hpp"
 #include "io/crc32.hpp"
@@ -31,50 +32,6 @@ FieldFile listed(const Json& files, const char* name) {
     return expected;
 }
 
-std::string step_name(int step) {
-    char name[32];
-    std::snprintf(name, sizeof name, "step_%06d", step);
-    return name;
-}
-
-// The receivers a run records (the file's and the line's), by their count
-// and the CRC-32 of their cells: the list itself may be long.
-Json receivers_identity(const Options& c, const RunPlan& plan, const Physics& p) {
-    std::vector<int> cells;
-    for (const auto& r : plan.receivers)
-        cells.insert(cells.end(), r.begin(), r.end());
-    if (c.line_axis == 2)
-        for (int x = 0; x < plan.grid[0]; ++x)
-            cells.insert(cells.end(), {x, p.source[1], c.line_index});
-    return {{"count", cells.size() / 3},
-            {"crc32", crc32_hex(crc32_of(cells.data(), cells.size() * sizeof(int)))}};
-}
-
-// Everything that changes the result, the outputs included: a checkpoint
-// continues only a run that agrees on all of it, so the continued run's
-// snapshots, slices and traces are the uninterrupted run's. Timing options
-// (steps, comm, overlap, depth, graphs, tuning, ranks) may differ: none of
-// them changes a bit.
-Json identity(const Options& c, const RunPlan& plan, const Physics& p) {
-    return {{"grid", plan.grid},
-            {"radius", c.radius},
-            {"precision", precision_name(c.precision)},
-            {"spacing_m", c.spacing},
-            {"dt_s", p.dt},
-            {"f0_hz", p.f0},
-            // A model file by its contents: it may be moved between the runs.
-            {"model", c.model == ModelKind::File ? "file, CRC-32 " + crc32_hex(plan.model_crc32)
-                                                 : model_name(c, plan)},
-            {"source", p.source},
-            {"sponge", c.sponge},
-            {"periodic", periodic_axes(c.periodic)},
-            {"snapshot_every", c.snapshot_every},
-            {"slice", c.slice_axis < 0 ? std::string("none")
-                                       : std::string(1, "xyz"[c.slice_axis]) + "=" +
-                                             std::to_string(c.slice_index)},
-            {"receivers", receivers_identity(c, plan, p)}};
-}
-
 // Rank 0's text of a small file, on every rank ("" if it cannot be read).
 std::string read_on_root(const std::string& path) {
     std::string text;
@@ -93,8 +50,9 @@ std::vector<fs::path> complete_checkpoints(const std::string& folder) {
     std::vector<fs::path> found;
     std::error_code ignored;
     for (const auto& entry : fs::directory_iterator(folder, ignored)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("step_", 0) == 0 && name.find(".partial") == std::string::npos)
+        int step = 0;
+        bool partial = false;
+        if (parse_step_name(entry.path().filename().string(), step, partial) && !partial)
             found.push_back(entry.path());
     }
     std::sort(found.begin(), found.end());
@@ -122,39 +80,35 @@ std::vector<std::string> candidates(const Options& c) {
     return out;
 }
 
-// Rank 0: removes all but the two newest complete checkpoints.
-void keep_two_newest(const std::string& folder) {
-    const std::vector<fs::path> complete = complete_checkpoints(folder);
-    std::error_code ignored;
-    for (std::size_t n = 0; n + 2 < complete.size(); ++n)
-        fs::remove_all(complete[n], ignored);
+// Rank 0: the folder a checkpoint is assembled in, made afresh, named by
+// an unfinished checkpoint.json (the run and its settings, no files) so
+// that the clean-up knows it for this run's.
+std::string start_partial(const std::string& partial, const Json& head) {
+    if (std::string why = clear_way(partial, head["settings"]); !why.empty()) return why;
+    std::error_code error;
+    fs::create_directories(partial, error);
+    if (error) return "checkpoint " + partial + ": cannot create it (" + error.message() + ")";
+    return write_file_completely(partial + "/checkpoint.json", json_text(head));
 }
 
-} // namespace
-
-std::string checkpoint_folder(const Options& c) {
-    return c.checkpoint_dir.empty() ? c.output + "/checkpoints" : c.checkpoint_dir;
-}
-
-std::string checkpoint_path(const Options& c, int step) {
-    return checkpoint_folder(c) + "/" + step_name(step);
-}
-
-void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
-                      const RunPlan& plan, const Physics& physics, CheckpointStaging& staging) {
-    const std::string folder = checkpoint_folder(c), final = checkpoint_path(c, sim.steps_done());
-    const std::string partial = final + ".partial";
-    std::string problem;
-    if (world_rank() == 0) {
-        std::error_code error;
-        fs::remove_all(partial, error);
-        fs::create_directories(partial, error);
-        if (error)
-            problem = "checkpoint " + partial + ": cannot create it (" + error.message() + ")";
+// Rank 0: checkpoint.json, sealed by its CRC-32, written last; then the
+// folder takes its final name, and the older checkpoints of this run go.
+std::string finish_partial(const std::string& partial, const std::string& final, Json doc) {
+    seal(doc);
+    std::string problem = write_file_completely(partial + "/checkpoint.json", json_text(doc));
+    if (problem.empty()) problem = clear_way(final, doc["settings"]); // an earlier try's
+    std::error_code error;
+    if (problem.empty()) {
+        fs::rename(partial, final, error);
+        if (error) problem = "checkpoint " + final + ": " + error.message();
     }
-    if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
-        throw OutputFailure(why);
-    Json files = Json::object();
+    if (problem.empty()) keep_two_newest(fs::path(final).parent_path().string(), doc["settings"]);
+    return problem;
+}
+
+// Both time levels into `partial`, their entries into `files`.
+void write_levels(const Simulation& sim, const Options& c, const std::string& partial,
+                  CheckpointStaging& staging, Json& files) {
     dispatch_precision(c.precision, [&](auto zero) {
         auto& values = [&]() -> std::vector<decltype(zero)>& {
             if constexpr (std::is_same_v<decltype(zero), float>)
@@ -170,23 +124,56 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
         }
         return 0;
     });
+}
+
+// Why checkpoint.json (`doc`, unsealed on success) of the checkpoint in
+// `dir` is not one to continue: not a checkpoint's, a CRC-32 that differs,
+// or a step its folder's name does not say. "" if it is.
+std::string doc_problem(const std::string& dir, Json& doc) {
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("configuration") ||
+        !doc.contains("files") || !doc.contains("step"))
+        return "checkpoint.json is missing or not a checkpoint's";
+    if (std::string why = unseal(doc); !why.empty()) return why;
+    int named = 0;
+    bool partial = false;
+    const Json step = doc["step"];
+    if (!parse_step_name(fs::path(dir).filename().string(), named, partial) || partial)
+        return "its folder's name is not step_NNNNNN";
+    if (!step.is_number_integer() || step.get<int>() != named)
+        return "its folder says step " + std::to_string(named) + ", checkpoint.json step " +
+               step.dump();
+    return {};
+}
+
+} // namespace
+
+std::string checkpoint_folder(const Options& c) {
+    return c.checkpoint_dir.empty() ? c.output + "/checkpoints" : c.checkpoint_dir;
+}
+
+std::string checkpoint_path(const Options& c, int step) {
+    return checkpoint_folder(c) + "/" + step_name(step);
+}
+
+void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
+                      const RunPlan& plan, const Physics& physics, CheckpointStaging& staging) {
+    const std::string final = checkpoint_path(c, sim.steps_done()), partial = final + ".partial";
+    const Json mine = checkpoint_identity(c, plan, physics);
+    Json doc = {{"program", kCheckpointProgram},
+                {"step", sim.steps_done()},
+                {"run", plan.run_id},
+                {"settings", settings_id(mine)},
+                {"configuration", mine}};
+    std::string problem;
+    if (world_rank() == 0) problem = start_partial(partial, doc);
+    if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
+        throw OutputFailure(why);
+    Json files = Json::object();
+    write_levels(sim, c, partial, staging, files);
     if (FieldFile written; outputs.save_traces_to(partial + "/" + kTraces, written))
         files[kTraces] = {{"bytes", written.bytes}, {"crc32", crc32_hex(written.crc32)}};
-    if (world_rank() == 0) {
-        const Json doc = {{"program", "stencil-miniapp checkpoint"},
-                          {"step", sim.steps_done()},
-                          {"run", plan.run_id},
-                          {"configuration", identity(c, plan, physics)},
-                          {"files", files}};
-        problem = write_file_completely(partial + "/checkpoint.json", json_text(doc));
-        std::error_code error;
-        if (problem.empty()) {
-            fs::remove_all(final, error); // a checkpoint of the same step, from an earlier try
-            fs::rename(partial, final, error);
-            if (error) problem = "checkpoint " + final + ": " + error.message();
-        }
-        if (problem.empty()) keep_two_newest(folder);
-    }
+    doc["files"] = files;
+    if (world_rank() == 0) problem = finish_partial(partial, final, doc);
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
         throw OutputFailure(why);
 }
@@ -196,7 +183,7 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options&
     const std::vector<std::string> found = candidates(c);
     const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
     if (found.empty()) return "--restart " + c.restart + ": no checkpoint in " + named;
-    const Json mine = identity(c, plan, physics);
+    const Json mine = checkpoint_identity(c, plan, physics);
     for (const std::string& dir : found) {
         const auto skip = [&](const std::string& why) {
             if (world_rank() == 0)
@@ -204,17 +191,14 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options&
                              "note: checkpoint %s does not verify (%s); trying the one before\n",
                              dir.c_str(), why.c_str());
         };
-        const Json doc = Json::parse(read_on_root(dir + "/checkpoint.json"), nullptr, false);
-        if (doc.is_discarded() || !doc.contains("configuration") || !doc.contains("files") ||
-            !doc.contains("step")) {
-            skip("checkpoint.json is missing or not a checkpoint's");
+        Json doc = Json::parse(read_on_root(dir + "/checkpoint.json"), nullptr, false);
+        if (const std::string why = doc_problem(dir, doc); !why.empty()) {
+            skip(why);
             continue;
         }
-        for (const auto& [key, value] : mine.items())
-            if (doc["configuration"].value(key, Json()) != value)
-                return "--restart " + dir + ": the checkpoint's " + key + " is " +
-                       doc["configuration"].value(key, Json()).dump() + ", this run's is " +
-                       value.dump() + " (only timing options may change across a restart)";
+        if (const std::string why = first_difference(doc["configuration"], mine); !why.empty())
+            return "--restart " + dir + ": the checkpoint's " + why.substr(4) +
+                   " (only timing options may change across a restart)";
         step = doc["step"].get<int>();
         if (step >= c.steps)
             return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +

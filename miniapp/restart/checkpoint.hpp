@@ -5,10 +5,13 @@
 // global raw files (p.raw: p(t_n), p_prev.raw: p(t_{n-1}); collective MPI-IO,
 // field_file.hpp), the receiver traces so far (traces.bin, receiver-major,
 // if the run records any) and checkpoint.json, written last: the step, the
-// files' lengths and CRC-32s, and everything in the run's configuration that
-// changes its result or its outputs. It is assembled under step_NNNNNN.partial and renamed
-// when complete; the two newest are kept. The files are global, so a run
-// may continue on another rank count or decomposition.
+// files' lengths and CRC-32s, everything in the run's configuration that
+// changes its result or its outputs, the run's settings by their CRC-32 and
+// the process that wrote it, all sealed by a CRC-32 of its own text). It is
+// assembled under step_NNNNNN.partial and renamed when complete; the two
+// newest of the run's settings are kept (checkpoint_identity.hpp). The
+// files are global, so a run may continue on another rank count or
+// decomposition.
 #pragma once
 
 #include "config/model.hpp"
@@ -36,6 +39,18 @@ struct CheckpointStaging {
     std::vector<double> fp64;
 };
 
+// Collective, before step 1, where checkpoints are on: the checkpoint folder
+// made and written in, with room for the checkpoints, and holding no other
+// run's (other settings; without --restart, any complete one): those are
+// refused in one line naming the run, or removed with --output-force. A
+// folder the program did not write is never touched. "" or one line.
+std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan,
+                                      const Physics& physics);
+
+// Rank 0, after the last step: removes the .partial checkpoints of this
+// run's settings that this run or an earlier one of them left.
+void remove_stale_checkpoints(const Options& c, const RunPlan& plan, const Physics& physics);
+
 // Collective: a checkpoint of `sim` at its current step, with the traces
 // `outputs` recorded so far. Throws OutputFailure (one line, on every rank)
 // if any part cannot be written.
@@ -46,9 +61,10 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
 // or one of them; latest: checkpoint_folder(c)), newest first. One that
 // does not verify (missing, truncated, a CRC that differs) is reported in a
 // note and the one before it is tried. A configuration that differs from
-// this run's is refused, naming the field. On success `sim` and `outputs`
-// continue from the checkpoint's step (Outputs::resume_at), `step` says
-// which, and "" is returned; else one line.
+// this run's is refused, naming the field. checkpoint.json must match its
+// own CRC-32 and its folder's step, or the checkpoint does not verify. On success `sim` and
+// `outputs` continue from the checkpoint's step (Outputs::resume_at), `step` says which, and "" is
+// returned; else one line.
 std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options& c,
                                const RunPlan& plan, const Physics& physics, int& step);
 

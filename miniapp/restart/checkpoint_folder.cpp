@@ -1,0 +1,162 @@
+// The checkpoint folder before step 1 (writable, with room, holding no
+// other run's checkpoints) and its clean-up: only the checkpoints of this
+// run's settings are ever removed, never a folder the program did not write.
+#include "restart/checkpoint.hpp"
+#include "restart/checkpoint_identity.hpp"
+
+#include "io/output_folder.hpp"
+#include "mpi_util.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace stencil {
+namespace {
+
+// How the user named the folder: --checkpoint-dir, or --output for OUTPUT/checkpoints.
+std::string named(const Options& c) {
+    return c.checkpoint_dir.empty() ? "--output " + c.output
+                                    : "--checkpoint-dir " + c.checkpoint_dir;
+}
+
+// Rank 0: the folder exists (made if not) and this process can write in it.
+std::string check_writable(const Options& c, const std::string& dir) {
+    std::error_code error;
+    if (fs::exists(dir, error) && !fs::is_directory(dir, error)) return named(c) + ": not a folder";
+    fs::create_directories(dir, error);
+    if (error) return named(c) + ": cannot create " + dir + " (" + error.message() + ")";
+    const std::string probe = dir + "/.stencil-miniapp-probe-" + std::to_string(::getpid());
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return named(c) + ": cannot write in it (" + std::strerror(errno) + ")";
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return {};
+}
+
+// Rank 0: room for two kept checkpoints and one being written, where the
+// checkpoints go elsewhere than --output (whose check counts them otherwise).
+std::string check_room(const Options& c, const RunPlan& plan, const std::string& dir,
+                       std::vector<std::string>& notes) {
+    if (c.checkpoint_dir.empty()) return {};
+    const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
+    const std::uint64_t field = std::uint64_t(plan.grid[0]) * plan.grid[1] * plan.grid[2] * element;
+    const std::uint64_t receivers = plan.receivers.size() + (c.line_axis == 2 ? plan.grid[0] : 0);
+    const std::uint64_t need = 3 * (2 * field + receivers * std::uint64_t(c.steps) * element);
+    const std::uint64_t room = free_bytes(dir);
+    if (need <= room) return {};
+    const std::string numbers = "the checkpoints take up to " + human_bytes(need) +
+                                ", and the file system has " + human_bytes(room) + " free";
+    if (!c.output_force)
+        return named(c) + ": " + numbers +
+               "; free some space, choose another folder, or pass --output-force";
+    notes.push_back("--output-force: " + numbers);
+    return {};
+}
+
+// The line refusing `other`, the newest checkpoint in the folder that is
+// not this run's. A restart from that folder with a changed setting gets
+// the restart's own refusal, which names the setting.
+std::string refusal(const Options& c, const StepFolder& other, const Json& mine) {
+    const std::string difference = first_difference(other.configuration, mine);
+    if (c.restart == "latest" && !other.settings.empty() && !difference.empty())
+        return "--restart " + other.path + ": the checkpoint's " + difference.substr(4) +
+               " (only timing options may change across a restart)";
+    const std::string how = other.settings.empty() ? "written by an older version); "
+                            : other.settings == settings_id(mine)
+                                ? "the same settings); continue it with --restart latest, "
+                                : difference + "); ";
+    return named(c) + " holds checkpoints of another run (run " +
+           (other.run.empty() ? "unnamed" : other.run) + ", " + other.name + ", " + how +
+           "pass --output-force to remove them, or choose another folder";
+}
+
+// Rank 0: refuses (or with --output-force removes) the checkpoints in `dir`
+// that are not this run's: other settings, or, without --restart, any
+// complete one (a new run does not continue an earlier one's).
+std::string check_owners(const Options& c, const Json& mine, const std::string& dir,
+                         std::vector<std::string>& notes) {
+    const std::string id = settings_id(mine);
+    std::vector<StepFolder> other;
+    for (const StepFolder& f : step_folders(dir)) {
+        // Not this program's: never touched, and refused where a checkpoint is due.
+        if (!f.checkpoint && c.checkpoint_every > 0 && f.step > 0 && f.step <= c.steps &&
+            f.step % c.checkpoint_every == 0)
+            return named(c) + ": " + f.name +
+                   " is not a checkpoint of this program, and the run would write one there; "
+                   "move it, or choose another folder";
+        if (f.checkpoint && !(f.settings == id && (!c.restart.empty() || f.partial)))
+            other.push_back(f);
+    }
+    if (other.empty()) return {};
+    if (!c.output_force) return refusal(c, other.back(), mine);
+    for (const StepFolder& f : other) {
+        std::error_code error;
+        fs::remove_all(f.path, error);
+        if (error) return "--output-force: cannot remove " + f.path + " (" + error.message() + ")";
+    }
+    notes.push_back("--output-force: removed " + std::to_string(other.size()) +
+                    " checkpoints of another run from " + dir);
+    return {};
+}
+
+} // namespace
+
+std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan,
+                                      const Physics& physics) {
+    if (!c.checkpoints_on()) return {};
+    const std::string dir = checkpoint_folder(c);
+    std::string problem;
+    std::vector<std::string> notes;
+    if (world_rank() == 0) {
+        problem = check_writable(c, dir);
+        if (problem.empty()) problem = check_room(c, plan, dir, notes);
+        if (problem.empty())
+            problem = check_owners(c, checkpoint_identity(c, plan, physics), dir, notes);
+    }
+    if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
+    for (const std::string& note : notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+    return {};
+}
+
+void remove_stale_checkpoints(const Options& c, const RunPlan& plan, const Physics& physics) {
+    if (world_rank() != 0 || (!c.checkpoints_on() && c.restart.empty())) return;
+    const std::string id = settings_id(checkpoint_identity(c, plan, physics));
+    for (const StepFolder& f : step_folders(checkpoint_folder(c)))
+        if (f.partial && f.checkpoint && f.settings == id) {
+            std::error_code error;
+            fs::remove_all(f.path, error);
+            if (error)
+                std::fprintf(stderr, "note: cannot remove the unfinished checkpoint %s (%s)\n",
+                             f.path.c_str(), error.message().c_str());
+        }
+}
+
+std::string clear_way(const std::string& path, const std::string& mine) {
+    std::error_code error;
+    if (!fs::exists(fs::symlink_status(path, error))) return {};
+    const StepFolder f = read_step_folder(path);
+    if (!f.checkpoint || f.settings != mine)
+        return "checkpoint " + path +
+               ": a folder this run did not write is in the way; move it, or choose another "
+               "--checkpoint-dir";
+    fs::remove_all(path, error);
+    if (error) return "checkpoint " + path + ": cannot replace it (" + error.message() + ")";
+    return {};
+}
+
+void keep_two_newest(const std::string& folder, const std::string& mine) {
+    std::vector<std::string> complete;
+    for (const StepFolder& f : step_folders(folder))
+        if (!f.partial && f.checkpoint && f.settings == mine) complete.push_back(f.path);
+    std::error_code ignored;
+    for (std::size_t n = 0; n + 2 < complete.size(); ++n)
+        fs::remove_all(complete[n], ignored);
+}
+
+} // namespace stencil

@@ -1,0 +1,77 @@
+// What names a checkpoint and its run, and what a checkpoint folder holds,
+// by owner (shared by checkpoint.cpp and checkpoint_folder.cpp).
+//
+// A run is known by its settings: the CRC-32 of everything in its
+// configuration that changes its result or its outputs (identity below).
+// Two runs with the same settings compute the same bits, so a restart
+// continues the checkpoints of its settings, whichever process wrote them,
+// and the clean-up touches no others. checkpoint.json also names the
+// process that wrote it (RunPlan::run_id), and carries a CRC-32 of its own
+// text, so that a hand-changed step or setting does not verify.
+#pragma once
+
+#include "config/model.hpp"
+#include "config/options.hpp"
+#include "config/run_plan.hpp"
+#include "io/checked_io.hpp"
+
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+constexpr const char* kCheckpointProgram = "stencil-miniapp checkpoint";
+
+// Everything that changes the result, the outputs included: a checkpoint
+// continues only a run that agrees on all of it, so the continued run's
+// snapshots, slices and traces are the uninterrupted run's. Timing options
+// (steps, comm, overlap, depth, graphs, tuning, ranks) may differ: none of
+// them changes a bit.
+Json checkpoint_identity(const Options& c, const RunPlan& plan, const Physics& p);
+
+// The CRC-32 of an identity, in hex: the run's settings, by one word.
+std::string settings_id(const Json& identity);
+
+// "its f0_hz is 10.0, this run's is 12.0" for the first field of `mine`
+// that `theirs` gives otherwise; "" if none.
+std::string first_difference(const Json& theirs, const Json& mine);
+
+// "step_000020".
+std::string step_name(int step);
+
+// step_NNNNNN (partial false) or step_NNNNNN.partial (true); false for any
+// other name.
+bool parse_step_name(const std::string& name, int& step, bool& partial);
+
+// Adds "crc32": the CRC-32 of the rest of `doc` as compact JSON text.
+void seal(Json& doc);
+
+// Checks and removes `doc`'s "crc32"; "" if it matches the rest, else why.
+std::string unseal(Json& doc);
+
+// A folder named step_NNNNNN or step_NNNNNN.partial in a checkpoint folder.
+struct StepFolder {
+    std::string path, name;
+    int step = 0;
+    bool partial = false;
+    bool checkpoint = false; // its checkpoint.json is this program's
+    std::string settings, run;
+    Json configuration;
+};
+
+// Rank 0: what the folder at `path` is (checkpoint false if not ours).
+StepFolder read_step_folder(const std::string& path);
+
+// Rank 0: the step folders in `folder`, by step, a complete one before a
+// .partial one of the same step.
+std::vector<StepFolder> step_folders(const std::string& folder);
+
+// Rank 0: makes room for this run's checkpoint folder `path` (settings
+// `mine`): removes one this run's settings left (an earlier try), or says
+// in one line why a folder it did not write is in the way.
+std::string clear_way(const std::string& path, const std::string& mine);
+
+// Rank 0: removes all but the two newest complete checkpoints of `mine`.
+void keep_two_newest(const std::string& folder, const std::string& mine);
+
+} // namespace stencil

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Checkpoints as data: a hand-edited checkpoint.json (the step, against
+# its CRC-32 and its folder's name) is not continued, the one before is,
+# to the uninterrupted run's checksum; a folder holding another run's
+# checkpoints is refused before step 1 and left as it was (--output-force
+# clears them); a folder named step_NNNNNN that the run did not write is
+# never deleted; an unwritable --checkpoint-dir is refused before step 1; a
+# completed restart removes its run's .partial checkpoints; and
+# tools/verify-output.py checks every checkpoint file against its CRC-32.
+# usage: checkpoint_trust_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
+set -euo pipefail
+mpiexec=$1 np_flag=$2 app=$3 work=$4
+shift 4
+pre=("$@")
+here=$(dirname "$0")
+verify=$here/../tools/verify-output.py
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "checkpoint_trust_test: $*"; exit 1; }
+# shellcheck disable=SC2054 # the commas are inside the grid size
+base=(--grid 24,20,28 --checksum --quiet)
+mini() { "$mpiexec" "$np_flag" 2 "$@" "$app" "${base[@]}" "${opts[@]}"; }
+checksum() { grep '^checksum:' "$1" || true; }
+# Every file under a folder, by its bytes: what "left as it was" means.
+fingerprint() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r md5sum); }
+wrap=() # a command the run goes through (a read-only mount below)
+refused() { # REGEX: the run fails with exactly one line matching it
+  bash "$here/expect_failure.sh" 60 "$1" "${wrap[@]}" "$mpiexec" "$np_flag" 2 "${pre[@]}" "$app" "${base[@]}" "${opts[@]}" ||
+    fail "not refused as /$1/"
+}
+
+opts=(--steps 40)
+mini "$@" >"$work/whole40.txt"
+reference=$(checksum "$work/whole40.txt")
+[ -n "$reference" ] || fail "no checksum from the uninterrupted run"
+
+echo "== a hand-changed step is not continued"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/b")
+mini "$@" >/dev/null
+sed -i 's/"step": 20/"step": 30/' "$work/b/checkpoints/step_000020/checkpoint.json"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/b" --restart latest)
+mini "$@" >"$work/edited.txt" 2>&1 || { cat "$work/edited.txt"; fail "the restart failed"; }
+grep -q "note: checkpoint .*step_000020 does not verify (checkpoint.json: CRC-32" "$work/edited.txt" ||
+  { cat "$work/edited.txt"; fail "the edited step was not reported"; }
+grep -q "continuing from checkpoint .*step_000010 at step 10" "$work/edited.txt" ||
+  { cat "$work/edited.txt"; fail "not continued from step 10"; }
+[ "$(checksum "$work/edited.txt")" = "$reference" ] || fail "edited step: $(checksum "$work/edited.txt"), uninterrupted $reference"
+echo "ok  edited step 20 -> 30 reported, continued from step 10: $reference"
+
+echo "== a folder whose name disagrees with its checkpoint.json"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/renamed")
+mini "$@" >/dev/null
+mv "$work/renamed/checkpoints/step_000020" "$work/renamed/checkpoints/step_000030"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/renamed" --restart latest)
+mini "$@" >"$work/renamed.txt" 2>&1 || { cat "$work/renamed.txt"; fail "the restart failed"; }
+grep -q "note: checkpoint .*step_000030 does not verify (its folder says step 30, checkpoint.json step 20)" \
+  "$work/renamed.txt" || { cat "$work/renamed.txt"; fail "the renamed folder was not reported"; }
+[ "$(checksum "$work/renamed.txt")" = "$reference" ] || fail "renamed: $(checksum "$work/renamed.txt")"
+echo "ok  step_000020 renamed step_000030 reported, same checksum"
+
+echo "== another run's checkpoints are refused, and left as they were"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/a")
+mini "$@" >/dev/null
+before=$(fingerprint "$work/a")
+opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/a")
+refused "--output .*/a holds checkpoints of another run \(.*step_000040.*\); pass --output-force to remove them, or choose another folder"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/a")
+refused "holds checkpoints of another run .*continue it with --restart latest"
+opts=(--steps 50 --checkpoint-every 10 --source "6,6,6" --output "$work/a" --restart latest)
+refused "--restart .*/a/checkpoints/step_000040: the checkpoint's source is \[12,10,14\], this run's is \[6,6,6\] \(only timing"
+opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/a2" --checkpoint-dir "$work/a/checkpoints")
+refused "--checkpoint-dir .*/a/checkpoints holds checkpoints of another run"
+[ "$(fingerprint "$work/a")" = "$before" ] || fail "the refused runs changed the other run's checkpoints"
+opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/a" --output-force)
+mini "$@" >"$work/forced.txt" 2>&1 || { cat "$work/forced.txt"; fail "--output-force failed"; }
+grep -q "note: --output-force: removed 2 checkpoints of another run" "$work/forced.txt" ||
+  { cat "$work/forced.txt"; fail "--output-force did not say what it removed"; }
+[ "$(cd "$work/a/checkpoints" && echo step_*)" = "step_000010 step_000020" ] ||
+  fail "after --output-force: $(cd "$work/a/checkpoints" && echo step_*)"
+echo "ok  refused in one line (other --source, same settings, shared --checkpoint-dir); --output-force clears them"
+
+echo "== a folder named like a checkpoint that the run did not write"
+mkdir -p "$work/ck/step_000001" "$work/ck/step_000003.partial"
+echo "mine" >"$work/ck/step_000001/notes.txt"
+echo "mine" >"$work/ck/step_000003.partial/notes.txt"
+opts=(--steps 8 --checkpoint-every 2 --output "$work/c" --checkpoint-dir "$work/ck")
+mini "$@" >/dev/null
+for kept in step_000001 step_000003.partial; do
+  [ -f "$work/ck/$kept/notes.txt" ] || fail "the user's $kept was deleted"
+done
+[ "$(cd "$work/ck" && echo step_*)" = "step_000001 step_000003.partial step_000006 step_000008" ] ||
+  fail "the checkpoint folder holds $(cd "$work/ck" && echo step_*)"
+mkdir -p "$work/ck4/step_000004"
+opts=(--steps 8 --checkpoint-every 2 --output "$work/c4" --checkpoint-dir "$work/ck4")
+refused "--checkpoint-dir .*/ck4: step_000004 is not a checkpoint of this program, and the run would write one there"
+echo "ok  the user's folders kept, the run's two newest checkpoints kept", one in the way refused
+
+echo "== an unwritable --checkpoint-dir, before step 1"
+touch "$work/file"
+opts=(--steps 5 --checkpoint-every 1000 --output "$work/d" --checkpoint-dir "$work/file")
+refused "--checkpoint-dir .*/file: not a folder"
+opts=(--steps 5 --checkpoint-every 1000 --output "$work/d" --checkpoint-dir "$work/file/ck")
+refused "--checkpoint-dir .*/file/ck: cannot create"
+# Root writes into a folder without write permission: there, a read-only
+# bind mount in a mount namespace of its own, where unshare may make one.
+mkdir -p "$work/readonly"
+opts=(--steps 5 --checkpoint-every 1000 --output "$work/d" --checkpoint-dir "$work/readonly")
+# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+if [ "$(id -u)" != 0 ]; then
+  chmod 555 "$work/readonly"
+elif unshare -m sh -c 'mount --bind -o ro "$0" "$0"' "$work/readonly" 2>/dev/null; then
+  wrap=(unshare -m sh -c 'mount --bind -o ro "$0" "$0" && exec "$@"' "$work/readonly")
+else
+  opts=()
+  echo "skip  a read-only folder: root here, and no read-only mount to be had"
+fi
+if [ "${#opts[@]}" -gt 0 ]; then
+  refused "--checkpoint-dir .*/readonly: cannot write in it \(Read-only file system|Permission denied\)"
+  echo "ok  a read-only folder refused"
+fi
+wrap=()
+echo "ok  a file, and a path under a file, refused before step 1"
+
+echo "== a completed restart removes its run's .partial checkpoints"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/p")
+mini "$@" >/dev/null
+cp -r "$work/p/checkpoints/step_000010" "$work/p/checkpoints/step_000015.partial"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/p" --restart latest)
+mini "$@" >"$work/p.txt" 2>&1 || { cat "$work/p.txt"; fail "the restart failed"; }
+[ "$(checksum "$work/p.txt")" = "$reference" ] || fail ".partial restart: $(checksum "$work/p.txt")"
+[ "$(cd "$work/p/checkpoints" && echo step_*)" = "step_000030 step_000040" ] ||
+  fail "after the restart: $(cd "$work/p/checkpoints" && echo step_*)"
+echo "ok  step_000015.partial removed"
+
+echo "== verify-output checks the checkpoints"
+python3 "$verify" "$work/p" >"$work/verify.txt" || { cat "$work/verify.txt"; fail "verify-output failed"; }
+grep -q "ok  .*checkpoints/step_000040/p_prev.raw" "$work/verify.txt" ||
+  { cat "$work/verify.txt"; fail "verify-output did not check the checkpoint files"; }
+cp -r "$work/p/checkpoints/step_000040" "$work/p/checkpoints/step_000045.partial"
+python3 "$verify" "$work/p" >"$work/verify.txt" && status=0 || status=$?
+if [ "$status" != 3 ] || ! grep -q "INCOMPLETE .*checkpoints/step_000045.partial" "$work/verify.txt"; then
+  cat "$work/verify.txt"; fail "verify-output: exit $status on a .partial checkpoint, not 3"
+fi
+rm -r "$work/p/checkpoints/step_000045.partial"
+python3 - "$work/p/checkpoints/step_000040/p.raw" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(100); b = f.read(1); f.seek(100); f.write(bytes([b[0] ^ 1]))
+PY
+python3 "$verify" "$work/p" >"$work/verify.txt" && status=0 || status=$?
+if [ "$status" != 1 ] || ! grep -q "FAILED .*checkpoints/step_000040/p.raw: CRC-32" "$work/verify.txt"; then
+  cat "$work/verify.txt"; fail "verify-output: exit $status on a damaged checkpoint, not 1"
+fi
+echo "ok  verify-output: complete (0), a .partial (3), a damaged file (1)"
+echo "checkpoint trust ok"
