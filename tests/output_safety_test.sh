@@ -5,7 +5,8 @@
 #    this machine lets us mount one, and always the injected ENOSPC;
 #  - the up-front space check refuses a run that cannot fit;
 #  - a second run on a folder in use is refused, and the first's files verify;
-#  - a dead run's lock is reported, and --output-force takes it over;
+#  - a dead run's lock (same host, no such process) is taken over with a
+#    note; another host's is refused, and --output-force takes it over;
 #  - a finished run's folder is refused, and --output-force replaces it;
 #  - the verify command catches a truncated file and a changed byte.
 # usage: output_safety_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -75,11 +76,20 @@ python3 "$verify" "$work/shared" | tail -1
 echo "== a dead run's lock"
 mini 2 "${small[@]}" --steps 1000 --output "$work/dead" --inject-fault fail-rank=0 >/dev/null 2>&1 && fail "the failing run exited 0"
 [ -e "$work/dead/stencil-miniapp.lock" ] || fail "a run that died left no lock"
-expect_failure 30 "--output .*/dead has a stale lock from a run that died .*pass --output-force" \
-  "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "${small[@]}" --output "$work/dead"
-mini 2 "${small[@]}" --output "$work/dead" --output-force >"$work/forced.txt" 2>&1 || { cat "$work/forced.txt"; fail "--output-force did not proceed"; }
-grep -q "note: --output-force: replaced the lock of a dead run" "$work/forced.txt" || fail "the stale lock was replaced without a word"
-python3 "$verify" "$work/dead" >/dev/null || fail "the forced run's files do not verify"
+# Same host, no such process: provably dead, taken over with a note.
+mini 2 "${small[@]}" --output "$work/dead" >"$work/taken.txt" 2>&1 || { cat "$work/taken.txt"; fail "a dead run's lock was not taken over"; }
+grep -q "note: --output .*/dead: took over the lock of a run that died (host $(hostname), pid [0-9]*" "$work/taken.txt" ||
+  { cat "$work/taken.txt"; fail "the dead run's lock was taken over without a word"; }
+python3 "$verify" "$work/dead" >/dev/null || fail "the run's files after the takeover do not verify"
+
+echo "== a lock from another host"
+mkdir -p "$work/elsewhere"
+printf '{"host": "%s-elsewhere", "pid": 4242, "started": "2026-01-01T00:00:00Z"}' "$(hostname)" \
+  >"$work/elsewhere/stencil-miniapp.lock"
+expect_failure 30 "--output .*/elsewhere has a lock from a run that cannot be checked from here \(host .*-elsewhere, pid 4242.*pass --output-force" \
+  "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "${small[@]}" --output "$work/elsewhere"
+mini 2 "${small[@]}" --output "$work/elsewhere" --output-force >"$work/forced.txt" 2>&1 || { cat "$work/forced.txt"; fail "--output-force did not proceed"; }
+grep -q "note: --output-force: replaced the lock of an unverifiable run" "$work/forced.txt" || fail "the lock was replaced without a word"
 
 echo "== a finished run's folder"
 expect_failure 30 "--output .*/dead already holds a finished run's outputs \([0-9]+ files, such as snapshot_" \

@@ -134,23 +134,33 @@ TEST_F(FolderLock, OneRunAtATimeAndReleasedAtTheEnd) {
     EXPECT_FALSE(exists(lock_path)) << "the lock outlived its run";
 }
 
-TEST_F(FolderLock, ADeadRunsLockNeedsForce) {
+// Same host and no such process, or the PID now another process's (its
+// start time differs): the run is provably over, its lock is taken over
+// with a note, without --output-force.
+TEST_F(FolderLock, ADeadRunsLockIsTakenOverWithANote) {
     const std::string folder = fresh_folder(), lock_path = folder + "/stencil-miniapp.lock";
     const pid_t child = ::fork();
     if (child == 0) ::_exit(0);
     ::waitpid(child, nullptr, 0); // now a PID with no process
     RunIdentity dead = RunIdentity::of_this_process();
     dead.pid = child, dead.pid_start = 0;
-    std::ofstream(lock_path) << dead.json();
-    OutputFolderLock lock;
-    std::string note;
     const RunIdentity me = RunIdentity::of_this_process();
-    const std::string why = lock.take(folder, false, me, note);
-    EXPECT_NE(why.find("has a stale lock from a run that died"), std::string::npos) << why;
-    EXPECT_NE(why.find("--output-force"), std::string::npos) << why;
-    EXPECT_EQ(lock.take(folder, true, me, note), "");
-    EXPECT_NE(note.find("replaced the lock of a dead run"), std::string::npos) << note;
-    EXPECT_TRUE(lock.held());
+    RunIdentity reused = me; // this live PID, but another process's start
+    reused.pid_start = me.pid_start + 1;
+    for (const RunIdentity& owner : {dead, reused}) {
+        std::ofstream(lock_path) << owner.json();
+        OutputFolderLock lock;
+        std::string note;
+        EXPECT_EQ(lock.take(folder, false, me, note), "") << owner.describe();
+        EXPECT_NE(note.find("took over the lock of a run that died (host " + owner.host + ", pid " +
+                            std::to_string(owner.pid)),
+                  std::string::npos)
+            << note;
+        EXPECT_TRUE(lock.held());
+        RunIdentity written;
+        ASSERT_TRUE(parse_run_identity(read_file(lock_path), written));
+        EXPECT_EQ(written.pid, me.pid);
+    }
 }
 
 TEST_F(FolderLock, ALockFromAnotherHostOrUnreadableIsNotTakenSilently) {

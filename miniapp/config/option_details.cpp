@@ -172,17 +172,20 @@ GPU-aware path that corrupts data shows before the run (`--comm`).)md"},
 - **One run owns its output folder.** Rank 0 creates
   `OUT/stencil-miniapp.lock` exclusively (host, PID, batch job id, start
   time) and removes it when the run ends. A second run that finds the lock
-  of a live run is refused. A lock whose run is dead (same host, no such
-  process) is reported as stale; one from another host cannot be checked
-  and is treated the same way. A folder that already holds a finished
-  run's snapshots, traces or images is refused too, instead of being
-  overwritten or mixed.
+  of a live run is refused. A lock whose run is provably dead (same host,
+  and no such process, or its PID now another process's: the lock holds
+  the process's start time) is taken over with a `note:` line: the run was
+  killed before it could remove it (Open MPI's `mpirun` kills its ranks a
+  second after a Ctrl-C; docs/RUNNING.md, "Stopping a run"). One from
+  another host, or unreadable, cannot be checked and is refused, naming
+  the run. A folder that already holds a finished run's snapshots, traces
+  or images is refused too, instead of being overwritten or mixed.
 - **Room.** Before the first step, the run estimates what it will write
   (snapshots, images, traces) and refuses to start if the file system has
   less free space, naming both numbers.)md"},
     {"--output-force",
-     R"md(A lock it cannot verify (one from another host) is replaced too. Each of
-these gets a `note:` line. It never takes the lock of a run that is alive
+     R"md(A lock it cannot verify (one from another host, or unreadable) is
+replaced too. Each of these gets a `note:` line. It never takes the lock of a run that is alive
 on this host.)md"},
     {"--snapshot-every",
      R"md(The raw file is written with collective MPI-IO, x fastest

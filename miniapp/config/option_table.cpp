@@ -281,7 +281,7 @@ const OptionSpec kOptions[] = {
      "without room for what it will write",
      [](S& s, const char* n, V v) { s.config.output = path_value(v, n); }},
     {"Output and checks", "--output-force", nullptr,
-     "take the folder anyway: replace a dead run's lock and a finished\n"
+     "take the folder anyway: replace another host's lock and a finished\n"
      "run's files and another run's checkpoints, skip the free-space\n"
      "check (never a live run's lock)",
      [](S& s, const char*, V) { s.config.output_force = true; }},

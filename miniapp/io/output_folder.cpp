@@ -175,16 +175,16 @@ std::string OutputFolderLock::take(const std::string& folder, bool force, const 
         if (state == Owner::Requeued) {
             note = "--output " + folder + ": replaced the lock of this job's earlier attempt (" +
                    who + ")";
+        } else if (state == Owner::Dead) {
+            // Same host, and its process is gone (or the PID is another
+            // process's now): a run killed before it could remove its lock.
+            note = "--output " + folder + ": took over the lock of a run that died (" + who + ")";
         } else if (!force) {
             return "--output " + folder +
-                   (state == Owner::Dead ? " has a stale lock from a run that died ("
-                                         : " has a lock from a run that cannot be checked from "
-                                           "here (") +
-                   who + "); if no run uses it, remove " + path + " or pass --output-force";
+                   " has a lock from a run that cannot be checked from here (" + who +
+                   "); if no run uses it, remove " + path + " or pass --output-force";
         } else {
-            note = "--output-force: replaced the lock of " +
-                   std::string(state == Owner::Dead ? "a dead run (" : "an unverifiable run (") +
-                   who + ")";
+            note = "--output-force: replaced the lock of an unverifiable run (" + who + ")";
         }
         if (::unlink(path.c_str()) != 0 && errno != ENOENT)
             return "--output " + folder + ": cannot remove the old lock " + path + " (" +

@@ -44,12 +44,14 @@ public:
     OutputFolderLock& operator=(const OutputFolderLock&) = delete;
 
     // Takes `folder` for this run, or returns one line saying why not. A lock
-    // whose run is dead (same host, no such process), or whose run cannot be
-    // checked from here (another host), is replaced only with `force`, and
-    // `note` then says what was replaced. A live run's lock never is. A lock
-    // left by an earlier attempt of this same batch job (requeued: same job
-    // ID, lower SLURM_RESTART_COUNT) is dead by the scheduler's word and is
-    // replaced with a note.
+    // whose run is provably dead (same host, and no such process, a zombie,
+    // or a PID that another process has since: the start times differ) is
+    // taken over, and `note` says so. A lock whose run cannot be checked
+    // from here (another host, an unreadable lock) is replaced only with
+    // `force`, and `note` then says what was replaced. A live run's lock
+    // never is. A lock left by an earlier attempt of this same batch job
+    // (requeued: same job ID, lower SLURM_RESTART_COUNT) is dead by the
+    // scheduler's word and is replaced with a note.
     std::string take(const std::string& folder, bool force, const RunIdentity& me,
                      std::string& note);
     // Removes the lock file if it is still this run's.

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Signals to the launcher, not to the ranks (tests/stop_signal_test.sh
+# signals the ranks, as Slurm does).
+#  1. SIGTERM to Open MPI's mpirun with OMPI_MCA_odls_base_sigkill_timeout
+#     set: mpirun passes the SIGTERM on only after that many seconds and
+#     kills the ranks as long again later (the default, 1 s, cuts a 2 x 128
+#     MiB checkpoint and leaves the lock). With it the checkpoint completes,
+#     no lock or .partial stays, and --restart latest gives an uninterrupted
+#     run's checksum. mpirun's own status is 1 whatever the ranks did (75
+#     under a launcher that passes the signal on, such as MPICH's mpiexec).
+#  2. SIGTERM, and a double SIGINT, to jobscripts/local/run.sh: exit 75, the
+#     checkpoint complete, no lock, the restart's checksum an uninterrupted
+#     run's.
+# usage: mpirun_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
+set -euo pipefail
+mpiexec=$1 np_flag=$2 app=$3 work=$4
+shift 4
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "mpirun_signal_test: $*"; exit 1; }
+open_mpi=false
+"$mpiexec" --version 2>&1 | grep -Eq "Open MPI|OpenRTE" && open_mpi=true
+
+# The stopped run in $1 left one complete checkpoint, nothing partial, no
+# lock; continued 4 steps past it on 3 ranks it ends as an uninterrupted run.
+check_stopped() {
+  local name=$1 out=$1/out; shift
+  local ck step a b
+  ck=$(find "$out/checkpoints" -mindepth 1 -maxdepth 1) || fail "$name: no checkpoint folder"
+  { [ "$(echo "$ck" | wc -l)" -eq 1 ] && [[ $ck =~ step_0*([0-9]+)$ ]]; } || fail "$name: not one complete checkpoint: $ck"
+  step=${BASH_REMATCH[1]}
+  [ -z "$(find "$out" -name '*.partial')" ] || fail "$name: .partial left: $(find "$out" -name '*.partial')"
+  [ ! -e "$out/stencil-miniapp.lock" ] || fail "$name: the lock was left"
+  "$mpiexec" "$np_flag" 3 "${preflags[@]}" "$app" "$@" --steps $((step + 4)) --restart latest \
+    --output "$out" --checksum >"$name-restart.txt" 2>&1 || { cat "$name-restart.txt"; fail "$name: the restart failed"; }
+  grep -q "continuing from checkpoint .*step_0*$step at step $step" "$name-restart.txt" ||
+    { cat "$name-restart.txt"; fail "$name: the restart did not continue from step $step"; }
+  "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "$@" --steps $((step + 4)) --checksum >"$name-whole.txt" 2>&1
+  a=$(grep '^checksum:' "$name-restart.txt") b=$(grep '^checksum:' "$name-whole.txt")
+  if [ -z "$a" ] || [ "$a" != "$b" ]; then fail "$name: restarted $a, uninterrupted $b"; fi
+  echo "ok  $name: checkpoint at step $step complete, nothing partial, no lock; continued: $a"
+}
+preflags=("$@")
+started() { for _ in $(seq 1200); do grep -q '^progress:' "$1" && return 0; sleep 0.05; done; cat "$1"; fail "$1: the run did not start"; }
+
+if $open_mpi; then
+  echo "== SIGTERM to mpirun, with OMPI_MCA_odls_base_sigkill_timeout=20"
+  # shellcheck disable=SC2054 # the commas are inside the grid size
+  big=(--grid 256,256,256 --precision fp64 --radius 1 --warmup 0)
+  run=$work/mpirun
+  OMPI_MCA_odls_base_sigkill_timeout=20 "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "${big[@]}" --progress 0.1 \
+    --steps 1000000 --checkpoint-every 1000000 --output "$run/out" >"$run.txt" 2>&1 &
+  job=$!
+  started "$run.txt"
+  kill -TERM "$job"
+  status=0
+  wait "$job" || status=$?
+  grep -q '^stencil-miniapp: stopped by SIGTERM at step' "$run.txt" || { cat "$run.txt"; fail "mpirun: the ranks did not stop"; }
+  [ "$status" -eq 1 ] || fail "mpirun: status $status (Open MPI 4's mpirun exits 1 after a SIGTERM)"
+  check_stopped "$run" "${big[@]}" --quiet
+fi
+
+# shellcheck disable=SC2054 # the commas are inside the grid size
+problem=(--grid 48,40,36 --radius 4)
+for signals in TERM INT,INT; do
+  echo "== SIG${signals//,/ and SIG} to jobscripts/local/run.sh"
+  run=$work/script-${signals//,/-} # (a background job starts with SIGINT ignored: undo that)
+  APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec MPIRUN_FLAGS="${preflags[*]}" OMPI_MCA_odls_base_sigkill_timeout=2 \
+    env --default-signal=INT bash "$here/../jobscripts/local/run.sh" "${problem[@]}" --progress 0.1 --steps 1000000 --checkpoint-every 1000000 \
+    --output "$run/out" >"$run.txt" 2>&1 &
+  job=$!
+  started "$run.txt"
+  IFS=, read -ra list <<<"$signals"
+  for s in "${list[@]}"; do kill "-$s" "$job"; sleep 0.2; done
+  status=0
+  wait "$job" || status=$?
+  [ "$status" -eq 75 ] || { cat "$run.txt"; fail "run.sh: status $status, not 75"; }
+  check_stopped "$run" "${problem[@]}" --quiet
+done
