@@ -78,6 +78,21 @@ grep -q "note: --output-force: removed 2 checkpoints of another run" "$work/forc
   fail "after --output-force: $(cd "$work/a/checkpoints" && echo step_*)"
 echo "ok  refused in one line (other --source, same settings, shared --checkpoint-dir); --output-force clears them"
 
+echo "== an older version's checkpoints (no seal) are refused, not continued, and kept"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/old")
+mini "$@" >/dev/null
+for f in "$work"/old/checkpoints/step_*/checkpoint.json; do # as written before the seal
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("settings", "run", "crc32"): d.pop(k, None)
+json.dump(d, open(sys.argv[1], "w"), indent=2)' "$f"
+done
+before=$(fingerprint "$work/old")
+opts=(--steps 40 --checkpoint-every 10 --output "$work/old" --restart latest)
+refused "--output .*/old holds checkpoints of another run \(run unnamed, step_000020, written by an older version, which this one cannot continue"
+[ "$(fingerprint "$work/old")" = "$before" ] || fail "the refused run changed the older version's checkpoints"
+echo "ok  an older version's checkpoints refused by name, left as they were"
+
 echo "== a folder named like a checkpoint that the run did not write"
 mkdir -p "$work/ck/step_000001" "$work/ck/step_000003.partial"
 echo "mine" >"$work/ck/step_000001/notes.txt"

@@ -66,7 +66,11 @@ std::string refusal(const Options& c, const StepFolder& other, const Json& mine)
     if (c.restart == "latest" && !other.settings.empty() && !difference.empty())
         return "--restart " + other.path + ": the checkpoint's " + difference.substr(4) +
                " (only timing options may change across a restart)";
-    const std::string how = other.settings.empty() ? "written by an older version); "
+    // An older version's checkpoint has no seal to check: this version
+    // cannot continue it, and its files are still the user's to keep.
+    const std::string how = other.settings.empty()
+                                ? "written by an older version, which this one cannot continue: "
+                                  "finish that run with the version that wrote it); "
                             : other.settings == settings_id(mine)
                                 ? "the same settings); continue it with --restart latest, "
                                 : difference + "); ";
