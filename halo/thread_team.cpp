@@ -63,7 +63,8 @@ std::string oversubscription(const NodeShare& s, const ThreadTeam& team, MPI_Com
     std::string line;
     if (total > s.node_cores && team.threads > 1)
         line = plural(s.ranks, "rank") + " x " + plural(team.threads, "OpenMP thread") +
-               " on a node exceed its " + plural(s.node_cores, "core") + " (" + team.reason +
+               " on a node exceed the " + plural(s.node_cores, "core") +
+               " its ranks' affinity masks allow (" + team.reason +
                "): the threads take turns and the run slows; lower OMP_NUM_THREADS, or unset it "
                "to share the cores among the ranks";
     return first_problem(comm, line);

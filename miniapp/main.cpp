@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -208,11 +209,12 @@ int unfinished_status(const DriveResult& outcome, const Physics& physics) {
 // "9.5 s", "1h30m00s": a wall time as a person reads it.
 std::string seconds_text(double seconds) {
     char text[64];
-    if (seconds < 60)
+    if (seconds < 60) {
         std::snprintf(text, sizeof text, "%.3g s", seconds);
-    else
-        std::snprintf(text, sizeof text, "%dh%02dm%02ds", int(seconds / 3600),
-                      int(seconds / 60) % 60, int(seconds) % 60);
+    } else { // whole seconds past 2^31 too
+        const long long s = std::llround(std::min(seconds, 9e18));
+        std::snprintf(text, sizeof text, "%lldh%02lldm%02llds", s / 3600, s / 60 % 60, s % 60);
+    }
     return text;
 }
 

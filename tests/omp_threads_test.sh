@@ -61,7 +61,7 @@ if [ "$cores" -lt 8 ]; then
   # shellcheck disable=SC2054 # the commas are inside the grid size
   problem=(--grid 16,16,16 --steps 2)
   run two OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive
-  [ "$(grep -c "^stencil-miniapp: warning: 4 ranks x 2 OpenMP threads on a node exceed its $cores core" \
+  [ "$(grep -c "^stencil-miniapp: warning: 4 ranks x 2 OpenMP threads on a node exceed the $cores core" \
       "$work/two.txt")" = 1 ] || { cat "$work/two.txt"; fail "not exactly one oversubscription warning"; }
 fi
 grep -q "warning: .*OpenMP" "$work/unset.txt" "$work/one.txt" && fail "a warning where the teams fit"

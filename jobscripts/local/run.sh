@@ -4,8 +4,10 @@
 #
 # usage: jobscripts/local/run.sh [mini-app options]
 # env:   APP (default build/miniapp/stencil-miniapp), RANKS (default: GPUs seen
-#        by nvidia-smi or rocm-smi, else 4), RESULTS (default results/local-DATE),
-#        MPIRUN (default mpirun), MPIRUN_FLAGS
+#        by nvidia-smi or rocm-smi, else 4), RESULTS (default results/local-DATE-PID,
+#        one folder per run even for runs started in the same second), MPIRUN
+#        (default mpirun), MPIRUN_FLAGS. Without --output among the options,
+#        the run's outputs and checkpoints go to RESULTS/output.
 set -euo pipefail
 APP=${APP:-build/miniapp/stencil-miniapp}
 if [ -z "${RANKS:-}" ]; then
@@ -13,8 +15,11 @@ if [ -z "${RANKS:-}" ]; then
   [ "$RANKS" -gt 0 ] || RANKS=$(rocm-smi --showid 2>/dev/null | grep -c "GPU\[" || true)
   [ "$RANKS" -gt 0 ] || RANKS=4
 fi
-RESULTS=${RESULTS:-results/local-$(date +%Y%m%d-%H%M%S)}
+[[ $RANKS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: RANKS=$RANKS: a positive number of ranks" >&2; exit 2; }
+RESULTS=${RESULTS:-results/local-$(date +%Y%m%d-%H%M%S)-$$}
 mkdir -p "$RESULTS"
+output=(--output "$RESULTS/output")
+for arg in "$@"; do [[ $arg == --output || $arg == --output=* ]] && output=(); done
 [ -x "$APP" ] || { echo "run.sh: $APP not found; build first (see README)" >&2; exit 1; }
 export NCCL_NVLS_ENABLE=0 OMPI_MCA_rmaps_base_oversubscribe=1
 { date; hostname; env | grep -E '^(STENCIL|OMPI_MCA|UCX|MPICH|CUDA|ROCR|HIP)_' | sort || true; } >"$RESULTS/environment.txt"
@@ -27,7 +32,7 @@ export NCCL_NVLS_ENABLE=0 OMPI_MCA_rmaps_base_oversubscribe=1
 # then also takes 2 x 20 s to exit after a rank's status 75).
 export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-20}
 # shellcheck disable=SC2086 # MPIRUN_FLAGS is a list of flags
-setsid ${MPIRUN:-mpirun} -np "$RANKS" ${MPIRUN_FLAGS:-} "$APP" --print-binding --report "$RESULTS/report.json" "$@" \
+setsid ${MPIRUN:-mpirun} -np "$RANKS" ${MPIRUN_FLAGS:-} "$APP" --print-binding --report "$RESULTS/report.json" "${output[@]}" "$@" \
   > >(tee "$RESULTS/stdout.txt") &
 launcher=$!
 stop() {
