@@ -215,8 +215,9 @@ refused.)md"},
   a CRC-32 of its own text. A checkpoint whose files, `checkpoint.json` or
   folder name (`step_NNNNNN`: the step) disagree does not verify: a
   restart reports it and falls back to the one before.
-- Each is assembled under `step_NNNNNN.partial` and renamed when
-  complete. The two newest of the run's settings are kept, and a completed
+- Each is assembled under `step_NNNNNN.partial` (whose first file is a
+  placeholder `checkpoint.json` naming the run's settings, so that a clean-up
+  knows the folder as this run's) and renamed when complete. The two newest of the run's settings are kept, and a completed
   run removes the `.partial` ones of its settings; no other folder is ever
   removed, whatever its name.)md"},
     {"--checkpoint-dir",
