@@ -31,6 +31,8 @@ refused() { # REGEX: the run fails with exactly one line matching it
 opts=(--steps 40)
 mini "$@" >"$work/whole40.txt"
 reference=$(checksum "$work/whole40.txt")
+opts=(--steps 20)
+mini "$@" >"$work/whole20.txt"
 [ -n "$reference" ] || fail "no checksum from the uninterrupted run"
 
 echo "== a hand-changed step is not continued"
@@ -145,6 +147,30 @@ mini "$@" >"$work/p.txt" 2>&1 || { cat "$work/p.txt"; fail "the restart failed";
 [ "$(cd "$work/p/checkpoints" && echo step_*)" = "step_000030 step_000040" ] ||
   fail "after the restart: $(cd "$work/p/checkpoints" && echo step_*)"
 echo "ok  step_000015.partial removed"
+
+echo "== a live run's checkpoint folder is locked, even against --output-force"
+"$mpiexec" "$np_flag" 1 "${pre[@]}" "$app" --grid 64,64,64 --steps 1000000 --quiet \
+  --checkpoint-every 20 --output "$work/lv" >"$work/live.txt" 2>&1 &
+live=$!
+trap 'kill "$live" 2>/dev/null || true' EXIT
+live_checkpoints() { find "$work/lv/checkpoints" -maxdepth 1 -name 'step_??????' 2>/dev/null | head -1; }
+for _ in $(seq 600); do [ -n "$(live_checkpoints)" ] && break; sleep 0.1; done
+[ -n "$(live_checkpoints)" ] || { cat "$work/live.txt"; fail "the live run wrote no checkpoint"; }
+opts=(--steps 20 --checkpoint-every 10 --radius 2 --output "$work/lv3" --checkpoint-dir "$work/lv/checkpoints" --output-force)
+refused "--checkpoint-dir .*/lv/checkpoints is in use by a running job \(host .*\); give each run its own folder"
+[ -n "$(live_checkpoints)" ] || fail "the refused run removed the live run's checkpoints"
+kill "$live" && { wait "$live" || true; }
+trap - EXIT
+mkdir -p "$work/dead"
+printf '{"host":"%s","pid":999999999,"started":"2020-01-01T00:00:00Z"}' "$(hostname)" \
+  >"$work/dead/stencil-miniapp.lock"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/lv4" --checkpoint-dir "$work/dead")
+mini "$@" >"$work/dead.txt" 2>&1 || { cat "$work/dead.txt"; fail "a dead run's lock was not taken over"; }
+grep -q "note: --checkpoint-dir .*/dead: took over the lock of a run that died" "$work/dead.txt" ||
+  { cat "$work/dead.txt"; fail "the takeover was not noted"; }
+[ "$(checksum "$work/dead.txt")" = "$(checksum "$work/whole20.txt")" ] || fail "dead lock: $(checksum "$work/dead.txt")"
+[ ! -e "$work/dead/stencil-miniapp.lock" ] || fail "the lock was left behind"
+echo "ok  a live run's --checkpoint-dir refused with --output-force, a dead one's lock taken over"
 
 echo "== verify-output checks the checkpoints"
 python3 "$verify" "$work/p" >"$work/verify.txt" || { cat "$work/verify.txt"; fail "verify-output failed"; }

@@ -221,8 +221,10 @@ refused.)md"},
   removed, whatever its name.)md"},
     {"--checkpoint-dir",
      R"md(Checked before step 1, on rank 0 for all ranks, as `--output` is: not
-`/`, made if missing, written in, with room for two checkpoints and the
-one being written. A folder holding another run's checkpoints (other
+`/`, made if missing, written in, locked for the run (a running job's
+folder is refused even with `--output-force`; a dead run's lock is taken
+over with a `note:` line), with room for two checkpoints and the one being
+written. A folder holding another run's checkpoints (other
 settings; without `--restart`, any complete one) is refused in one line
 naming that run: continue it with `--restart latest` (same settings),
 pass `--output-force` to remove them (this program's checkpoints only), or

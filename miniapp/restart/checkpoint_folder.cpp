@@ -108,16 +108,32 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
     return {};
 }
 
+// Rank 0: the checkpoint folder taken for this run as --output is
+// (OutputFolderLock: a live run's never, a dead one's with a note), before
+// anything in it is removed, unless it is the output folder itself. Locked
+// also inside the output folder: another run may name it --checkpoint-dir.
+std::string lock_folder(const Options& c, const std::string& dir, OutputFolderLock& lock,
+                        std::vector<std::string>& notes) {
+    std::error_code ignored;
+    if (fs::equivalent(dir, c.output, ignored)) return {};
+    std::string note;
+    const std::string why =
+        lock.take(dir, c.output_force, RunIdentity::of_this_process(), note, named(c));
+    if (!note.empty()) notes.push_back(note);
+    return why;
+}
+
 } // namespace
 
-std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan,
-                                      const Physics& physics) {
+std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan, const Physics& physics,
+                                      OutputFolderLock& lock) {
     if (!c.checkpoints_on()) return {};
     const std::string dir = checkpoint_folder(c);
     std::string problem;
     std::vector<std::string> notes;
     if (world_rank() == 0) {
         problem = check_writable(c, dir);
+        if (problem.empty()) problem = lock_folder(c, dir, lock, notes);
         if (problem.empty()) problem = check_room(c, plan, dir, notes);
         if (problem.empty())
             problem = check_owners(c, checkpoint_identity(c, plan, physics), dir, notes);
