@@ -172,6 +172,63 @@ grep -q "note: --checkpoint-dir .*/dead: took over the lock of a run that died" 
 [ ! -e "$work/dead/stencil-miniapp.lock" ] || fail "the lock was left behind"
 echo "ok  a live run's --checkpoint-dir refused with --output-force, a dead one's lock taken over"
 
+echo "== pruning leaves the user's files in a checkpoint folder"
+mkdir -p "$work/usr/mine" && echo "mine" >"$work/usr/NOTES.txt" && echo "mine" >"$work/usr/mine/a.txt"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/u")
+mini "$@" >/dev/null
+cp -r "$work/usr/." "$work/u/checkpoints/step_000010/"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/u" --restart latest)
+mini "$@" >"$work/u.txt" 2>&1 || { cat "$work/u.txt"; fail "the restart failed"; }
+[ "$(checksum "$work/u.txt")" = "$reference" ] || fail "user files: $(checksum "$work/u.txt")"
+[ "$(fingerprint "$work/u/checkpoints/step_000010")" = "$(fingerprint "$work/usr")" ] ||
+  fail "step_000010 holds $(fingerprint "$work/u/checkpoints/step_000010"), not the user's files"
+grep -q "note: left .*step_000010: it holds files the checkpoint did not write" "$work/u.txt" ||
+  { cat "$work/u.txt"; fail "the kept folder was not noted"; }
+[ "$(cd "$work/u/checkpoints" && echo step_*)" = "step_000010 step_000030 step_000040" ] ||
+  fail "after pruning: $(cd "$work/u/checkpoints" && echo step_*)"
+echo "ok  the checkpoint's files pruned, the user's NOTES.txt and mine/ kept"
+
+echo "== a checkpoint that does not verify is neither kept as one of two nor deleted"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/nv")
+mini "$@" >/dev/null
+mv "$work/nv/checkpoints/step_000020" "$work/nv/checkpoints/step_000035"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/nv" --restart latest)
+mini "$@" >"$work/nv.txt" 2>&1 || { cat "$work/nv.txt"; fail "the restart failed"; }
+[ "$(checksum "$work/nv.txt")" = "$reference" ] || fail "not verifying: $(checksum "$work/nv.txt")"
+[ "$(cd "$work/nv/checkpoints" && echo step_*)" = "step_000030 step_000035 step_000040" ] ||
+  fail "after the restart: $(cd "$work/nv/checkpoints" && echo step_*)"
+echo "ok  step_000030 and step_000040 kept, step_000035 (does not verify) left alone"
+
+echo "== another run's stale .partial is no restart candidate"
+opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/o")
+mini "$@" >/dev/null
+opts=(--steps 20 --checkpoint-every 10 --output "$work/q")
+mini "$@" >/dev/null
+cp -r "$work/o/checkpoints/step_000020" "$work/q/checkpoints/step_000025.partial"
+before=$(fingerprint "$work/q/checkpoints/step_000025.partial")
+opts=(--steps 40 --checkpoint-every 10 --output "$work/q" --restart latest)
+mini "$@" >"$work/q.txt" 2>&1 || { cat "$work/q.txt"; fail "the restart failed"; }
+[ "$(checksum "$work/q.txt")" = "$reference" ] || fail "stale .partial: $(checksum "$work/q.txt")"
+[ "$(fingerprint "$work/q/checkpoints/step_000025.partial")" = "$before" ] ||
+  fail "another run's .partial was changed"
+echo "ok  continued past another run's step_000025.partial, which is left as it was"
+
+echo "== a file named like a due checkpoint, before step 1"
+mkdir -p "$work/f/checkpoints" && echo "mine" >"$work/f/checkpoints/step_000020"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/f")
+refused "--output .*/f: step_000020 is a file, not a checkpoint of this program, and the run would write one there"
+[ "$(cat "$work/f/checkpoints/step_000020")" = "mine" ] || fail "the user's file was changed"
+echo "ok  the file refused by name, left as it was"
+
+echo "== restart messages"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/m")
+mini "$@" >/dev/null
+opts=(--steps 15 --output "$work/m" --restart latest)
+refused "the checkpoint is at step 20, and --steps 15 asks for fewer steps than the checkpoint has"
+opts=(--steps 40 --output "$work/m2" --restart "$work/m")
+refused "--restart .*/m: no checkpoint in .*/m \(checkpoints are in .*/m/checkpoints\)"
+echo "ok  --steps below the checkpoint's, and --restart naming the output folder, explained"
+
 echo "== verify-output checks the checkpoints"
 python3 "$verify" "$work/p" >"$work/verify.txt" || { cat "$work/verify.txt"; fail "verify-output failed"; }
 grep -q "ok  .*checkpoints/step_000040/p_prev.raw" "$work/verify.txt" ||
