@@ -146,9 +146,11 @@ struct Prepared {
 // The run's plan, built from the options in order, each step on what the
 // ones before it decided: the grids, the model file, the physics, the
 // outputs (the folder, held in `folder_lock` by rank 0 until the run ends,
-// the receivers, the run's id), the halo path, the device, the memory
+// the receivers, the run's id), the checkpoint folder (held in
+// `checkpoint_lock` where it is not the output folder), the halo path, the device, the memory
 // check, the halo depth. "" or why the run cannot go on (a user error).
-std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lock) {
+std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lock,
+                    OutputFolderLock& checkpoint_lock) {
     RunPlan& plan = run.plan;
     Physics& physics = run.physics;
     const ThreadTeam team = size_thread_team(MPI_COMM_WORLD); // before any OpenMP region
@@ -161,9 +163,11 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     if (const std::string why = resolve_physics(c, plan.grid, physics); !why.empty()) return why;
     if (const std::string why = check_report_writable(c); !why.empty()) return why;
     if (const std::string why = prepare_outputs(c, plan, folder_lock); !why.empty()) return why;
-    if (const std::string why = prepare_checkpoint_folder(c, plan, physics); !why.empty())
+    if (const std::string why = prepare_checkpoint_folder(c, plan, physics, checkpoint_lock);
+        !why.empty())
         return why;
-    remove_on_immediate_exit(folder_lock.path()); // a second stop signal leaves no lock either
+    // A second stop signal leaves no lock either.
+    remove_on_immediate_exit(folder_lock.path(), checkpoint_lock.path());
     std::vector<std::string> warnings = input_warnings(c, plan, physics);
     if (!team.warning.empty()) warnings.push_back(team.warning);
     print_warnings(warnings);
@@ -248,8 +252,10 @@ int run(int argc, char** argv) {
     if (!parsed.empty()) return refuse(parsed + " (try --help)");
     const Options& c = typed; // what the user typed, not changed from here on
     Prepared prepared;
-    OutputFolderLock folder_lock; // held by rank 0 until the run ends; left behind if it dies
-    if (const std::string why = prepare(c, prepared, folder_lock); !why.empty()) return refuse(why);
+    // Held by rank 0 until the run ends; left behind if it dies.
+    OutputFolderLock folder_lock, checkpoint_lock;
+    if (const std::string why = prepare(c, prepared, folder_lock, checkpoint_lock); !why.empty())
+        return refuse(why);
     const RunPlan& plan = prepared.plan;
     const Physics& physics = prepared.physics;
 

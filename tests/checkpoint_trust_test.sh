@@ -31,6 +31,8 @@ refused() { # REGEX: the run fails with exactly one line matching it
 opts=(--steps 40)
 mini "$@" >"$work/whole40.txt"
 reference=$(checksum "$work/whole40.txt")
+opts=(--steps 20)
+mini "$@" >"$work/whole20.txt"
 [ -n "$reference" ] || fail "no checksum from the uninterrupted run"
 
 echo "== a hand-changed step is not continued"
@@ -145,6 +147,87 @@ mini "$@" >"$work/p.txt" 2>&1 || { cat "$work/p.txt"; fail "the restart failed";
 [ "$(cd "$work/p/checkpoints" && echo step_*)" = "step_000030 step_000040" ] ||
   fail "after the restart: $(cd "$work/p/checkpoints" && echo step_*)"
 echo "ok  step_000015.partial removed"
+
+echo "== a live run's checkpoint folder is locked, even against --output-force"
+"$mpiexec" "$np_flag" 1 "${pre[@]}" "$app" --grid 64,64,64 --steps 1000000 --quiet \
+  --checkpoint-every 20 --output "$work/lv" >"$work/live.txt" 2>&1 &
+live=$!
+trap 'kill "$live" 2>/dev/null || true' EXIT
+live_checkpoints() { find "$work/lv/checkpoints" -maxdepth 1 -name 'step_??????' 2>/dev/null | head -1; }
+for _ in $(seq 600); do [ -n "$(live_checkpoints)" ] && break; sleep 0.1; done
+[ -n "$(live_checkpoints)" ] || { cat "$work/live.txt"; fail "the live run wrote no checkpoint"; }
+opts=(--steps 20 --checkpoint-every 10 --radius 2 --output "$work/lv3" --checkpoint-dir "$work/lv/checkpoints" --output-force)
+refused "--checkpoint-dir .*/lv/checkpoints is in use by a running job \(host .*\); give each run its own folder"
+[ -n "$(live_checkpoints)" ] || fail "the refused run removed the live run's checkpoints"
+kill "$live" && { wait "$live" || true; }
+trap - EXIT
+mkdir -p "$work/dead"
+printf '{"host":"%s","pid":999999999,"started":"2020-01-01T00:00:00Z"}' "$(hostname)" \
+  >"$work/dead/stencil-miniapp.lock"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/lv4" --checkpoint-dir "$work/dead")
+mini "$@" >"$work/dead.txt" 2>&1 || { cat "$work/dead.txt"; fail "a dead run's lock was not taken over"; }
+grep -q "note: --checkpoint-dir .*/dead: took over the lock of a run that died" "$work/dead.txt" ||
+  { cat "$work/dead.txt"; fail "the takeover was not noted"; }
+[ "$(checksum "$work/dead.txt")" = "$(checksum "$work/whole20.txt")" ] || fail "dead lock: $(checksum "$work/dead.txt")"
+[ ! -e "$work/dead/stencil-miniapp.lock" ] || fail "the lock was left behind"
+echo "ok  a live run's --checkpoint-dir refused with --output-force, a dead one's lock taken over"
+
+echo "== pruning leaves the user's files in a checkpoint folder"
+mkdir -p "$work/usr/mine" && echo "mine" >"$work/usr/NOTES.txt" && echo "mine" >"$work/usr/mine/a.txt"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/u")
+mini "$@" >/dev/null
+cp -r "$work/usr/." "$work/u/checkpoints/step_000010/"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/u" --restart latest)
+mini "$@" >"$work/u.txt" 2>&1 || { cat "$work/u.txt"; fail "the restart failed"; }
+[ "$(checksum "$work/u.txt")" = "$reference" ] || fail "user files: $(checksum "$work/u.txt")"
+[ "$(fingerprint "$work/u/checkpoints/step_000010")" = "$(fingerprint "$work/usr")" ] ||
+  fail "step_000010 holds $(fingerprint "$work/u/checkpoints/step_000010"), not the user's files"
+grep -q "note: left .*step_000010: it holds files the checkpoint did not write" "$work/u.txt" ||
+  { cat "$work/u.txt"; fail "the kept folder was not noted"; }
+[ "$(cd "$work/u/checkpoints" && echo step_*)" = "step_000010 step_000030 step_000040" ] ||
+  fail "after pruning: $(cd "$work/u/checkpoints" && echo step_*)"
+echo "ok  the checkpoint's files pruned, the user's NOTES.txt and mine/ kept"
+
+echo "== a checkpoint that does not verify is neither kept as one of two nor deleted"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/nv")
+mini "$@" >/dev/null
+mv "$work/nv/checkpoints/step_000020" "$work/nv/checkpoints/step_000035"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/nv" --restart latest)
+mini "$@" >"$work/nv.txt" 2>&1 || { cat "$work/nv.txt"; fail "the restart failed"; }
+[ "$(checksum "$work/nv.txt")" = "$reference" ] || fail "not verifying: $(checksum "$work/nv.txt")"
+[ "$(cd "$work/nv/checkpoints" && echo step_*)" = "step_000030 step_000035 step_000040" ] ||
+  fail "after the restart: $(cd "$work/nv/checkpoints" && echo step_*)"
+echo "ok  step_000030 and step_000040 kept, step_000035 (does not verify) left alone"
+
+echo "== another run's stale .partial is no restart candidate"
+opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/o")
+mini "$@" >/dev/null
+opts=(--steps 20 --checkpoint-every 10 --output "$work/q")
+mini "$@" >/dev/null
+cp -r "$work/o/checkpoints/step_000020" "$work/q/checkpoints/step_000025.partial"
+before=$(fingerprint "$work/q/checkpoints/step_000025.partial")
+opts=(--steps 40 --checkpoint-every 10 --output "$work/q" --restart latest)
+mini "$@" >"$work/q.txt" 2>&1 || { cat "$work/q.txt"; fail "the restart failed"; }
+[ "$(checksum "$work/q.txt")" = "$reference" ] || fail "stale .partial: $(checksum "$work/q.txt")"
+[ "$(fingerprint "$work/q/checkpoints/step_000025.partial")" = "$before" ] ||
+  fail "another run's .partial was changed"
+echo "ok  continued past another run's step_000025.partial, which is left as it was"
+
+echo "== a file named like a due checkpoint, before step 1"
+mkdir -p "$work/f/checkpoints" && echo "mine" >"$work/f/checkpoints/step_000020"
+opts=(--steps 40 --checkpoint-every 10 --output "$work/f")
+refused "--output .*/f: step_000020 is a file, not a checkpoint of this program, and the run would write one there"
+[ "$(cat "$work/f/checkpoints/step_000020")" = "mine" ] || fail "the user's file was changed"
+echo "ok  the file refused by name, left as it was"
+
+echo "== restart messages"
+opts=(--steps 20 --checkpoint-every 10 --output "$work/m")
+mini "$@" >/dev/null
+opts=(--steps 15 --output "$work/m" --restart latest)
+refused "the checkpoint is at step 20, and --steps 15 asks for fewer steps than the checkpoint has"
+opts=(--steps 40 --output "$work/m2" --restart "$work/m")
+refused "--restart .*/m: no checkpoint in .*/m \(checkpoints are in .*/m/checkpoints\)"
+echo "ok  --steps below the checkpoint's, and --restart naming the output folder, explained"
 
 echo "== verify-output checks the checkpoints"
 python3 "$verify" "$work/p" >"$work/verify.txt" || { cat "$work/verify.txt"; fail "verify-output failed"; }

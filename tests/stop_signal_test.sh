@@ -38,7 +38,9 @@ for signal in TERM INT USR1; do
   step=${BASH_REMATCH[1]}
   [ "${BASH_REMATCH[2]}" = "$step" ] || fail "$signal: the checkpoint is not the stop's step"
   [ -z "$(find "$run" -name '*.partial')" ] || fail "$signal: .partial files left: $(find "$run" -name '*.partial')"
-  [ ! -e "$run/out/stencil-miniapp.lock" ] || fail "$signal: the lock was left"
+  for lock in "$run/out/stencil-miniapp.lock" "$run/out/checkpoints/stencil-miniapp.lock"; do
+    [ ! -e "$lock" ] || fail "$signal: $lock was left"
+  done
   total=$((step + 20))
   "$mpiexec" "$np_flag" 3 "$@" "$app" "${problem[@]}" --steps "$total" --checkpoint-dir "$run/out/checkpoints" \
     --restart latest --snapshot-every 1000 --output "$run/out" --checksum >"$run-restart.txt" 2>&1 || { cat "$run-restart.txt"; fail "$signal: the restart failed"; }

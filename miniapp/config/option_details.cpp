@@ -216,20 +216,28 @@ refused.)md"},
   folder name (`step_NNNNNN`: the step) disagree does not verify: a
   restart reports it and falls back to the one before.
 - Each is assembled under `step_NNNNNN.partial` (whose first file is a
-  placeholder `checkpoint.json` naming the run's settings, so that a clean-up
-  knows the folder as this run's) and renamed when complete. The two newest of the run's settings are kept, and a completed
-  run removes the `.partial` ones of its settings; no other folder is ever
-  removed, whatever its name.)md"},
+  placeholder `checkpoint.json` naming the run's settings, so that a
+  clean-up knows the folder as this run's) and renamed when complete. The
+  two newest of the run's settings that verify are kept (one that does not
+  verify is left alone), and a completed run removes the `.partial` ones
+  of its settings; no other folder is ever removed, whatever its name. An
+  older checkpoint loses only the files its `checkpoint.json` lists and
+  `checkpoint.json`; a folder still holding files of the user's is left,
+  with a `note:` line.)md"},
     {"--checkpoint-dir",
      R"md(Checked before step 1, on rank 0 for all ranks, as `--output` is: not
-`/`, made if missing, written in, with room for two checkpoints and the
-one being written. A folder holding another run's checkpoints (other
+`/`, made if missing, written in, locked for the run (a running job's
+folder is refused even with `--output-force`; a dead run's lock is taken
+over with a `note:` line), with room for two checkpoints and the one being
+written. A folder holding another run's checkpoints (other
 settings; without `--restart`, any complete one) is refused in one line
 naming that run: continue it with `--restart latest` (same settings),
 pass `--output-force` to remove them (this program's checkpoints only), or
 choose another folder. With `--restart latest`, a changed setting is
-refused as the restart refuses it, by name. A folder of the user's named
-for a step a checkpoint is due at is refused too; any other is left alone. `tools/verify-output.py` checks every checkpoint
+refused as the restart refuses it, by name, and another run's `.partial`
+is passed by (no `.partial` is a restart candidate). A folder or file of
+the user's named for a step a checkpoint is due at is refused too; any
+other is left alone. `tools/verify-output.py` checks every checkpoint
 file against `checkpoint.json`.)md"},
     {"--restart",
      R"md(- `--restart latest` continues from the newest checkpoint that verifies

@@ -146,8 +146,9 @@ OutputFolderLock& OutputFolderLock::operator=(OutputFolderLock&& other) noexcept
 }
 
 std::string OutputFolderLock::take(const std::string& folder, bool force, const RunIdentity& me,
-                                   std::string& note) {
+                                   std::string& note, const std::string& named) {
     release();
+    const std::string option = named.empty() ? "--output " + folder : named;
     const std::string path = folder + "/" + kFileName, contents = me.json();
     for (int attempt = 0; attempt < 2; ++attempt) {
         const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -156,41 +157,39 @@ std::string OutputFolderLock::take(const std::string& folder, bool force, const 
                 ::write(fd, contents.data(), contents.size()) == ssize_t(contents.size());
             if (::close(fd) != 0 || !written) {
                 ::unlink(path.c_str());
-                return "--output " + folder + ": cannot write the lock file " + path;
+                return option + ": cannot write the lock file " + path;
             }
             path_ = path, contents_ = contents;
             return {};
         }
         if (errno != EEXIST)
-            return "--output " + folder + ": cannot create the lock file " + path + " (" +
-                   std::strerror(errno) + ")";
+            return option + ": cannot create the lock file " + path + " (" + std::strerror(errno) +
+                   ")";
         if (attempt > 0) break; // someone else took it between our unlink and open
         RunIdentity owner;
         const bool readable = parse_run_identity(read_small_file(path), owner);
         const Owner state = readable ? owner_state(owner, me) : Owner::Unknown;
         const std::string who = readable ? owner.describe() : "an unreadable lock";
         if (state == Owner::Alive)
-            return "--output " + folder + " is in use by a running job (" + who +
+            return option + " is in use by a running job (" + who +
                    "); give each run its own folder";
         if (state == Owner::Requeued) {
-            note = "--output " + folder + ": replaced the lock of this job's earlier attempt (" +
-                   who + ")";
+            note = option + ": replaced the lock of this job's earlier attempt (" + who + ")";
         } else if (state == Owner::Dead) {
             // Same host, and its process is gone (or the PID is another
             // process's now): a run killed before it could remove its lock.
-            note = "--output " + folder + ": took over the lock of a run that died (" + who + ")";
+            note = option + ": took over the lock of a run that died (" + who + ")";
         } else if (!force) {
-            return "--output " + folder +
-                   " has a lock from a run that cannot be checked from here (" + who +
+            return option + " has a lock from a run that cannot be checked from here (" + who +
                    "); if no run uses it, remove " + path + " or pass --output-force";
         } else {
             note = "--output-force: replaced the lock of an unverifiable run (" + who + ")";
         }
         if (::unlink(path.c_str()) != 0 && errno != ENOENT)
-            return "--output " + folder + ": cannot remove the old lock " + path + " (" +
-                   std::strerror(errno) + ")";
+            return option + ": cannot remove the old lock " + path + " (" + std::strerror(errno) +
+                   ")";
     }
-    return "--output " + folder + " was taken by another run at the same moment";
+    return option + " was taken by another run at the same moment";
 }
 
 void OutputFolderLock::release() noexcept {

@@ -51,9 +51,10 @@ public:
     // `force`, and `note` then says what was replaced. A live run's lock
     // never is. A lock left by an earlier attempt of this same batch job
     // (requeued: same job ID, lower SLURM_RESTART_COUNT) is dead by the
-    // scheduler's word and is replaced with a note.
+    // scheduler's word and is replaced with a note. `named` is how the
+    // messages name the folder ("--output FOLDER" if empty).
     std::string take(const std::string& folder, bool force, const RunIdentity& me,
-                     std::string& note);
+                     std::string& note, const std::string& named = {});
     // Removes the lock file if it is still this run's.
     void release() noexcept;
     bool held() const { return !path_.empty(); }

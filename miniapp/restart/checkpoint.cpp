@@ -145,6 +145,14 @@ std::string doc_problem(const std::string& dir, Json& doc) {
     return {};
 }
 
+// " (checkpoints are in DIR/checkpoints)" where --restart names an output
+// folder rather than its checkpoints; else "".
+std::string hint(const std::string& named) {
+    std::error_code ignored;
+    const std::string inside = named + "/checkpoints";
+    return fs::is_directory(inside, ignored) ? " (checkpoints are in " + inside + ")" : "";
+}
+
 } // namespace
 
 std::string checkpoint_folder(const Options& c) {
@@ -182,7 +190,8 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options&
                                const RunPlan& plan, const Physics& physics, int& step) {
     const std::vector<std::string> found = candidates(c);
     const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
-    if (found.empty()) return "--restart " + c.restart + ": no checkpoint in " + named;
+    if (found.empty())
+        return "--restart " + c.restart + ": no checkpoint in " + named + hint(named);
     const Json mine = checkpoint_identity(c, plan, physics);
     for (const std::string& dir : found) {
         const auto skip = [&](const std::string& why) {
@@ -202,7 +211,9 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options&
         step = doc["step"].get<int>();
         if (step >= c.steps)
             return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
-                   ", and --steps " + std::to_string(c.steps) + " asks for no more";
+                   ", and --steps " + std::to_string(c.steps) +
+                   (step > c.steps ? " asks for fewer steps than the checkpoint has"
+                                   : " asks for no more");
         std::vector<double> levels[2];
         std::string damaged;
         for (int level = 0; level < 2 && damaged.empty(); ++level) {

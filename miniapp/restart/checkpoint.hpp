@@ -17,6 +17,7 @@
 #include "config/model.hpp"
 #include "config/options.hpp"
 #include "config/run_plan.hpp"
+#include "io/output_folder.hpp"
 #include "outputs/outputs.hpp"
 #include "step/simulation.hpp"
 
@@ -40,12 +41,13 @@ struct CheckpointStaging {
 };
 
 // Collective, before step 1, where checkpoints are on: the checkpoint folder
-// made and written in, with room for the checkpoints, and holding no other
-// run's (other settings; without --restart, any complete one): those are
-// refused in one line naming the run, or removed with --output-force. A
-// folder the program did not write is never touched. "" or one line.
-std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan,
-                                      const Physics& physics);
+// made and written in, locked for this run by rank 0 in `lock` (as --output
+// is: a live run's folder is refused, even with --output-force), with room for the checkpoints, and
+// holding no other run's (other settings; without --restart, any complete one): those are refused
+// in one line naming the run, or removed with --output-force. A folder the program did not write is
+// never touched. "" or one line.
+std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan, const Physics& physics,
+                                      OutputFolderLock& lock);
 
 // Rank 0, after the last step: removes the .partial checkpoints of this
 // run's settings that this run or an earlier one of them left.

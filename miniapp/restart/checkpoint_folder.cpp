@@ -8,6 +8,7 @@
 #include "mpi_util.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -87,12 +88,22 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
     const std::string id = settings_id(mine);
     std::vector<StepFolder> other;
     for (const StepFolder& f : step_folders(dir)) {
+        const bool due = c.checkpoint_every > 0 && f.step > 0 && f.step <= c.steps &&
+                         f.step % c.checkpoint_every == 0;
         // Not this program's: never touched, and refused where a checkpoint is due.
-        if (!f.checkpoint && c.checkpoint_every > 0 && f.step > 0 && f.step <= c.steps &&
-            f.step % c.checkpoint_every == 0)
-            return named(c) + ": " + f.name +
-                   " is not a checkpoint of this program, and the run would write one there; "
+        if (!f.checkpoint && due)
+            return named(c) + ": " + f.name + (f.folder ? " is" : " is a file,") +
+                   " not a checkpoint of this program, and the run would write one there; "
                    "move it, or choose another folder";
+        // Another run's unfinished checkpoint is no restart candidate: a
+        // restart passes it by, unless it is where the run would write.
+        if (f.partial && f.settings != id && !c.restart.empty() && !(due && c.output_force)) {
+            if (due)
+                return named(c) + ": " + f.name +
+                       " is another run's unfinished checkpoint, and the run would write one "
+                       "there; pass --output-force to remove it, or choose another folder";
+            continue;
+        }
         if (f.checkpoint && !(f.settings == id && (!c.restart.empty() || f.partial)))
             other.push_back(f);
     }
@@ -108,16 +119,32 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
     return {};
 }
 
+// Rank 0: the checkpoint folder taken for this run as --output is
+// (OutputFolderLock: a live run's never, a dead one's with a note), before
+// anything in it is removed, unless it is the output folder itself. Locked
+// also inside the output folder: another run may name it --checkpoint-dir.
+std::string lock_folder(const Options& c, const std::string& dir, OutputFolderLock& lock,
+                        std::vector<std::string>& notes) {
+    std::error_code ignored;
+    if (fs::equivalent(dir, c.output, ignored)) return {};
+    std::string note;
+    const std::string why =
+        lock.take(dir, c.output_force, RunIdentity::of_this_process(), note, named(c));
+    if (!note.empty()) notes.push_back(note);
+    return why;
+}
+
 } // namespace
 
-std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan,
-                                      const Physics& physics) {
+std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan, const Physics& physics,
+                                      OutputFolderLock& lock) {
     if (!c.checkpoints_on()) return {};
     const std::string dir = checkpoint_folder(c);
     std::string problem;
     std::vector<std::string> notes;
     if (world_rank() == 0) {
         problem = check_writable(c, dir);
+        if (problem.empty()) problem = lock_folder(c, dir, lock, notes);
         if (problem.empty()) problem = check_room(c, plan, dir, notes);
         if (problem.empty())
             problem = check_owners(c, checkpoint_identity(c, plan, physics), dir, notes);
@@ -146,8 +173,8 @@ std::string clear_way(const std::string& path, const std::string& mine) {
     if (!fs::exists(fs::symlink_status(path, error))) return {};
     const StepFolder f = read_step_folder(path);
     if (!f.checkpoint || f.settings != mine)
-        return "checkpoint " + path +
-               ": a folder this run did not write is in the way; move it, or choose another "
+        return "checkpoint " + path + (f.folder ? ": a folder" : ": a file") +
+               " this run did not write is in the way; move it, or choose another "
                "--checkpoint-dir";
     fs::remove_all(path, error);
     if (error) return "checkpoint " + path + ": cannot replace it (" + error.message() + ")";
@@ -155,12 +182,19 @@ std::string clear_way(const std::string& path, const std::string& mine) {
 }
 
 void keep_two_newest(const std::string& folder, const std::string& mine) {
-    std::vector<std::string> complete;
+    std::vector<StepFolder> kept;
     for (const StepFolder& f : step_folders(folder))
-        if (!f.partial && f.checkpoint && f.settings == mine) complete.push_back(f.path);
-    std::error_code ignored;
-    for (std::size_t n = 0; n + 2 < complete.size(); ++n)
-        fs::remove_all(complete[n], ignored);
+        if (f.verified && f.settings == mine) kept.push_back(f);
+    for (std::size_t n = 0; n + 2 < kept.size(); ++n) {
+        std::error_code ignored;
+        for (const std::string& name : kept[n].files)
+            if (name.find('/') == std::string::npos && name != "." && name != "..")
+                fs::remove(kept[n].path + "/" + name, ignored);
+        fs::remove(kept[n].path + "/checkpoint.json", ignored);
+        if (!fs::remove(kept[n].path, ignored))
+            std::fprintf(stderr, "note: left %s: it holds files the checkpoint did not write\n",
+                         kept[n].path.c_str());
+    }
 }
 
 } // namespace stencil

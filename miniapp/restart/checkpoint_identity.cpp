@@ -105,7 +105,9 @@ StepFolder read_step_folder(const std::string& path) {
     StepFolder f;
     f.path = path;
     f.name = fs::path(path).filename().string();
-    if (!parse_step_name(f.name, f.step, f.partial)) return f;
+    std::error_code ignored;
+    f.folder = fs::is_directory(path, ignored);
+    if (!parse_step_name(f.name, f.step, f.partial) || !f.folder) return f;
     std::ifstream in(path + "/checkpoint.json");
     std::ostringstream text;
     text << in.rdbuf();
@@ -115,6 +117,11 @@ StepFolder read_step_folder(const std::string& path) {
     if (const Json s = doc.value("settings", Json()); s.is_string()) f.settings = s;
     if (const Json r = doc.value("run", Json()); r.is_string()) f.run = r;
     f.configuration = doc.value("configuration", Json::object());
+    if (const Json files = doc.value("files", Json()); files.is_object())
+        for (const auto& entry : files.items())
+            f.files.push_back(entry.key());
+    Json sealed = doc;
+    f.verified = !f.partial && unseal(sealed).empty() && doc.value("step", Json()) == f.step;
     return f;
 }
 
@@ -124,8 +131,7 @@ std::vector<StepFolder> step_folders(const std::string& folder) {
     for (const auto& entry : fs::directory_iterator(folder, ignored)) {
         int step = 0;
         bool partial = false;
-        if (parse_step_name(entry.path().filename().string(), step, partial) &&
-            entry.is_directory(ignored))
+        if (parse_step_name(entry.path().filename().string(), step, partial))
             found.push_back(read_step_folder(entry.path().string()));
     }
     std::sort(found.begin(), found.end(), [](const StepFolder& a, const StepFolder& b) {

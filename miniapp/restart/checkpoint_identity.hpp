@@ -49,21 +49,24 @@ void seal(Json& doc);
 // Checks and removes `doc`'s "crc32"; "" if it matches the rest, else why.
 std::string unseal(Json& doc);
 
-// A folder named step_NNNNNN or step_NNNNNN.partial in a checkpoint folder.
+// What is named step_NNNNNN or step_NNNNNN.partial in a checkpoint folder.
 struct StepFolder {
     std::string path, name;
     int step = 0;
     bool partial = false;
+    bool folder = false;     // a folder, not a file
     bool checkpoint = false; // its checkpoint.json is this program's
+    bool verified = false;   // complete, sealed, and its folder's name says its step
     std::string settings, run;
+    std::vector<std::string> files; // what checkpoint.json lists
     Json configuration;
 };
 
 // Rank 0: what the folder at `path` is (checkpoint false if not ours).
 StepFolder read_step_folder(const std::string& path);
 
-// Rank 0: the step folders in `folder`, by step, a complete one before a
-// .partial one of the same step.
+// Rank 0: the step folders in `folder` (and files so named), by step, a
+// complete one before a .partial one of the same step.
 std::vector<StepFolder> step_folders(const std::string& folder);
 
 // Rank 0: makes room for this run's checkpoint folder `path` (settings
@@ -71,7 +74,10 @@ std::vector<StepFolder> step_folders(const std::string& folder);
 // in one line why a folder it did not write is in the way.
 std::string clear_way(const std::string& path, const std::string& mine);
 
-// Rank 0: removes all but the two newest complete checkpoints of `mine`.
+// Rank 0: removes all but the two newest checkpoints of `mine` that
+// verify; one that does not is left alone. Of a checkpoint, only the files
+// its checkpoint.json lists and checkpoint.json are removed, then its
+// folder if that is empty (else it is left, with a note).
 void keep_two_newest(const std::string& folder, const std::string& mine);
 
 } // namespace stencil

@@ -12,11 +12,12 @@ namespace {
 volatile std::sig_atomic_t g_signal = 0;   // the first signal seen, 0 if none
 volatile std::sig_atomic_t g_stopping = 0; // the run is already stopping
 
-char g_remove_on_exit[4096] = {0}; // remove_on_immediate_exit's path
+char g_remove_on_exit[2][4096] = {{0}}; // remove_on_immediate_exit's paths
 
 extern "C" void on_stop_signal(int signal) {
     if (g_stopping) { // async-signal-safe calls only; the rest is the OS's to clean
-        if (g_remove_on_exit[0]) unlink(g_remove_on_exit);
+        for (const char* path : g_remove_on_exit)
+            if (path[0]) unlink(path);
         _exit(128 + signal);
     }
     if (!g_signal) g_signal = signal;
@@ -26,13 +27,17 @@ constexpr int kSignals[] = {SIGTERM, SIGINT, SIGUSR1};
 
 } // namespace
 
-void remove_on_immediate_exit(const std::string& path) {
-    // The first byte last: a signal meanwhile sees "" rather than half a path.
-    g_remove_on_exit[0] = 0;
-    if (path.empty() || path.size() >= sizeof g_remove_on_exit) return; // a stale lock says why
-    path.copy(g_remove_on_exit + 1, path.size() - 1, 1);
-    g_remove_on_exit[path.size()] = 0;
-    g_remove_on_exit[0] = path[0];
+void remove_on_immediate_exit(const std::string& path, const std::string& second) {
+    for (int n = 0; n < 2; ++n) {
+        const std::string& p = n == 0 ? path : second;
+        char* slot = g_remove_on_exit[n];
+        // The first byte last: a signal meanwhile sees "" rather than half a path.
+        slot[0] = 0;
+        if (p.empty() || p.size() >= sizeof g_remove_on_exit[n]) continue; // a stale lock says why
+        p.copy(slot + 1, p.size() - 1, 1);
+        slot[p.size()] = 0;
+        slot[0] = p[0];
+    }
 }
 
 void install_stop_handlers() {

@@ -7,8 +7,8 @@
 // started kStopAgreement steps before (long done by then), so every rank
 // reads the same verdict at the same step. A second signal while the run
 // is stopping ends the process at once (exit 128 + signal); only a .partial
-// file of the write under way is left behind, and the output folder's lock
-// is removed (remove_on_immediate_exit).
+// file of the write under way is left behind, and the output folder's
+// and the checkpoint folder's locks are removed (remove_on_immediate_exit).
 #pragma once
 
 #include <mpi.h>
@@ -20,10 +20,11 @@ namespace stencil {
 constexpr int kStopAgreement = 8; // steps between a signal and the agreed stop, at most 2x this
 constexpr int kStoppedExitStatus = 75; // EX_TEMPFAIL: stopped early, resume with --restart
 
-// The file an immediate exit removes: the output folder's lock, whose run
-// is over once it exits. Kept in a fixed buffer, removed with unlink: both
-// safe inside a signal handler. "" forgets it.
-void remove_on_immediate_exit(const std::string& path);
+// The files an immediate exit removes: the output folder's lock and the
+// checkpoint folder's, whose run is over once it exits. Kept in fixed
+// buffers, removed with unlink: both safe inside a signal handler. ""
+// forgets one.
+void remove_on_immediate_exit(const std::string& path, const std::string& second = {});
 
 // Records SIGTERM, SIGINT and SIGUSR1 from now on. Called first thing in
 // main, before MPI_Init, so that a signal during the set-up (a scheduler's
