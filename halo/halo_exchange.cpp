@@ -26,11 +26,19 @@ const char* comm_mode_name(CommMode mode) {
 
 template <class T>
 HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth,
-                              CommMode mode, const std::vector<T*>& arrays, Stream& halo_stream)
+                              CommMode mode, const std::vector<T*>& arrays, Stream& halo_stream,
+                              bool fuse_pack)
     : mode_(mode), layout_(layout), stream_(halo_stream) {
+    for (T* base : arrays)
+        array_origins_.push_back(view_of(base, layout).origin);
     plan_faces(d, radius, depth);
+    // Staged copies each face to pinned memory after a pack: only a rank
+    // that sends nothing to others skips it.
+    fused_ = fuse_pack && depth == 1 && !idle() && arrays.size() == 2 &&
+             (mode != CommMode::Staged || self_faces_ == faces());
     allocate_buffers();
     build_face_tables();
+    if (fused_) build_fused_tables();
     order_receives_for_nccl();
     if (mode == CommMode::Nccl) {
 #if STENCIL_HAVE_NCCL
@@ -53,6 +61,7 @@ void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth) 
             fatal("a halo message of " + std::to_string(m.count) +
                   " cells exceeds MPI's int count");
         faces_.push_back(Face{m});
+        self_faces_ += m.self;
     }
 }
 
@@ -60,8 +69,13 @@ template <class T>
 void HaloExchange<T>::allocate_buffers() {
     for (Face& f : faces_) {
         if (!f.in_place) {
-            device_buffers_.emplace_back(f.count);
-            f.send_device = device_buffers_.back().data();
+            // The fused pack writes step n+1's faces while step n's may
+            // still be in flight: two send buffers, one per time-level array.
+            for (T** send : {&f.send_device, &f.send_by_array[0], &f.send_by_array[1]}) {
+                if ((send != &f.send_device) != (fused_ && !f.self)) continue;
+                device_buffers_.emplace_back(f.count);
+                *send = device_buffers_.back().data();
+            }
             if (!f.self) {
                 device_buffers_.emplace_back(f.count);
                 f.recv_device = device_buffers_.back().data();
@@ -74,7 +88,6 @@ void HaloExchange<T>::allocate_buffers() {
             f.recv_host = pinned_buffers_.back().data();
         }
         bytes_ += 2 * f.count * sizeof(T);
-        self_faces_ += f.self;
     }
 }
 
@@ -88,14 +101,16 @@ void HaloExchange<T>::build_face_tables() {
     // it) sends nothing to itself: its halo there is filled from the message
     // towards -dir, packed parts straight from that message's pack buffer by
     // the unpack, in-place planes by a device copy (unpack()).
+    // With the fused pack, no pack table (the boundary update packs) and
+    // no self face here (the boundary update fills those halos).
     for (Face& f : faces_) {
         if (f.self) f.opposite = int(matching(f));
-        if (f.in_place) continue;
+        if (f.in_place || (fused_ && f.self)) continue;
         const Face& source = f.self ? faces_[std::size_t(f.opposite)] : f;
         T* send = f.send_device;
         const T* recv = f.self ? source.send_device : f.recv_device;
         for (const HaloPart& part : f.parts) {
-            add(pack_table_[part.level], part.send, send);
+            if (!fused_) add(pack_table_[part.level], part.send, send);
             add(unpack_table_[part.level], part.recv, const_cast<T*>(recv));
             send += part.send.cells();
             recv += part.recv.cells();
@@ -103,7 +118,7 @@ void HaloExchange<T>::build_face_tables() {
     }
     for (const Face& f : faces_)
         for (const HaloPart& part : f.parts)
-            add(received_[part.level], part.recv, nullptr);
+            if (!(fused_ && f.self)) add(received_[part.level], part.recv, nullptr);
 }
 
 template <class T>
@@ -151,7 +166,8 @@ template <class T>
 const T* HaloExchange<T>::send_source(const Face& f, FieldView<T> field,
                                       FieldView<T> previous) const {
     const T* origin = (f.level() == 0 ? field : previous).origin;
-    return f.in_place ? origin + layout_.slice * std::size_t(f.parts[0].send.z0) : f.send_device;
+    if (f.in_place) return origin + layout_.slice * std::size_t(f.parts[0].send.z0);
+    return fused_ && !f.self ? f.send_by_array[array_of(field.origin)] : f.send_device;
 }
 
 template <class T>
@@ -174,17 +190,18 @@ template <class T>
 void HaloExchange<T>::begin(FieldView<T> field, FieldView<T> previous, int slot) {
     slot_ = slot;
     timers_[slot_].post_ms = timers_[slot_].wait_ms = 0;
-    if (idle()) return;
+    if (!moves_data()) return;
     if (mode_ == CommMode::Nccl) nccl_field_ = field, nccl_previous_ = previous;
     if (host_between()) active_ = &requests_for(field.origin);
 }
 
 template <class T>
 void HaloExchange<T>::pack(FieldView<T> field, FieldView<T> previous, bool timed) {
-    if (idle()) return;
+    if (!moves_data()) return;
     SlotTimers& t = timers_[slot_];
     if (timed) t.pack_start.record(stream_);
-    launch_pack_faces<T>(field, pack_table_[0], stream_);
+    // Fused: the last boundary update packed; only the event MPI waits for.
+    if (pack_table_[0].count) launch_pack_faces<T>(field, pack_table_[0], stream_);
     if (pack_table_[1].count) launch_pack_faces<T>(previous, pack_table_[1], stream_);
     if (mode_ == CommMode::Staged)
         for (const Face& f : faces_)
@@ -196,7 +213,7 @@ void HaloExchange<T>::pack(FieldView<T> field, FieldView<T> previous, bool timed
 
 template <class T>
 void HaloExchange<T>::post() {
-    if (idle()) return;
+    if (!moves_data()) return;
     const double start = wall_clock_ms();
     if (mode_ == CommMode::Nccl) {
 #if STENCIL_HAVE_NCCL
@@ -242,39 +259,44 @@ void HaloExchange<T>::wait() {
 
 template <class T>
 void HaloExchange<T>::unpack(FieldView<T> field, FieldView<T> previous, bool timed) {
-    if (idle()) return;
+    if (!moves_data()) return;
     SlotTimers& t = timers_[slot_];
     if (timed) t.unpack_start.record(stream_);
     for (const Face& f : faces_) {
-        if (f.self && f.in_place) // whole planes: from the other side's owned planes
+        if (f.self && f.in_place && !fused_) // whole planes: from the other side's owned planes
             copy_async(recv_target(f, field, previous),
                        send_source(faces_[std::size_t(f.opposite)], field, previous),
                        f.count * sizeof(T), stream_);
         else if (mode_ == CommMode::Staged && !f.self)
             copy_async(recv_target(f, field, previous), f.recv_host, f.count * sizeof(T), stream_);
     }
-    launch_unpack_faces<T>(field, unpack_table_[0], stream_);
+    if (unpack_table_[0].count) launch_unpack_faces<T>(field, unpack_table_[0], stream_);
     if (unpack_table_[1].count) launch_unpack_faces<T>(previous, unpack_table_[1], stream_);
-    if (drop_one_face_) // a face's first part: every depth reads all of it
-        for (const Face& f : faces_)
-            if (std::abs(f.dir[0]) + std::abs(f.dir[1]) + std::abs(f.dir[2]) == 1) {
-                launch_fill(f.level() == 0 ? field : previous, f.parts[0].recv, T(0), stream_);
-                break;
-            }
+    if (drop_one_face_ && !fused_) drop_first_face(field, previous); // fused: before_boundary()
     if (timed) t.unpack_done.record(stream_);
 }
 
 template <class T>
+void HaloExchange<T>::drop_first_face(FieldView<T> field, FieldView<T> previous) {
+    // A face's first part: every depth reads all of it.
+    for (const Face& f : faces_)
+        if (std::abs(f.dir[0]) + std::abs(f.dir[1]) + std::abs(f.dir[2]) == 1) {
+            launch_fill(f.level() == 0 ? field : previous, f.parts[0].recv, T(0), stream_);
+            return;
+        }
+}
+
+template <class T>
 void HaloExchange<T>::poison_halo(FieldView<T> field, FieldView<T> previous) {
-    if (idle()) return; // nothing is received, and nothing would wait for the fill
-    launch_fill_faces(field, received_[0], T(std::nan("")), stream_);
+    if (!moves_data()) return; // nothing is received, and nothing would wait for the fill
+    if (received_[0].count) launch_fill_faces(field, received_[0], T(std::nan("")), stream_);
     if (received_[1].count) launch_fill_faces(previous, received_[1], T(std::nan("")), stream_);
 }
 
 template <class T>
 HaloPhaseTimes HaloExchange<T>::times(int slot) const {
     HaloPhaseTimes h;
-    if (idle()) return h;
+    if (!moves_data()) return h;
     const SlotTimers& t = timers_[slot];
     h.pack = elapsed_ms(t.pack_start, t.pack_done);
     h.post = t.post_ms;
@@ -284,6 +306,7 @@ HaloPhaseTimes HaloExchange<T>::times(int slot) const {
     return h;
 }
 
+// The members defined here; fused_pack.cpp instantiates its own.
 template class HaloExchange<float>;
 template class HaloExchange<double>;
 

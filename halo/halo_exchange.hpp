@@ -9,6 +9,14 @@
 // itself. Buffers and persistent MPI requests are made once; a set of
 // requests per time-level array, because in-place faces live in the array.
 //
+// The fused pack (depth 1 with overlap, GPU-aware MPI or NCCL, or a rank
+// whose every face is its own): the boundary slabs of step n store the
+// faces of p(t_n+1) into the send buffers (double-buffered by time-level
+// array) and the halos a rank fills for itself, as they compute them
+// (kernels/face_sinks.hpp). Step n+1 then launches no pack, unpacks only
+// what came from other ranks, and a rank alone on a periodic box moves
+// nothing at all. prime() sets that state up once, where no step left it.
+//
 // Modes: GpuAware hands device buffers to MPI once the pack has completed;
 // Staged copies through pinned host buffers on the halo stream; Nccl
 // enqueues NCCL/RCCL sends and receives of the same device buffers on the
@@ -17,6 +25,7 @@
 #pragma once
 
 #include "decomposition.hpp"
+#include "face_sinks.hpp"
 #include "field.hpp"
 #include "halo_plan.hpp"
 #include "launch_table.hpp"
@@ -51,8 +60,9 @@ public:
     // `arrays` are the bases of every allocation the exchange will be asked
     // to work on (the time levels), each of layout.allocation() elements;
     // `layout`'s halo is depth * radius cells wide.
+    // With `fuse_pack`, the fused pack where it applies (fuses_pack()).
     HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth, CommMode mode,
-                 const std::vector<T*>& arrays, Stream& halo_stream);
+                 const std::vector<T*>& arrays, Stream& halo_stream, bool fuse_pack = false);
     ~HaloExchange();
 
     static constexpr int kTimingSlots = kHaloTimingSlots;
@@ -84,9 +94,9 @@ public:
     void unpack(FieldView<T> field, FieldView<T> previous, bool timed);
 
     // Whether any of the above puts work on the halo stream: false with no
-    // neighbour or with CommMode::None, and then a step need not touch the
-    // halo stream at all.
-    bool moves_data() const { return !idle(); }
+    // neighbour, with CommMode::None, or with the fused pack where every
+    // face is the rank's own; then a step need not touch the halo stream.
+    bool moves_data() const { return !idle() && !(fused_ && self_faces_ == faces()); }
     // Whether the host must act between pack and unpack (MPI knows nothing
     // of streams); with NCCL the whole exchange is stream-ordered.
     // Messages a rank exchanges with itself need no host either.
@@ -94,6 +104,25 @@ public:
         return moves_data() && self_faces_ < faces() &&
                (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged);
     }
+
+    // The fused pack (see the top of this file). fuses_pack(): whether it
+    // applies. sinks_for(next): where the boundary update writing `next`
+    // (p(t_n+1)) stores the faces. sink_copies: the cells of `next` and of
+    // the send buffers holding copies of its cell (i, j, k), which a source
+    // added after the update must reach too. prime(field): on `stream`,
+    // store p(t_n)'s faces into the send buffers and this rank's own halos
+    // as the last boundary update would have (after the fields were set
+    // from outside a step).
+    bool fuses_pack() const { return fused_; }
+    const FaceSinks<T>& sinks_for(FieldView<T> next) const;
+    std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
+    void prime(FieldView<T> field, Stream& stream);
+    // Test aids of the fused pack, on the halo stream before the boundary
+    // update: NaN over the halos of `next` the sinks must overwrite
+    // (--poison-halo), and the planted dropped face (drop-face).
+    void before_boundary(FieldView<T> field, FieldView<T> next, bool poison);
+    // Planted: the first sink one cell short along x (--inject-fault short-fused-pack).
+    void set_short_fused_pack();
 
     // Testing aids. poison_halo fills every halo cell that will be received
     // with NaN, on the halo stream (call before pack). drop_one_face makes
@@ -118,6 +147,7 @@ private:
     struct Face : HaloMessage {
         int level() const { return parts.front().level; } // the field of an in-place message
         T* send_device = nullptr;                         // pack buffer (every packed message)
+        T* send_by_array[2] = {};                         // fused: the faces of array a's values
         T* recv_device = nullptr;
         T* send_host = nullptr; // pinned staging (Staged mode)
         T* recv_host = nullptr;
@@ -131,6 +161,11 @@ private:
     void build_face_tables();
     void order_receives_for_nccl();
     void make_requests(const Decomposition& d, T* field_base, T* previous_base);
+    // The fused pack's tables (fused_pack.cpp): per time-level array, the
+    // sinks and the priming pack; the self faces' priming unpack.
+    void build_fused_tables();
+    int array_of(const T* origin) const;
+    void drop_first_face(FieldView<T> field, FieldView<T> previous);
     // Where a message's cells are sent from and received into: its buffers,
     // or for an in-place message the planes of `field` or `previous`.
     const T* send_source(const Face& f, FieldView<T> field, FieldView<T> previous) const;
@@ -150,6 +185,11 @@ private:
     // By time level: the packed parts, their unpacks, every received part.
     FaceTable<T> pack_table_[2], unpack_table_[2], received_[2];
     std::vector<const T*> origins_;
+    std::vector<T*> array_origins_; // of the time-level arrays, in the order given
+    bool fused_ = false;
+    FaceSinks<T> sinks_[2]; // fused: by the array the boundary writes
+    FaceTable<T> prime_pack_[2], self_unpack_;
+    std::vector<Box> self_targets_;            // fused: the halo boxes the sinks fill
     std::vector<PersistentRequests> requests_; // one set per time-level array
     PersistentRequests* active_ = nullptr;
     std::unique_ptr<NcclComm> nccl_;

@@ -35,15 +35,14 @@ void launch_face(FieldView<T> field, const FaceTable<T>& faces, T value, Stream&
 }
 
 template <class T>
-__global__ void add_source_kernel(T* origin, SourceCells cells, RickerSource source,
-                                  long long* step) {
+__global__ void add_source_kernel(SourceCells<T> cells, RickerSource source, long long* step) {
     const long long n = *step;
     const T amplitude = T(source.amplitude(n));
     // Unrolled over the whole array: constant indices keep `cells` in the
     // kernel's parameters instead of a copy in local memory.
 #pragma unroll
-    for (int c = 0; c < SourceCells::kMax; ++c)
-        if (c < cells.count) origin[cells.offset[c]] += amplitude;
+    for (int c = 0; c < SourceCells<T>::kMax; ++c)
+        if (c < cells.count) *cells.cell[c] += amplitude;
     *step = n + 1;
 }
 
@@ -93,9 +92,9 @@ void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, S
 }
 
 template <class T>
-void launch_add_source(FieldView<T> field, const SourceCells& cells, const RickerSource& source,
-                       long long* step, Stream& stream) {
-    add_source_kernel<<<1, 1, 0, stream.handle()>>>(field.origin, cells, source, step);
+void launch_add_source(const SourceCells<T>& cells, const RickerSource& source, long long* step,
+                       Stream& stream) {
+    add_source_kernel<<<1, 1, 0, stream.handle()>>>(cells, source, step);
     GPU_CHECK_LAUNCH();
 }
 

@@ -14,6 +14,7 @@
 // memory about once; results leave with nontemporal stores.
 #pragma once
 
+#include "face_sinks.hpp"
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
 
@@ -54,6 +55,8 @@ struct BlockPlace {
 };
 
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
+// Sinks (the boundary slabs' table kernel): each updated cell is also
+// stored into the face sinks that hold it (face_sinks.hpp).
 //
 // Each thread owns Rows consecutive rows of one vector group, so a block's
 // tile is block_x groups by Rows*block_y rows (Rows: LaunchShape::rows). The
@@ -66,11 +69,11 @@ struct BlockPlace {
 // registers, and are written into the other buffer at the next iteration.
 // Two buffers need one barrier per plane: a buffer is rewritten only after
 // every thread has passed the barrier that followed its last read.
-template <int R, class T, bool Wave, int Rows, bool SyncRing>
-__device__ __forceinline__ void fused_walk(FieldView<const T> p, FieldView<T> out,
-                                           FieldView<const T> vel, const Box& box,
-                                           const Coefficients<R, T>& c, const Sponge& sponge,
-                                           XGroups groups, int window, const BlockPlace& b) {
+template <int R, class T, bool Wave, int Rows, bool SyncRing, bool Sinks = false>
+__device__ __forceinline__ void
+fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
+           const Coefficients<R, T>& c, const Sponge& sponge, XGroups groups, int window,
+           const BlockPlace& b, const FaceSinks<T>* sinks = nullptr) {
     using namespace device;
     constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
     Vec<T>* tiles = device::dynamic_lds<T>(); // two buffers of (tile_rows + 2R) x (block_x + 2G)
@@ -218,6 +221,7 @@ __device__ __forceinline__ void fused_walk(FieldView<const T> p, FieldView<T> ou
                         next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
                                              sponge.template eta<T>(i + q, j, k));
                     store_vec_masked(target + m * line, i, box.x0, box.x1, next);
+                    if constexpr (Sinks) sinks->template store<L>(i, j, k, box.x0, box.x1, next.v);
                 } else {
                     store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
                 }

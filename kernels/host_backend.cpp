@@ -45,18 +45,26 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 
 // The same tables the GPU launches, walked block by block through the same
 // mapping (locate_block, tile_cells), so that a hole or an overlap in it
-// fails the HOST tests too. Parallel over blocks: the loops inside a tile
+// fails the HOST tests too; each tile stores its own cells into the sinks,
+// as the GPU's blocks do. Parallel over blocks: the loops inside a tile
 // then run serially (OpenMP does not nest by default).
 template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
-                       const Sponge& sponge, Stream&) {
+                       const Sponge& sponge, Stream&, const FaceSinks<T>& sinks) {
     flush_denormals_on_host_threads();
     for (const WaveTable& table : tables) {
 #pragma omp parallel for schedule(dynamic)
         for (long long block = 0; block < table.blocks; ++block) {
             const Box tile = tile_cells(locate_block(table, block), kLanes<T>, table.rows);
-            if (!tile.empty()) host_wave_step<R>(p, p_prev, vel, tile, c, sponge);
+            if (tile.empty()) continue;
+            host_wave_step<R>(p, p_prev, vel, tile, c, sponge);
+            for (int k = tile.z0; k < tile.z1; ++k)
+                for (int j = tile.y0; j < tile.y1; ++j)
+                    for (int i = tile.x0; i < tile.x1; ++i) {
+                        const T value[1] = {p_prev(i, j, k)};
+                        sinks.template store<1>(i, j, k, tile.x0, tile.x1, value);
+                    }
         }
     }
 }
@@ -123,12 +131,12 @@ void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, S
 }
 
 template <class T>
-void launch_add_source(FieldView<T> field, const SourceCells& cells, const RickerSource& source,
-                       long long* step, Stream&) {
+void launch_add_source(const SourceCells<T>& cells, const RickerSource& source, long long* step,
+                       Stream&) {
     flush_denormals_on_host_threads();
     const T amplitude = T(source.amplitude(*step));
     for (int c = 0; c < cells.count; ++c)
-        field.origin[cells.offset[c]] += amplitude;
+        *cells.cell[c] += amplitude;
     ++*step;
 }
 

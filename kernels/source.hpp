@@ -28,15 +28,26 @@ struct RickerSource {
     }
 };
 
-// The cells of one field that receive the source in one step, as offsets
-// from the field's origin: the owned source cell, and with deep halos its
-// copies in the ghost ring a neighbour updates redundantly (up to two per
-// axis where a periodic axis wraps a rank onto itself). Empty on a step
-// whose ring misses the source: the step count still advances.
+// The cells that receive the source in one step: the owned source cell of
+// the field being written, with deep halos its copies in the ghost ring a
+// neighbour updates redundantly (up to two per axis where a periodic axis
+// wraps a rank onto itself), and with the fused pack its copies in the
+// face sinks (face_sinks.hpp) the boundary update stored before the source
+// was added. Each gets the same amplitude added to the same value, so
+// every copy stays bitwise the cell's. Empty on a step whose ring misses
+// the source: the step count still advances.
+template <class T>
 struct SourceCells {
     static constexpr int kMax = 8;
     int count = 0;
-    long long offset[kMax] = {};
+    T* cell[kMax] = {};
+
+    // Appends a cell; false when full.
+    bool add(T* c) {
+        if (count == kMax) return false;
+        cell[count++] = c;
+        return true;
+    }
 };
 
 } // namespace stencil

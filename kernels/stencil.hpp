@@ -9,6 +9,7 @@
 
 #include "box.hpp"
 #include "coefficients.hpp"
+#include "face_sinks.hpp"
 #include "fatal.hpp"
 #include "field.hpp"
 #include "launch_shape.hpp"
@@ -57,11 +58,13 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 
 // launch_wave_step over every box of `boxes` (each with its resolved shape),
 // one launch per table of wave_tables: bitwise the same cells and values as
-// one launch per box, in fewer launches.
+// one launch per box, in fewer launches. Each updated cell is also stored
+// into the `sinks` that hold it (the fused pack, face_sinks.hpp).
 template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
-                       const Sponge& sponge, Stream& stream);
+                       const Sponge& sponge, Stream& stream,
+                       const FaceSinks<T>& sinks = FaceSinks<T>{});
 
 // The explicit instantiations of the API above, written once for each
 // back-end's sources.
@@ -73,9 +76,9 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
                                          Stream&, const LaunchShape&);                             \
-    template void launch_wave_boxes<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,    \
-                                          const std::vector<WaveTable>&,                           \
-                                          const Coefficients<R, T>&, const Sponge&, Stream&);
+    template void launch_wave_boxes<R, T>(                                                         \
+        FieldView<const T>, FieldView<T>, FieldView<const T>, const std::vector<WaveTable>&,       \
+        const Coefficients<R, T>&, const Sponge&, Stream&, const FaceSinks<T>&);
 
 // dst[0..count) = src[0..count): the bandwidth yardstick.
 template <class T>

@@ -11,17 +11,18 @@ namespace {
 
 // The wave update over every box of a table in one launch: a 1-D grid of
 // all boxes' blocks, each block finding its box, tile and 2-D thread
-// shape in the table (launch_table.hpp).
+// shape in the table (launch_table.hpp), and storing the faces the next
+// exchange sends into their sinks as it goes (face_sinks.hpp).
 template <int R, class T, int Rows, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     wave_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
-                      WaveTable table, Coefficients<R, T> c, Sponge sponge) {
+                      WaveTable table, Coefficients<R, T> c, Sponge sponge, FaceSinks<T> sinks) {
     const TablePlace place = locate_block(table, blockIdx.x);
     const TableBox& e = place.entry;
     const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
-    fused_walk<R, T, true, Rows, SyncRing>(
+    fused_walk<R, T, true, Rows, SyncRing, true>(
         p, out, vel, e.box, c, sponge, e.groups, e.window,
-        {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz});
+        {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz}, &sinks);
 }
 
 // The table kernel for a table's rows per thread; staged synchronously if
@@ -88,7 +89,7 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
-                       const Sponge& sponge, Stream& stream) {
+                       const Sponge& sponge, Stream& stream, const FaceSinks<T>& sinks) {
     for (const WaveTable& table : tables) {
         if (table.blocks == 0) continue;
         std::size_t lds = 0;
@@ -99,7 +100,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
         }
         detail::wave_table_kernel_for<R, T>(
             table)<<<unsigned(table.blocks), table.threads, lds, stream.handle()>>>(
-            p, p_prev, vel, table, c, sponge);
+            p, p_prev, vel, table, c, sponge, sinks);
         GPU_CHECK_LAUNCH();
     }
 }

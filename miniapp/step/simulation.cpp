@@ -11,6 +11,23 @@
 
 namespace stencil {
 
+namespace {
+
+// --inject-fault early-boundary: the slabs right after the step's fork,
+// before any halo of the step has arrived.
+void launch_boundary_first(std::vector<Phase>& phases) {
+    const auto boundary = std::find_if(
+        phases.begin(), phases.end(), [](const Phase& p) { return p.kind == PhaseKind::Boundary; });
+    if (boundary == phases.end()) return;
+    const Phase moved = *boundary;
+    phases.erase(boundary);
+    const auto fork = std::find_if(phases.begin(), phases.end(),
+                                   [](const Phase& p) { return p.kind == PhaseKind::Fork; });
+    phases.insert(fork == phases.end() ? phases.begin() + 1 : fork + 1, moved);
+}
+
+} // namespace
+
 template <class T>
 void SimulationOf<T>::shapes_changed() {
     slab_tables_ = wave_tables(layout_, slabs_, kLanes<T>);
@@ -32,8 +49,10 @@ void SimulationOf<T>::setup_schedules() {
     // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R into
     // the interior, where the interior update writes.
     in.pack_reaches_interior = depth_ >= 3;
+    in.halos_ready = exchange_->fuses_pack() && !exchange_->moves_data();
     for (int ring_step = 0; ring_step < depth_; ++ring_step) {
         schedules_.push_back(step_phases(in, ring_step));
+        if (plan_.aids.early_boundary()) launch_boundary_first(schedules_.back()); // test aid
         runs_.push_back(graph_runs(schedules_.back()));
     }
 }
@@ -67,8 +86,11 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Unpack:
         return exchange_->unpack(s.p, s.next, sampled);
     case PhaseKind::Boundary:
-        return timed_update(t.boundary_start, t.boundary_stop,
-                            [&] { update_tables_(s.p, s.next, vel_view(), slab_tables_, stream); });
+        exchange_->before_boundary(s.p, s.next, plan_.aids.poison_halo()); // test aids
+        return timed_update(t.boundary_start, t.boundary_stop, [&] {
+            update_tables_(s.p, s.next, vel_view(), slab_tables_, exchange_->sinks_for(s.next),
+                           stream);
+        });
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
         return timed_update(t.interior_start, t.interior_stop,
                             [&] { update_(s.p, s.next, vel_view(), whole_, stream); });
@@ -76,7 +98,7 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return compute_.wait_for(halo_);
     case PhaseKind::Source:
         if (adds_source_)
-            launch_add_source(s.next, source_cells_[std::size_t(s.ring_step)], source_,
+            launch_add_source(source_cells_[std::size_t(s.ring_step)][array_of(s.next)], source_,
                               source_step_.data(), stream);
         return;
     }
@@ -152,6 +174,10 @@ void SimulationOf<T>::step(bool timed) {
     StepTimers& t = next_timers(timed, ring_step);
     if (steps_done_ == 0) first_start_.record(compute_); // not the time spent on setup
     const StepState state{t, view(current_), view(1 - current_), ring_step, steps_done_ % kSlots};
+    if (ring_step == 0 && !primed_) { // before the graphs, which never hold it
+        exchange_->prime(state.p, compute_);
+        primed_ = true;
+    }
     if (use_graphs_)
         run_graphs(state);
     else
@@ -201,6 +227,7 @@ void SimulationOf<T>::rewind() {
     // Step 0 again with p in fields_[0], as the graphs were captured.
     current_ = 0;
     steps_done_ = timed_steps_ = collected_ = first_step_ = 0;
+    primed_ = false;
     totals_ = PhaseTotals{};
 }
 

@@ -87,8 +87,9 @@ private:
     // one box, and over boxes merged into tables.
     using UpdateFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
                                         const LaunchBox&, Stream&)>;
-    using UpdateTablesFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
-                                              const std::vector<WaveTable>&, Stream&)>;
+    using UpdateTablesFn =
+        std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
+                           const std::vector<WaveTable>&, const FaceSinks<T>&, Stream&)>;
     static constexpr int kSlots = kHaloTimingSlots;
 
     void setup_boxes();
@@ -150,6 +151,9 @@ private:
     // Whether this rank owns global `cell`, and its index in the padded layout.
     bool owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const;
     FieldView<T> view(int which) { return view_of(fields_[which].data(), layout_); }
+    int array_of(FieldView<T> f) const {
+        return f.origin == view_of(fields_[0].data(), layout_).origin ? 0 : 1;
+    }
     FieldView<const T> current_view() const { return view_of(fields_[current_].data(), layout_); }
     FieldView<const T> vel_view() const { return view_of(vel_.data(), layout_); }
 
@@ -172,11 +176,13 @@ private:
     // deep halos "whole" is the interior grown by the ring the exchange
     // step updates, (k-1)*R cells on each side with a neighbour.
     LaunchBox whole_, inner_;
-    std::vector<LaunchBox> slabs_;          // the shell whole - inner, as non-overlapping boxes
-    std::vector<WaveTable> slab_tables_;    // the slabs in as few launches as their shapes allow
-    std::vector<LaunchBox> ring_;           // deep halos: the box of each step after the exchange
-    std::vector<SourceCells> source_cells_; // by step of the cycle
-    bool adds_source_ = false;              // any step adds the source on this rank
+    std::vector<LaunchBox> slabs_;       // the shell whole - inner, as non-overlapping boxes
+    std::vector<WaveTable> slab_tables_; // the slabs in as few launches as their shapes allow
+    std::vector<LaunchBox> ring_;        // deep halos: the box of each step after the exchange
+    // By step of the cycle, then by the array the step writes (the cells
+    // are pointers, and the fused pack's copies differ by array).
+    std::vector<std::array<SourceCells<T>, 2>> source_cells_;
+    bool adds_source_ = false; // any step adds the source on this rank
     RickerSource source_;
     DeviceArray<long long> source_step_{1}; // the steps the source kernel has added
     UpdateFn update_;
@@ -192,6 +198,11 @@ private:
     int steps_done_ = 0;  // since the start, the warm-up's rewind or a restore
     int first_step_ = 0;  // the physics step a restore continued from
     int timed_steps_ = 0; // enqueued, for the phase sampling
+    // The fused pack: whether the send buffers and the rank's own halos hold
+    // p's faces, as the last step's boundary update leaves them. False
+    // where the fields were set from outside a step; the next exchange
+    // step primes them first.
+    bool primed_ = false;
 
     // What the const queries settle before they read a field: they wait for
     // the compute stream and read the steps' timers into totals_, which

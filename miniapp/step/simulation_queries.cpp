@@ -190,6 +190,7 @@ void SimulationOf<T>::set_value_at(const std::array<int, 3>& cell, double value)
     const Box one{l[0], l[0] + 1, l[1], l[1] + 1, l[2], l[2] + 1};
     launch_fill(view(current_), one, T(value), compute_);
     compute_.synchronize();
+    primed_ = false; // the cell's copies in the faces are the old value's
 }
 
 // The members defined in this file, for both precisions (simulation.cpp

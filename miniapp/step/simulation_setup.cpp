@@ -68,14 +68,23 @@ void SimulationOf<T>::setup_source() {
     }
     for (int s = 0; s < depth_; ++s) {
         const Box& box = s == 0 ? whole_.box : ring_[std::size_t(s - 1)].box;
-        SourceCells cells;
-        for (int k : along[2])
-            for (int j : along[1])
-                for (int i : along[0])
-                    if (box.contains(i, j, k) && cells.count < SourceCells::kMax)
-                        cells.offset[cells.count++] = (long long)layout_.index(i, j, k);
-        adds_source_ = adds_source_ || cells.count > 0;
-        source_cells_.push_back(cells);
+        std::array<SourceCells<T>, 2> by_array;
+        for (int a = 0; a < 2; ++a) {
+            // The array the step writes, and what the fused pack copied of it.
+            const FieldView<T> next = view(a);
+            SourceCells<T>& cells = by_array[std::size_t(a)];
+            for (int k : along[2])
+                for (int j : along[1])
+                    for (int i : along[0]) {
+                        if (!box.contains(i, j, k)) continue;
+                        std::vector<T*> copies = exchange_->sink_copies(next, i, j, k);
+                        copies.push_back(next.origin + layout_.index(i, j, k));
+                        for (T* copy : copies)
+                            if (!cells.add(copy)) fatal("the source has more copies than it holds");
+                    }
+        }
+        adds_source_ = adds_source_ || by_array[0].count > 0;
+        source_cells_.push_back(by_array);
     }
 }
 
@@ -125,10 +134,12 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
       layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options.radius) {
     setup_boxes();
     setup_fields();
+    // The fused pack needs the boundary slabs (overlap) to store the faces.
     exchange_ = std::make_unique<HaloExchange<T>>(
         d_, layout_, options_.radius, depth_, plan_.comm_mode,
-        std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_);
-    exchange_->set_drop_one_face(plan_.aids.drop_face()); // test aid
+        std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_, options_.overlap);
+    exchange_->set_drop_one_face(plan_.aids.drop_face());                 // test aid
+    if (plan_.aids.short_fused_pack()) exchange_->set_short_fused_pack(); // test aid
     setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with
@@ -167,8 +178,9 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
             for (LaunchBox& u : *boxes)
                 u.shape = wave_shape<RR, T>(options_.shape, layout_, u.box);
         update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
-                                     const std::vector<WaveTable>& tables, Stream& stream) {
-            launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream);
+                                     const std::vector<WaveTable>& tables,
+                                     const FaceSinks<T>& sinks, Stream& stream) {
+            launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream, sinks);
         };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                            const LaunchBox& u, Stream& stream) {

@@ -9,6 +9,17 @@ std::vector<Phase> step_phases(const ScheduleInputs& in, int ring_step) {
     if (ring_step > 0) return {{K::Interior, Lane::Compute}, {K::Source, Lane::Compute}};
 
     std::vector<Phase> s{{K::Begin, Lane::Host}};
+    if (in.halos_ready && in.overlap) {
+        // The shell first, on the high-priority halo stream, so that its
+        // few latency-bound blocks are resident before the interior's fill
+        // the device, and finish beside it rather than after it.
+        s.insert(s.end(), {{K::Fork, Lane::Compute},
+                           {K::Boundary, Lane::Halo},
+                           {K::Interior, Lane::Compute},
+                           {K::Join, Lane::Compute},
+                           {K::Source, Lane::Compute}});
+        return s;
+    }
     if (in.moves_data) {
         // After the previous step, whose last work is on the compute stream.
         s.push_back({K::Fork, Lane::Compute});

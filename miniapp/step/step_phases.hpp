@@ -17,13 +17,15 @@ namespace stencil {
 enum class PhaseKind {
     Begin,    // host bookkeeping: the step's timer slot and MPI request set
     Fork,     // the halo stream waits for the compute stream (the previous step)
-    Pack,     // owned faces into send buffers (Staged: and on to pinned memory)
+    Pack,     // owned faces into send buffers (Staged: and on to pinned memory);
+              // with the fused pack, only the event the sends wait for
     Interior, // the update of the box that needs no new halo: the interior
               // shrunk by R, or a deep-halo ring step's box
     Post,     // MPI: wait for the pack, start the requests; NCCL: enqueue the group
     Wait,     // MPI: complete the requests
     Unpack,   // received faces into the halos
-    Boundary, // the shell between the interior and the halo: the slabs
+    Boundary, // the shell between the interior and the halo: the slabs, which
+              // with the fused pack also store the next exchange's faces
     Whole,    // the whole box at once (overlap off), after the halos are in
     Join,     // the compute stream waits for the halo stream
     Source,   // the Ricker source, after the update of its cell
@@ -43,6 +45,9 @@ struct ScheduleInputs {
     bool moves_data = true;             // the exchange puts work on the halo stream
     bool host_between = true;           // MPI: the host acts between pack and unpack
     bool pack_reaches_interior = false; // the pack reads cells the interior writes
+    // The fused pack with nothing to receive (a rank whose faces are all its
+    // own): the halos are in when the step starts, filled by the last one.
+    bool halos_ready = false;
 };
 
 // The phases of a step `ring_step` steps after an exchange: 0 for the

@@ -33,8 +33,14 @@ std::string TestAids::inject_fault(const std::string& value) {
         return parse_rank(value.substr(10), fail_rank_);
     else if (value == "write-error")
         write_error_ = true;
+    else if (value == "short-fused-pack")
+        short_fused_pack_ = true;
+    else if (value == "early-boundary")
+        early_boundary_ = true;
     else
-        return "'" + value + "' is not drop-face, short-ring, nan, fail-rank=N or write-error";
+        return "'" + value +
+               "' is not drop-face, short-ring, short-fused-pack, early-boundary, nan, "
+               "fail-rank=N or write-error";
     return {};
 }
 

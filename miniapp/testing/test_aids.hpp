@@ -14,9 +14,9 @@ public:
     // The step after which the nan and fail-rank faults strike.
     static constexpr int kFaultStep = 3;
 
-    // --inject-fault's value (drop-face, short-ring, nan, fail-rank=N,
-    // write-error) plants that fault; returns "" or why the value is none
-    // of them, for the caller to put after the option's name.
+    // --inject-fault's value (drop-face, short-ring, short-fused-pack,
+    // early-boundary, nan, fail-rank=N, write-error) plants that fault; returns "" or why the value
+    // is none of them, for the caller to put after the option's name.
     std::string inject_fault(const std::string& value);
     // --poison-halo.
     void set_poison_halo() { poison_halo_ = true; }
@@ -27,6 +27,10 @@ public:
     bool drop_face() const { return drop_face_; }
     // Update the ghost ring of deep halos one cell short.
     bool short_ring() const { return short_ring_; }
+    // Store the first face of the fused pack one cell short along x.
+    bool short_fused_pack() const { return short_fused_pack_; }
+    // Launch the boundary slabs before their halos arrive.
+    bool early_boundary() const { return early_boundary_; }
     // A write error is planted (it needs snapshots to strike).
     bool write_error() const { return write_error_; }
     // Put a NaN at the source after `step`.
@@ -39,11 +43,12 @@ public:
         return write_error_ && snapshot == 1 && rank == ranks - 1;
     }
 
-    // The same aids without the planted bugs in the exchange and the ring
-    // (drop-face, short-ring): what --check's one-domain reference runs with.
+    // The same aids without the planted bugs in the exchange, the ring and
+    // the schedule: what --check's one-domain reference runs with.
     TestAids without_exchange_bugs() const {
         TestAids clean = *this;
         clean.drop_face_ = clean.short_ring_ = false;
+        clean.short_fused_pack_ = clean.early_boundary_ = false;
         return clean;
     }
 
@@ -51,6 +56,8 @@ private:
     bool poison_halo_ = false;
     bool drop_face_ = false;
     bool short_ring_ = false;
+    bool short_fused_pack_ = false;
+    bool early_boundary_ = false;
     bool nan_ = false;
     int fail_rank_ = -1;
     bool write_error_ = false;
