@@ -3,35 +3,98 @@
 // way, cell by cell in long double straight from the weights, on the first
 // and last planes of the box (every x and y of the box, and both z ends,
 // where a halo or window bug shows first). A wrong kernel then cannot post
-// a fast time unnoticed.
+// a fast time unnoticed. Only those planes and their R-neighbourhood come
+// back from the device (HostPlanes), so a check costs in proportion to the
+// box's x-y extent, not to the whole field: a thin shell slab of a 512^3
+// grid reads back a few planes, not four whole fields.
 #pragma once
 
 #include "coefficients.hpp"
 #include "layout.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace stencil::bench {
+
+// The z planes of `box` that the check samples: its first and last.
+inline std::array<int, 2> checked_planes(const Box& box) {
+    return {box.z0, box.z1 - 1};
+}
+
+// Part of a field on the host, widened to double: on some z planes one
+// contiguous run of elements each, addressed like the whole allocation
+// (n = front + index(i, j, k)). Arrays::read fills it from the device.
+class HostPlanes {
+public:
+    struct Plane {
+        std::size_t first = 0, end = 0; // allocation indices [first, end)
+        std::vector<double> values;
+    };
+
+    explicit HostPlanes(const Layout& layout)
+        : layout_(layout), planes_(std::size_t(layout.pz())) {}
+
+    // Asks for the cells of `box` on its checked planes, grown by `reach`
+    // cells on every side (R for the stencil's input, 0 for the rest).
+    void want(const Box& box, int reach) {
+        const Box all = layout_.padded();
+        const int x0 = std::max(box.x0 - reach, all.x0), x1 = std::min(box.x1 + reach, all.x1);
+        const int y0 = std::max(box.y0 - reach, all.y0), y1 = std::min(box.y1 + reach, all.y1);
+        for (const int k : checked_planes(box))
+            for (int z = std::max(k - reach, all.z0); z < std::min(k + reach + 1, all.z1); ++z) {
+                Plane& plane = planes_[std::size_t(z)];
+                const std::size_t first = layout_.front + layout_.index(x0, y0, z);
+                const std::size_t end = layout_.front + layout_.index(x1 - 1, y1 - 1, z) + 1;
+                const bool empty = plane.end == plane.first;
+                plane.first = empty ? first : std::min(plane.first, first);
+                plane.end = empty ? end : std::max(plane.end, end);
+            }
+    }
+
+    std::vector<Plane>& planes() { return planes_; }
+    double operator[](std::size_t n) const {
+        const Plane& plane = planes_[plane_of(n)];
+        return plane.values[n - plane.first];
+    }
+
+private:
+    // The plane holding element n, which must have been asked for: a check
+    // that reads outside what it asked for is a bug in the check.
+    std::size_t plane_of(std::size_t n) const {
+        const std::size_t z = (n - std::size_t(layout_.front)) / layout_.slice;
+        if (n < std::size_t(layout_.front) || z >= planes_.size() || n < planes_[z].first ||
+            n >= planes_[z].first + planes_[z].values.size())
+            throw std::logic_error("stencil-bench: the check read a cell it did not read back");
+        return z;
+    }
+
+    Layout layout_;
+    std::vector<Plane> planes_; // by z; first == end where not asked for
+};
 
 // What the output should hold: the derivatives named by `axes` ("x", "xy",
 // "xyz", ...) of p, or, for the wave update (axes empty), the undamped
 // leapfrog 2p - prev + vel * L(p).
 struct Expected {
     std::string axes;
-    const std::vector<double>* prev = nullptr; // wave only: p_prev before the launch
-    const std::vector<double>* vel = nullptr;  // wave only
+    const HostPlanes* prev = nullptr; // wave only: p_prev before the launch
+    const HostPlanes* vel = nullptr;  // wave only
 };
 
 // Empty when every sampled cell of `out` is within a relative 1e-5 (FP32)
 // or 1e-12 (FP64) of the reference, scaled by the largest reference value;
-// else one line naming the worst cell. `p` and `out` hold the whole
-// allocation of `layout`, widened to double.
+// else one line naming the worst cell. `p` holds the box's checked planes
+// grown by R (want(box, R)), `out` and the wave's prev and vel its checked
+// planes (want(box, 0)).
 template <int R, class T>
 std::string check_against_host(const Layout& layout, const Box& box, const Coefficients<R, T>& c,
-                               const std::vector<double>& p, const std::vector<double>& out,
+                               const HostPlanes& p, const HostPlanes& out,
                                const Expected& expected) {
     const bool wave = expected.axes.empty();
     const std::string axes = wave ? "xyz" : expected.axes;
@@ -39,7 +102,7 @@ std::string check_against_host(const Layout& layout, const Box& box, const Coeff
     const T* weights[3] = {c.x, c.y, c.z};
     long double worst = 0, largest = 0;
     int at[3] = {0, 0, 0};
-    for (const int k : {box.z0, box.z1 - 1})
+    for (const int k : checked_planes(box))
         for (int j = box.y0; j < box.y1; ++j)
             for (int i = box.x0; i < box.x1; ++i) {
                 const long n =

@@ -3,6 +3,7 @@
 // reported against.
 #pragma once
 
+#include "bench_check.hpp"
 #include "bench_options.hpp"
 #include "field.hpp"
 #include "layout.hpp"
@@ -40,11 +41,35 @@ struct Arrays {
         copy_to_device(vel, host.data());
     }
     FieldView<T> view(DeviceArray<T>& x) { return view_of(x.data(), layout); }
-    // `x` on the host, widened to double for the reference check.
+    // `x` on the host, widened to double (the copy's check).
     std::vector<double> host(const DeviceArray<T>& x) const {
         std::vector<T> h(layout.allocation());
         copy_to_host(h.data(), x);
         return std::vector<double>(h.begin(), h.end());
+    }
+    // What the reference check reads of `x` for `boxes`: their checked
+    // planes grown by `reach` (bench_check.hpp), a plane's run at a time.
+    HostPlanes planes(const DeviceArray<T>& x, const std::vector<Box>& boxes, int reach) const {
+        HostPlanes host(layout);
+        for (const Box& box : boxes)
+            host.want(box, reach);
+        std::vector<T> h;
+        for (HostPlanes::Plane& plane : host.planes()) {
+            if (plane.end == plane.first) continue;
+            h.resize(plane.end - plane.first);
+            copy(h.data(), x.data() + plane.first, h.size() * sizeof(T));
+            plane.values.assign(h.begin(), h.end());
+        }
+        return host;
+    }
+    // Test aid (--inject-fault=wrong-result): the first cell of `box` in
+    // `x` made wrong on the device, where the check must find it.
+    void plant_wrong_cell(DeviceArray<T>& x, const Box& box) const {
+        T* cell = x.data() + layout.front + layout.index(box.x0, box.y0, box.z0);
+        T value;
+        copy(&value, cell, sizeof value);
+        value += T(1);
+        copy(cell, &value, sizeof value);
     }
 };
 

@@ -64,9 +64,9 @@ double time_launches(benchmark::State& state, Stream& stream, int warmup, Launch
 template <int R, class T>
 void check_output(benchmark::State& st, const std::string& name, Arrays<T>& x, const Box& box,
                   const Coefficients<R, T>& c, const Expected& expected, bool plant_error) {
-    const std::vector<double> p = x.host(x.p);
-    std::vector<double> out = x.host(expected.axes.empty() ? x.prev : x.out);
-    if (plant_error) out[x.layout.front + x.layout.index(box.x0, box.y0, box.z0)] += 1.0;
+    DeviceArray<T>& result = expected.axes.empty() ? x.prev : x.out;
+    if (plant_error) x.plant_wrong_cell(result, box);
+    const HostPlanes p = x.planes(x.p, {box}, R), out = x.planes(result, {box}, 0);
     const std::string why = check_against_host(x.layout, box, c, p, out, expected);
     if (!why.empty()) record_wrong(st, name, why);
 }

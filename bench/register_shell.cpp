@@ -37,18 +37,16 @@ std::vector<Box> part_boxes(const ShellSplit& split, const std::vector<int>& whi
     return boxes;
 }
 
-// Once more from a known p_prev, each box against the host.
+// Once more from a known p_prev, each box against the host: only the
+// boxes' checked planes come back (bench_check.hpp), not whole fields.
 template <int R, class T, class Run>
 void check_part(benchmark::State& st, const ShellPart<R, T>& part, Arrays<T>& x, Stream& stream,
                 Run&& run) {
-    std::vector<double> prev = x.host(x.prev), vel = x.host(x.vel);
+    const HostPlanes prev = x.planes(x.prev, part.boxes, 0), vel = x.planes(x.vel, part.boxes, 0);
     run();
     stream.synchronize();
-    const std::vector<double> p = x.host(x.p);
-    std::vector<double> out = x.host(x.prev);
-    const Box& first = part.boxes[0];
-    if (part.o.plant_wrong_result)
-        out[x.layout.front + x.layout.index(first.x0, first.y0, first.z0)] += 1;
+    if (part.o.plant_wrong_result) x.plant_wrong_cell(x.prev, part.boxes[0]);
+    const HostPlanes p = x.planes(x.p, part.boxes, R), out = x.planes(x.prev, part.boxes, 0);
     Expected expected{""};
     expected.prev = &prev, expected.vel = &vel;
     for (const Box& box : part.boxes)

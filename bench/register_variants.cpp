@@ -98,9 +98,9 @@ void run_family(benchmark::State& st, const Family<R, T>& f, const LaunchShape& 
         time_launches(st, stream, f.o.warmup, [&] { launch_with(x, box, stream, shape); });
     report(st, f.key, f.cells, f.bytes, t);
     Expected expected{f.axes};
-    std::vector<double> prev, vel;
+    HostPlanes prev(x.layout), vel(x.layout);
     if (f.axes.empty()) { // the wave updates p_prev in place: once more, from a known p_prev
-        prev = x.host(x.prev), vel = x.host(x.vel);
+        prev = x.planes(x.prev, {box}, 0), vel = x.planes(x.vel, {box}, 0);
         expected.prev = &prev, expected.vel = &vel;
         launch_with(x, box, stream, shape);
         stream.synchronize();

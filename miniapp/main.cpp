@@ -15,6 +15,7 @@
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
 #include "step/halo_depth.hpp"
+#include "step/overlap.hpp"
 #include "step/simulation.hpp"
 #include "step/tuning.hpp"
 
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 namespace stencil {
 namespace {
@@ -148,7 +150,7 @@ struct Prepared {
 // outputs (the folder, held in `folder_lock` by rank 0 until the run ends,
 // the receivers, the run's id), the checkpoint folder (held in
 // `checkpoint_lock` where it is not the output folder), the halo path, the device, the memory
-// check, the halo depth. "" or why the run cannot go on (a user error).
+// check, the overlap, the halo depth. "" or why the run cannot go on (a user error).
 std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lock,
                     OutputFolderLock& checkpoint_lock) {
     RunPlan& plan = run.plan;
@@ -180,7 +182,10 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
         const std::string table = binding_table(run.binding, MPI_COMM_WORLD);
         if (world_rank() == 0) std::printf("%s", table.c_str());
     }
-    const HaloDepthChoice depth = choose_halo_depth(c, plan, physics);
+    // Overlap first (at the explicit depth, else 1), then the depth with it.
+    OverlapDecision overlap = choose_overlap(c, plan, physics);
+    plan.overlap = overlap.overlap, plan.overlap_reason = std::move(overlap.reason);
+    const HaloDepthChoice depth = choose_halo_depth(c, plan, physics, overlap.at_depth_one);
     plan.halo_depth = depth.depth, plan.halo_depth_reason = depth.reason;
     return {};
 }

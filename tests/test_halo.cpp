@@ -5,6 +5,7 @@
 #include "gpu_aware.hpp"
 #include "halo_plan.hpp"
 #include "step/halo_depth.hpp"
+#include "step/overlap.hpp"
 
 #include <gtest/gtest.h>
 
@@ -153,6 +154,16 @@ TEST(HaloDepthRule, TheFastestDepthUnlessAShallowerOneIsWithinTolerance) {
     EXPECT_EQ(fastest_depth({{1, 0.100}, {2, 0.101}, {4, 0.120}}), 1);  // bandwidth-bound
     EXPECT_EQ(fastest_depth({{1, 0.050}, {2, 0.049}}), 1);
     EXPECT_EQ(fastest_depth({{1, 0.050}}), 1);
+}
+
+TEST(OverlapRule, OnUnlessOffIsFasterByMoreThanTheTolerance) {
+    EXPECT_TRUE(overlap_wins(1.034, 1.034));
+    EXPECT_TRUE(overlap_wins(1.000, 1.100));  // on faster
+    EXPECT_TRUE(overlap_wins(1.000, 0.985));  // off 1.5% faster: not enough
+    EXPECT_FALSE(overlap_wins(1.034, 0.934)); // off 9.7% faster
+    EXPECT_FALSE(overlap_wins(1.000, 0.975)); // off 2.5% faster
+    EXPECT_EQ(overlap_wins(1.0, 1.0 - kOverlapTolerance * 1.01), false);
+    EXPECT_EQ(overlap_wins(1.0, 1.0 - kOverlapTolerance * 0.99), true);
 }
 
 TEST(GpuAwareDetection, EnvironmentForcesTheAnswerEitherWay) {

@@ -90,7 +90,14 @@ the same work on every rank. A sponge has no edge to absorb at there:
 - `nccl` runs NCCL (CUDA) or RCCL (HIP) on the halo stream, where CMake
   found the library (docs/BUILDING.md).
 - `none` moves no halos: one GPU's arithmetic alone.)md"},
-    {"--overlap", "Off: the exchange first, then one whole-box kernel."},
+    {"--overlap",
+     R"md(On: the interior kernel runs while the halos travel, then the shell
+of slabs next to the halos. Off: the exchange first, then one whole-box
+kernel. `auto` times both on the run's own steps in the warm-up (at the
+explicit `--halo-depth`, else at 1, before the depth is chosen) and keeps
+on unless off is more than 2% faster. On the HOST back-end, with
+`--comm none` or without neighbours it is on. The report says which ran
+and why. Results are bit-identical either way.)md"},
     {"--halo-depth",
      R"md(In between exchanges each rank updates a ring of its neighbours' cells
 again, shrinking by R per step, so it sends K times fewer (larger) messages

@@ -15,6 +15,9 @@ enum class ModelKind { Constant, Layered, File };
 // --graphs: replay each step's device work as captured graphs. Auto: on
 // where the build has them and they measured faster (simulation.cpp).
 enum class GraphChoice { Auto, On, Off };
+// --overlap: the interior kernel while the halos travel. Auto: chosen per
+// run by timing both (step/overlap.hpp, RunPlan::overlap).
+enum class OverlapChoice { Auto, On, Off };
 
 // The deepest halo, in multiples of R: k*R <= 64 cells keeps a layout's
 // front padding within one 64-element line.
@@ -29,7 +32,7 @@ struct Options {
     int steps = 100;
     int warmup = 5;
     CommChoice comm = CommChoice::Auto;
-    bool overlap = true;
+    OverlapChoice overlap = OverlapChoice::Auto;
     // --halo-depth: k, a halo k*R deep exchanged once every k steps; 0:
     // auto, chosen per run (step/halo_depth.hpp, RunPlan::halo_depth).
     int halo_depth = 0;

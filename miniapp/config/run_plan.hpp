@@ -26,6 +26,9 @@ struct RunPlan {
     // (step/halo_depth.hpp), and why (the report says).
     int halo_depth = 1;
     std::string halo_depth_reason;
+    // The interior kernel while the halos travel (step/overlap.hpp), and why.
+    bool overlap = true;
+    std::string overlap_reason;
     // --model file:PATH: its element type (float64, else float32) and its
     // CRC-32, which names the model in checkpoints (model_file.hpp).
     bool model_fp64 = false;

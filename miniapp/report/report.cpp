@@ -133,10 +133,11 @@ void print_problem(const Report& r) {
                   r.physics.c_min, r.physics.c_max);
     std::printf("  model %s, %s m/s, spacing %g m, sponge %d cells\n",
                 model_name(c, r.plan).c_str(), speeds, c.spacing, c.sponge);
-    std::printf("  comm %s (%s), overlap %s, halo %.2f MiB per exchange on rank 0, pinned host "
-                "buffers %zu bytes\n",
-                r.comm_mode.c_str(), r.comm_reason.c_str(), c.overlap ? "on" : "off",
-                r.halo_mib_per_step, r.pinned_bytes);
+    std::printf("  comm %s (%s), halo %.2f MiB per exchange on rank 0, pinned host buffers %zu "
+                "bytes\n",
+                r.comm_mode.c_str(), r.comm_reason.c_str(), r.halo_mib_per_step, r.pinned_bytes);
+    std::printf("  overlap %s (%s)\n", r.plan.overlap ? "on" : "off",
+                r.plan.overlap_reason.c_str());
     std::printf("  halo depth %d (%s): one exchange every %d step%s, %.1f%% of the cells updated "
                 "are neighbours' (redundant)\n",
                 r.halo_depth, r.plan.halo_depth_reason.c_str(), r.halo_depth,
@@ -204,7 +205,8 @@ void print_report(const Report& r) {
     std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d ranks, grid %dx%dx%d, comm %s, overlap %s, "
                 "halo depth %d)\n",
                 r.gcells_total, c.radius, precision_name(c.precision), r.ranks, r.grid[0],
-                r.grid[1], r.grid[2], r.comm_mode.c_str(), c.overlap ? "on" : "off", r.halo_depth);
+                r.grid[1], r.grid[2], r.comm_mode.c_str(), r.plan.overlap ? "on" : "off",
+                r.halo_depth);
 }
 
 namespace {
@@ -237,7 +239,8 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"warmup", c.warmup},
                 {"comm", r.comm_mode},
                 {"comm_reason", r.comm_reason},
-                {"overlap", c.overlap},
+                {"overlap", r.plan.overlap},
+                {"overlap_reason", r.plan.overlap_reason},
                 {"halo_depth", r.halo_depth},
                 {"halo_depth_reason", r.plan.halo_depth_reason},
                 {"exchanges_per_step", 1.0 / r.halo_depth},

@@ -8,9 +8,10 @@
 #include "config/model.hpp"
 #include "config/options.hpp"
 #include "config/run_plan.hpp"
-#include "step/simulation.hpp"
+#include "step/trial.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,8 +39,11 @@ int fastest_depth(const std::vector<std::pair<int, double>>& times);
 // 1 where nothing is exchanged or compute bounds the step (the HOST
 // back-end); otherwise it times the run's own steps at k = 1 and, unless
 // the exchange is already hidden, at the deeper kAutoDepths that fit, each
-// on a fresh simulation of the same problem (the slowest rank's step).
-// `plan` holds the grids and the halo path; its depth is not read.
-HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const Physics& physics);
+// on a fresh simulation of the same problem (the slowest rank's step), with
+// the run's overlap. `plan` holds the grids, the halo path and the overlap
+// (step/overlap.hpp, chosen first); its depth is not read. `at_depth_one`:
+// the trial at k = 1 with that overlap, where one was timed already.
+HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const Physics& physics,
+                                  const std::optional<Trial>& at_depth_one = std::nullopt);
 
 } // namespace stencil

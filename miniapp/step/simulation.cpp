@@ -43,7 +43,7 @@ void SimulationOf<T>::shapes_changed() {
 template <class T>
 void SimulationOf<T>::setup_schedules() {
     ScheduleInputs in;
-    in.overlap = options_.overlap;
+    in.overlap = plan_.overlap;
     in.moves_data = exchange_->moves_data();
     in.host_between = exchange_->host_between();
     // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R into
@@ -163,7 +163,7 @@ StepTimers& SimulationOf<T>::next_timers(bool timed, int ring_step) {
     // events cost what they cost at k = 1.
     t.sampled = timed && timed_steps_ / depth_ % kPhaseSampling == 0;
     t.exchanged = ring_step == 0 && exchange_->moves_data();
-    t.has_boundary = ring_step == 0 && options_.overlap;
+    t.has_boundary = ring_step == 0 && plan_.overlap;
     timed_steps_ += timed;
     return t;
 }
@@ -259,7 +259,7 @@ template <class T>
 template <class Self>
 auto SimulationOf<T>::updated_boxes(Self& self) {
     std::vector<decltype(&self.whole_)> boxes;
-    if (!self.options_.overlap) {
+    if (!self.plan_.overlap) {
         boxes.push_back(&self.whole_);
     } else {
         if (!self.inner_.box.empty()) boxes.push_back(&self.inner_);

@@ -57,7 +57,7 @@ public:
     }
     int steps_done() const override { return first_step_ + steps_done_; }
     const LaunchShape& interior_shape() const override {
-        return (options_.overlap ? inner_ : whole_).shape;
+        return (plan_.overlap ? inner_ : whole_).shape;
     }
     std::vector<LaunchBox> launch_boxes() const override;
     void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;

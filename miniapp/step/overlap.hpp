@@ -1,0 +1,41 @@
+// --overlap: whether the interior kernel runs while the halos travel (on),
+// or the exchange comes first and one kernel updates the whole box (off),
+// and why. On hides the exchange behind the interior but splits the update
+// into an interior and a shell of slabs; off is one launch over the box,
+// which can be faster where there is little to hide.
+#pragma once
+
+#include "config/model.hpp"
+#include "config/options.hpp"
+#include "config/run_plan.hpp"
+#include "step/trial.hpp"
+
+#include <optional>
+#include <string>
+
+namespace stencil {
+
+struct OverlapDecision {
+    bool overlap = true;
+    std::string reason; // for the report
+    // The chosen schedule's trial at halo depth 1, where auto timed one
+    // there: choose_halo_depth need not time k = 1 again.
+    std::optional<Trial> at_depth_one;
+};
+
+// Off must be this much faster than on to be chosen: on is the schedule
+// that keeps hiding the exchange as the job grows.
+inline constexpr double kOverlapTolerance = 0.02;
+
+// The rule over measured step times (ms per step): off only where it beats
+// on by more than kOverlapTolerance.
+bool overlap_wins(double on_ms, double off_ms);
+
+// Collective over MPI_COMM_WORLD. An explicit --overlap on|off stands.
+// Auto is on where nothing is exchanged (--comm none, no neighbours) or
+// the HOST back-end runs the phases in order anyway; otherwise it times
+// both schedules on fresh simulations of the same problem at the explicit
+// --halo-depth, else at 1, and keeps the faster (overlap_wins).
+OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Physics& physics);
+
+} // namespace stencil
