@@ -130,10 +130,14 @@ private:
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
     // --timeline: the phase's mark (timeline.hpp); it records in sampled
     // steps only (and in the sampled twin of a captured graph).
+    // `phase` is an element of the step's schedule, which gives its index.
     Timeline::Mark timeline_mark(const Phase& phase, const StepState& s, bool sampled) {
         const std::vector<Phase>& phases = schedules_[std::size_t(s.ring_step)];
-        return {sampled ? timeline_.get() : nullptr, phase.lane,
-                std::size_t(&phase - phases.data()), s.slot, stream_of(phase.lane)};
+        const auto index = std::size_t(&phase - phases.data());
+        if (sampled && timeline_ && index >= phases.size())
+            fatal("--timeline: a phase outside its step's schedule");
+        return {sampled ? timeline_.get() : nullptr, phase.lane, index, s.slot,
+                stream_of(phase.lane)};
     }
     // Launches graphs[graph_index(sampled)] on `stream`, capturing it (and
     // its sampled twin) from enqueue(sampled) the first time.
