@@ -9,9 +9,11 @@
 #include "driver.hpp"
 #include "gpu_aware.hpp"
 #include "io/checked_io.hpp"
+#include "io/output_folder.hpp"
 #include "outputs/outputs.hpp"
 #include "preflight.hpp"
 #include "report/report.hpp"
+#include "report/timeline_file.hpp"
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
 #include "step/halo_depth.hpp"
@@ -46,22 +48,14 @@ int refuse(const std::string& message) {
     return fail_together(message, 2);
 }
 
-// Rank 0 tries the report's path now rather than after an hour of compute,
-// through the partial name the report is written under (so no empty report
-// is left behind); the verdict is broadcast so that every rank refuses
+// Rank 0 tries the report's and the timeline's paths now rather than after
+// an hour of compute; the verdict is broadcast so that every rank refuses
 // together.
-std::string check_report_writable(const Options& c) {
+std::string check_end_files_writable(const Options& c) {
     std::string why;
-    if (world_rank() == 0 && !c.report.empty()) {
-        const std::string probe = partial_path(c.report);
-        std::error_code ignored;
-        if (std::filesystem::is_directory(c.report, ignored))
-            why = "--report " + c.report + ": a directory; name a file, such as " + c.report +
-                  "/report.json";
-        else if (std::FILE* f = std::fopen(probe.c_str(), "w"))
-            std::fclose(f), std::remove(probe.c_str());
-        else
-            why = "--report " + c.report + ": cannot write there (" + std::strerror(errno) + ")";
+    if (world_rank() == 0) {
+        if (!c.report.empty()) why = output_file_problem("--report", c.report);
+        if (why.empty() && !c.timeline.empty()) why = timeline_path_problem(c);
     }
     return first_problem(MPI_COMM_WORLD, why);
 }
@@ -75,12 +69,16 @@ bool matches_one_domain(const Simulation& sim, const Options& c, const RunPlan& 
     long long differing = -1;
     if (world_rank() == 0) {
         // One periodic domain exchanges with itself, so the reference must
-        // not share what is under test: no planted bug, and NCCL's exchange
-        // checked against MPI's (staged, which every MPI can do).
+        // not share what is under test: no planted bug, no overlap, and
+        // NCCL's exchange checked against MPI's (staged, which every MPI
+        // can do).
         RunPlan one = plan;
         one.procs = {1, 1, 1};
         one.aids = plan.aids.without_exchange_bugs(); // test aid
         one.halo_depth = 1; // exchanged every step: not what is under test
+        // One whole-box update after an unfused exchange: neither the slabs
+        // nor the fused pack, which a periodic domain would otherwise share.
+        one.overlap = false;
         if (one.comm_mode == CommMode::Nccl) one.comm_mode = CommMode::Staged;
         const auto single = make_simulation(c, one, physics, MPI_COMM_SELF);
         single->run(sim.steps_done(), false);
@@ -163,7 +161,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
             !why.empty())
             return why;
     if (const std::string why = resolve_physics(c, plan.grid, physics); !why.empty()) return why;
-    if (const std::string why = check_report_writable(c); !why.empty()) return why;
+    if (const std::string why = check_end_files_writable(c); !why.empty()) return why;
     if (const std::string why = prepare_outputs(c, plan, folder_lock); !why.empty()) return why;
     if (const std::string why = prepare_checkpoint_folder(c, plan, physics, checkpoint_lock);
         !why.empty())
@@ -268,6 +266,7 @@ int run(int argc, char** argv) {
     Simulation& sim = *simulation;
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
+    if (!c.timeline.empty()) sim.record_timeline(); // before any step: graphs capture its events
     Outputs outputs(c, plan, physics, sim);
     DriveResult outcome;
     const double started = MPI_Wtime();
@@ -278,8 +277,14 @@ int run(int argc, char** argv) {
     }
     if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
-    int status = report_and_check(sim, c, plan, physics,
-                                  summarize(sim, c, plan, physics, prepared.binding, shapes));
+    Report report = summarize(sim, c, plan, physics, prepared.binding, shapes);
+    int status = 0;
+    if (!c.timeline.empty()) // collective; rank 0 writes, and knows whether it could
+        if (const std::string why = write_timeline(sim, report); !why.empty()) {
+            std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+            status = 1;
+        }
+    status = std::max(status, report_and_check(sim, c, plan, physics, report));
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     return status;
 }

@@ -38,6 +38,7 @@ for input in "$work/missing.json" "$work/truncated.json" "$work/empty"; do
   expect nonzero "bench-table $input" python3 "$repo/tools/bench-table.py" "$input"
   expect nonzero "miniapp-table $input" python3 "$repo/tools/miniapp-table.py" "$input"
   expect nonzero "resource-report $input" python3 "$repo/tools/resource-report.py" hip "$input"
+  expect 2 "timeline-svg $input" python3 "$repo/tools/timeline-svg.py" "$input" "$work/t.svg"
   expect nonzero "project --machine $input" python3 "$repo/jobscripts/project.py" "$work/empty" --machine "$input" weak
 done
 # make-model.py with a Python that has NumPy, so that its own checks answer.

@@ -152,6 +152,23 @@ GPUs).)md"},
      R"md(The face goes through device and through staged buffers, so a
 GPU-aware path that corrupts data shows before the run (`--comm`).)md"},
     {"--report", "The JSON is written complete or not at all, like every other output."},
+    {"--timeline",
+     R"md(Chrome trace events (JSON) of the first 8 sampled deep-halo cycles
+(one in 8 cycles of timed steps is sampled; `--halo-depth`): one track per
+rank and lane (host, compute stream, halo stream), each phase of the step a
+span named as in the schedule (`begin`, `pack`, `interior`, `post`,
+`wait`, `unpack`, `boundary`, `join`, `source`, ...). Device phases are
+timed by events recorded on their stream before and after the phase (with
+`--graphs`, by the sampled graph's own event nodes), host phases by the
+host's clock; both are put on one clock per rank at the first sampled
+step, and the ranks on a common origin taken after an `MPI_Barrier`
+(within a few microseconds on a node). `otherData` holds each step's
+schedule, the grid, radius, halo path and depth, overlap and the device.
+Open the file at <https://ui.perfetto.dev> or, offline, in
+`chrome://tracing`; `tools/timeline-svg.py` draws one step as an SVG
+(docs/RUNNING.md). The file is written complete or not at all; a path in
+a missing or unwritable folder, a directory, or the path of another file
+the run reads or writes is refused before step 1.)md"},
     {"--label", "The scaling scripts write `weak` or `strong`."},
     {"--output",
      R"md(- **Every write is checked**, including the close and an `fsync`. A

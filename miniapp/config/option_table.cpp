@@ -270,6 +270,11 @@ const OptionSpec kOptions[] = {
 
     {"Output and checks", "--report", "FILE.json", "write the report as JSON",
      [](S& s, const char* n, V v) { s.config.report = path_value(v, n); }},
+    {"Output and checks", "--timeline", "FILE.json",
+     "the first sampled steps of every rank as a trace (Perfetto,\n"
+     "chrome://tracing): each phase a span on its rank's host, compute\n"
+     "or halo stream track",
+     [](S& s, const char* n, V v) { s.config.timeline = path_value(v, n); }},
     {"Output and checks", "--label", "TEXT",
      "a label stored in the report (scaling scripts use weak/strong)",
      [](S& s, const char*, V v) { s.config.label = v; }},

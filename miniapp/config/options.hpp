@@ -46,6 +46,7 @@ struct Options {
     int sponge = 0;                        // cells
     std::array<bool, 3> periodic{false, false, false}; // --periodic: axes that wrap around
     std::string report;                                // JSON path
+    std::string timeline; // --timeline: the sampled steps as Chrome trace events (JSON path)
     // Outputs (miniapp/outputs.hpp), written under `output`.
     std::string output = "output";
     bool output_force =

@@ -11,6 +11,7 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
+#include <filesystem>
 #include <sstream>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -199,22 +200,50 @@ void OutputFolderLock::release() noexcept {
     path_.clear(), contents_.clear();
 }
 
+bool is_run_output_name(const std::string& name) {
+    return (starts_with(name, "snapshot_") &&
+            (ends_with(name, ".raw") || ends_with(name, ".json"))) ||
+           (starts_with(name, "slice_") && ends_with(name, ".png")) || name == "traces.bin" ||
+           name == "traces.json" || name == "shot_gather.png" || ends_with(name, ".partial") ||
+           name == OutputFolderLock::kFileName;
+}
+
 std::vector<std::string> earlier_outputs(const std::string& folder) {
     std::vector<std::string> found;
     DIR* dir = ::opendir(folder.c_str());
     if (!dir) return found;
     while (const dirent* entry = ::readdir(dir)) {
         const std::string name = entry->d_name;
-        const bool ours = (starts_with(name, "snapshot_") &&
-                           (ends_with(name, ".raw") || ends_with(name, ".json"))) ||
-                          (starts_with(name, "slice_") && ends_with(name, ".png")) ||
-                          name == "traces.bin" || name == "traces.json" ||
-                          name == "shot_gather.png" || ends_with(name, ".partial");
-        if (ours) found.push_back(name);
+        if (is_run_output_name(name) && name != OutputFolderLock::kFileName) found.push_back(name);
     }
     ::closedir(dir);
     std::sort(found.begin(), found.end());
     return found;
+}
+
+std::string output_file_problem(const std::string& option, const std::string& path) {
+    const std::string named = option + " " + path;
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored))
+        return named + ": a directory; name a file, such as " + path + "/" + option.substr(2) +
+               ".json";
+    // Through the partial name the file is written under, so that no empty
+    // file is left behind.
+    const std::string probe = partial_path(path);
+    std::FILE* f = std::fopen(probe.c_str(), "w");
+    if (!f) return named + ": cannot write there (" + std::strerror(errno) + ")";
+    std::fclose(f);
+    std::remove(probe.c_str());
+    return {};
+}
+
+bool same_path(const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty()) return false;
+    std::error_code error;
+    const auto full = [&](const std::string& p) {
+        return std::filesystem::weakly_canonical(std::filesystem::absolute(p, error), error);
+    };
+    return full(a) == full(b);
 }
 
 std::uint64_t free_bytes(const std::string& folder) {

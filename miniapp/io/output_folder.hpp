@@ -68,6 +68,20 @@ private:
 // sidecars, traces, images, partial files), by name.
 std::vector<std::string> earlier_outputs(const std::string& folder);
 
+// Whether a finished run of this program writes a file of this name into
+// its output folder (the lock included).
+bool is_run_output_name(const std::string& name);
+
+// Before step 1: whether `path`, named by `option` ("--report"), can take
+// a file the run writes at its end: not a directory, in a folder that
+// exists and is writable (tried through the partial name the file is
+// written under, then removed). "" or one line naming the option.
+std::string output_file_problem(const std::string& option, const std::string& path);
+
+// Whether two paths name the same file, existing or not (made absolute,
+// what exists of them resolved); false where either is empty.
+bool same_path(const std::string& a, const std::string& b);
+
 // Bytes the caller may still write in `folder`'s file system (statvfs), or
 // UINT64_MAX if it cannot tell.
 std::uint64_t free_bytes(const std::string& folder);

@@ -202,6 +202,9 @@ void print_report(const Report& r) {
                 r.gcells_total, r.gcells_per_rank, r.gbs_per_rank);
     std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
                 r.halo_ms, 100 * r.hidden_fraction);
+    if (!r.timeline.empty())
+        std::printf("  timeline: %s (the first sampled steps, every rank; ui.perfetto.dev)\n",
+                    r.timeline.c_str());
     std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d ranks, grid %dx%dx%d, comm %s, overlap %s, "
                 "halo depth %d)\n",
                 r.gcells_total, c.radius, precision_name(c.precision), r.ranks, r.grid[0],
@@ -272,6 +275,7 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"halo_faces_rank0", r.faces},
                 {"self_faces_rank0", r.self_faces},
                 {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
+    if (!r.timeline.empty()) doc["timeline"] = r.timeline;
     if (r.has_checksum) {
         char hex[17];
         std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);

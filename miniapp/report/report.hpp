@@ -38,6 +38,7 @@ struct Report {
     double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
     int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
     std::size_t pinned_bytes = 0;  // pinned host memory held, largest over ranks (0: no staging)
+    std::string timeline;          // where --timeline was written ("" if not)
     bool has_checksum = false;
     std::uint64_t checksum = 0;
 };

@@ -60,6 +60,7 @@ void SimulationOf<T>::setup_schedules() {
 template <class T>
 void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampled) {
     Stream& stream = stream_of(phase.lane);
+    const Timeline::Mark mark = timeline_mark(phase, s, sampled); // --timeline
     auto timed_update = [&](Event& start, Event& stop, auto&& launch) {
         if (sampled) start.record(stream);
         launch();
@@ -173,6 +174,7 @@ void SimulationOf<T>::step(bool timed) {
     const int ring_step = steps_done_ % depth_;
     StepTimers& t = next_timers(timed, ring_step);
     if (steps_done_ == 0) first_start_.record(compute_); // not the time spent on setup
+    if (timeline_ && t.sampled) timeline_->anchor(d_.cart.get(), compute_, halo_); // once
     const StepState state{t, view(current_), view(1 - current_), ring_step, steps_done_ % kSlots};
     if (ring_step == 0 && !primed_) { // before the graphs, which never hold it
         exchange_->prime(state.p, compute_);
@@ -207,6 +209,9 @@ void SimulationOf<T>::collect(int n) const {
     totals_.interior += elapsed_ms(t.interior_start, t.interior_stop);
     if (t.has_boundary) totals_.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
     ++totals_.sampled;
+    if (timeline_)
+        timeline_->collect(first_step_ + n + 1, n % depth_, n % kSlots,
+                           schedules_[std::size_t(n % depth_)]);
 }
 
 template <class T>

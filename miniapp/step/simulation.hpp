@@ -6,6 +6,7 @@
 #include "config/options.hpp"
 #include "config/run_plan.hpp"
 #include "halo_exchange.hpp"
+#include "step/timeline.hpp"
 
 #include <mpi.h>
 
@@ -122,6 +123,18 @@ public:
     virtual bool graphs() const = 0;
 };
 
+// --timeline: the phases of the first sampled steps as spans (timeline.hpp).
+class PhaseTimeline {
+public:
+    virtual ~PhaseTimeline() = default;
+    // From now on; before the first step, so that captured graphs hold the
+    // timeline's events (graphs captured before are dropped).
+    virtual void record_timeline() = 0;
+    // This rank's timeline so far, its steps settled first; null without
+    // record_timeline().
+    virtual const Timeline* timeline() const = 0;
+};
+
 // What the test aids may do to a run (--inject-fault nan).
 class FieldFaults {
 public:
@@ -135,6 +148,7 @@ class Simulation : public Stepping,
                    public FieldQueries,
                    public LaunchShapes,
                    public RunStatistics,
+                   public PhaseTimeline,
                    public FieldFaults {};
 
 // Collective over `comm`. The plan gives the global and process grids, the

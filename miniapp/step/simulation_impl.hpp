@@ -8,6 +8,7 @@
 #include "stencil.hpp"
 #include "step/simulation.hpp"
 #include "step/step_phases.hpp"
+#include "step/timeline.hpp"
 
 #include <array>
 #include <functional>
@@ -62,6 +63,14 @@ public:
     std::vector<LaunchBox> launch_boxes() const override;
     void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;
     bool graphs() const override { return use_graphs_; }
+    void record_timeline() override {
+        timeline_ = std::make_unique<Timeline>(kSlots, schedules_);
+        shapes_changed(); // graphs captured before now lack the timeline's events
+    }
+    const Timeline* timeline() const override {
+        settle_timers();
+        return timeline_.get();
+    }
 
     // The collective queries (simulation_queries.cpp).
     std::uint64_t checksum() const override;
@@ -120,6 +129,17 @@ private:
     // Enqueues (or, on the host, does) one phase; `sampled`: with its events.
     void enqueue(const Phase& phase, const StepState& s, bool sampled);
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
+    // --timeline: the phase's mark (timeline.hpp); it records in sampled
+    // steps only (and in the sampled twin of a captured graph).
+    // `phase` is an element of the step's schedule, which gives its index.
+    Timeline::Mark timeline_mark(const Phase& phase, const StepState& s, bool sampled) {
+        const std::vector<Phase>& phases = schedules_[std::size_t(s.ring_step)];
+        const auto index = std::size_t(&phase - phases.data());
+        if (sampled && timeline_ && index >= phases.size())
+            fatal("--timeline: a phase outside its step's schedule");
+        return {sampled ? timeline_.get() : nullptr, phase.lane, index, s.slot,
+                stream_of(phase.lane)};
+    }
     // Launches graphs[graph_index(sampled)] on `stream`, capturing it (and
     // its sampled twin) from enqueue(sampled) the first time.
     template <class F>
@@ -212,6 +232,8 @@ private:
     mutable int collected_ = 0;                     // steps whose timers were read
     mutable PhaseTotals totals_;
     mutable DeviceArray<unsigned long long> nan_counter_{1};
+    // --timeline (record_timeline()): the sampled steps' phases as spans.
+    std::unique_ptr<Timeline> timeline_;
 };
 
 } // namespace stencil

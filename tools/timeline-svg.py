@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Draws one step of a stencil-miniapp --timeline file as an SVG.
+
+usage: timeline-svg.py TIMELINE.json OUT.svg [--step N]
+
+One row per rank and lane (host, compute stream, halo stream), each phase
+of the step a coloured rectangle with its name, on the timeline's clock
+(microseconds from the step's first span). Without --step, the first
+exchange step the file holds (ring step 0). For the docs' before-and-after
+pictures; Python's standard library only.
+"""
+import argparse
+from xml.sax.saxutils import escape
+
+from tool_errors import ToolError, load_json, run
+
+LANES = ["host", "compute stream", "halo stream"]
+COLOURS = {"begin": "#9e9e9e", "fork": "#bdbdbd", "join": "#bdbdbd", "pack": "#ff9800",
+           "post": "#795548", "wait": "#e53935", "unpack": "#fb8c00", "interior": "#1e88e5",
+           "whole": "#1e88e5", "boundary": "#43a047", "source": "#8e24aa"}
+ROW, LABEL_W, WIDTH, TOP = 22, 170, 1000, 30
+
+
+def load_spans(path):
+    doc = load_json(path)
+    if not isinstance(doc, dict) or "traceEvents" not in doc:
+        raise ToolError("%s: not a --timeline file (no traceEvents)" % path)
+    return [e for e in doc["traceEvents"] if e.get("ph") == "X"]
+
+
+def pick_step(spans, step):
+    if step is None:
+        ring0 = sorted(e["args"]["step"] for e in spans if e["args"].get("ring_step") == 0)
+        if not ring0:
+            raise ToolError("the file holds no spans")
+        step = ring0[0]
+    chosen = [e for e in spans if e["args"]["step"] == step]
+    if not chosen:
+        raise ToolError("no spans of step %d in the file" % step)
+    return step, chosen
+
+
+def draw(spans, step):
+    ranks = sorted({e["pid"] for e in spans})
+    t0 = min(e["ts"] for e in spans)
+    t1 = max(e["ts"] + e["dur"] for e in spans)
+    scale = (WIDTH - LABEL_W - 10) / max(t1 - t0, 1e-9)
+    height = TOP + ROW * 3 * len(ranks) + 30
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="11">' % (WIDTH, height),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="10" y="18" font-size="13">step %d: %.1f us, %d rank%s</text>'
+           % (step, t1 - t0, len(ranks), "" if len(ranks) == 1 else "s")]
+    for r, rank in enumerate(ranks):
+        for lane, lane_name in enumerate(LANES):
+            y = TOP + ROW * (3 * r + lane)
+            out.append('<text x="10" y="%d">rank %d %s</text>' % (y + 15, rank, lane_name))
+            out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#eee"/>'
+                       % (LABEL_W, y + ROW, WIDTH, y + ROW))
+            for e in (e for e in spans if e["pid"] == rank and e["tid"] == lane):
+                x = LABEL_W + (e["ts"] - t0) * scale
+                w = max(e["dur"] * scale, 1.0)
+                colour = COLOURS.get(e["name"], "#607d8b")
+                out.append('<rect x="%.2f" y="%d" width="%.2f" height="%d" fill="%s">'
+                           '<title>%s %.2f us</title></rect>'
+                           % (x, y + 3, w, ROW - 6, colour, escape(e["name"]), e["dur"]))
+                if w > 7 * len(e["name"]):
+                    out.append('<text x="%.2f" y="%d" fill="white">%s</text>'
+                               % (x + 3, y + 15, escape(e["name"])))
+    axis_y = height - 12
+    out.append('<text x="%d" y="%d">0 us</text>' % (LABEL_W, axis_y))
+    out.append('<text x="%d" y="%d" text-anchor="end">%.1f us</text>' % (WIDTH - 10, axis_y, t1 - t0))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("timeline")
+    parser.add_argument("svg")
+    parser.add_argument("--step", type=int, help="the step to draw (default: the first exchange step)")
+    args = parser.parse_args()
+    step, spans = pick_step(load_spans(args.timeline), args.step)
+    text = draw(spans, step)
+    try:
+        with open(args.svg, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise ToolError("%s: %s" % (args.svg, e.strerror)) from None
+    print("%s: step %d, %d spans" % (args.svg, step, len(spans)))
+    return 0
+
+
+if __name__ == "__main__":
+    run(main)
