@@ -60,7 +60,8 @@ public:
     // `arrays` are the bases of every allocation the exchange will be asked
     // to work on (the time levels), each of layout.allocation() elements;
     // `layout`'s halo is depth * radius cells wide.
-    // With `fuse_pack`, the fused pack where it applies (fuses_pack()).
+    // With `fuse_pack`, the fused pack where it applies (fuses_pack()): the
+    // caller's update must then store into sinks_for() every step.
     HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth, CommMode mode,
                  const std::vector<T*>& arrays, Stream& halo_stream, bool fuse_pack = false);
     ~HaloExchange();

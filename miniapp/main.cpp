@@ -78,7 +78,7 @@ bool matches_one_domain(const Simulation& sim, const Options& c, const RunPlan& 
         one.halo_depth = 1; // exchanged every step: not what is under test
         // One whole-box update after an unfused exchange: neither the slabs
         // nor the fused pack, which a periodic domain would otherwise share.
-        one.overlap = false;
+        one.overlap = false, one.fused_pack = false;
         if (one.comm_mode == CommMode::Nccl) one.comm_mode = CommMode::Staged;
         const auto single = make_simulation(c, one, physics, MPI_COMM_SELF);
         single->run(sim.steps_done(), false);

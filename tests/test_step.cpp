@@ -132,16 +132,16 @@ TEST(GraphRuns, StreamOrderedStepsAreOneGraph) {
 }
 
 // The fused pack with every face the rank's own: no exchange phase, and the
-// shell first on the halo stream, beside the interior, joined before the
-// source (which the shell's copies of the source cell need too).
+// shell on the halo stream beside the interior, joined before the source
+// (which the shell's copies of the source cell need too).
 TEST(StepPhases, HalosReadyRunTheShellFirst) {
     ScheduleInputs in = inputs(true, false, false);
     in.halos_ready = true;
     EXPECT_EQ(describe(step_phases(in, 0)),
-              "begin@host fork@compute boundary@halo interior@compute join@compute "
+              "begin@host fork@compute interior@compute boundary@halo join@compute "
               "source@compute");
     EXPECT_EQ(describe_runs(step_phases(in, 0)),
-              "(begin) [fork boundary interior join source]@compute ");
+              "(begin) [fork interior boundary join source]@compute ");
     in.overlap = false; // no slabs to store the faces: the plain whole-box step
     EXPECT_EQ(describe(step_phases(in, 0)), "begin@host whole@compute source@compute");
 }

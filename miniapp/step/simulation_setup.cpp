@@ -134,10 +134,9 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
       layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options.radius) {
     setup_boxes();
     setup_fields();
-    // The fused pack needs the boundary slabs (overlap) to store the faces.
     exchange_ = std::make_unique<HaloExchange<T>>(
         d_, layout_, options_.radius, depth_, plan_.comm_mode,
-        std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_, plan_.overlap);
+        std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_, plan_.fused_pack);
     exchange_->set_drop_one_face(plan_.aids.drop_face());                 // test aid
     if (plan_.aids.short_fused_pack()) exchange_->set_short_fused_pack(); // test aid
     setup_update(plan_.grid);
