@@ -10,6 +10,32 @@
 #include <cmath>
 
 namespace stencil {
+namespace {
+
+// The owned box less the faces the sinks hold (each a slab at one side of
+// it), or an empty box where that is not a box (a rank as thin as a face).
+template <class T>
+Box cells_no_sink_holds(const FaceSinks<T>& sinks, const Box& owned) {
+    Box skip = owned;
+    for (int s = 0; s < sinks.count; ++s) {
+        const Box& b = sinks.box[s];
+        if (b.x0 == owned.x0 && b.x1 < owned.x1) skip.x0 = std::max(skip.x0, b.x1);
+        if (b.x1 == owned.x1 && b.x0 > owned.x0) skip.x1 = std::min(skip.x1, b.x0);
+        if (b.y0 == owned.y0 && b.y1 < owned.y1) skip.y0 = std::max(skip.y0, b.y1);
+        if (b.y1 == owned.y1 && b.y0 > owned.y0) skip.y1 = std::min(skip.y1, b.y0);
+        if (b.z0 == owned.z0 && b.z1 < owned.z1) skip.z0 = std::max(skip.z0, b.z1);
+        if (b.z1 == owned.z1 && b.z0 > owned.z0) skip.z1 = std::min(skip.z1, b.z0);
+    }
+    for (int s = 0; s < sinks.count; ++s) {
+        const Box& b = sinks.box[s];
+        const bool apart = b.x1 <= skip.x0 || b.x0 >= skip.x1 || b.y1 <= skip.y0 ||
+                           b.y0 >= skip.y1 || b.z1 <= skip.z0 || b.z0 >= skip.z1;
+        if (!apart) return Box{};
+    }
+    return skip;
+}
+
+} // namespace
 
 template <class T>
 void HaloExchange<T>::build_fused_tables() {
@@ -43,6 +69,8 @@ void HaloExchange<T>::build_fused_tables() {
             check(prime_pack_[a].add(b, f.send_by_array[a]));
         }
     }
+    for (FaceSinks<T>& sinks : sinks_)
+        sinks.skip = cells_no_sink_holds(sinks, owned);
     // Priming a self face: its opposite's cells through that face's own
     // buffer, as the unfused exchange does.
     for (Face& f : faces_) {
