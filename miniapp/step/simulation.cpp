@@ -31,7 +31,6 @@ void launch_boundary_first(std::vector<Phase>& phases) {
 template <class T>
 void SimulationOf<T>::shapes_changed() {
     slab_tables_ = wave_tables(layout_, slabs_, kLanes<T>);
-    whole_tables_ = wave_tables(layout_, {whole_}, kLanes<T>);
     std::size_t most_runs = 0;
     for (const auto& runs : runs_)
         most_runs = std::max(most_runs, runs.size());
@@ -94,14 +93,8 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
                            stream);
         });
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
-        exchange_->before_boundary(s.p, s.next, plan_.aids.poison_halo()); // test aids
-        return timed_update(t.interior_start, t.interior_stop, [&] {
-            if (exchange_->fuses_pack()) // the table kernel, which stores the faces
-                update_tables_(s.p, s.next, vel_view(), whole_tables_, exchange_->sinks_for(s.next),
-                               stream);
-            else
-                update_(s.p, s.next, vel_view(), whole_, stream);
-        });
+        return timed_update(t.interior_start, t.interior_stop,
+                            [&] { update_(s.p, s.next, vel_view(), whole_, stream); });
     case PhaseKind::Join:
         return compute_.wait_for(halo_);
     case PhaseKind::Source:

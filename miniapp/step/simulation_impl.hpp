@@ -196,10 +196,9 @@ private:
     // deep halos "whole" is the interior grown by the ring the exchange
     // step updates, (k-1)*R cells on each side with a neighbour.
     LaunchBox whole_, inner_;
-    std::vector<LaunchBox> slabs_;        // the shell whole - inner, as non-overlapping boxes
-    std::vector<WaveTable> slab_tables_;  // the slabs in as few launches as their shapes allow
-    std::vector<WaveTable> whole_tables_; // whole_ as a table: the fused pack's overlap-off update
-    std::vector<LaunchBox> ring_;         // deep halos: the box of each step after the exchange
+    std::vector<LaunchBox> slabs_;       // the shell whole - inner, as non-overlapping boxes
+    std::vector<WaveTable> slab_tables_; // the slabs in as few launches as their shapes allow
+    std::vector<LaunchBox> ring_;        // deep halos: the box of each step after the exchange
     // By step of the cycle, then by the array the step writes (the cells
     // are pointers, and the fused pack's copies differ by array).
     std::vector<std::array<SourceCells<T>, 2>> source_cells_;

@@ -134,9 +134,14 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
       layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options.radius) {
     setup_boxes();
     setup_fields();
-    exchange_ = std::make_unique<HaloExchange<T>>(
-        d_, layout_, options_.radius, depth_, plan_.comm_mode,
-        std::vector<T*>{fields_[0].data(), fields_[1].data()}, halo_, plan_.fused_pack);
+    // The fused pack stores the faces from the boundary slabs. With overlap
+    // off it could store them from the whole-box update run as a one-box
+    // table, but that ran 6-7% slower than the plain whole-box kernel with
+    // its pack and unpack (H100, 512^3; docs/performance-history.md).
+    exchange_ =
+        std::make_unique<HaloExchange<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
+                                          std::vector<T*>{fields_[0].data(), fields_[1].data()},
+                                          halo_, plan_.fused_pack && plan_.overlap);
     exchange_->set_drop_one_face(plan_.aids.drop_face());                 // test aid
     if (plan_.aids.short_fused_pack()) exchange_->set_short_fused_pack(); // test aid
     setup_update(plan_.grid);
