@@ -67,19 +67,20 @@ void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth) 
 
 template <class T>
 void HaloExchange<T>::allocate_buffers() {
+    auto device_buffer = [&](std::size_t count) {
+        device_buffers_.emplace_back(count);
+        return device_buffers_.back().data();
+    };
     for (Face& f : faces_) {
         if (!f.in_place) {
             // The fused pack writes step n+1's faces while step n's may
             // still be in flight: two send buffers, one per time-level array.
-            for (T** send : {&f.send_device, &f.send_by_array[0], &f.send_by_array[1]}) {
-                if ((send != &f.send_device) != (fused_ && !f.self)) continue;
-                device_buffers_.emplace_back(f.count);
-                *send = device_buffers_.back().data();
-            }
-            if (!f.self) {
-                device_buffers_.emplace_back(f.count);
-                f.recv_device = device_buffers_.back().data();
-            }
+            if (fused_ && !f.self)
+                for (T*& send : f.send_by_array)
+                    send = device_buffer(f.count);
+            else
+                f.send_device = device_buffer(f.count);
+            if (!f.self) f.recv_device = device_buffer(f.count);
         }
         if (mode_ == CommMode::Staged && !f.self) {
             pinned_buffers_.emplace_back(f.count);
