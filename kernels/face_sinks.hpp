@@ -27,8 +27,8 @@ struct FaceSinks {
     T* target[kMaxFaceSinks] = {};       // where the box's first cell goes
     long long line[kMaxFaceSinks] = {};  // the target's stride along y (x: 1)
     long long slice[kMaxFaceSinks] = {}; // and along z
-    // The cells no sink holds lie inside `skip`, which the update tests
-    // first: a whole-box update then pays one test per group, not six.
+    // The cells no sink holds lie inside `skip`, which store() tests first:
+    // a slab's groups away from the faces pay one test, not six.
     Box skip{0, 0, 0, 0, 0, 0};
 
     // Appends a sink (empty boxes are skipped); false when the table is full.
@@ -47,18 +47,19 @@ struct FaceSinks {
 
     // Stores `lanes` consecutive values v[0..lanes) of cells (i.., j, k),
     // those in [x0, x1) (the updated box's mask), into every sink that
-    // holds them. Unrolled over the fixed capacity, so that device code
-    // never indexes the kernel argument at run time.
+    // holds them. The table lives in device memory and the loop over it is
+    // not unrolled: unrolled from a kernel argument, the compiler kept
+    // every sink's bounds in registers across the z walk, and three wave
+    // table kernels spilled on sm_90.
     template <int Lanes, class V>
     STENCIL_HD void store(int i, int j, int k, int x0, int x1, const V& v) const {
         if (i >= skip.x0 && i + Lanes <= skip.x1 && j >= skip.y0 && j < skip.y1 && k >= skip.z0 &&
             k < skip.z1)
             return;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll
+#pragma unroll 1
 #endif
-        for (int s = 0; s < kMaxFaceSinks; ++s) {
-            if (s >= count) break;
+        for (int s = 0; s < count; ++s) {
             const Box& b = box[s];
             if (j < b.y0 || j >= b.y1 || k < b.z0 || k >= b.z1 || i + Lanes <= b.x0 || i >= b.x1)
                 continue;

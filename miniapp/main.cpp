@@ -54,8 +54,8 @@ int refuse(const std::string& message) {
 std::string check_end_files_writable(const Options& c) {
     std::string why;
     if (world_rank() == 0) {
-        if (!c.report.empty()) why = output_file_problem("--report", c.report);
-        if (why.empty() && !c.timeline.empty()) why = timeline_path_problem(c);
+        if (!c.timeline.empty()) why = end_file_problem(c, "--timeline", c.timeline);
+        if (why.empty() && !c.report.empty()) why = end_file_problem(c, "--report", c.report);
     }
     return first_problem(MPI_COMM_WORLD, why);
 }

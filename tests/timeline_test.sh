@@ -48,7 +48,8 @@ refused() {
   grep -q "^stencil-miniapp: --timeline .*$why" "$work/refused.txt" || { cat "$work/refused.txt"; fail "$why: no such line"; }
   ! grep -q "progress: step" "$work/refused.txt" || fail "$why: steps ran"
   [ ! -e "$work/refused.report.json" ] || fail "$why: a report was written"
-  [ ! -e "$path" ] || [ -d "$path" ] || [ "$path" = "$work/refused.report.json" ] || fail "$why: $path was written"
+  [ ! -e "$path" ] || [ -d "$path" ] || [ -p "$path" ] || [ "$path" = "$work/refused.report.json" ] ||
+    fail "$why: $path was written"
 }
 PREFLAGS=("$@")
 refused "cannot write there" "$work/missing-folder/t.json"
@@ -56,6 +57,12 @@ refused "a directory" "$work"
 refused "the same file as --report" "$work/refused.report.json"
 mkdir -p "$work/out"
 refused "a file the run writes into --output" "$work/out/traces.json" --output "$work/out"
+refused "the --output folder" "$work/out" --output "$work/out"
+refused "inside the checkpoint folder" "$work/out/checkpoints/t.json" --output "$work/out" --checkpoint-every 2
+refused "inside the checkpoint folder" "$work/ck" --checkpoint-dir "$work/ck" --checkpoint-every 2
+mkfifo "$work/fifo.json"
+refused "not a regular file" "$work/fifo.json"
+[ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
 if [ "$(id -u)" -ne 0 ]; then # root writes anywhere
   mkdir -p "$work/read-only" && chmod a-w "$work/read-only"
   refused "cannot write there" "$work/read-only/t.json"

@@ -1,33 +1,68 @@
 #include "report/timeline_file.hpp"
 
+#include "config/model_file.hpp"
 #include "io/checked_io.hpp"
 #include "io/output_folder.hpp"
 #include "mpi_util.hpp"
+#include "restart/checkpoint.hpp"
 
 #include <cmath>
 #include <filesystem>
 
 namespace stencil {
 
-std::string timeline_path_problem(const Options& c) {
-    const std::string named = "--timeline " + c.timeline;
-    // The files the run reads or writes by a name the user gave.
+namespace {
+
+// Whether `path` is `folder` or lies inside it.
+bool within(const std::string& path, const std::string& folder) {
+    std::error_code error;
+    const auto full = [&](const std::string& p) {
+        return std::filesystem::weakly_canonical(std::filesystem::absolute(p, error), error);
+    };
+    const auto f = full(folder);
+    for (auto p = full(path); !p.empty() && p != p.root_path(); p = p.parent_path())
+        if (p == f) return true;
+    return false;
+}
+
+} // namespace
+
+std::string end_file_problem(const Options& c, const std::string& option, const std::string& file) {
+    const std::string named = option + " " + file;
+    // The files the run reads or writes by a name the user gave, and the
+    // model's sidecar, which it reads beside the raw file.
+    const std::string model = c.model == ModelKind::File ? c.model_path : std::string();
     const std::pair<const char*, std::string> others[] = {
         {"--report", c.report},
+        {"--timeline", c.timeline},
         {"--receivers", c.receivers_file},
-        {"--model", c.model == ModelKind::File ? c.model_path : std::string()},
+        {"--model", model},
+        {"--model's sidecar", model.empty() ? model : sidecar_path(model)},
         {"--tuning",
          c.tuning_mode == "off" || c.tuning_mode == "auto" ? std::string() : c.tuning_mode},
     };
-    for (const auto& [option, path] : others)
-        if (same_path(c.timeline, path))
-            return named + ": the same file as " + option + " " + path + "; name another";
+    for (const auto& [other, path] : others)
+        if (other != option && same_path(file, path))
+            return named + ": the same file as " + other + " " + path + "; name another";
+    // Folders the run fills: the output folder itself, and the checkpoints,
+    // which a restart reads.
+    if (same_path(file, c.output))
+        return named + ": the --output folder " + c.output + "; name a file";
+    const std::string checkpoints = checkpoint_folder(c);
+    if (within(file, checkpoints))
+        return named + ": inside the checkpoint folder " + checkpoints + "; name another";
     // A name the run writes into its output folder.
-    const std::filesystem::path path(c.timeline);
+    const std::filesystem::path path(file);
     if (same_path(path.parent_path().empty() ? "." : path.parent_path().string(), c.output) &&
         is_run_output_name(path.filename().string()))
         return named + ": a file the run writes into --output " + c.output + "; name another";
-    return output_file_problem("--timeline", c.timeline);
+    // A FIFO or a device would be replaced by the file written beside it.
+    std::error_code error;
+    const auto status = std::filesystem::status(file, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+        !std::filesystem::is_directory(status))
+        return named + ": not a regular file; name a file";
+    return output_file_problem(option, file);
 }
 
 namespace {
@@ -73,7 +108,8 @@ Json other_data(const Report& r, const Timeline& timeline) {
             {"radius", c.radius},
             {"precision", precision_name(c.precision)},
             {"comm", r.comm_mode},
-            {"overlap", c.overlap},
+            {"overlap", r.plan.overlap},
+            {"overlap_reason", r.plan.overlap_reason},
             {"halo_depth", r.halo_depth},
             {"graphs", r.graphs},
             {"device_spans", r.graphs ? "events of the sampled graph twin (recorded inside the "

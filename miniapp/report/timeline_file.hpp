@@ -12,10 +12,13 @@
 
 namespace stencil {
 
-// Before step 1, on rank 0: "" or why --timeline's path cannot take the
-// file (a directory, a folder that is missing or not writable, the path of
-// another file the run reads or writes).
-std::string timeline_path_problem(const Options& c);
+// Before step 1, on rank 0: "" or why `file`, the path given to `option`
+// (--report, --timeline), cannot take the file the run writes at its end:
+// a directory, a folder that is missing or not writable, not a regular
+// file, the path of another file the run reads or writes (a model's
+// sidecar included), the output folder, or a place inside the checkpoint
+// folder.
+std::string end_file_problem(const Options& c, const std::string& option, const std::string& file);
 
 // Collective over MPI_COMM_WORLD: one MPI_Gatherv of every rank's spans,
 // then rank 0 writes report.options.timeline complete or not at all and,
