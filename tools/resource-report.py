@@ -10,7 +10,7 @@ vector registers (CUDA: any stack or spill), since a kernel that spills to
 memory is slow enough to be a bug. On AMD, SGPR spills are written into VGPR
 lanes (v_writelane), not memory; they are flagged "sgpr-lanes" but pass.
 
-One kernel may spill by design, listed in EXPECTED_SPILLS with the reason;
+A few kernels may spill by design, listed in EXPECTED_SPILLS with the reason;
 it is flagged "expected" and passes, and any other kernel that spills fails.
 
 usage: resource-report.py {hip|cuda} BUILD_LOG [LABEL]
@@ -31,6 +31,14 @@ EXPECTED_SPILLS = {
         " 1024 threads, caps VGPRs at 128 and spills, as the series found; step 4 (launch bounds)"
         " is the cure it demonstrates",
 }
+# R = 2 with 4 rows per thread, in the boundary slabs' table kernel: at the
+# 255-register cap before the fused pack, whose face-sink store then spills
+# 4-12 bytes on sm_90. Not a default shape (slabs run 2 rows); a tuner or
+# --rows 4 choosing it pays that (performance-history.md, item 34).
+for _name in ("wave_table_kernel<2, double, 4, false>", "wave_table_kernel<2, double, 4, true>",
+              "wave_table_kernel<2, float, 4, true>"):
+    EXPECTED_SPILLS[_name] = ("R = 2 at 4 rows per thread, at the register cap before the fused"
+                              " pack's face-sink store: a few bytes, not a default shape")
 
 
 def demangle(names):
