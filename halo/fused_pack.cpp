@@ -71,7 +71,6 @@ void HaloExchange<T>::build_fused_tables() {
     }
     for (FaceSinks<T>& sinks : sinks_)
         sinks.skip = cells_no_sink_holds(sinks, owned);
-    upload_sinks();
     // Priming a self face: its opposite's cells through that face's own
     // buffer, as the unfused exchange does.
     for (Face& f : faces_) {
@@ -91,14 +90,9 @@ int HaloExchange<T>::array_of(const T* origin) const {
 }
 
 template <class T>
-void HaloExchange<T>::upload_sinks() {
-    if (device_sinks_.size() == 0) device_sinks_ = DeviceArray<FaceSinks<T>>(2);
-    copy_to_device(device_sinks_, sinks_);
-}
-
-template <class T>
-const FaceSinks<T>* HaloExchange<T>::sinks_for(FieldView<T> next) const {
-    return fused_ ? device_sinks_.data() + array_of(next.origin) : nullptr;
+const FaceSinks<T>& HaloExchange<T>::sinks_for(FieldView<T> next) const {
+    static const FaceSinks<T> none{};
+    return fused_ ? sinks_[array_of(next.origin)] : none;
 }
 
 template <class T>
@@ -137,14 +131,12 @@ template <class T>
 void HaloExchange<T>::set_short_fused_pack() {
     for (FaceSinks<T>& sinks : sinks_)
         if (sinks.count) --sinks.box[0].x1;
-    upload_sinks();
 }
 
 #define STENCIL_INSTANTIATE_FUSED_PACK(T)                                                          \
     template void HaloExchange<T>::build_fused_tables();                                           \
     template int HaloExchange<T>::array_of(const T*) const;                                        \
-    template const FaceSinks<T>* HaloExchange<T>::sinks_for(FieldView<T>) const;                   \
-    template void HaloExchange<T>::upload_sinks();                                                 \
+    template const FaceSinks<T>& HaloExchange<T>::sinks_for(FieldView<T>) const;                   \
     template std::vector<T*> HaloExchange<T>::sink_copies(FieldView<T>, int, int, int) const;      \
     template void HaloExchange<T>::prime(FieldView<T>, Stream&);                                   \
     template void HaloExchange<T>::before_boundary(FieldView<T>, FieldView<T>, bool);              \

@@ -115,7 +115,7 @@ public:
     // as the last boundary update would have (after the fields were set
     // from outside a step).
     bool fuses_pack() const { return fused_; }
-    const FaceSinks<T>* sinks_for(FieldView<T> next) const; // device memory; null: none
+    const FaceSinks<T>& sinks_for(FieldView<T> next) const;
     std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
     void prime(FieldView<T> field, Stream& stream);
     // Test aids of the fused pack, on the halo stream before the boundary
@@ -188,8 +188,6 @@ private:
     std::vector<const T*> origins_;
     std::vector<T*> array_origins_; // of the time-level arrays, in the order given
     bool fused_ = false;
-    DeviceArray<FaceSinks<T>> device_sinks_; // sinks_ on the device, as the kernels read them
-    void upload_sinks();
     FaceSinks<T> sinks_[2]; // fused: by the array the boundary writes
     FaceTable<T> prime_pack_[2], self_unpack_;
     std::vector<Box> self_targets_;            // fused: the halo boxes the sinks fill

@@ -47,19 +47,20 @@ struct FaceSinks {
 
     // Stores `lanes` consecutive values v[0..lanes) of cells (i.., j, k),
     // those in [x0, x1) (the updated box's mask), into every sink that
-    // holds them. The table lives in device memory and the loop over it is
-    // not unrolled: unrolled from a kernel argument, the compiler kept
-    // every sink's bounds in registers across the z walk, and three wave
-    // table kernels spilled on sm_90.
+    // holds them. Unrolled over the fixed capacity, so that device code
+    // never indexes the kernel argument at run time. (Read from device
+    // memory in a rolled loop instead, the slabs ran 12-20% slower: H100,
+    // performance-history.md item 34.)
     template <int Lanes, class V>
     STENCIL_HD void store(int i, int j, int k, int x0, int x1, const V& v) const {
         if (i >= skip.x0 && i + Lanes <= skip.x1 && j >= skip.y0 && j < skip.y1 && k >= skip.z0 &&
             k < skip.z1)
             return;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll 1
+#pragma unroll
 #endif
-        for (int s = 0; s < count; ++s) {
+        for (int s = 0; s < kMaxFaceSinks; ++s) {
+            if (s >= count) break;
             const Box& b = box[s];
             if (j < b.y0 || j >= b.y1 || k < b.z0 || k >= b.z1 || i + Lanes <= b.x0 || i >= b.x1)
                 continue;

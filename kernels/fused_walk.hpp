@@ -221,8 +221,7 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                         next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
                                              sponge.template eta<T>(i + q, j, k));
                     store_vec_masked(target + m * line, i, box.x0, box.x1, next);
-                    if constexpr (Sinks)
-                        if (sinks) sinks->template store<L>(i, j, k, box.x0, box.x1, next.v);
+                    if constexpr (Sinks) sinks->template store<L>(i, j, k, box.x0, box.x1, next.v);
                 } else {
                     store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
                 }

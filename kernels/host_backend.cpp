@@ -51,7 +51,7 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
-                       const Sponge& sponge, Stream&, const FaceSinks<T>* sinks) {
+                       const Sponge& sponge, Stream&, const FaceSinks<T>& sinks) {
     flush_denormals_on_host_threads();
     for (const WaveTable& table : tables) {
 #pragma omp parallel for schedule(dynamic)
@@ -59,12 +59,11 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
             const Box tile = tile_cells(locate_block(table, block), kLanes<T>, table.rows);
             if (tile.empty()) continue;
             host_wave_step<R>(p, p_prev, vel, tile, c, sponge);
-            if (!sinks) continue;
             for (int k = tile.z0; k < tile.z1; ++k)
                 for (int j = tile.y0; j < tile.y1; ++j)
                     for (int i = tile.x0; i < tile.x1; ++i) {
                         const T value[1] = {p_prev(i, j, k)};
-                        sinks->template store<1>(i, j, k, tile.x0, tile.x1, value);
+                        sinks.template store<1>(i, j, k, tile.x0, tile.x1, value);
                     }
         }
     }

@@ -59,12 +59,12 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 // launch_wave_step over every box of `boxes` (each with its resolved shape),
 // one launch per table of wave_tables: bitwise the same cells and values as
 // one launch per box, in fewer launches. Each updated cell is also stored
-// into the `sinks` that hold it (the fused pack, face_sinks.hpp; a table
-// in device memory, or none).
+// into the `sinks` that hold it (the fused pack, face_sinks.hpp).
 template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
-                       const Sponge& sponge, Stream& stream, const FaceSinks<T>* sinks = nullptr);
+                       const Sponge& sponge, Stream& stream,
+                       const FaceSinks<T>& sinks = FaceSinks<T>{});
 
 // The explicit instantiations of the API above, written once for each
 // back-end's sources.
@@ -78,7 +78,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
                                          Stream&, const LaunchShape&);                             \
     template void launch_wave_boxes<R, T>(                                                         \
         FieldView<const T>, FieldView<T>, FieldView<const T>, const std::vector<WaveTable>&,       \
-        const Coefficients<R, T>&, const Sponge&, Stream&, const FaceSinks<T>*);
+        const Coefficients<R, T>&, const Sponge&, Stream&, const FaceSinks<T>&);
 
 // dst[0..count) = src[0..count): the bandwidth yardstick.
 template <class T>

@@ -16,14 +16,13 @@ namespace {
 template <int R, class T, int Rows, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     wave_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
-                      WaveTable table, Coefficients<R, T> c, Sponge sponge,
-                      const FaceSinks<T>* sinks) {
+                      WaveTable table, Coefficients<R, T> c, Sponge sponge, FaceSinks<T> sinks) {
     const TablePlace place = locate_block(table, blockIdx.x);
     const TableBox& e = place.entry;
     const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
     fused_walk<R, T, true, Rows, SyncRing, true>(
         p, out, vel, e.box, c, sponge, e.groups, e.window,
-        {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz}, sinks);
+        {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz}, &sinks);
 }
 
 // The table kernel for a table's rows per thread; staged synchronously if
@@ -90,7 +89,7 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
-                       const Sponge& sponge, Stream& stream, const FaceSinks<T>* sinks) {
+                       const Sponge& sponge, Stream& stream, const FaceSinks<T>& sinks) {
     for (const WaveTable& table : tables) {
         if (table.blocks == 0) continue;
         std::size_t lds = 0;

@@ -98,7 +98,7 @@ private:
                                         const LaunchBox&, Stream&)>;
     using UpdateTablesFn =
         std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
-                           const std::vector<WaveTable>&, const FaceSinks<T>*, Stream&)>;
+                           const std::vector<WaveTable>&, const FaceSinks<T>&, Stream&)>;
     static constexpr int kSlots = kHaloTimingSlots;
 
     void setup_boxes();

@@ -183,7 +183,7 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
                 u.shape = wave_shape<RR, T>(options_.shape, layout_, u.box);
         update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                                      const std::vector<WaveTable>& tables,
-                                     const FaceSinks<T>* sinks, Stream& stream) {
+                                     const FaceSinks<T>& sinks, Stream& stream) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream, sinks);
         };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
