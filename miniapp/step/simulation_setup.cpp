@@ -136,8 +136,8 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
     setup_fields();
     // The fused pack stores the faces from the boundary slabs. With overlap
     // off it could store them from the whole-box update run as a one-box
-    // table, but that ran 6-7% slower than the plain whole-box kernel with
-    // its pack and unpack (H100, 512^3; docs/performance-history.md).
+    // table, but that step ran 5% slower than the plain whole-box kernel
+    // with its pack and unpack (H100, 512^3; performance-history.md, 34).
     exchange_ =
         std::make_unique<HaloExchange<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
                                           std::vector<T*>{fields_[0].data(), fields_[1].data()},
