@@ -55,8 +55,9 @@ struct BlockPlace {
 };
 
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
-// Sinks (the boundary slabs' table kernel): each updated cell is also
-// stored into the face sinks that hold it (face_sinks.hpp).
+// Sinks (the boundary slabs' table kernel): after the walk, each thread
+// copies the cells it updated into the face sinks that hold them
+// (face_sinks.hpp).
 //
 // Each thread owns Rows consecutive rows of one vector group, so a block's
 // tile is block_x groups by Rows*block_y rows (Rows: LaunchShape::rows). The
@@ -221,7 +222,6 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                         next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
                                              sponge.template eta<T>(i + q, j, k));
                     store_vec_masked(target + m * line, i, box.x0, box.x1, next);
-                    if constexpr (Sinks) sinks->template store<L>(i, j, k, box.x0, box.x1, next.v);
                 } else {
                     store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
                 }
@@ -235,6 +235,14 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
             for (int s = 0; s < 2 * R; ++s)
                 w[m][s] = w[m][s + 1];
     }
+    // After the walk, when its registers are free: the thread's own cells
+    // that a face sink holds, read back (this thread wrote them) and
+    // stored there. Inside the walk the store pushed the slab kernel past
+    // its registers on ROCm 6.4 (performance-history.md, item 34).
+    if constexpr (Sinks)
+        if (x_stores)
+            sinks->copy(out, Box{max(i, box.x0), min(i + L, box.x1), j0, min(j0 + Rows, box.y1),
+                                 k_first, k_last});
 }
 
 template <int R, class T, bool Wave, int Rows, bool SyncRing>

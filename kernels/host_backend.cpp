@@ -59,12 +59,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
             const Box tile = tile_cells(locate_block(table, block), kLanes<T>, table.rows);
             if (tile.empty()) continue;
             host_wave_step<R>(p, p_prev, vel, tile, c, sponge);
-            for (int k = tile.z0; k < tile.z1; ++k)
-                for (int j = tile.y0; j < tile.y1; ++j)
-                    for (int i = tile.x0; i < tile.x1; ++i) {
-                        const T value[1] = {p_prev(i, j, k)};
-                        sinks.template store<1>(i, j, k, tile.x0, tile.x1, value);
-                    }
+            sinks.copy(p_prev, tile);
         }
     }
 }
