@@ -33,7 +33,7 @@ EXPECTED_SPILLS = {
 }
 # R = 2 with 4 rows per thread, in the boundary slabs' table kernel: at the
 # 255-register cap before the fused pack, whose face-sink store then spills
-# 8-44 bytes on sm_90. Not a default shape (slabs run 2 rows); a tuner or
+# 16-52 bytes on sm_90. Not a default shape (slabs run 2 rows); a tuner or
 # --rows 4 choosing it pays that (performance-history.md, item 34).
 for _name in ("wave_table_kernel<2, double, 4, false>", "wave_table_kernel<2, double, 4, true>",
               "wave_table_kernel<2, float, 4, true>"):
