@@ -12,7 +12,7 @@
 // The fused pack (depth 1 with overlap, GPU-aware MPI or NCCL, or a rank
 // whose every face is its own): the boundary slabs of step n store the
 // faces of p(t_n+1) into the send buffers (double-buffered by time-level
-// array) and the halos a rank fills for itself, as they compute them
+// array) and the halos a rank fills for itself, once each thread has computed them
 // (kernels/face_sinks.hpp). Step n+1 then launches no pack, unpacks only
 // what came from other ranks, and a rank alone on a periodic box moves
 // nothing at all. prime() sets that state up once, where no step left it.

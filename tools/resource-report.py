@@ -32,13 +32,13 @@ EXPECTED_SPILLS = {
         " is the cure it demonstrates",
 }
 # R = 2 with 4 rows per thread, in the boundary slabs' table kernel: at the
-# 255-register cap before the fused pack, whose face-sink store then spills
+# 255-register cap before the fused pack, whose face-sink copy then spills
 # 16-52 bytes on sm_90. Not a default shape (slabs run 2 rows); a tuner or
 # --rows 4 choosing it pays that (performance-history.md, item 34).
 for _name in ("wave_table_kernel<2, double, 4, false>", "wave_table_kernel<2, double, 4, true>",
               "wave_table_kernel<2, float, 4, true>"):
     EXPECTED_SPILLS[_name] = ("R = 2 at 4 rows per thread, at the register cap before the fused"
-                              " pack's face-sink store: a few bytes, not a default shape")
+                              " pack's face-sink copy: a few bytes, not a default shape")
 
 
 def demangle(names):

@@ -237,13 +237,27 @@ std::string output_file_problem(const std::string& option, const std::string& pa
     return {};
 }
 
+namespace {
+
+// `p` absolute, with every part that exists resolved (links, "..").
+std::filesystem::path full_path(const std::string& p) {
+    std::error_code error;
+    return std::filesystem::weakly_canonical(std::filesystem::absolute(p, error), error);
+}
+
+} // namespace
+
 bool same_path(const std::string& a, const std::string& b) {
     if (a.empty() || b.empty()) return false;
-    std::error_code error;
-    const auto full = [&](const std::string& p) {
-        return std::filesystem::weakly_canonical(std::filesystem::absolute(p, error), error);
-    };
-    return full(a) == full(b);
+    return full_path(a) == full_path(b);
+}
+
+bool within(const std::string& path, const std::string& folder) {
+    if (path.empty() || folder.empty()) return false;
+    const auto f = full_path(folder);
+    for (auto p = full_path(path); !p.empty() && p != p.root_path(); p = p.parent_path())
+        if (p == f) return true;
+    return false;
 }
 
 std::uint64_t free_bytes(const std::string& folder) {

@@ -81,6 +81,8 @@ std::string output_file_problem(const std::string& option, const std::string& pa
 // Whether two paths name the same file, existing or not (made absolute,
 // what exists of them resolved); false where either is empty.
 bool same_path(const std::string& a, const std::string& b);
+// Whether `path` is `folder` or lies inside it, in the same sense.
+bool within(const std::string& path, const std::string& folder);
 
 // Bytes the caller may still write in `folder`'s file system (statvfs), or
 // UINT64_MAX if it cannot tell.

@@ -11,22 +11,6 @@
 
 namespace stencil {
 
-namespace {
-
-// Whether `path` is `folder` or lies inside it.
-bool within(const std::string& path, const std::string& folder) {
-    std::error_code error;
-    const auto full = [&](const std::string& p) {
-        return std::filesystem::weakly_canonical(std::filesystem::absolute(p, error), error);
-    };
-    const auto f = full(folder);
-    for (auto p = full(path); !p.empty() && p != p.root_path(); p = p.parent_path())
-        if (p == f) return true;
-    return false;
-}
-
-} // namespace
-
 std::string end_file_problem(const Options& c, const std::string& option, const std::string& file) {
     const std::string named = option + " " + file;
     // The files the run reads or writes by a name the user gave, and the
