@@ -70,6 +70,18 @@ std::string oversubscription(const NodeShare& s, const ThreadTeam& team, MPI_Com
     return first_problem(comm, line);
 }
 
+// The team a parallel region really forms, counted inside one: what the
+// report states is what the runtime did, not what it was asked.
+int formed_team_size() {
+    int formed = 0;
+#pragma omp parallel
+    {
+#pragma omp single
+        formed = omp_get_num_threads();
+    }
+    return formed;
+}
+
 } // namespace
 
 ThreadTeam size_thread_team(MPI_Comm comm) {
@@ -82,14 +94,13 @@ ThreadTeam size_thread_team(MPI_Comm comm) {
     const NodeShare s = share_of_node(comm, owned);
     const char* env = std::getenv("OMP_NUM_THREADS");
     if (env && *env) {
-        team.threads = omp_get_max_threads(); // the runtime's reading of the variable
         team.reason = std::string("OMP_NUM_THREADS=") + env;
     } else {
-        team.threads = std::max(1, s.cores / s.sharing);
         team.reason = plural(s.cores, "core") + " in the affinity mask / " +
                       plural(s.sharing, "rank") + " on the node sharing it";
-        omp_set_num_threads(team.threads);
+        omp_set_num_threads(std::max(1, s.cores / s.sharing));
     }
+    team.threads = formed_team_size();
     team.warning = oversubscription(s, team, comm);
 #endif
     return team;

@@ -18,7 +18,8 @@ struct ThreadTeam {
 };
 
 // Collective over `comm`; call after MPI_Init, before any OpenMP parallel
-// region: sets the team with omp_set_num_threads on the HOST back-end.
+// region: sets the team with omp_set_num_threads on the HOST back-end and
+// reports the team a parallel region then forms.
 ThreadTeam size_thread_team(MPI_Comm comm);
 
 } // namespace stencil

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # OpenMP teams sized per node: 4 HOST ranks on a machine with fewer cores,
 # launched by hand without OMP_NUM_THREADS (and without the test
-# environment's OMP_WAIT_POLICY), reach at least half the figure of merit of
-# the same run with OMP_NUM_THREADS=1. Oversubscribed spinning teams made it
-# 20-36x slower. The report says the threads per rank and why, on stdout and
-# in the JSON, and one warning says when ranks x threads (more than one per
-# rank, OMP_NUM_THREADS=2 here) exceed the cores.
+# environment's OMP_WAIT_POLICY), each form a team of cores / 4 threads (at
+# least one), counted inside a parallel region; oversubscribed spinning teams
+# made such runs 20-36x slower. With OMP_NUM_THREADS=1 the team is 1. The
+# report says the threads per rank and why, on stdout and in the JSON, and one
+# warning says when ranks x threads (more than one per rank,
+# OMP_NUM_THREADS=2 here) exceed the cores. Nothing here is timed: the speed
+# this protects is a benchmark's to show, not a test's.
 # usage: omp_threads_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -15,32 +17,16 @@ fail() { echo "omp_threads_test: $*"; exit 1; }
 unset OMP_NUM_THREADS OMP_WAIT_POLICY
 cores=$(nproc)
 # shellcheck disable=SC2054 # the commas are inside the grid size
-problem=(--grid 64,64,64 --steps 20 --warmup 2)
+problem=(--grid 32,32,32 --steps 4 --warmup 1)
 run() { # run NAME [VAR=VALUE...]: the output in $work/NAME.txt, the report in $work/NAME.json
   local name=$1
   shift
   env "$@" "$mpiexec" "$np_flag" 4 "${preflags[@]}" "$app" "${problem[@]}" --report "$work/$name.json" \
     >"$work/$name.txt" 2>&1 || { cat "$work/$name.txt"; fail "$name: the run failed"; }
 }
-fom() { sed -n 's/^FOM: \([0-9.]*\) .*/\1/p' "$work/$1.txt"; }
 preflags=("$@")
-# The best of three runs each, taken in turns: the machine may be shared.
-best_one=0 best_unset=0
-for attempt in 1 2 3; do
-  run one OMP_NUM_THREADS=1
-  run unset
-  best_one=$(python3 -c "print(max($best_one, float('$(fom one)' or 0)))")
-  best_unset=$(python3 -c "print(max($best_unset, float('$(fom unset)' or 0)))")
-  echo "attempt $attempt: FOM $(fom one) with OMP_NUM_THREADS=1, $(fom unset) without"
-done
-one=$best_one unset=$best_unset
-python3 -c "import sys; sys.exit(0 if $one > 0 and $unset > 0 else 1)" || fail "no FOM line"
-python3 - "$one" "$unset" <<'PY'
-import sys
-one, unset = map(float, sys.argv[1:])
-print("best FOM: %.4f Gcell/s with OMP_NUM_THREADS=1, %.4f without: ratio %.2f" % (one, unset, unset / one))
-sys.exit(0 if unset >= 0.5 * one else 1)
-PY
+run one OMP_NUM_THREADS=1
+run unset
 grep -q "OpenMP threads per rank: 1 (OMP_NUM_THREADS=1)" "$work/one.txt" ||
   { cat "$work/one.txt"; fail "no threads line naming OMP_NUM_THREADS"; }
 team=$(( cores / 4 > 0 ? cores / 4 : 1 ))

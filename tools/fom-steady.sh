@@ -3,8 +3,10 @@
 # run at least half as fast per step as 30 in the same job. Subnormal
 # floats (the stencil's far tails, ahead of the wave) broke this on CPUs
 # that handle them in microcode, 14x slower by the end of the default run;
-# the HOST back-end now flushes them (kernels/host_denormals.hpp).
-# usage: fom_steady_test.sh MPIEXEC NUMPROC_FLAG APP [PREFLAGS...]
+# the HOST back-end now flushes them (kernels/host_denormals.hpp), which the
+# HostDenormals tests check without a clock. Run it on a quiet node: a timed
+# ratio is a measurement, and a busy machine makes it say nothing.
+# usage: tools/fom-steady.sh MPIEXEC NUMPROC_FLAG APP [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3
 shift 3
