@@ -16,6 +16,7 @@
 namespace stencil {
 namespace {
 
+#if !STENCIL_HAS_GPU // the GPU back-ends leave the team to the OpenMP runtime
 std::string plural(int n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -81,6 +82,7 @@ int formed_team_size() {
     }
     return formed;
 }
+#endif
 
 } // namespace
 
