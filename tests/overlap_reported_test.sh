@@ -3,7 +3,9 @@
 # text ("overlap on (REASON)", and on the FOM line) and in the JSON
 # ("overlap": true/false, "overlap_reason"), for an explicit choice, for
 # auto with an exchange (on the HOST back-end on, untimed; on a GPU timed)
-# and for auto with nothing to hide (--comm none, a rank alone).
+# and for auto with nothing to hide (--comm none, a rank alone). The fused
+# pack (JSON "fused_pack", and its text line) is reported where it runs:
+# overlap on at depth 1 with a GPU-aware exchange, never with overlap off.
 # usage: overlap_reported_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -32,7 +34,12 @@ got, want = (doc.get("overlap"), doc.get("overlap_reason")), (ran == "on", reaso
 if got != want:
     sys.exit("%s says %r, the text %r" % (path, got, want))
 PY
-  echo "$name: $line"
+  local fused=false
+  grep -q "^  fused pack: " "$work/$name.txt" && fused=true
+  python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["fused_pack"] != (sys.argv[2] == "true"))' \
+    "$work/$name.json" "$fused" || fail "$name: the JSON's fused_pack is not the text's $fused"
+  echo "$name: $line; fused pack $fused"
+  eval "fused_$name=$fused"
 }
 host="the HOST back-end runs the phases in order"
 timed="[0-9.e+-]+ ms off, [0-9.e+-]+ ms on per step"
@@ -43,4 +50,8 @@ check default 2 "(on|off)" "auto: ($host|$timed)"
 check auto_depth2 2 "(on|off)" "auto: ($host|$timed at k=2)" --halo-depth 2
 check comm_none 2 on "auto: --comm none exchanges nothing to hide" --overlap auto --comm none
 check alone 1 on "auto: no rank has a neighbour, nothing to hide" --overlap auto --comm staged
+# shellcheck disable=SC2154 # set by check's eval
+if [ "$fused_on/$fused_off/$fused_auto_depth2" != true/false/false ]; then
+  fail "fused pack on/off/depth 2: $fused_on/$fused_off/$fused_auto_depth2, not true/false/false"
+fi
 echo "overlap reported as it ran"

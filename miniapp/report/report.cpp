@@ -105,6 +105,7 @@ Report summarize(const Simulation& sim, const Options& options, const RunPlan& p
     MPI_CHECK(MPI_Allreduce(cells, sums_cells, 2, MPI_DOUBLE, MPI_SUM, comm));
     r.redundant_share = sums_cells[0] > 0 ? 1.0 - sums_cells[1] / sums_cells[0] : 0;
     r.faces = sim.halo_faces(r.self_faces);
+    r.fused_pack = sim.fused_pack();
     unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
     MPI_CHECK(MPI_Allreduce(&pinned, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
     r.pinned_bytes = most;
@@ -147,6 +148,9 @@ void print_problem(const Report& r) {
             "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
             "not sent\n",
             r.self_faces, r.faces);
+    if (r.fused_pack)
+        std::printf("  fused pack: the boundary kernels store the faces the next exchange sends "
+                    "(no pack launch)\n");
 }
 
 // How the steps were launched: graphs, the kernels' shapes, tuning.
@@ -274,6 +278,7 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"pinned_host_bytes", r.pinned_bytes},
                 {"halo_faces_rank0", r.faces},
                 {"self_faces_rank0", r.self_faces},
+                {"fused_pack", r.fused_pack},
                 {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
     if (!r.timeline.empty()) doc["timeline"] = r.timeline;
     if (r.has_checksum) {

@@ -37,6 +37,7 @@ struct Report {
     int halo_depth = 1;            // one exchange every halo_depth steps
     double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
     int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
+    bool fused_pack = false;       // rank 0's boundary kernels store its faces (no pack launch)
     std::size_t pinned_bytes = 0;  // pinned host memory held, largest over ranks (0: no staging)
     std::string timeline;          // where --timeline was written ("" if not)
     bool has_checksum = false;

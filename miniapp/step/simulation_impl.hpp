@@ -56,6 +56,7 @@ public:
         self = exchange_->self_faces();
         return exchange_->faces();
     }
+    bool fused_pack() const override { return exchange_->fuses_pack(); }
     int steps_done() const override { return first_step_ + steps_done_; }
     const LaunchShape& interior_shape() const override {
         return (plan_.overlap ? inner_ : whole_).shape;
