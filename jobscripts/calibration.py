@@ -59,11 +59,12 @@ class Calibration:
 
     def __init__(self, kernel_points, fixed_ms, latency_ms, link_bytes_per_ms,
                  pack_ms_per_byte=0.0, unpack_ms_per_byte=0.0, x_slab_factor=1.0, mode="gpu-aware",
-                 shell_points=()):
+                 shell_points=(), shell_fused_pack=False):
         self.points = sorted(kernel_points)  # (cells, ms)
         # (cells, ms): what a rank with six neighbours, all of them itself,
         # pays per step over the same box alone (periodic step - none step).
         self.shell_points = sorted(shell_points)
+        self.shell_fused_pack = shell_fused_pack  # the shell runs' slabs stored the sent faces
         self.fixed_ms = fixed_ms
         self.latency_ms = latency_ms
         self.link_bytes_per_ms = link_bytes_per_ms  # one direction, one neighbour
@@ -109,6 +110,8 @@ class Calibration:
                 and r["overlap"] and tuple(r["grid"]) in alone]
         self.shell_points = sorted((math.prod(r["grid"]), max(0.0, phase(r, "step") - alone[tuple(r["grid"])]))
                                    for r in used)
+        # Reports from before the fused pack have no "fused_pack": they paid a pack.
+        self.shell_fused_pack = bool(used) and all(r.get("fused_pack", False) for r in used)
         return used
 
     def _strided_from(self, reports):

@@ -8,7 +8,7 @@ usage:
   project.py CALIBRATION --machine M.json weak --local 512,512,512 [--nodes 1,2,...]
   project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
   project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
-  common: [--radius 4] [--overlap on|off] [--halo-depth K|best] [--markdown FILE] [--plot FILE.png]
+  common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best] [--markdown FILE] [--plot FILE.png]
 
 CALIBRATION is a folder with (tools/gpu-miniapp.sh --sweep ... --scaling):
   sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
@@ -31,6 +31,11 @@ The model, per rank, per step (the job takes its slowest rank):
     the interior does not hide
   without shell/, overlap on: F + max(interior, pack + exchange) + unpack + boundary
   overlap off: F + pack + exchange + unpack + kernel(whole box)
+  overlap auto: the faster of on and off for the whole job, as the
+    mini-app's --overlap auto chooses in its warm-up
+  Where the shell runs report the fused pack (the slabs store the faces the
+    next exchange sends: depth 1, overlap on, GPU-aware), the shell already
+    holds the pack: no pack term is added at depth 1.
   kernel(cells): interpolated in the sweep (log-log); slabs R thick use the
     same curve, x slabs times the measured thin-slab factor
   exchange: max over the rank's neighbours in its node of
@@ -185,7 +190,10 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
         def strided_ms(per_byte, which):
             return per_byte * sum(f[4] for f in which) * share * scale
 
-        t_pack = strided_ms(cal.pack_ms_per_byte, sent)
+        # The fused pack: at depth 1 with overlap on, the slabs store the
+        # sent faces; the measured shell holds that cost.
+        fused = overlap and depth == 1 and cal.shell_points and cal.shell_fused_pack
+        t_pack = 0.0 if fused else strided_ms(cal.pack_ms_per_byte, sent)
         t_unpack = strided_ms(cal.unpack_ms_per_byte, sent)
         t_ex = 0.0
         for axis, size, off, _, _ in sent:
@@ -245,7 +253,12 @@ BEST_DEPTHS = (1, 2, 4, 8)
 
 def project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth):
     """project_run at `depth`, or with depth "best" the fastest of
-    BEST_DEPTHS whose k*R every rank's box holds (the mini-app's check)."""
+    BEST_DEPTHS whose k*R every rank's box holds (the mini-app's check).
+    With overlap "auto", the faster of on and off, the row saying which."""
+    if overlap == "auto":
+        runs = [dict(project_depth(cal, machine, grid, procs, radius, on, periodic, depth), chosen=name)
+                for on, name in ((True, "on"), (False, "off"))]
+        return min(runs, key=lambda r: r["step_ms"])
     if depth != "best":
         return project_run(cal, machine, grid, procs, radius, overlap, periodic, depth)
     runs = [project_run(cal, machine, grid, procs, radius, overlap, periodic, k) for k in BEST_DEPTHS
@@ -284,13 +297,15 @@ def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, F
 
 def table(rows, study):
     deep = any(r["depth"] != 1 for r in rows)
+    auto = any("chosen" in r for r in rows)
     head = ("| nodes | GPUs | procs | local box | " + ("halo depth | " if deep else "") +
-            "largest face MiB | interior ms | exchange ms | hidden | "
+            ("overlap | " if auto else "") + "largest face MiB | interior ms | exchange ms | hidden | "
             "step ms | " + ("weak eff." if study == "weak" else "strong eff.") + " |")
-    out = [head, "|" + "---|" * (11 if deep else 10)]
+    out = [head, "|" + "---|" * (10 + deep + auto)]
     for r in rows:
         out.append(f"| {r['nodes']} | {r['ranks']} | {'x'.join(map(str, r['procs']))} | "
                    f"{'x'.join(map(str, r['local']))} | " + (f"{r['depth']} | " if deep else "") +
+                   (f"{r['chosen']} | " if auto else "") +
                    f"{r['face_mib']:.2f} | {r['interior_ms']:.3f} | "
                    f"{r['exchange_ms']:.3f} | {'yes' if r['hidden'] else 'no'} | {r['step_ms']:.3f} | "
                    f"{100 * r['efficiency']:.1f}% |")
@@ -379,7 +394,8 @@ def main(argv):
     ap.add_argument("calibration")
     ap.add_argument("--machine", required=True, action="append", help="a machine file; repeat to compare")
     ap.add_argument("--radius", type=int, default=4)
-    ap.add_argument("--overlap", choices=("on", "off"), default="on")
+    ap.add_argument("--overlap", choices=("on", "off", "auto"), default="on",
+                    help="auto: the faster of on and off per point, as the mini-app's default chooses")
     ap.add_argument("--periodic", type=axes_of, default=(False, False, False),
                     help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
     ap.add_argument("--halo-depth", type=depth_arg, default=1,
@@ -407,7 +423,7 @@ def main(argv):
             node_series(machine.get("nodes", 1))
         if max(nodes) > machine.get("nodes", 1):
             raise SystemExit(f"project: {name} has {machine.get('nodes', 1)} nodes, not {max(nodes)}")
-        overlap = a.overlap == "on"
+        overlap = a.overlap if a.overlap == "auto" else a.overlap == "on"
         if a.study == "validate":
             md, worst, count = validate(cal, machine, folder_of(a.reports), a.tolerance)
             text += [f"## {name}: projection against measurement", "", md, "",

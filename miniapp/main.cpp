@@ -183,6 +183,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     // Overlap first (at the explicit depth, else 1), then the depth with it.
     OverlapDecision overlap = choose_overlap(c, plan, physics);
     plan.overlap = overlap.overlap, plan.overlap_reason = std::move(overlap.reason);
+    plan.fused_pack = overlap.fused_pack, plan.pack_reason = std::move(overlap.pack_reason);
     const HaloDepthChoice depth = choose_halo_depth(c, plan, physics, overlap.at_depth_one);
     plan.halo_depth = depth.depth, plan.halo_depth_reason = depth.reason;
     return {};

@@ -4,8 +4,9 @@
 # ("overlap": true/false, "overlap_reason"), for an explicit choice, for
 # auto with an exchange (on the HOST back-end on, untimed; on a GPU timed)
 # and for auto with nothing to hide (--comm none, a rank alone). The fused
-# pack (JSON "fused_pack", and its text line) is reported where it runs:
-# overlap on at depth 1 with a GPU-aware exchange, never with overlap off.
+# pack (--pack: JSON "fused_pack" and "pack_reason", and the text's "halo
+# pack" line) runs with overlap on at depth 1 with a GPU-aware exchange,
+# never with overlap off, at depth 2 or with --pack separate.
 # usage: overlap_reported_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -13,6 +14,7 @@ shift 4
 preflags=("$@")
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "overlap_reported_test: $*"; exit 1; }
+declare -A fused_of # per check: whether the fused pack ran
 # check NAME RANKS WANT REASON ARGS...: a run with ARGS reports overlap WANT
 # (a regex: on, off or (on|off)) for REASON (a regex over the whole reason).
 check() {
@@ -34,12 +36,25 @@ got, want = (doc.get("overlap"), doc.get("overlap_reason")), (ran == "on", reaso
 if got != want:
     sys.exit("%s says %r, the text %r" % (path, got, want))
 PY
-  local fused=false
-  grep -q "^  fused pack: " "$work/$name.txt" && fused=true
-  python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["fused_pack"] != (sys.argv[2] == "true"))' \
-    "$work/$name.json" "$fused" || fail "$name: the JSON's fused_pack is not the text's $fused"
-  echo "$name: $line; fused pack $fused"
-  eval "fused_$name=$fused"
+  local fused=false pack
+  if [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["halo_faces_rank0"])' \
+         "$work/$name.json")" = 0 ]; then # nothing to pack: no line
+    ! grep -q "^  halo pack" "$work/$name.txt" || fail "$name: a halo pack line without halo faces"
+    echo "$name: $line; no halo faces"
+    return
+  fi
+  pack=$(grep -E "^  halo pack (fused|separate) \(.+\)$" "$work/$name.txt") ||
+    { cat "$work/$name.txt"; fail "$name: no line 'halo pack fused|separate (REASON)'"; }
+  [[ $pack == "  halo pack fused "* ]] && fused=true
+  python3 - "$work/$name.json" "$fused" "${pack#*(}" <<'PY' || fail "$name: the JSON's pack is not the text's"
+import json, sys
+path, fused, reason = sys.argv[1:]
+doc = json.load(open(path))
+if (doc["fused_pack"], doc["pack_reason"]) != (fused == "true", reason[:-1]):
+    sys.exit("%s says %r, the text %r" % (path, (doc["fused_pack"], doc["pack_reason"]), (fused, reason)))
+PY
+  echo "$name: $line; halo pack ${pack#  halo pack }"
+  fused_of[$name]=$fused
 }
 host="the HOST back-end runs the phases in order"
 timed="[0-9.e+-]+ ms off, [0-9.e+-]+ ms on per step"
@@ -50,8 +65,12 @@ check default 2 "(on|off)" "auto: ($host|$timed)"
 check auto_depth2 2 "(on|off)" "auto: ($host|$timed at k=2)" --halo-depth 2
 check comm_none 2 on "auto: --comm none exchanges nothing to hide" --overlap auto --comm none
 check alone 1 on "auto: no rank has a neighbour, nothing to hide" --overlap auto --comm staged
-# shellcheck disable=SC2154 # set by check's eval
-if [ "$fused_on/$fused_off/$fused_auto_depth2" != true/false/false ]; then
-  fail "fused pack on/off/depth 2: $fused_on/$fused_off/$fused_auto_depth2, not true/false/false"
-fi
+check separate 2 "(on|off)" "auto: ($host|$timed)" --pack separate
+check fused_depth2 2 on "--overlap on" --overlap on --pack fused --halo-depth 2
+want=true/false/false/false/false
+got=${fused_of[on]}/${fused_of[off]}/${fused_of[auto_depth2]}/${fused_of[separate]}/${fused_of[fused_depth2]}
+[ "$got" = "$want" ] || fail "fused pack on/off/depth 2/--pack separate/--pack fused at depth 2: $got, not $want"
+grep -q "^  halo pack separate (--pack separate)$" "$work/separate.txt" || fail "separate: not '--pack separate'"
+grep -q "^  halo pack separate (the fused pack needs overlap on, halo depth 1" "$work/fused_depth2.txt" ||
+  fail "fused_depth2: no reason why the fused pack did not run"
 echo "overlap reported as it ran"

@@ -105,6 +105,35 @@ class Model(unittest.TestCase):
         self.assertEqual(len(project.directions(2)), 18)  # edges too
         self.assertEqual(len(project.directions(3)), 26)  # and corners
 
+    def test_a_fused_pack_shell_already_holds_the_pack(self):
+        # Two ranks along periodic x, a slow link: the exchange shows. Each
+        # rank packs both of its x faces for the other (2 x 4x100x100 cells,
+        # 320000 B at 1e-6 ms per byte: 0.32 ms), unless the shell runs
+        # reported the fused pack, whose slabs stored them already.
+        def step(fused, depth=1):
+            cal = linear_calibration(1e4)
+            cal.shell_points = [(1e3, 1e-4), (1e9, 1e2)]
+            cal.pack_ms_per_byte = 1e-6
+            cal.shell_fused_pack = fused
+            return project.project_run(cal, NODE_OF_TWO, [200, 100, 100], (2, 1, 1), 4, True,
+                                       (True,) * 3, depth)["step_ms"]
+        self.assertAlmostEqual(step(False) - step(True), 0.32, places=9)
+        self.assertAlmostEqual(step(False, 2), step(True, 2), places=12)  # fused only at depth 1
+
+    def test_auto_overlap_takes_the_faster_schedule(self):
+        # A cheap shell (0.1 ms) beats an exposed exchange (0.165 ms); a
+        # dear one (1 ms) does not.
+        chosen = []
+        for shell_ms_per_cell in (1e-7, 1e-6):
+            cal = linear_calibration()
+            cal.shell_points = [(1e3, 1e3 * shell_ms_per_cell), (1e9, 1e9 * shell_ms_per_cell)]
+            args = (NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4)
+            on, off = (project.project_run(cal, *args, o, (True,) * 3)["step_ms"] for o in (True, False))
+            auto = project.project_depth(cal, *args, "auto", (True,) * 3, 1)
+            self.assertEqual(auto["step_ms"], min(on, off))
+            chosen.append(auto["chosen"])
+        self.assertEqual(chosen, ["on", "off"])
+
     def test_overlap_off_adds_the_exchange(self):
         r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 0.165 + 1.0, places=9)

@@ -98,6 +98,17 @@ explicit `--halo-depth`, else at 1, before the depth is chosen) and keeps
 on unless off is more than 2% faster. On the HOST back-end, with
 `--comm none` or without neighbours it is on. The report says which ran
 and why. Results are bit-identical either way.)md"},
+    {"--pack",
+     R"md(Fused: the boundary kernels, as they write the owned faces, also
+store them into the next exchange's send buffers (and a rank's own faces
+straight into its halos), so no pack launch and no unpack of its own faces
+remain. It applies with overlap on, halo depth 1 and a GPU-aware or NCCL
+exchange (or faces that are all the rank's own). Separate: a pack launch
+before the sends, as at other depths. The fused slabs are heavier and can
+cost more beside the interior than the launches they save (an H200 at
+512^3: 0.92 against 0.83 ms per step), so `auto` times both where it
+times the overlap (and with `--overlap on`) and keeps fused unless
+separate is more than 2% faster. Results are bit-identical either way.)md"},
     {"--halo-depth",
      R"md(In between exchanges each rank updates a ring of its neighbours' cells
 again, shrinking by R per step, so it sends K times fewer (larger) messages

@@ -131,6 +131,8 @@ constexpr std::pair<const char*, ModelKind> kModels[] = {{"constant", ModelKind:
                                                          {"layered", ModelKind::Layered}};
 constexpr std::pair<const char*, OverlapChoice> kOverlap[] = {
     {"auto", OverlapChoice::Auto}, {"on", OverlapChoice::On}, {"off", OverlapChoice::Off}};
+constexpr std::pair<const char*, PackChoice> kPack[] = {
+    {"auto", PackChoice::Auto}, {"fused", PackChoice::Fused}, {"separate", PackChoice::Separate}};
 constexpr std::pair<const char*, Precision> kPrecisions[] = {{"fp32", Precision::FP32},
                                                              {"fp64", Precision::FP64}};
 
@@ -219,6 +221,11 @@ const OptionSpec kOptions[] = {
      "overlap the exchange with the interior kernel (default auto:\n"
      "both timed per run where there is an exchange to hide, see the report)",
      [](S& s, const char* n, V v) { s.config.overlap = one_of(v, n, kOverlap); }},
+    {"Execution", "--pack", "auto|fused|separate",
+     "with overlap on at halo depth 1, who stores the faces the next\n"
+     "exchange sends: the boundary kernels (fused) or a pack launch\n"
+     "(default auto: timed with the overlap, see the report)",
+     [](S& s, const char* n, V v) { s.config.pack = one_of(v, n, kPack); }},
     {"Execution", "--halo-depth", "K|auto",
      "exchange a halo K*R cells deep once every K steps, updating a\n"
      "shrinking ring of neighbours' cells in between (fewer, larger\n"

@@ -18,6 +18,9 @@ enum class GraphChoice { Auto, On, Off };
 // --overlap: the interior kernel while the halos travel. Auto: chosen per
 // run by timing both (step/overlap.hpp, RunPlan::overlap).
 enum class OverlapChoice { Auto, On, Off };
+// --pack: the next exchange's faces stored by the boundary kernels (fused)
+// or by a pack launch (separate). Auto: timed with the overlap's trials.
+enum class PackChoice { Auto, Fused, Separate };
 
 // The deepest halo, in multiples of R: k*R <= 64 cells keeps a layout's
 // front padding within one 64-element line.
@@ -33,6 +36,7 @@ struct Options {
     int warmup = 5;
     CommChoice comm = CommChoice::Auto;
     OverlapChoice overlap = OverlapChoice::Auto;
+    PackChoice pack = PackChoice::Auto;
     // --halo-depth: k, a halo k*R deep exchanged once every k steps; 0:
     // auto, chosen per run (step/halo_depth.hpp, RunPlan::halo_depth).
     int halo_depth = 0;

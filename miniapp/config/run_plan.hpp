@@ -30,9 +30,11 @@ struct RunPlan {
     bool overlap = true;
     std::string overlap_reason;
     // The update that computes the faces also stores them for the next
-    // exchange (halo/halo_exchange.hpp, "the fused pack"); off only for
-    // --check's reference, which must not share the path under test.
+    // exchange (halo/halo_exchange.hpp, "the fused pack") where it applies,
+    // and why (--pack, step/overlap.hpp); off for --check's reference, which
+    // must not share the path under test.
     bool fused_pack = true;
+    std::string pack_reason;
     // --model file:PATH: its element type (float64, else float32) and its
     // CRC-32, which names the model in checkpoints (model_file.hpp).
     bool model_fp64 = false;

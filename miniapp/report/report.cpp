@@ -114,6 +114,14 @@ Report summarize(const Simulation& sim, const Options& options, const RunPlan& p
 
 namespace {
 
+// Why the faces were stored as they were: the plan's reason, unless it
+// asked for the fused pack where that does not apply.
+std::string pack_reason(const Report& r) {
+    if (r.fused_pack || !r.plan.fused_pack) return r.plan.pack_reason;
+    return "the fused pack needs overlap on, halo depth 1 and a GPU-aware or NCCL exchange, or "
+           "faces all the rank's own";
+}
+
 // The report's first lines: the job, the problem, the halo exchange.
 void print_problem(const Report& r) {
     const Options& c = r.options;
@@ -148,9 +156,9 @@ void print_problem(const Report& r) {
             "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
             "not sent\n",
             r.self_faces, r.faces);
-    if (r.fused_pack)
-        std::printf("  fused pack: the boundary kernels store the faces the next exchange sends "
-                    "(no pack launch)\n");
+    if (r.faces > 0)
+        std::printf("  halo pack %s (%s)\n", r.fused_pack ? "fused" : "separate",
+                    pack_reason(r).c_str());
 }
 
 // How the steps were launched: graphs, the kernels' shapes, tuning.
@@ -225,6 +233,14 @@ Json phases_json(const Report& r) {
     return phases;
 }
 
+// Rank 0's halo faces and how they were packed.
+Json halo_faces_json(const Report& r) {
+    return {{"halo_faces_rank0", r.faces},
+            {"self_faces_rank0", r.self_faces},
+            {"fused_pack", r.fused_pack},
+            {"pack_reason", pack_reason(r)}};
+}
+
 } // namespace
 
 std::string write_json(const Report& r, const std::string& path) {
@@ -276,10 +292,8 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"exchange_ms", r.halo_ms},
                 {"exchange_hidden_fraction", r.hidden_fraction},
                 {"pinned_host_bytes", r.pinned_bytes},
-                {"halo_faces_rank0", r.faces},
-                {"self_faces_rank0", r.self_faces},
-                {"fused_pack", r.fused_pack},
                 {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
+    doc.update(halo_faces_json(r));
     if (!r.timeline.empty()) doc["timeline"] = r.timeline;
     if (r.has_checksum) {
         char hex[17];

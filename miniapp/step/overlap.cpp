@@ -6,36 +6,73 @@
 #include <cstring>
 
 namespace stencil {
+namespace {
+
+std::string ms_words(const char* format, double a, double b = 0) {
+    char line[96];
+    std::snprintf(line, sizeof line, format, a, b);
+    return line;
+}
+
+// The on schedule's trial, with --pack auto the faster of fused and
+// separate; its reason in `pack_reason`.
+Trial time_on(const Options& c, const RunPlan& plan, const Physics& physics, int depth,
+              std::string& pack_reason) {
+    RunPlan p = plan;
+    p.fused_pack = c.pack != PackChoice::Separate;
+    const Trial on = time_trial(c, p, physics, depth, true);
+    if (c.pack != PackChoice::Auto || !on.fused_pack) return on;
+    p.fused_pack = false;
+    const Trial separate = time_trial(c, p, physics, depth, true);
+    pack_reason = ms_words("auto: %.4g ms fused, %.4g ms separate per step with overlap on",
+                           on.step_ms, separate.step_ms);
+    return overlap_wins(on.step_ms, separate.step_ms) ? on : separate;
+}
+
+} // namespace
 
 bool overlap_wins(double on_ms, double off_ms) {
     return !(off_ms < on_ms * (1 - kOverlapTolerance));
 }
 
 OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Physics& physics) {
-    if (c.overlap == OverlapChoice::On) return {true, "--overlap on", {}};
-    if (c.overlap == OverlapChoice::Off) return {false, "--overlap off", {}};
+    OverlapDecision d;
+    d.fused_pack = c.pack != PackChoice::Separate;
+    if (c.pack == PackChoice::Auto)
+        d.pack_reason = "auto: fused; timed against separate only on a GPU with neighbours";
+    else
+        d.pack_reason = c.pack == PackChoice::Fused ? "--pack fused" : "--pack separate";
     bool neighbours = false;
     for (int a = 0; a < 3; ++a)
         neighbours = neighbours || plan.procs[a] > 1 || c.periodic[a];
-    if (plan.comm_mode == CommMode::None)
-        return {true, "auto: --comm none exchanges nothing to hide", {}};
-    if (!neighbours) return {true, "auto: no rank has a neighbour, nothing to hide", {}};
-    if (std::strcmp(backend_name(), "HOST") == 0)
-        return {true, "auto: the HOST back-end runs the phases in order", {}};
-
-    // Off first: were a first trial slower (lazily made connections,
-    // cold caches), that would favour on, the default anyway.
+    const char* untimed = plan.comm_mode == CommMode::None ? "--comm none exchanges nothing to hide"
+                          : !neighbours ? "no rank has a neighbour, nothing to hide"
+                          : std::strcmp(backend_name(), "HOST") == 0
+                              ? "the HOST back-end runs the phases in order"
+                              : nullptr;
     const int depth = c.halo_depth > 0 ? c.halo_depth : 1;
-    const Trial off = time_trial(c, plan, physics, depth, false);
-    const Trial on = time_trial(c, plan, physics, depth, true);
-    const bool overlap = overlap_wins(on.step_ms, off.step_ms);
-    char line[96];
-    std::snprintf(line, sizeof line, "auto: %.4g ms off, %.4g ms on per step", off.step_ms,
-                  on.step_ms);
-    OverlapDecision decision{overlap, line, {}};
-    if (depth > 1) decision.reason += " at k=" + std::to_string(depth);
-    if (depth == 1) decision.at_depth_one = overlap ? on : off;
-    return decision;
+    if (c.overlap == OverlapChoice::Off) {
+        d.overlap = false, d.reason = "--overlap off";
+    } else if (c.overlap == OverlapChoice::On) {
+        d.reason = "--overlap on";
+        if (!untimed && c.pack == PackChoice::Auto && depth == 1) {
+            const Trial on = time_on(c, plan, physics, depth, d.pack_reason);
+            d.fused_pack = on.fused_pack, d.at_depth_one = on;
+        }
+    } else if (untimed) {
+        d.reason = std::string("auto: ") + untimed;
+    } else {
+        // Off first: were a first trial slower (lazily made connections,
+        // cold caches), that would favour on, the default anyway.
+        const Trial off = time_trial(c, plan, physics, depth, false);
+        const Trial on = time_on(c, plan, physics, depth, d.pack_reason);
+        d.overlap = overlap_wins(on.step_ms, off.step_ms);
+        d.fused_pack = on.fused_pack;
+        d.reason = ms_words("auto: %.4g ms off, %.4g ms on per step", off.step_ms, on.step_ms);
+        if (depth > 1) d.reason += " at k=" + std::to_string(depth);
+        if (depth == 1) d.at_depth_one = d.overlap ? on : off;
+    }
+    return d;
 }
 
 } // namespace stencil

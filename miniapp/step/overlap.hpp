@@ -21,6 +21,10 @@ struct OverlapDecision {
     // The chosen schedule's trial at halo depth 1, where auto timed one
     // there: choose_halo_depth need not time k = 1 again.
     std::optional<Trial> at_depth_one;
+    // --pack: whether the boundary kernels store the faces where the fused
+    // pack applies (overlap on, depth 1), and why.
+    bool fused_pack = true;
+    std::string pack_reason;
 };
 
 // Off must be this much faster than on to be chosen: on is the schedule
@@ -35,7 +39,10 @@ bool overlap_wins(double on_ms, double off_ms);
 // Auto is on where nothing is exchanged (--comm none, no neighbours) or
 // the HOST back-end runs the phases in order anyway; otherwise it times
 // both schedules on fresh simulations of the same problem at the explicit
-// --halo-depth, else at 1, and keeps the faster (overlap_wins).
+// --halo-depth, else at 1, and keeps the faster (overlap_wins). --pack
+// auto: where on is timed (or forced on a GPU with neighbours at depth 1)
+// and the fused pack ran, on is timed with a separate pack too, and fused
+// kept unless separate is faster by kOverlapTolerance.
 OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Physics& physics);
 
 } // namespace stencil

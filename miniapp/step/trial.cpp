@@ -31,7 +31,7 @@ Trial time_trial(const Options& c, const RunPlan& plan, const Physics& physics, 
     const double kernels = p.sampled ? (p.interior + p.boundary) / p.sampled : step;
     double mine[2] = {step, step > 0 ? std::max(0.0, 1.0 - kernels / step) : 0}, worst[2];
     MPI_CHECK(MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-    return {worst[0], worst[1]};
+    return {worst[0], worst[1], sim->fused_pack()};
 }
 
 } // namespace stencil

@@ -10,12 +10,14 @@
 namespace stencil {
 
 struct Trial {
-    double step_ms = 0; // the slowest rank's mean step
-    double exposed = 0; // the largest share of a step not spent in the update kernels
+    double step_ms = 0;      // the slowest rank's mean step
+    double exposed = 0;      // the largest share of a step not spent in the update kernels
+    bool fused_pack = false; // whether the trial's boundary kernels stored the faces
 };
 
-// Collective over MPI_COMM_WORLD: `plan` at halo depth `depth` with overlap
-// `overlap`, warmed up, then timed; every rank gets the same answer.
+// Collective over MPI_COMM_WORLD: `plan` (its fused_pack included) at halo
+// depth `depth` with overlap `overlap`, warmed up, then timed; every rank
+// gets the same answer.
 Trial time_trial(const Options& c, const RunPlan& plan, const Physics& physics, int depth,
                  bool overlap);
 
