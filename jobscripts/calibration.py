@@ -139,8 +139,9 @@ class Calibration:
 
     def describe(self):
         shell = "; thin x slabs {:.1f}x slower".format(self.x_slab_factor) if not self.shell_points else \
-            "; the shell from {} periodic one-GPU runs ({:.3f} ms over the step alone at {:.0f}^3)".format(
-                len(self.shell_points), self.shell_points[-1][1], self.shell_points[-1][0] ** (1 / 3))
+            "; the shell from {} periodic one-GPU runs ({:.3f} ms over the step alone at {:.0f}^3, {} pack)".format(
+                len(self.shell_points), self.shell_points[-1][1], self.shell_points[-1][0] ** (1 / 3),
+                "fused" if self.shell_fused_pack else "separate")
         return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange latency {self.latency_ms * 1e3:.1f} us, "
                 f"link {self.link_bytes_per_ms * 1e3 / 1e9:.0f} GB/s per direction; pack "
                 f"{self.pack_ms_per_byte * 1e6:.3f} and unpack {self.unpack_ms_per_byte * 1e6:.3f} ns/byte "
