@@ -29,3 +29,33 @@ for rank in (0, 1):
         assert "rank %d %s" % (rank, lane) in labels, labels
 print("timeline-svg: %d spans of step 9 drawn, a well-formed SVG" % len(spans))
 PY
+# Bad input: one line on stderr and exit 2, no traceback, nothing written.
+svg=(python3 "$(dirname "$0")/../tools/timeline-svg.py")
+refuse() { # refuse NAME JSON_TEXT WORDS: the tool refuses the file, naming WORDS
+  printf '%s' "$2" >"$work/$1.json"
+  local rc=0
+  "${svg[@]}" "$work/$1.json" "$work/$1.svg" 2>"$work/$1.err" >/dev/null || rc=$?
+  if ! { [ "$rc" = 2 ] && [ "$(wc -l <"$work/$1.err")" = 1 ] && grep -q "$3" "$work/$1.err" &&
+    ! grep -q Traceback "$work/$1.err" && [ ! -e "$work/$1.svg" ]; }; then
+    cat "$work/$1.err"
+    echo "timeline-svg: $1: rc $rc, not one line naming '$3'"
+    exit 1
+  fi
+}
+span='{"name":"pack","ph":"X","pid":0,"tid":TID,"ts":1,"dur":DUR,"args":{"step":1,"ring_step":0}}'
+lane1=${span/TID/1}
+refuse not_json '{' "not valid JSON\|JSON"
+refuse no_list '{"traceEvents":{}}' "no traceEvents list"
+refuse not_object '{"traceEvents":[1]}' "traceEvents\[0\] is not an object"
+refuse negative "{\"traceEvents\":[${lane1/DUR/-3}]}" "negative duration"
+refuse string_dur "{\"traceEvents\":[${lane1/DUR/\"3\"}]}" "ts and dur must be numbers"
+lane7=${span/TID/7}
+refuse bad_lane "{\"traceEvents\":[${lane7/DUR/3}]}" "tid 0, 1 or 2"
+cp "$work/t.json" "$work/same.json"
+rc=0 && "${svg[@]}" "$work/same.json" "$work/same.json" 2>"$work/same.err" || rc=$?
+if ! { [ "$rc" = 2 ] && cmp -s "$work/t.json" "$work/same.json"; }; then
+  cat "$work/same.err"
+  echo "timeline-svg: drew over its own input (rc $rc)"
+  exit 1
+fi
+echo "timeline-svg: bad files refused in one line each; its own input never overwritten"

@@ -10,6 +10,7 @@ exchange step the file holds (ring step 0). For the docs' before-and-after
 pictures; Python's standard library only.
 """
 import argparse
+import os
 from xml.sax.saxutils import escape
 
 from tool_errors import ToolError, load_json, run
@@ -21,11 +22,39 @@ COLOURS = {"begin": "#9e9e9e", "fork": "#bdbdbd", "join": "#bdbdbd", "pack": "#f
 ROW, LABEL_W, WIDTH, TOP = 22, 170, 1000, 30
 
 
+def is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float("inf")
+
+
+def span_problem(e):
+    """Why event `e` is not a span this tool can draw, or None."""
+    if not all(is_number(e.get(k)) for k in ("ts", "dur")):
+        return "ts and dur must be numbers"
+    if e["dur"] < 0:
+        return "a negative duration"
+    if not isinstance(e.get("pid"), int) or e.get("tid") not in range(len(LANES)):
+        return "pid must be a rank and tid 0, 1 or 2"
+    args = e.get("args")
+    if not isinstance(args, dict) or not isinstance(args.get("step"), int) or not isinstance(e.get("name"), str):
+        return "a name and args.step are needed"
+    return None
+
+
 def load_spans(path):
     doc = load_json(path)
-    if not isinstance(doc, dict) or "traceEvents" not in doc:
-        raise ToolError("%s: not a --timeline file (no traceEvents)" % path)
-    return [e for e in doc["traceEvents"] if e.get("ph") == "X"]
+    if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
+        raise ToolError("%s: not a --timeline file (no traceEvents list)" % path)
+    spans = []
+    for i, e in enumerate(doc["traceEvents"]):
+        if not isinstance(e, dict):
+            raise ToolError("%s: traceEvents[%d] is not an object" % (path, i))
+        if e.get("ph") != "X":
+            continue
+        why = span_problem(e)
+        if why:
+            raise ToolError("%s: traceEvents[%d]: %s" % (path, i, why))
+        spans.append(e)
+    return spans
 
 
 def pick_step(spans, step):
@@ -80,6 +109,8 @@ def main():
     parser.add_argument("svg")
     parser.add_argument("--step", type=int, help="the step to draw (default: the first exchange step)")
     args = parser.parse_args()
+    if os.path.exists(args.svg) and os.path.exists(args.timeline) and os.path.samefile(args.timeline, args.svg):
+        raise ToolError("%s: the SVG would overwrite the timeline it draws" % args.svg)
     step, spans = pick_step(load_spans(args.timeline), args.step)
     text = draw(spans, step)
     try:
