@@ -53,7 +53,9 @@ std::string help_markdown() {
                        "not this page (the test options_page_matches_binary compares them). -->\n\n"
                        "`mpirun -np N stencil-miniapp [options]`, one rank per GPU. An option's\n"
                        "value follows it (`--grid 256,256,256`) or an `=` (`--grid=256,256,256`).\n"
-                       "`stencil-miniapp --help` prints the first paragraph of each.\n";
+                       "An option given twice counts as the last, with a warning (job scripts\n"
+                       "put their defaults first). `stencil-miniapp --help` prints the first\n"
+                       "paragraph of each.\n";
     for (int i = 0; i < count; ++i) {
         const OptionSpec& o = table[i];
         if (i == 0 || std::strcmp(o.group, table[i - 1].group) != 0)

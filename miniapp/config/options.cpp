@@ -69,10 +69,51 @@ std::string root_folder(const char* option, const std::string& folder, const cha
     return {};
 }
 
+// The launch shape and --tuning: a valid shape, not both chosen, a cache file.
+std::string tuning_problem(const Options& c) {
+    if (const std::string why = validate(c.shape); !why.empty()) return "bad kernel tuning: " + why;
+    const LaunchShape& t = c.shape;
+    if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows))
+        return "--tuning " + c.tuning_mode +
+               " chooses the launch shape; drop --block-x/--block-y/--window/--rows, or use "
+               "--tuning off";
+    std::error_code ignored;
+    if (c.tuning_mode != "off" && c.tuning_mode != "auto" &&
+        std::filesystem::is_directory(c.tuning_mode, ignored))
+        return "--tuning " + c.tuning_mode + ": a directory; name the cache file, such as " +
+               c.tuning_mode + "/tuning-cache.json";
+    return {};
+}
+
+// The options given so far and their values, quoted; a warning line in
+// Options::repeated for each given more than once, replaced as it repeats.
+class GivenOptions {
+public:
+    void note(Options& c, const OptionSpec& option, const std::string& value) {
+        std::string& values = given_[option.name];
+        const bool again = !values.empty();
+        values += (again ? ", then '" : "'") + value + "'";
+        if (!again) return;
+        const std::string head = std::string(option.name) + " given more than once";
+        const std::string line =
+            head + (option.value ? " (" + values + ")" : "") + ": the last counts";
+        for (std::string& seen : c.repeated)
+            if (seen.compare(0, head.size(), head) == 0) {
+                seen = line;
+                return;
+            }
+        c.repeated.push_back(line);
+    }
+
+private:
+    std::map<std::string, std::string> given_;
+};
+
 } // namespace
 
 std::string parse_options(int argc, char** argv, Options& c) {
     ParseState state{c};
+    GivenOptions given;
     try {
         for (int a = 1; a < argc; ++a) {
             std::string name = argv[a], value;
@@ -89,6 +130,7 @@ std::string parse_options(int argc, char** argv, Options& c) {
                 throw BadOption{name + " takes no value"};
             }
             option->set(state, option->name, value);
+            given.note(c, *option, value);
         }
     } catch (const BadOption& bad) {
         return bad.message;
@@ -96,17 +138,7 @@ std::string parse_options(int argc, char** argv, Options& c) {
     const bool have_grid = state.have_grid, have_local = state.have_local;
     if (have_grid && have_local) return "use --grid or --local, not both";
     if (!have_grid && !have_local) c.grid = {128, 128, 128};
-    if (const std::string why = validate(c.shape); !why.empty()) return "bad kernel tuning: " + why;
-    const LaunchShape& t = c.shape;
-    if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows))
-        return "--tuning " + c.tuning_mode +
-               " chooses the launch shape; drop --block-x/--block-y/--window/--rows, or use "
-               "--tuning off";
-    std::error_code ignored;
-    if (c.tuning_mode != "off" && c.tuning_mode != "auto" &&
-        std::filesystem::is_directory(c.tuning_mode, ignored))
-        return "--tuning " + c.tuning_mode + ": a directory; name the cache file, such as " +
-               c.tuning_mode + "/tuning-cache.json";
+    if (const std::string why = tuning_problem(c); !why.empty()) return why;
     if (const std::string why = root_folder("--output", c.output, "files"); !why.empty())
         return why;
     if (const std::string why = root_folder("--checkpoint-dir", c.checkpoint_dir, "checkpoints");

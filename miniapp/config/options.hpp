@@ -6,7 +6,9 @@
 #include "testing/test_aids.hpp"
 
 #include <array>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace stencil {
 
@@ -82,6 +84,10 @@ struct Options {
     int nan_check_every = 50;      // steps between NaN/Inf checks; 0 = never
     double progress_seconds = 1.0; // seconds between progress lines; 0 = every step
     TestAids aids;                 // --inject-fault, --poison-halo (testing/test_aids.hpp)
+    // Options given more than once, one line each ("--steps given twice
+    // ('100', then '200'): the last counts"), for input_warnings: job
+    // scripts put their defaults before the user's, so the last one wins.
+    std::vector<std::string> repeated;
 };
 
 // "x,z" for the periodic axes, "none" for none.

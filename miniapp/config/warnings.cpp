@@ -67,7 +67,7 @@ void sponge_warnings(const Options& c, const RunPlan& plan, const Physics& p,
 
 std::vector<std::string> input_warnings(const Options& c, const RunPlan& plan,
                                         const Physics& physics) {
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings = c.repeated;
     if (std::string w = dispersion_warning(c, physics); !w.empty()) warnings.push_back(w);
     sponge_warnings(c, plan, physics, warnings);
     if (c.snapshot_every > c.steps)
