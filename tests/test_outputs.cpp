@@ -205,12 +205,18 @@ TEST_F(FolderLock, ARequeuedJobTakesItsEarlierAttemptsLock) {
 
 TEST_F(EarlierOutputs, FindsAFinishedRunsFilesAndNothingElse) {
     const std::string folder = fresh_folder();
-    for (const char* name : {"snapshot_000010.raw", "snapshot_000010.json", "traces.bin",
-                             "slice_z4_000010.png", "notes.txt", "run.json"})
+    // The user's files that merely look alike stay: --output-force and a
+    // restart remove what earlier_outputs lists.
+    for (const char* name :
+         {"snapshot_000010.raw", "snapshot_000010.json", "traces.bin", "slice_z4_000010.png",
+          "snapshot_1234567.raw", "snapshot_000010.raw.partial", "notes.txt", "run.json",
+          "snapshot_notes.json", "snapshot_12.raw", "slice_.png", "slice_z4_final.png",
+          "data.partial", "traces.bin.bak", "my_traces.json"})
         std::ofstream(folder + "/" + name) << "x";
     EXPECT_EQ(earlier_outputs(folder),
               (std::vector<std::string>{"slice_z4_000010.png", "snapshot_000010.json",
-                                        "snapshot_000010.raw", "traces.bin"}));
+                                        "snapshot_000010.raw", "snapshot_000010.raw.partial",
+                                        "snapshot_1234567.raw", "traces.bin"}));
     EXPECT_GT(free_bytes(folder), 0u);
     EXPECT_EQ(human_bytes(1536), "1.5 KiB");
 }

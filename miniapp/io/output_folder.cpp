@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -201,11 +202,15 @@ void OutputFolderLock::release() noexcept {
 }
 
 bool is_run_output_name(const std::string& name) {
-    return (starts_with(name, "snapshot_") &&
-            (ends_with(name, ".raw") || ends_with(name, ".json"))) ||
-           (starts_with(name, "slice_") && ends_with(name, ".png")) || name == "traces.bin" ||
-           name == "traces.json" || name == "shot_gather.png" || ends_with(name, ".partial") ||
-           name == OutputFolderLock::kFileName;
+    // Exactly the names the run writes (a step is 6 digits or more), so that
+    // --output-force and a restart never remove a user's snapshot_notes.json
+    // or data.partial: a .partial only where the name it stands for is ours.
+    static const std::regex ours(
+        R"((snapshot_[0-9]{6,}\.(raw|json))|(slice_[xyz][0-9]+_[0-9]{6,}\.png))"
+        R"(|traces\.bin|traces\.json|shot_gather\.png)");
+    if (name == OutputFolderLock::kFileName || std::regex_match(name, ours)) return true;
+    return ends_with(name, ".partial") && name.size() > 8 &&
+           is_run_output_name(name.substr(0, name.size() - 8));
 }
 
 std::vector<std::string> earlier_outputs(const std::string& folder) {

@@ -31,16 +31,18 @@ std::string sidecar_json(const Options& c, const RunPlan& plan, const Physics& p
 }
 
 // The step an output file is of (snapshot_NNNNNN.raw/.json,
-// slice_AK_NNNNNN.png), or -1 for the files a run writes once, at its end.
-int step_of_output(const std::string& name) {
+// slice_AK_NNNNNN.png, six digits or more), or -1 for the files a run
+// writes once, at its end.
+long step_of_output(const std::string& name) {
     const auto dot = name.rfind('.');
     const auto underscore = name.rfind('_', dot);
-    if (dot == std::string::npos || underscore == std::string::npos || dot - underscore != 7 ||
+    if (dot == std::string::npos || underscore == std::string::npos || dot - underscore < 7 ||
         name.rfind("traces", 0) == 0 || name.rfind("shot_gather", 0) == 0)
         return -1;
-    const std::string digits = name.substr(underscore + 1, 6);
-    if (digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-    return std::stoi(digits);
+    const std::string digits = name.substr(underscore + 1, dot - underscore - 1);
+    if (digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return -1;
+    return std::stol(digits);
 }
 
 } // namespace
