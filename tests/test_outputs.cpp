@@ -5,6 +5,7 @@
 #include "io/crc32.hpp"
 #include "io/field_file.hpp"
 #include "io/output_folder.hpp"
+#include "restart/checkpoint_identity.hpp"
 
 #include <gtest/gtest.h>
 
@@ -236,6 +237,33 @@ TEST_F(FieldFileWrite, OneRankWritesTheFileItsSidecarDescribes) {
     EXPECT_THROW(write_field_file(d, folder + "/g.raw", field, true), OutputFailure);
     EXPECT_FALSE(exists(folder + "/g.raw"));
     EXPECT_FALSE(exists(partial_path(folder + "/g.raw")));
+}
+
+TEST(CheckpointNames, StepNamesRoundTripPastSixDigits) {
+    for (const int step : {0, 7, 999999, 1000000, 123456789}) {
+        int parsed = -1;
+        bool partial = true;
+        ASSERT_TRUE(parse_step_name(step_name(step), parsed, partial)) << step_name(step);
+        EXPECT_EQ(parsed, step);
+        EXPECT_FALSE(partial);
+        ASSERT_TRUE(parse_step_name(step_name(step) + ".partial", parsed, partial));
+        EXPECT_EQ(parsed, step);
+        EXPECT_TRUE(partial);
+    }
+    int step = 0;
+    bool partial = false;
+    for (const char* other : {"step_12345", "step_12345a", "steps_000010", "step_000010.bak",
+                              "step_99999999999", "step_.partial", "notes"})
+        EXPECT_FALSE(parse_step_name(other, step, partial)) << other;
+}
+
+TEST(CheckpointNames, AChangedModelIsNamedNotTheTimeStepItMoved) {
+    const Json theirs = {{"dt_s", 0.002}, {"model", "constant"}, {"radius", 4}};
+    EXPECT_EQ(first_difference(theirs, {{"dt_s", 0.001}, {"model", "layered"}, {"radius", 4}}),
+              "its model is \"constant\", this run's is \"layered\"");
+    EXPECT_EQ(first_difference(theirs, {{"dt_s", 0.001}, {"model", "constant"}, {"radius", 4}}),
+              "its dt_s is 0.002, this run's is 0.001");
+    EXPECT_EQ(first_difference(theirs, theirs), "");
 }
 
 } // namespace

@@ -24,7 +24,7 @@ import re
 import sys
 import zlib
 
-CHECKPOINT = re.compile(r"step_(\d{6})(\.partial)?$")
+CHECKPOINT = re.compile(r"step_(\d{6,9})(\.partial)?$")  # six digits, more past step 999,999
 
 
 def crc32_of(path):

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -58,12 +59,18 @@ std::string settings_id(const Json& identity) {
 }
 
 std::string first_difference(const Json& theirs, const Json& mine) {
+    // dt follows from the model's fastest speed and the spacing: a changed
+    // model or spacing is named, not the time step it changed.
+    std::string dt;
     for (const auto& [key, value] : mine.items()) {
         const Json other = theirs.is_object() ? theirs.value(key, Json()) : Json();
-        if (other != value)
-            return "its " + key + " is " + other.dump() + ", this run's is " + value.dump();
+        if (other == value) continue;
+        const std::string line =
+            "its " + key + " is " + other.dump() + ", this run's is " + value.dump();
+        if (key != "dt_s") return line;
+        dt = line;
     }
-    return {};
+    return dt;
 }
 
 std::string step_name(int step) {
@@ -73,13 +80,20 @@ std::string step_name(int step) {
 }
 
 bool parse_step_name(const std::string& name, int& step, bool& partial) {
-    partial = name.size() == 19 && name.compare(11, 8, ".partial") == 0;
-    if ((name.size() != 11 && !partial) || name.rfind("step_", 0) != 0) return false;
-    step = 0;
-    for (std::size_t n = 5; n < 11; ++n) {
+    // step_NNNNNN: six digits, more past step 999,999 (step_name's %06d).
+    const std::string suffix = ".partial";
+    const bool marked = name.size() > suffix.size() &&
+                        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    const std::size_t end = name.size() - (marked ? suffix.size() : 0);
+    partial = end != name.size();
+    if (name.rfind("step_", 0) != 0 || end < 11 || end > 14) return false;
+    long value = 0;
+    for (std::size_t n = 5; n < end; ++n) {
         if (name[n] < '0' || name[n] > '9') return false;
-        step = step * 10 + (name[n] - '0');
+        value = value * 10 + (name[n] - '0');
     }
+    if (value > std::numeric_limits<int>::max()) return false;
+    step = int(value);
     return true;
 }
 
