@@ -63,6 +63,16 @@ refused "inside the checkpoint folder" "$work/ck" --checkpoint-dir "$work/ck" --
 mkfifo "$work/fifo.json"
 refused "not a regular file" "$work/fifo.json"
 [ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
+# A file, a link or a folder where the write's .partial goes is the user's
+# (or another run's write in progress): refused, and left as it was.
+echo "the user's" >"$work/mine.json.partial" && echo keep >"$work/precious.txt"
+ln -s precious.txt "$work/link.json.partial" && mkdir "$work/dir.json.partial"
+for name in mine link dir; do
+  refused "$name.json.partial exists" "$work/$name.json"
+done
+if [ "$(cat "$work/mine.json.partial")/$(cat "$work/precious.txt")" != "the user's/keep" ]; then
+  fail "a .partial in the way was changed, or the file its link names"
+fi
 if [ "$(id -u)" -ne 0 ]; then # root writes anywhere
   mkdir -p "$work/read-only" && chmod a-w "$work/read-only"
   refused "cannot write there" "$work/read-only/t.json"

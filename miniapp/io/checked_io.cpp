@@ -14,14 +14,25 @@ std::string partial_path(const std::string& path) {
     return path + ".partial";
 }
 
+int create_partial(const std::string& path) {
+    return ::open(partial_path(path).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0644);
+}
+
+std::string partial_problem(const std::string& path, int error) {
+    if (error != EEXIST) return std::strerror(error);
+    return partial_path(path) + " exists (another run writing " + path +
+           ", or one that was interrupted): remove it if no run is writing there";
+}
+
 std::string write_file_completely(const std::string& path, const void* data, std::size_t bytes) {
     const std::string temporary = partial_path(path);
     auto failed = [&](int error) {
         ::unlink(temporary.c_str());
         return "writing " + path + ": " + std::strerror(error);
     };
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return "writing " + path + ": " + std::strerror(errno);
+    const int fd = create_partial(path);
+    if (fd < 0) return "writing " + path + ": " + partial_problem(path, errno);
     const char* p = static_cast<const char*>(data);
     for (std::size_t left = bytes; left > 0;) {
         const ssize_t n = ::write(fd, p, left);

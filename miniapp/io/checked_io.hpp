@@ -21,9 +21,19 @@ struct OutputFailure : std::runtime_error {
 // rename is atomic.
 std::string partial_path(const std::string& path);
 
-// Writes the bytes under partial_path(path), checks every write, flushes
-// them to the device (fsync), closes, and renames to `path`. On failure the
-// partial file is removed. Returns "" or "writing PATH: reason".
+// Creates partial_path(path) afresh for this run: exclusively, not through
+// a link, so a file of that name (the user's, or another run's write in
+// progress) is never truncated or taken over. -1 with errno set, EEXIST
+// where one is there.
+int create_partial(const std::string& path);
+
+// "PATH.partial exists: ..." for create_partial's EEXIST, else strerror.
+std::string partial_problem(const std::string& path, int error);
+
+// Writes the bytes under partial_path(path) (create_partial), checks every
+// write, flushes them to the device (fsync), closes, and renames to `path`.
+// On failure the partial file is removed. Returns "" or "writing PATH:
+// reason".
 std::string write_file_completely(const std::string& path, const void* data, std::size_t bytes);
 std::string write_file_completely(const std::string& path, const std::string& text);
 

@@ -232,13 +232,14 @@ std::string output_file_problem(const std::string& option, const std::string& pa
     if (std::filesystem::is_directory(path, ignored))
         return named + ": a directory; name a file, such as " + path + "/" + option.substr(2) +
                ".json";
-    // Through the partial name the file is written under, so that no empty
-    // file is left behind.
-    const std::string probe = partial_path(path);
-    std::FILE* f = std::fopen(probe.c_str(), "w");
-    if (!f) return named + ": cannot write there (" + std::strerror(errno) + ")";
-    std::fclose(f);
-    std::remove(probe.c_str());
+    // Through the partial name the file is written under, created as the
+    // write will create it, so that no empty file is left behind and none
+    // of the user's is touched.
+    const int fd = create_partial(path);
+    if (fd < 0 && errno == EEXIST) return named + ": " + partial_problem(path, EEXIST);
+    if (fd < 0) return named + ": cannot write there (" + std::strerror(errno) + ")";
+    ::close(fd);
+    ::unlink(partial_path(path).c_str());
     return {};
 }
 
