@@ -41,8 +41,12 @@ def load(folder):
                 r = json.load(open(os.path.join(root, name)))
             except (OSError, ValueError):
                 continue
-            if r.get("program") == "stencil-miniapp":
-                reports.append(r)
+            if r.get("program") != "stencil-miniapp":
+                continue
+            if r.get("check", {}).get("bitwise_equal") is False:  # wrong results have no speed
+                print(f"collect: {os.path.join(root, name)} failed its --check: left out", file=sys.stderr)
+                continue
+            reports.append(r)
     return reports
 
 

@@ -60,9 +60,10 @@ std::string check_end_files_writable(const Options& c) {
     return first_problem(MPI_COMM_WORLD, why);
 }
 
-// --check: the same problem on one domain, on rank 0, compared bit for bit.
-bool matches_one_domain(const Simulation& sim, const Options& c, const RunPlan& plan,
-                        const Physics& physics) {
+// --check: the same problem on one domain, on rank 0, compared bit for bit;
+// the cells that differ (every rank gets the count) and the cells compared.
+long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const RunPlan& plan,
+                                  const Physics& physics, long long& compared) {
     // Gathered widened to double, which is exact: equal doubles are equal
     // values in the run's precision, bit for bit.
     const std::vector<double> distributed = sim.gather();
@@ -86,11 +87,12 @@ bool matches_one_domain(const Simulation& sim, const Options& c, const RunPlan& 
         differing = 0;
         for (std::size_t n = 0; n < reference.size(); ++n)
             differing += std::memcmp(&reference[n], &distributed[n], sizeof(double)) != 0;
-        std::printf("check: %lld of %zu cells differ from the one-domain run%s\n", differing,
-                    reference.size(), differing ? "" : " (bitwise equal)");
+        compared = (long long)reference.size();
+        std::printf("check: %lld of %lld cells differ from the one-domain run%s\n", differing,
+                    compared, differing ? "" : " (bitwise equal)");
     }
     MPI_CHECK(MPI_Bcast(&differing, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
-    return differing == 0;
+    return differing;
 }
 
 // --preflight: a face to each neighbour and back, device and staged.
@@ -112,6 +114,13 @@ int report_and_check(Simulation& sim, const Options& c, const RunPlan& plan, con
         report.has_checksum = true;
         report.checksum = sim.checksum();
     }
+    // Before the report is written, so that it says whether the run passed.
+    if (c.check) {
+        report.checked = true;
+        report.cells_differing =
+            cells_unlike_one_domain(sim, c, plan, physics, report.cells_checked);
+        if (report.cells_differing != 0) status = 1;
+    }
     if (world_rank() == 0) {
         if (c.quiet) {
             std::printf("FOM: %.4f Gcell/s\n", report.gcells_total);
@@ -125,7 +134,6 @@ int report_and_check(Simulation& sim, const Options& c, const RunPlan& plan, con
                 status = 1;
             }
     }
-    if (c.check && !matches_one_domain(sim, c, plan, physics)) status = 1;
     if (plan.aids.poison_halo() && !sim.all_finite()) { // test aid
         if (world_rank() == 0)
             std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");

@@ -19,6 +19,11 @@ def main():
         sys.exit(__doc__)
     md = "--markdown" in sys.argv
     reports = [load_json(f) for f in files]
+    for f, r in zip(files, reports):  # a run that failed its --check says so; its row is kept, marked
+        if r.get("check", {}).get("bitwise_equal") is False:
+            print("miniapp-table: %s failed its --check (%d of %d cells differ): marked FAILED"
+                  % (f, r["check"]["cells_differing"], r["check"]["cells"]), file=sys.stderr)
+            r["label"] = (r.get("label", "") + " FAILED").strip()
     prec = lambda r: r.get("precision", "fp32")  # reports before --precision were fp32
     graphs = lambda r: "on" if r.get("graphs") else "off"  # reports before --graphs had none
     key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["radius"], r["overlap"], prec(r), graphs(r))

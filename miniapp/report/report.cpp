@@ -241,6 +241,21 @@ Json halo_faces_json(const Report& r) {
             {"pack_reason", pack_reason(r)}};
 }
 
+// What the run asked to be told besides its speed: where the timeline went,
+// whether --check found it equal to one domain, the checksum.
+void add_outcome(Json& doc, const Report& r) {
+    if (!r.timeline.empty()) doc["timeline"] = r.timeline;
+    if (r.checked)
+        doc["check"] = {{"cells_differing", r.cells_differing},
+                        {"cells", r.cells_checked},
+                        {"bitwise_equal", r.cells_differing == 0}};
+    if (r.has_checksum) {
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);
+        doc["checksum"] = hex;
+    }
+}
+
 } // namespace
 
 std::string write_json(const Report& r, const std::string& path) {
@@ -294,12 +309,7 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"pinned_host_bytes", r.pinned_bytes},
                 {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
     doc.update(halo_faces_json(r));
-    if (!r.timeline.empty()) doc["timeline"] = r.timeline;
-    if (r.has_checksum) {
-        char hex[17];
-        std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);
-        doc["checksum"] = hex;
-    }
+    add_outcome(doc, r);
     return write_file_completely(path, json_text(doc));
 }
 

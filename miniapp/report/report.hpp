@@ -40,6 +40,9 @@ struct Report {
     bool fused_pack = false;       // rank 0's boundary kernels store its faces (no pack launch)
     std::size_t pinned_bytes = 0;  // pinned host memory held, largest over ranks (0: no staging)
     std::string timeline;          // where --timeline was written ("" if not)
+    bool checked = false;          // --check ran: the run against one domain
+    long long cells_differing = 0; // of cells_checked, those not bit for bit equal
+    long long cells_checked = 0;   // on rank 0
     bool has_checksum = false;
     std::uint64_t checksum = 0;
 };
