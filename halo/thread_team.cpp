@@ -71,6 +71,20 @@ std::string oversubscription(const NodeShare& s, const ThreadTeam& team, MPI_Com
     return first_problem(comm, line);
 }
 
+// OpenMP's form: "4", or "4,2" for nested levels; each from 1.
+bool is_thread_count_list(const std::string& text) {
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        const std::string part = text.substr(start, comma - start);
+        if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != part.npos ||
+            std::stoi(part) < 1)
+            return false;
+        if (comma == std::string::npos) return true;
+        start = comma + 1;
+    }
+}
+
 // The team a parallel region really forms, counted inside one: what the
 // report states is what the runtime did, not what it was asked.
 int formed_team_size() {
@@ -95,7 +109,16 @@ ThreadTeam size_thread_team(MPI_Comm comm) {
     Communicator owned;
     const NodeShare s = share_of_node(comm, owned);
     const char* env = std::getenv("OMP_NUM_THREADS");
-    if (env && *env) {
+    std::string problem;
+    if (env && *env && !is_thread_count_list(env)) {
+        // The runtime warns of a value that is not a count and goes on with
+        // its own (libgomp: every core per rank, 1000x slower oversubscribed).
+        problem = std::string("OMP_NUM_THREADS=") + env +
+                  " is not a thread count (a whole number from 1, or a list of them); set one, "
+                  "or unset it to share the cores among the ranks";
+        team.reason = "refused";
+        omp_set_num_threads(1);
+    } else if (env && *env) {
         team.reason = std::string("OMP_NUM_THREADS=") + env;
     } else {
         team.reason = plural(s.cores, "core") + " in the affinity mask / " +
@@ -104,6 +127,7 @@ ThreadTeam size_thread_team(MPI_Comm comm) {
     }
     team.threads = formed_team_size();
     team.warning = oversubscription(s, team, comm);
+    team.problem = first_problem(comm, problem); // every rank stops alike
 #endif
     return team;
 }

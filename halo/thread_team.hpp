@@ -15,6 +15,7 @@ struct ThreadTeam {
     int threads = 0;     // OpenMP threads per rank (0: the GPU back-ends leave it to OpenMP)
     std::string reason;  // "OMP_NUM_THREADS=2", "2 cores in the affinity mask / 4 ranks ..."
     std::string warning; // "" or one line: ranks x threads (> 1) exceed a node's cores
+    std::string problem; // "" or why the run cannot go on: an OMP_NUM_THREADS that is no count
 };
 
 // Collective over `comm`; call after MPI_Init, before any OpenMP parallel

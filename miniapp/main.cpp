@@ -162,6 +162,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     RunPlan& plan = run.plan;
     Physics& physics = run.physics;
     const ThreadTeam team = size_thread_team(MPI_COMM_WORLD); // before any OpenMP region
+    if (!team.problem.empty()) return team.problem;
     plan.aids = c.aids; // test aid: the run plants what the options ask for
     if (const std::string why = plan_grids(c, world_size(), plan); !why.empty()) return why;
     if (c.model == ModelKind::File)

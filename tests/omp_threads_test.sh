@@ -6,7 +6,8 @@
 # made such runs 20-36x slower. With OMP_NUM_THREADS=1 the team is 1. The
 # report says the threads per rank and why, on stdout and in the JSON, and one
 # warning says when ranks x threads (more than one per rank,
-# OMP_NUM_THREADS=2 here) exceed the cores. Nothing here is timed: the speed
+# OMP_NUM_THREADS=2 here) exceed the cores; a value that is no count is
+# refused. Nothing here is timed: the speed
 # this protects is a benchmark's to show, not a test's.
 # usage: omp_threads_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
@@ -51,4 +52,17 @@ if [ "$cores" -lt 8 ]; then
       "$work/two.txt")" = 1 ] || { cat "$work/two.txt"; fail "not exactly one oversubscription warning"; }
 fi
 grep -q "warning: .*OpenMP" "$work/unset.txt" "$work/one.txt" && fail "a warning where the teams fit"
+# An OMP_NUM_THREADS that is no count (libgomp warns and runs a team of
+# every core per rank): refused in one line before step 1, every rank alike.
+for bad in abc 0 2x; do
+  rc=0
+  env OMP_NUM_THREADS="$bad" "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 16,16,16 --steps 2 \
+    >"$work/bad.txt" 2>&1 || rc=$?
+  if ! { [ "$rc" != 0 ] && [ "$(grep -c "^stencil-miniapp: " "$work/bad.txt")" = 1 ] &&
+    grep -q "^stencil-miniapp: OMP_NUM_THREADS=$bad is not a thread count" "$work/bad.txt" &&
+    ! grep -q "progress: step" "$work/bad.txt"; }; then
+    cat "$work/bad.txt"
+    fail "OMP_NUM_THREADS=$bad not refused"
+  fi
+done
 echo "threads per rank and their reason reported; one warning for 4 x 2 threads on $cores cores"

@@ -125,6 +125,10 @@ std::string parse_options(int argc, char** argv, Options& c) {
             if (!option) throw BadOption{"unknown option '" + name + "'"};
             if (option->value && eq == std::string::npos) {
                 if (a + 1 >= argc) throw BadOption{name + " needs a value"};
+                if (find_option(argv[a + 1])) // --timeline --report: a value forgotten
+                    throw BadOption{name + " needs a value, and " + argv[a + 1] +
+                                    " is an option; give one, or write " + name + "=" +
+                                    argv[a + 1]};
                 value = argv[++a];
             } else if (!option->value && eq != std::string::npos) {
                 throw BadOption{name + " takes no value"};
