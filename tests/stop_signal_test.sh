@@ -52,12 +52,16 @@ done
 
 echo "== a signal during start-up (a scheduler's warning can come that early)"
 run=$work/early
-"$mpiexec" "$np_flag" 2 "$@" "$app" "${problem[@]}" --steps 1000000 --checkpoint-every 1000000 \
+# A long warm-up (about 3 s here, undone before step 1) keeps the ranks in
+# their start-up while a loaded machine takes its time to find them.
+# shellcheck disable=SC2054 # the commas are inside the grid size
+slow_start=(--grid 128,128,128 --radius 4 --quiet --warmup 1500)
+"$mpiexec" "$np_flag" 2 "$@" "$app" "${slow_start[@]}" --steps 1000000 --checkpoint-every 1000000 \
   --output "$run/out" >"$run.txt" 2>&1 &
 job=$!
 # As soon as a rank catches SIGUSR1 (its handler is the first thing main
 # does, before MPI_Init), signal it: while the ranks are still starting.
-pattern="^$app ${problem[*]} --steps 1000000 --checkpoint-every 1000000"
+pattern="^$app ${slow_start[*]} --steps 1000000 --checkpoint-every 1000000"
 catching() { # a rank whose caught-signal mask has SIGUSR1 (bit 10)
   local pid mask
   for pid in $(pgrep -f "$pattern"); do
