@@ -48,6 +48,7 @@ def main():
     other = doc["otherData"]
     assert doc["displayTimeUnit"] == "ms"
     assert other["halo_depth"] == depth and len(other["schedules"]) == depth, other
+    assert other["fused_pack"] in ((False,) if depth > 1 else (True, False)), other  # fused at depth 1 only
     events = doc["traceEvents"]
     names = {(e["pid"], e.get("tid")): e["args"]["name"] for e in events
              if e["ph"] == "M" and e["name"] in ("process_name", "thread_name")}

@@ -94,6 +94,7 @@ Json other_data(const Report& r, const Timeline& timeline) {
             {"comm", r.comm_mode},
             {"overlap", r.plan.overlap},
             {"overlap_reason", r.plan.overlap_reason},
+            {"fused_pack", r.fused_pack},
             {"halo_depth", r.halo_depth},
             {"graphs", r.graphs},
             {"device_spans", r.graphs ? "events of the sampled graph twin (recorded inside the "
