@@ -6,7 +6,6 @@
 #include "testing/test_aids.hpp"
 
 #include <array>
-#include <map>
 #include <string>
 #include <vector>
 
