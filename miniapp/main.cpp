@@ -95,6 +95,18 @@ long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const
     return differing;
 }
 
+// Test aid: --inject-fault short-fused-pack plants nothing where no rank
+// runs the fused pack (overlap off, a deeper halo, --pack separate), and a
+// --check that passes then proves nothing: said, so it is not read as caught.
+void warn_if_nothing_planted(const Simulation& sim) {
+    int mine = sim.fused_pack() ? 1 : 0, any = 0;
+    MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    if (!any)
+        print_warnings({"--inject-fault short-fused-pack plants nothing: no rank runs the fused "
+                        "pack (it needs overlap on, halo depth 1 and a GPU-aware or NCCL "
+                        "exchange, or faces all the rank's own)"});
+}
+
 // --preflight: a face to each neighbour and back, device and staged.
 bool preflight_ok(const Simulation& sim, const GpuAwareness& aware) {
     const PreflightResult pre =
@@ -274,6 +286,7 @@ int run(int argc, char** argv) {
 
     const auto simulation = make_simulation(c, plan, physics, MPI_COMM_WORLD);
     Simulation& sim = *simulation;
+    if (plan.aids.short_fused_pack()) warn_if_nothing_planted(sim); // test aid
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
     if (!c.timeline.empty()) sim.record_timeline(); // before any step: graphs capture its events
