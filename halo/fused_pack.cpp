@@ -128,9 +128,11 @@ void HaloExchange<T>::before_boundary(FieldView<T> field, FieldView<T> next, boo
 }
 
 template <class T>
-void HaloExchange<T>::set_short_fused_pack() {
+bool HaloExchange<T>::set_short_fused_pack() {
+    bool planted = false;
     for (FaceSinks<T>& sinks : sinks_)
-        if (sinks.count) --sinks.box[0].x1;
+        if (sinks.count) --sinks.box[0].x1, planted = true;
+    return planted;
 }
 
 #define STENCIL_INSTANTIATE_FUSED_PACK(T)                                                          \
@@ -140,7 +142,7 @@ void HaloExchange<T>::set_short_fused_pack() {
     template std::vector<T*> HaloExchange<T>::sink_copies(FieldView<T>, int, int, int) const;      \
     template void HaloExchange<T>::prime(FieldView<T>, Stream&);                                   \
     template void HaloExchange<T>::before_boundary(FieldView<T>, FieldView<T>, bool);              \
-    template void HaloExchange<T>::set_short_fused_pack();
+    template bool HaloExchange<T>::set_short_fused_pack();
 STENCIL_INSTANTIATE_FUSED_PACK(float)
 STENCIL_INSTANTIATE_FUSED_PACK(double)
 

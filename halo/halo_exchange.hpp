@@ -122,8 +122,9 @@ public:
     // update: NaN over the halos of `next` the sinks must overwrite
     // (--poison-halo), and the planted dropped face (drop-face).
     void before_boundary(FieldView<T> field, FieldView<T> next, bool poison);
-    // Planted: the first sink one cell short along x (--inject-fault short-fused-pack).
-    void set_short_fused_pack();
+    // Planted: the first sink one cell short along x (--inject-fault
+    // short-fused-pack); false where this rank's slabs store no face.
+    bool set_short_fused_pack();
 
     // Testing aids. poison_halo fills every halo cell that will be received
     // with NaN, on the halo stream (call before pack). drop_one_face makes

@@ -95,16 +95,18 @@ long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const
     return differing;
 }
 
-// Test aid: --inject-fault short-fused-pack plants nothing where no rank
-// runs the fused pack (overlap off, a deeper halo, --pack separate), and a
-// --check that passes then proves nothing: said, so it is not read as caught.
+// Test aid: --inject-fault short-fused-pack plants nothing where no rank's
+// slabs store a face (no fused pack: overlap off, a deeper halo, --pack
+// separate; or only z faces, which go in place), and a --check that passes
+// then proves nothing: said, so it is not read as caught.
 void warn_if_nothing_planted(const Simulation& sim) {
-    int mine = sim.fused_pack() ? 1 : 0, any = 0;
+    int mine = sim.short_fused_pack_planted() ? 1 : 0, any = 0;
     MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     if (!any)
-        print_warnings({"--inject-fault short-fused-pack plants nothing: no rank runs the fused "
-                        "pack (it needs overlap on, halo depth 1 and a GPU-aware or NCCL "
-                        "exchange, or faces all the rank's own)"});
+        print_warnings({"--inject-fault short-fused-pack plants nothing: no rank's boundary "
+                        "kernels store a face (the fused pack needs overlap on, halo depth 1 and "
+                        "a GPU-aware or NCCL exchange, or faces all the rank's own; z faces go "
+                        "in place)"});
 }
 
 // --preflight: a face to each neighbour and back, device and staged.

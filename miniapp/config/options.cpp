@@ -86,6 +86,21 @@ std::string tuning_problem(const Options& c) {
     return {};
 }
 
+// The value after option `name` at argv[a] (a moves on to it). A next
+// word that starts with "--" is refused: --timeline --report and --label
+// --chekcsum are a value forgotten, the next option (or a misspelt one)
+// taken for it.
+std::string value_after(int argc, char** argv, int& a, const std::string& name) {
+    if (a + 1 >= argc) throw BadOption{name + " needs a value"};
+    const std::string next = argv[++a];
+    if (next.rfind("--", 0) == 0)
+        throw BadOption{name + " needs a value, and " + next +
+                        (find_option(next)
+                             ? " is an option"
+                             : " looks like one; if it is the value, write " + name + "=" + next)};
+    return next;
+}
+
 // The options given so far and their values, quoted; a warning line in
 // Options::repeated for each given more than once, replaced as it repeats.
 class GivenOptions {
@@ -125,12 +140,7 @@ std::string parse_options(int argc, char** argv, Options& c) {
             const OptionSpec* option = find_option(name);
             if (!option) throw BadOption{"unknown option '" + name + "'"};
             if (option->value && eq == std::string::npos) {
-                if (a + 1 >= argc) throw BadOption{name + " needs a value"};
-                if (find_option(argv[a + 1])) // --timeline --report: a value forgotten
-                    throw BadOption{name + " needs a value, and " + argv[a + 1] +
-                                    " is an option; give one, or write " + name + "=" +
-                                    argv[a + 1]};
-                value = argv[++a];
+                value = value_after(argc, argv, a, name);
             } else if (!option->value && eq != std::string::npos) {
                 throw BadOption{name + " takes no value"};
             }

@@ -28,6 +28,10 @@ std::string end_file_problem(const Options& c, const std::string& option, const 
     for (const auto& [other, path] : others)
         if (other != option && same_path(file, path))
             return named + ": the same file as " + other + " " + path + "; name another";
+    // The written files' temporary names (partial_path) are theirs too.
+    for (const auto& [other, path] : {std::pair{"--report", c.report}, {"--timeline", c.timeline}})
+        if (other != option && !path.empty() && same_path(file, partial_path(path)))
+            return named + ": the name " + other + " " + path + " is written under; name another";
     // Folders the run fills: the output folder itself, and the checkpoints,
     // which a restart reads.
     if (same_path(file, c.output))

@@ -144,6 +144,9 @@ public:
     virtual ~FieldFaults() = default;
     // Collective: p at a global cell = value, on the rank that owns it.
     virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
+    // Whether --inject-fault short-fused-pack shortened a face on this rank
+    // (none where no face is stored by the slabs: z faces go in place).
+    virtual bool short_fused_pack_planted() const = 0;
 };
 
 // The whole run, for the driver that owns it.

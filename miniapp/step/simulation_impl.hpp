@@ -91,6 +91,7 @@ public:
     void settle() override { settle_timers(); }
     int first_nonfinite_rank() const override;
     void set_value_at(const std::array<int, 3>& cell, double value) override;
+    bool short_fused_pack_planted() const override { return short_planted_; }
 
 private:
     // The wave update with the radius already fixed (dispatched once): over
@@ -224,6 +225,7 @@ private:
     // where the fields were set from outside a step; the next exchange
     // step primes them first.
     bool primed_ = false;
+    bool short_planted_ = false; // test aid: short-fused-pack shortened a face here
 
     // What the const queries settle before they read a field: they wait for
     // the compute stream and read the steps' timers into totals_, which

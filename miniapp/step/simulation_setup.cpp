@@ -142,8 +142,8 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
         std::make_unique<HaloExchange<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
                                           std::vector<T*>{fields_[0].data(), fields_[1].data()},
                                           halo_, plan_.fused_pack && plan_.overlap);
-    exchange_->set_drop_one_face(plan_.aids.drop_face());                 // test aid
-    if (plan_.aids.short_fused_pack()) exchange_->set_short_fused_pack(); // test aid
+    exchange_->set_drop_one_face(plan_.aids.drop_face()); // test aid
+    if (plan_.aids.short_fused_pack()) short_planted_ = exchange_->set_short_fused_pack(); // aid
     setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with
