@@ -81,6 +81,11 @@ mini 2 "${small[@]}" --output "$work/dead" >"$work/taken.txt" 2>&1 || { cat "$wo
 grep -q "note: --output .*/dead: took over the lock of a run that died (host $(hostname), pid [0-9]*" "$work/taken.txt" ||
   { cat "$work/taken.txt"; fail "the dead run's lock was taken over without a word"; }
 python3 "$verify" "$work/dead" >/dev/null || fail "the run's files after the takeover do not verify"
+# The user's files that only look like a run's are not judged (the mini-app
+# leaves them be too): not JSON, no sidecar, a .partial of their own.
+echo '{' >"$work/dead/snapshot_notes.json" && echo x >"$work/dead/snapshot_12.raw"
+echo x >"$work/dead/data.partial"
+python3 "$verify" "$work/dead" >"$work/verify.txt" || { cat "$work/verify.txt"; fail "verify judged the user's files"; }
 
 echo "== a lock from another host"
 mkdir -p "$work/elsewhere"

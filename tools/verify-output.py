@@ -25,6 +25,10 @@ import sys
 import zlib
 
 CHECKPOINT = re.compile(r"step_(\d{6,9})(\.partial)?$")  # six digits, more past step 999,999
+# Exactly the names a run writes into its folder (the mini-app's
+# is_run_output_name); anything else there is the user's and is not judged.
+RUN_FILE = re.compile(r"(snapshot_\d{6,}\.(raw|json)|slice_[xyz]\d+_\d{6,}\.png"
+                      r"|traces\.bin|traces\.json|shot_gather\.png)(\.partial)?$")
 
 
 def crc32_of(path):
@@ -104,7 +108,8 @@ def verify_folder(folder):
     """Returns (verified, problems, unfinished, images): lists of one-line messages,
     and the PNG images found."""
     verified, problems, unfinished = [], [], []
-    names = sorted(os.listdir(folder))
+    names = sorted(n for n in os.listdir(folder)
+                   if RUN_FILE.fullmatch(n) or CHECKPOINT.match(n) or n in ("checkpoints", "stencil-miniapp.lock"))
     described = set()
     for name in names:
         if not name.endswith(".json"):
