@@ -116,7 +116,6 @@ ThreadTeam size_thread_team(MPI_Comm comm) {
         problem = std::string("OMP_NUM_THREADS=") + env +
                   " is not a thread count (a whole number from 1, or a list of them); set one, "
                   "or unset it to share the cores among the ranks";
-        team.reason = "refused";
         omp_set_num_threads(1);
     } else if (env && *env) {
         team.reason = std::string("OMP_NUM_THREADS=") + env;
