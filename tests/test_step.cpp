@@ -95,8 +95,9 @@ TEST(StepPhases, EveryScheduleKeepsTheOrderingRules) {
             }
             EXPECT_LT(last_halo, last_join);
         }
-        if (in.overlap && in.moves_data) // the interior runs while the halos travel
+        if (in.overlap && in.moves_data) { // the interior runs while the halos travel
             EXPECT_LT(position(s, PhaseKind::Interior), position(s, PhaseKind::Post));
+        }
     }
 }
 
@@ -161,7 +162,9 @@ TEST(GraphRuns, CoverEveryPhaseOnceAndCaptureNoHostPhase) {
                     EXPECT_NE(s[i].lane, Lane::Host);
                     // Replayed on the halo stream, a graph cannot wait for
                     // the compute stream's work from outside it.
-                    if (r.origin == Lane::Halo) EXPECT_NE(s[i].kind, PhaseKind::Join);
+                    if (r.origin == Lane::Halo) {
+                        EXPECT_NE(s[i].kind, PhaseKind::Join);
+                    }
                 }
             }
             EXPECT_EQ(next, s.size());

@@ -65,10 +65,6 @@ Owner owner_state(const RunIdentity& owner, const RunIdentity& me) {
     return Owner::Alive;
 }
 
-bool starts_with(const std::string& s, const char* prefix) {
-    return s.rfind(prefix, 0) == 0;
-}
-
 bool ends_with(const std::string& s, const char* suffix) {
     const std::size_t n = std::strlen(suffix);
     return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
