@@ -178,6 +178,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     const ThreadTeam team = size_thread_team(MPI_COMM_WORLD); // before any OpenMP region
     if (!team.problem.empty()) return team.problem;
     plan.aids = c.aids; // test aid: the run plants what the options ask for
+    if (const std::string why = plan.aids.rank_problem(world_size()); !why.empty()) return why;
     if (const std::string why = plan_grids(c, world_size(), plan); !why.empty()) return why;
     if (c.model == ModelKind::File)
         if (const std::string why = check_model_file(c, plan, physics.c_min, physics.c_max);
@@ -207,8 +208,11 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     OverlapDecision overlap = choose_overlap(c, plan, physics);
     plan.overlap = overlap.overlap, plan.overlap_reason = std::move(overlap.reason);
     plan.fused_pack = overlap.fused_pack, plan.pack_reason = std::move(overlap.pack_reason);
-    const HaloDepthChoice depth = choose_halo_depth(c, plan, physics, overlap.at_depth_one);
+    plan.trials = std::move(overlap.trials);
+    HaloDepthChoice depth = choose_halo_depth(c, plan, physics, overlap.at_depth_one);
     plan.halo_depth = depth.depth, plan.halo_depth_reason = depth.reason;
+    for (TrialRecord& trial : depth.trials)
+        plan.trials.push_back(std::move(trial));
     return {};
 }
 
@@ -303,6 +307,8 @@ int run(int argc, char** argv) {
     if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, c, plan, physics, prepared.binding, shapes);
+    if (const std::string warning = short_window_warning(report.trust); !warning.empty())
+        print_warnings({warning});
     int status = 0;
     if (!c.timeline.empty()) // collective; rank 0 writes, and knows whether it could
         if (const std::string why = write_timeline(sim, report); !why.empty()) {

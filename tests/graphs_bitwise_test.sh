@@ -19,7 +19,7 @@ status=0
 run() { # ranks args... -> the checksum line
   local ranks=$1; shift
   "$mpiexec" "$np_flag" "$ranks" "${preflags[@]}" "$app" --grid 48,40,36 --steps 20 --warmup 3 --checksum --quiet "$@" 2>&1 |
-    grep -E '^checksum:|^stencil-miniapp:'
+    grep -E '^checksum:|^stencil-miniapp:' | grep -v '^stencil-miniapp: warning: the timed steps took'
 }
 cases=("1 --comm none" "2 --comm staged --procs 1,1,2" "3 --comm staged --procs 3,1,1 --overlap off"
        "2 --comm staged --procs 1,2,1 --precision fp64")

@@ -6,6 +6,7 @@
 #include "halo_plan.hpp"
 #include "step/halo_depth.hpp"
 #include "step/overlap.hpp"
+#include "step/trial.hpp"
 
 #include <gtest/gtest.h>
 
@@ -148,22 +149,83 @@ TEST(HaloPlan, PhysicalBoundariesGetNoMessages) {
         EXPECT_TRUE(m.dir[0] == 0 && m.dir[2] == 0 && m.dir[1] != 0);
 }
 
+// A trial of `ms` per step whose windows spread by `spread`.
+Trial trial(double ms, double spread = 0) {
+    Trial t;
+    t.step_ms = ms, t.spread = spread;
+    return t;
+}
+
+std::vector<std::pair<int, Trial>> depths(std::vector<std::pair<int, double>> times,
+                                          double spread = 0) {
+    std::vector<std::pair<int, Trial>> trials;
+    for (const auto& [k, ms] : times)
+        trials.emplace_back(k, trial(ms, spread));
+    return trials;
+}
+
 TEST(HaloDepthRule, TheFastestDepthUnlessAShallowerOneIsWithinTolerance) {
-    EXPECT_EQ(fastest_depth({{1, 0.050}, {2, 0.030}, {4, 0.026}}), 4);
-    EXPECT_EQ(fastest_depth({{1, 0.050}, {2, 0.030}, {4, 0.0295}}), 2); // 1.7% better: not enough
-    EXPECT_EQ(fastest_depth({{1, 0.100}, {2, 0.101}, {4, 0.120}}), 1);  // bandwidth-bound
-    EXPECT_EQ(fastest_depth({{1, 0.050}, {2, 0.049}}), 1);
-    EXPECT_EQ(fastest_depth({{1, 0.050}}), 1);
+    EXPECT_EQ(fastest_depth(depths({{1, 0.050}, {2, 0.030}, {4, 0.026}})), 4);
+    EXPECT_EQ(fastest_depth(depths({{1, 0.050}, {2, 0.030}, {4, 0.0295}})), 2); // 1.7%: not enough
+    EXPECT_EQ(fastest_depth(depths({{1, 0.100}, {2, 0.101}, {4, 0.120}})), 1);  // bandwidth-bound
+    EXPECT_EQ(fastest_depth(depths({{1, 0.050}, {2, 0.049}})), 1);
+    EXPECT_EQ(fastest_depth(depths({{1, 0.050}})), 1);
+}
+
+TEST(HaloDepthRule, ADeeperHaloWithinTheTrialsSpreadIsNotTaken) {
+    bool within = false;
+    // 2 is 10% faster, but the windows of either trial spread by 12%.
+    EXPECT_EQ(fastest_depth(depths({{1, 0.050}, {2, 0.045}}, 0.12), &within), 1);
+    EXPECT_TRUE(within);
+    EXPECT_EQ(fastest_depth(depths({{1, 0.050}, {2, 0.045}}, 0.05), &within), 2);
+    EXPECT_FALSE(within);
+    // 2 within the spread of 1, 4 faster than both by more: 4, and nothing
+    // faster than 4 was left for the spread.
+    std::vector<std::pair<int, Trial>> trials = {
+        {1, trial(0.046, 0.004)}, {2, trial(0.0423, 0.58)}, {4, trial(0.0405, 0.024)}};
+    EXPECT_EQ(fastest_depth(trials, &within), 4);
+    EXPECT_FALSE(within);
+}
+
+TEST(TrialWindows, WindowsLastAtLeastTheTrialsWindowTime) {
+    EXPECT_EQ(window_repeats(0.7), 1);   // 48 steps of 0.7 ms: 34 ms
+    EXPECT_EQ(window_repeats(0.04), 11); // 48 of 0.04 ms: 1.9 ms, 11 of them 21 ms
+    EXPECT_EQ(window_repeats(1e-6), kMaxTrialRepeats);
+    EXPECT_EQ(window_repeats(0), 1);
+    EXPECT_GE(window_repeats(0.04) * kTrialSteps * 0.04, kTrialWindowMs);
 }
 
 TEST(OverlapRule, OnUnlessOffIsFasterByMoreThanTheTolerance) {
-    EXPECT_TRUE(overlap_wins(1.034, 1.034));
-    EXPECT_TRUE(overlap_wins(1.000, 1.100));  // on faster
-    EXPECT_TRUE(overlap_wins(1.000, 0.985));  // off 1.5% faster: not enough
-    EXPECT_FALSE(overlap_wins(1.034, 0.934)); // off 9.7% faster
-    EXPECT_FALSE(overlap_wins(1.000, 0.975)); // off 2.5% faster
-    EXPECT_EQ(overlap_wins(1.0, 1.0 - kOverlapTolerance * 1.01), false);
-    EXPECT_EQ(overlap_wins(1.0, 1.0 - kOverlapTolerance * 0.99), true);
+    EXPECT_TRUE(overlap_wins(trial(1.034), trial(1.034)));
+    EXPECT_TRUE(overlap_wins(trial(1.000), trial(1.100)));  // on faster
+    EXPECT_TRUE(overlap_wins(trial(1.000), trial(0.985)));  // off 1.5% faster: not enough
+    EXPECT_FALSE(overlap_wins(trial(1.034), trial(0.934))); // off 9.7% faster
+    EXPECT_FALSE(overlap_wins(trial(1.000), trial(0.975))); // off 2.5% faster
+    EXPECT_EQ(overlap_wins(trial(1.0), trial(1.0 - kOverlapTolerance * 1.01)), false);
+    EXPECT_EQ(overlap_wins(trial(1.0), trial(1.0 - kOverlapTolerance * 0.99)), true);
+}
+
+TEST(OverlapRule, OffFasterWithinTheTrialsSpreadKeepsOn) {
+    // Off 5% faster: taken where the windows agree to 1%, not where one
+    // trial's windows spread by 6%.
+    EXPECT_FALSE(overlap_wins(trial(1.0, 0.01), trial(0.95, 0.01)));
+    EXPECT_TRUE(overlap_wins(trial(1.0, 0.06), trial(0.95, 0.01)));
+    EXPECT_TRUE(overlap_wins(trial(1.0, 0.01), trial(0.95, 0.06)));
+    EXPECT_EQ(compare_trials(trial(1.0, 0.06), trial(0.95), kOverlapTolerance),
+              TrialVerdict::WithinSpread);
+    EXPECT_EQ(compare_trials(trial(1.0, 0.06), trial(0.99), kOverlapTolerance),
+              TrialVerdict::KeepDefault);
+}
+
+TEST(TrialWindows, MedianAndTheMiddleWindowsSpread) {
+    EXPECT_DOUBLE_EQ(median_ms({3, 1, 2}), 2);
+    EXPECT_DOUBLE_EQ(median_ms({4, 1, 3, 2}), 2.5);
+    // One window disturbed (5.0) moves neither the median nor the spread
+    // of the middle windows: 1.00, 1.01, 1.02 of 1.01.
+    EXPECT_DOUBLE_EQ(median_ms({1.01, 5.0, 1.00, 1.02, 0.99}), 1.01);
+    EXPECT_NEAR(window_spread({1.01, 5.0, 1.00, 1.02, 0.99}), 0.02 / 1.01, 1e-12);
+    EXPECT_DOUBLE_EQ(window_spread({1.0}), 0);
+    EXPECT_DOUBLE_EQ(window_spread({}), 0);
 }
 
 TEST(GpuAwareDetection, EnvironmentForcesTheAnswerEitherWay) {

@@ -302,7 +302,8 @@ file against `checkpoint.json`.)md"},
     {"--poison-halo", "A halo the exchange missed then shows, as NaN that `--check` catches."},
     {"--inject-fault",
      R"md(Each planted bug must be caught: by `--check`, the NaN check, the
-abort path or the write checks.)md"},
+abort path or the write checks. `late-rank=N` is caught by the timing: the
+reported step time must not hold rank N's 2 s.)md"},
 };
 
 } // namespace

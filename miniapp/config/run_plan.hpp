@@ -17,6 +17,16 @@
 
 namespace stencil {
 
+// One timing trial of an `auto` choice, as the report lists it
+// (step/trial.hpp): the setting timed, the median of its aligned windows'
+// steps (the slowest rank's mean) and their spread.
+struct TrialRecord {
+    std::string setting; // "overlap off, depth 1", "overlap on, depth 1, pack separate"
+    double step_ms = 0, spread = 0;
+    std::vector<double> windows_ms;
+    int window_steps = 0; // timed steps per window
+};
+
 struct RunPlan {
     std::array<int, 3> grid{0, 0, 0};  // global cells: --grid, or --local times procs
     std::array<int, 3> procs{1, 1, 1}; // the process grid
@@ -35,6 +45,7 @@ struct RunPlan {
     // must not share the path under test.
     bool fused_pack = true;
     std::string pack_reason;
+    std::vector<TrialRecord> trials; // what the auto choices above timed, in order
     // --model file:PATH: its element type (float64, else float32) and its
     // CRC-32, which names the model in checkpoints (model_file.hpp).
     bool model_fp64 = false;

@@ -92,6 +92,10 @@ Report summarize(const Simulation& sim, const Options& options, const RunPlan& p
     // The slowest rank sets the pace of every step.
     const double global_cells = double(d.global[0]) * d.global[1] * d.global[2];
     const double step_s = r.phases.back().max * 1e-3;
+    r.trust.steps = t.steps;
+    r.trust.window_s = step_s * t.steps;
+    r.trust.step_min_ms = r.phases.back().min;
+    r.trust.step_max_ms = r.phases.back().max;
     r.gcells_total = step_s > 0 ? global_cells / step_s * 1e-9 : 0;
     r.gcells_per_rank = r.gcells_total / d.size;
     // Minimal bytes of the wave update: p, p_prev and dt^2 c^2 read, p_next
@@ -159,6 +163,7 @@ void print_problem(const Report& r) {
     if (r.faces > 0)
         std::printf("  halo pack %s (%s)\n", r.fused_pack ? "fused" : "separate",
                     pack_reason(r).c_str());
+    print_trials(r.plan.trials);
 }
 
 // How the steps were launched: graphs, the kernels' shapes, tuning.
@@ -214,6 +219,7 @@ void print_report(const Report& r) {
                 r.gcells_total, r.gcells_per_rank, r.gbs_per_rank);
     std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
                 r.halo_ms, 100 * r.hidden_fraction);
+    print_timing_trust(r.trust);
     if (!r.timeline.empty())
         std::printf("  timeline: %s (the first sampled steps, every rank; ui.perfetto.dev)\n",
                     r.timeline.c_str());
@@ -309,6 +315,8 @@ std::string write_json(const Report& r, const std::string& path) {
                 {"pinned_host_bytes", r.pinned_bytes},
                 {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}};
     doc.update(halo_faces_json(r));
+    doc.update(timing_trust_json(r.trust));
+    doc["trials"] = trials_json(r.plan.trials);
     add_outcome(doc, r);
     return write_file_completely(path, json_text(doc));
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "binding.hpp"
+#include "report/timing_trust.hpp"
 #include "step/simulation.hpp"
 #include "step/tuning.hpp"
 
@@ -32,6 +33,7 @@ struct Report {
     int omp_threads = 0;              // OpenMP threads per rank (0: left to the runtime, GPU)
     std::string omp_reason;           // why that many (ThreadTeam::reason)
     double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
+    TimingTrust trust; // the timed window, the step's spread across ranks
     double halo_ms = 0, hidden_fraction = 0;
     double halo_mib_per_step = 0;  // rank 0's messages, sent plus received, per exchange
     int halo_depth = 1;            // one exchange every halo_depth steps

@@ -9,46 +9,70 @@
 
 namespace stencil {
 
-int fastest_depth(const std::vector<std::pair<int, double>>& times) {
-    int best = times.empty() ? 1 : times.front().first;
-    double best_ms = times.empty() ? 0 : times.front().second;
-    for (const auto& [depth, ms] : times)
-        if (ms < best_ms * (1 - kDepthTolerance)) best = depth, best_ms = ms;
-    return best;
+int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within_spread) {
+    if (within_spread) *within_spread = false;
+    if (trials.empty()) return 1;
+    const std::pair<int, Trial>* best = &trials.front();
+    for (const auto& entry : trials)
+        if (compare_trials(best->second, entry.second, kDepthTolerance) ==
+            TrialVerdict::TakeAlternative)
+            best = &entry;
+    // Whether a depth faster than the chosen one by the tolerance was left
+    // for the trials' spread alone.
+    if (within_spread)
+        for (const auto& entry : trials)
+            *within_spread =
+                *within_spread || compare_trials(best->second, entry.second, kDepthTolerance) ==
+                                      TrialVerdict::WithinSpread;
+    return best->first;
 }
 
 HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const Physics& physics,
                                   const std::optional<Trial>& at_depth_one) {
     const std::array<int, 3>& procs = plan.procs;
     const CommMode mode = plan.comm_mode;
-    if (c.halo_depth > 0) return {c.halo_depth, "--halo-depth"};
+    if (c.halo_depth > 0) return {c.halo_depth, "--halo-depth", {}};
     bool neighbours = false;
     for (int a = 0; a < 3; ++a)
         neighbours = neighbours || procs[a] > 1 || c.periodic[a];
-    if (mode == CommMode::None) return {1, "auto: --comm none exchanges nothing"};
-    if (!neighbours) return {1, "auto: no rank has a neighbour"};
+    if (mode == CommMode::None) return {1, "auto: --comm none exchanges nothing", {}};
+    if (!neighbours) return {1, "auto: no rank has a neighbour", {}};
     if (std::strcmp(backend_name(), "HOST") == 0)
-        return {1, "auto: on the HOST back-end arithmetic, not latency, bounds the step"};
+        return {1, "auto: on the HOST back-end arithmetic, not latency, bounds the step", {}};
 
-    std::vector<std::pair<int, double>> times;
+    HaloDepthChoice choice;
+    std::vector<std::pair<int, Trial>> trials;
     std::string measured;
     char line[96];
     for (const int k : kAutoDepths) {
         if (!check_split(plan.grid, procs, k * c.radius, c.periodic).empty()) break;
+        const bool timed_before = k == 1 && at_depth_one;
         const Trial trial =
-            k == 1 && at_depth_one ? *at_depth_one : time_trial(c, plan, physics, k, plan.overlap);
-        times.emplace_back(k, trial.step_ms);
+            timed_before ? *at_depth_one : time_trial(c, plan, physics, k, plan.overlap);
+        if (!timed_before) choice.trials.push_back(trial_record(plan.overlap, k, "", trial));
+        trials.emplace_back(k, trial);
         std::snprintf(line, sizeof line, "%s%.4g ms at k=%d", measured.empty() ? "" : ", ",
                       trial.step_ms, k);
         measured += line;
         if (k == 1 && trial.exposed < kHiddenEnough) {
             std::snprintf(line, sizeof line, " with %.0f%% of the step outside the kernels",
                           100 * trial.exposed);
-            return {1, "auto: " + measured + line};
+            choice.reason = "auto: " + measured + line;
+            return choice;
         }
     }
-    if (times.size() == 1) return {1, "auto: " + measured + "; no rank is 2*R cells thick"};
-    return {fastest_depth(times), "auto: " + measured + " per step"};
+    if (trials.size() == 1) {
+        choice.reason = "auto: " + measured + "; no rank is 2*R cells thick";
+        return choice;
+    }
+    bool within_spread = false;
+    choice.depth = fastest_depth(trials, &within_spread);
+    choice.reason = "auto: " + measured + " per step";
+    if (within_spread)
+        choice.reason +=
+            "; a faster depth was within the trials' spread: k=" + std::to_string(choice.depth) +
+            " kept";
+    return choice;
 }
 
 } // namespace stencil

@@ -20,7 +20,8 @@ namespace stencil {
 
 struct HaloDepthChoice {
     int depth = 1;
-    std::string reason; // for the report
+    std::string reason;              // for the report
+    std::vector<TrialRecord> trials; // each depth timed here, for the report
 };
 
 // The depths `auto` tries, where every rank is at least k*R cells thick.
@@ -31,9 +32,11 @@ inline constexpr double kHiddenEnough = 0.05;
 // A deeper halo must be this much faster than a shallower one to be chosen.
 inline constexpr double kDepthTolerance = 0.03;
 
-// The rule over measured step times (depth, ms per step), in increasing
-// depth: the fastest, unless a smaller depth is within kDepthTolerance of it.
-int fastest_depth(const std::vector<std::pair<int, double>>& times);
+// The rule over trials (depth, trial), in increasing depth: the fastest,
+// unless a smaller depth is within kDepthTolerance of it or within the
+// trials' spread (compare_trials); `within_spread`, if given, says whether
+// the spread kept a smaller depth.
+int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within_spread = nullptr);
 
 // Collective over MPI_COMM_WORLD. An explicit --halo-depth stands. Auto is
 // 1 where nothing is exchanged or compute bounds the step (the HOST

@@ -14,25 +14,46 @@ std::string ms_words(const char* format, double a, double b = 0) {
     return line;
 }
 
+// What a verdict adds to the reason where the alternative was faster by
+// the tolerance but not by more than the trials' own spread: the default
+// stays, and the report says why.
+std::string spread_words(TrialVerdict verdict, const Trial& preferred, const Trial& alternative,
+                         const char* kept) {
+    if (verdict != TrialVerdict::WithinSpread) return {};
+    const double gain = 100 * (1 - alternative.step_ms / preferred.step_ms);
+    const double spread = 100 * std::max(preferred.spread, alternative.spread);
+    char line[128];
+    std::snprintf(line, sizeof line, "; %.1f%% apart, within the trials' spread of %.1f%%: %s kept",
+                  gain, spread, kept);
+    return line;
+}
+
 // The on schedule's trial, with --pack auto the faster of fused and
-// separate; its reason in `pack_reason`.
+// separate; its reason in `pack_reason`, each trial in `trials`.
 Trial time_on(const Options& c, const RunPlan& plan, const Physics& physics, int depth,
-              std::string& pack_reason) {
+              std::string& pack_reason, std::vector<TrialRecord>& trials) {
     RunPlan p = plan;
     p.fused_pack = c.pack != PackChoice::Separate;
     const Trial on = time_trial(c, p, physics, depth, true);
-    if (c.pack != PackChoice::Auto || !on.fused_pack) return on;
+    if (c.pack != PackChoice::Auto || !on.fused_pack) {
+        trials.push_back(trial_record(true, depth, "", on));
+        return on;
+    }
+    trials.push_back(trial_record(true, depth, "fused", on));
     p.fused_pack = false;
     const Trial separate = time_trial(c, p, physics, depth, true);
+    trials.push_back(trial_record(true, depth, "separate", separate));
+    const TrialVerdict verdict = compare_trials(on, separate, kOverlapTolerance);
     pack_reason = ms_words("auto: %.4g ms fused, %.4g ms separate per step with overlap on",
-                           on.step_ms, separate.step_ms);
-    return overlap_wins(on.step_ms, separate.step_ms) ? on : separate;
+                           on.step_ms, separate.step_ms) +
+                  spread_words(verdict, on, separate, "fused");
+    return verdict == TrialVerdict::TakeAlternative ? separate : on;
 }
 
 } // namespace
 
-bool overlap_wins(double on_ms, double off_ms) {
-    return !(off_ms < on_ms * (1 - kOverlapTolerance));
+bool overlap_wins(const Trial& on, const Trial& off) {
+    return compare_trials(on, off, kOverlapTolerance) != TrialVerdict::TakeAlternative;
 }
 
 OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Physics& physics) {
@@ -56,7 +77,7 @@ OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Phys
     } else if (c.overlap == OverlapChoice::On) {
         d.reason = "--overlap on";
         if (!untimed && c.pack == PackChoice::Auto && depth == 1) {
-            const Trial on = time_on(c, plan, physics, depth, d.pack_reason);
+            const Trial on = time_on(c, plan, physics, depth, d.pack_reason, d.trials);
             d.fused_pack = on.fused_pack, d.at_depth_one = on;
         }
     } else if (untimed) {
@@ -65,11 +86,14 @@ OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Phys
         // Off first: were a first trial slower (lazily made connections,
         // cold caches), that would favour on, the default anyway.
         const Trial off = time_trial(c, plan, physics, depth, false);
-        const Trial on = time_on(c, plan, physics, depth, d.pack_reason);
-        d.overlap = overlap_wins(on.step_ms, off.step_ms);
+        d.trials.push_back(trial_record(false, depth, "", off));
+        const Trial on = time_on(c, plan, physics, depth, d.pack_reason, d.trials);
+        const TrialVerdict verdict = compare_trials(on, off, kOverlapTolerance);
+        d.overlap = verdict != TrialVerdict::TakeAlternative;
         d.fused_pack = on.fused_pack;
         d.reason = ms_words("auto: %.4g ms off, %.4g ms on per step", off.step_ms, on.step_ms);
         if (depth > 1) d.reason += " at k=" + std::to_string(depth);
+        d.reason += spread_words(verdict, on, off, "on");
         if (depth == 1) d.at_depth_one = d.overlap ? on : off;
     }
     return d;

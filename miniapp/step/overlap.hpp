@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stencil {
 
@@ -25,15 +26,16 @@ struct OverlapDecision {
     // pack applies (overlap on, depth 1), and why.
     bool fused_pack = true;
     std::string pack_reason;
+    std::vector<TrialRecord> trials; // each trial timed, for the report
 };
 
 // Off must be this much faster than on to be chosen: on is the schedule
 // that keeps hiding the exchange as the job grows.
 inline constexpr double kOverlapTolerance = 0.02;
 
-// The rule over measured step times (ms per step): off only where it beats
-// on by more than kOverlapTolerance.
-bool overlap_wins(double on_ms, double off_ms);
+// The rule over two trials: off only where it beats on by more than
+// kOverlapTolerance and by more than the trials' spread (compare_trials).
+bool overlap_wins(const Trial& on, const Trial& off);
 
 // Collective over MPI_COMM_WORLD. An explicit --overlap on|off stands.
 // Auto is on where nothing is exchanged (--comm none, no neighbours) or
@@ -42,7 +44,9 @@ bool overlap_wins(double on_ms, double off_ms);
 // --halo-depth, else at 1, and keeps the faster (overlap_wins). --pack
 // auto: where on is timed (or forced on a GPU with neighbours at depth 1)
 // and the fused pack ran, on is timed with a separate pack too, and fused
-// kept unless separate is faster by kOverlapTolerance.
+// kept unless separate is faster by kOverlapTolerance and by more than the
+// trials' spread. Where the trials cannot tell the two apart, the reason
+// says so.
 OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Physics& physics);
 
 } // namespace stencil

@@ -173,7 +173,11 @@ template <class T>
 void SimulationOf<T>::step(bool timed) {
     const int ring_step = steps_done_ % depth_;
     StepTimers& t = next_timers(timed, ring_step);
-    if (steps_done_ == 0) first_start_.record(compute_); // not the time spent on setup
+    if (steps_done_ == 0 || window_pending_) { // not the time spent on setup or waiting
+        window_start_.record(compute_);
+        window_first_ = steps_done_;
+        window_pending_ = false;
+    }
     if (timeline_ && t.sampled) timeline_->anchor(d_.cart.get(), compute_, halo_); // once
     const StepState state{t, view(current_), view(1 - current_), ring_step, steps_done_ % kSlots};
     if (ring_step == 0 && !primed_) { // before the graphs, which never hold it
@@ -192,12 +196,13 @@ void SimulationOf<T>::step(bool timed) {
 template <class T>
 void SimulationOf<T>::collect(int n) const {
     StepTimers& t = timers_[n % kSlots];
-    const Event& before = n ? timers_[(n - 1) % kSlots].done : first_start_;
+    const Event& before = n == window_first_ ? window_start_ : timers_[(n - 1) % kSlots].done;
     t.done.synchronize();
     collected_ = n + 1;
     if (!t.timed) return;
     // Done to done on the compute stream: the step as the device saw it,
-    // host gaps between steps included.
+    // host gaps between steps included; a window's first step from the
+    // window's start, when every rank had reached it.
     totals_.step += elapsed_ms(before, t.done);
     ++totals_.steps;
     if (!t.sampled) return;
@@ -219,6 +224,13 @@ void SimulationOf<T>::settle_timers() const {
     while (collected_ < steps_done_)
         collect(collected_);
     compute_.synchronize(); // and what followed the last step (receiver samples)
+}
+
+template <class T>
+void SimulationOf<T>::start_window() {
+    settle_timers(); // every stream of this rank idle, every step so far collected
+    MPI_CHECK(MPI_Barrier(d_.cart.get()));
+    window_pending_ = true;
 }
 
 template <class T>

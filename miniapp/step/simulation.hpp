@@ -17,7 +17,9 @@
 namespace stencil {
 
 // Milliseconds summed over the timed steps of this rank: `step` over all
-// `steps` of them; the phases over the `sampled` ones (the first timed step
+// `steps` of them, each window of steps measured from the moment every rank
+// started it (Stepping::start_window), so it is the rank's timed windows
+// added up; the phases over the `sampled` ones (the first timed step
 // and every kPhaseSampling-th after), since each phase event costs the host
 // about a microsecond per step, which small boxes notice.
 struct PhaseTotals {
@@ -50,6 +52,13 @@ public:
     virtual void restore(int step, const std::vector<double>& p,
                          const std::vector<double>& p_prev) = 0;
     virtual int steps_done() const = 0;
+    // Collective over the run's communicator: waits until this rank's steps
+    // so far are done, then for every rank, and measures the next timed
+    // step from here rather than from its predecessor's end. Without it a
+    // rank that reaches its timed steps first (warm-up, rewind, a restore,
+    // a checkpoint or a trial's set-up ending sooner there) charges its
+    // first step with the time it waits for the others' halos.
+    virtual void start_window() = 0;
 };
 
 // The current field p(t_n), as the outputs, checks and checkpoints read it.

@@ -58,6 +58,7 @@ public:
     }
     bool fused_pack() const override { return exchange_->fuses_pack(); }
     int steps_done() const override { return first_step_ + steps_done_; }
+    void start_window() override;
     const LaunchShape& interior_shape() const override {
         return (plan_.overlap ? inner_ : whole_).shape;
     }
@@ -231,8 +232,13 @@ private:
     // the compute stream and read the steps' timers into totals_, which
     // changes no result. The NaN check's counter is their scratch.
     mutable std::array<StepTimers, kSlots> timers_; // step n in timers_[n % kSlots]
-    mutable Event first_start_;                     // the "done" before step 0
-    mutable int collected_ = 0;                     // steps whose timers were read
+    // Where the first step of the current window is measured from: its
+    // start, recorded on the compute stream when it is enqueued after
+    // start_window() (or as step 0), not the previous step's end.
+    Event window_start_;
+    int window_first_ = 0;        // that step (steps_done_ when it was enqueued)
+    bool window_pending_ = false; // start_window() called, its first step not yet enqueued
+    mutable int collected_ = 0;   // steps whose timers were read
     mutable PhaseTotals totals_;
     mutable DeviceArray<unsigned long long> nan_counter_{1};
     // --timeline (record_timeline()): the sampled steps' phases as spans.

@@ -154,7 +154,6 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
         options_.graphs == GraphChoice::On ||
         (options_.graphs == GraphChoice::Auto && graphs_available() && !exchange_->host_between());
     shapes_changed();
-    first_start_.record(compute_);
 }
 
 template <class T>

@@ -4,34 +4,88 @@
 #include "step/simulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stencil {
 namespace {
 
-// Untimed steps before a trial's timed ones: every graph of a cycle is
-// captured by then (the graph period is 4 steps at k = 1, 2 and 4). 16
-// timed steps flipped between k = 1 and 2 at 64^3 on an H100, whose
-// 400-step runs differ by 8% (docs/PERFORMANCE.md, "Deep halos").
+// Untimed steps before a trial's windows: every graph of a cycle is
+// captured by then (the graph period is 4 steps at k = 1, 2 and 4).
 constexpr int kTrialWarmup = 8;
-constexpr int kTrialSteps = 48; // whole cycles at every depth tried
 
 } // namespace
 
+int window_repeats(double step_ms) {
+    if (!(step_ms > 0)) return 1;
+    const double repeats = std::ceil(kTrialWindowMs / (step_ms * kTrialSteps));
+    return int(std::clamp(repeats, 1.0, double(kMaxTrialRepeats)));
+}
+
+std::vector<double> aligned_windows(Simulation& sim, MPI_Comm comm, int windows, int steps) {
+    std::vector<double> mine;
+    for (int w = 0; w < windows; ++w) {
+        const PhaseTotals before = sim.totals();
+        sim.start_window();
+        sim.run(steps, true);
+        const PhaseTotals& after = sim.totals();
+        mine.push_back((after.step - before.step) / std::max(1, after.steps - before.steps));
+    }
+    std::vector<double> slowest(mine.size());
+    MPI_CHECK(
+        MPI_Allreduce(mine.data(), slowest.data(), int(mine.size()), MPI_DOUBLE, MPI_MAX, comm));
+    return slowest;
+}
+
+double median_ms(std::vector<double> windows_ms) {
+    if (windows_ms.empty()) return 0;
+    std::sort(windows_ms.begin(), windows_ms.end());
+    const std::size_t n = windows_ms.size();
+    return n % 2 ? windows_ms[n / 2] : 0.5 * (windows_ms[n / 2 - 1] + windows_ms[n / 2]);
+}
+
+double window_spread(std::vector<double> windows_ms) {
+    const double median = median_ms(windows_ms);
+    if (windows_ms.size() < 2 || median <= 0) return 0;
+    std::sort(windows_ms.begin(), windows_ms.end());
+    const std::size_t n = windows_ms.size(), quarter = n >= 4 ? n / 4 : 0;
+    return (windows_ms[n - 1 - quarter] - windows_ms[quarter]) / median;
+}
+
 Trial time_trial(const Options& c, const RunPlan& plan, const Physics& physics, int depth,
                  bool overlap) {
-    RunPlan trial = plan;
-    trial.halo_depth = depth;
-    trial.overlap = overlap;
-    trial.aids = TestAids{}; // test aid: trials plant nothing
-    const auto sim = make_simulation(c, trial, physics, MPI_COMM_WORLD);
+    RunPlan trial_plan = plan;
+    trial_plan.halo_depth = depth;
+    trial_plan.overlap = overlap;
+    trial_plan.aids = TestAids{}; // test aid: trials plant nothing
+    const auto sim = make_simulation(c, trial_plan, physics, MPI_COMM_WORLD);
     sim->run(kTrialWarmup, false);
-    sim->run(kTrialSteps, true);
+    Trial trial;
+    const double probe_ms = aligned_windows(*sim, MPI_COMM_WORLD, 1, kTrialSteps).front();
+    trial.window_steps = kTrialSteps * window_repeats(probe_ms);
+    trial.windows_ms = aligned_windows(*sim, MPI_COMM_WORLD, kTrialWindows, trial.window_steps);
+    trial.step_ms = median_ms(trial.windows_ms);
+    trial.spread = window_spread(trial.windows_ms);
     const PhaseTotals& p = sim->totals();
-    const double step = p.step / p.steps;
+    const double step = p.steps ? p.step / p.steps : 0;
     const double kernels = p.sampled ? (p.interior + p.boundary) / p.sampled : step;
-    double mine[2] = {step, step > 0 ? std::max(0.0, 1.0 - kernels / step) : 0}, worst[2];
-    MPI_CHECK(MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-    return {worst[0], worst[1], sim->fused_pack()};
+    double exposed = step > 0 ? std::max(0.0, 1.0 - kernels / step) : 0;
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &exposed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    trial.exposed = exposed;
+    trial.fused_pack = sim->fused_pack();
+    return trial;
+}
+
+TrialVerdict compare_trials(const Trial& preferred, const Trial& alternative, double tolerance) {
+    const double gain = 1.0 - alternative.step_ms / preferred.step_ms;
+    if (!(preferred.step_ms > 0) || !(gain > tolerance)) return TrialVerdict::KeepDefault;
+    if (gain <= std::max(preferred.spread, alternative.spread)) return TrialVerdict::WithinSpread;
+    return TrialVerdict::TakeAlternative;
+}
+
+TrialRecord trial_record(bool overlap, int depth, const std::string& pack, const Trial& trial) {
+    std::string setting = std::string("overlap ") + (overlap ? "on" : "off") + ", depth " +
+                          std::to_string(depth) + (pack.empty() ? "" : ", pack " + pack);
+    return {setting, trial.step_ms, trial.spread, trial.windows_ms, trial.window_steps};
 }
 
 } // namespace stencil

@@ -1,8 +1,11 @@
 #include "testing/test_aids.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <thread>
+#include <utility>
 
 namespace stencil {
 namespace {
@@ -31,6 +34,8 @@ std::string TestAids::inject_fault(const std::string& value) {
         nan_ = true;
     else if (value.rfind("fail-rank=", 0) == 0)
         return parse_rank(value.substr(10), fail_rank_);
+    else if (value.rfind("late-rank=", 0) == 0)
+        return parse_rank(value.substr(10), late_rank_);
     else if (value == "write-error")
         write_error_ = true;
     else if (value == "short-fused-pack")
@@ -40,8 +45,23 @@ std::string TestAids::inject_fault(const std::string& value) {
     else
         return "'" + value +
                "' is not drop-face, short-ring, short-fused-pack, early-boundary, nan, "
-               "fail-rank=N or write-error";
+               "fail-rank=N, late-rank=N or write-error";
     return {};
+}
+
+std::string TestAids::rank_problem(int ranks) const {
+    for (const auto& [name, rank] : {std::pair<const char*, int>{"fail-rank", fail_rank_},
+                                     std::pair<const char*, int>{"late-rank", late_rank_}})
+        if (rank >= ranks)
+            return std::string("--inject-fault ") + name + "=" + std::to_string(rank) +
+                   ": the job has " + std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s") +
+                   ", so it would plant nothing";
+    return {};
+}
+
+void TestAids::hold_back(int rank) const {
+    if (rank == late_rank_)
+        std::this_thread::sleep_for(std::chrono::duration<double>(kLateRankSeconds));
 }
 
 } // namespace stencil

@@ -15,11 +15,15 @@ public:
     static constexpr int kFaultStep = 3;
 
     // --inject-fault's value (drop-face, short-ring, short-fused-pack,
-    // early-boundary, nan, fail-rank=N, write-error) plants that fault; returns "" or why the value
-    // is none of them, for the caller to put after the option's name.
+    // early-boundary, nan, fail-rank=N, late-rank=N, write-error) plants that
+    // fault; returns "" or why the value is none of them, for the caller to
+    // put after the option's name.
     std::string inject_fault(const std::string& value);
     // --poison-halo.
     void set_poison_halo() { poison_halo_ = true; }
+    // "" or why a rank the aids name (fail-rank=N, late-rank=N) is not one
+    // of the job's `ranks`: such an aid would plant nothing.
+    std::string rank_problem(int ranks) const;
 
     // Fill the halos to be received with NaN before each exchange.
     bool poison_halo() const { return poison_halo_; }
@@ -43,6 +47,12 @@ public:
         return write_error_ && snapshot == 1 && rank == ranks - 1;
     }
 
+    // --inject-fault late-rank=N: rank N reaches the timed steps this much
+    // later than the others (hold_back), which no reported step time may
+    // contain.
+    static constexpr double kLateRankSeconds = 2.0;
+    void hold_back(int rank) const;
+
     // The same aids without the planted bugs in the exchange, the ring and
     // the schedule: what --check's one-domain reference runs with.
     TestAids without_exchange_bugs() const {
@@ -60,6 +70,7 @@ private:
     bool early_boundary_ = false;
     bool nan_ = false;
     int fail_rank_ = -1;
+    int late_rank_ = -1;
     bool write_error_ = false;
 };
 

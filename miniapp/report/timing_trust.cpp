@@ -1,0 +1,59 @@
+#include "report/timing_trust.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace stencil {
+
+std::string short_window_warning(const TimingTrust& trust) {
+    if (trust.steps <= 0 || trust.window_s <= 0 || trust.window_s >= kShortWindowSeconds) return {};
+    const double step_s = trust.window_s / trust.steps;
+    const long long wanted = std::llround(std::ceil(kTrustedWindowSeconds / step_s));
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "the timed steps took %.3g s on the slowest rank: under %.1f s a step time "
+                  "carries the clocks' and the first steps' noise; for a figure to publish, "
+                  "run --steps %lld or more (about %.0f s)",
+                  trust.window_s, kShortWindowSeconds, wanted, kTrustedWindowSeconds);
+    return line;
+}
+
+void print_timing_trust(const TimingTrust& trust) {
+    std::printf("  timed %d steps in %.3f s (slowest rank; the ranks start them together); step "
+                "across ranks %.4f-%.4f ms, %.1f%% apart\n",
+                trust.steps, trust.window_s, trust.step_min_ms, trust.step_max_ms,
+                100 * trust.rank_spread());
+}
+
+void print_trials(const std::vector<TrialRecord>& trials) {
+    if (trials.empty()) return;
+    std::printf("  trials of the auto choices (ms per step of the slowest rank, median of the "
+                "windows; spread: the middle windows' range):\n");
+    for (const TrialRecord& t : trials) {
+        std::printf("    %-36s %9.4f ms  spread %4.1f%%  windows of %d steps:", t.setting.c_str(),
+                    t.step_ms, 100 * t.spread, t.window_steps);
+        for (const double w : t.windows_ms)
+            std::printf(" %.4g", w);
+        std::printf("\n");
+    }
+}
+
+Json timing_trust_json(const TimingTrust& trust) {
+    const std::string warning = short_window_warning(trust);
+    return {{"timed_window_s", trust.window_s},
+            {"step_rank_spread", trust.rank_spread()},
+            {"timing_warning", warning.empty() ? Json() : Json(warning)}};
+}
+
+Json trials_json(const std::vector<TrialRecord>& trials) {
+    Json list = Json::array();
+    for (const TrialRecord& t : trials)
+        list.push_back({{"setting", t.setting},
+                        {"step_ms", t.step_ms},
+                        {"spread", t.spread},
+                        {"windows_ms", t.windows_ms},
+                        {"window_steps", t.window_steps}});
+    return list;
+}
+
+} // namespace stencil
