@@ -60,6 +60,11 @@ refused "a file the run writes into --output" "$work/out/traces.json" --output "
 refused "the --output folder" "$work/out" --output "$work/out"
 refused "inside the checkpoint folder" "$work/out/checkpoints/t.json" --output "$work/out" --checkpoint-every 2
 refused "inside the checkpoint folder" "$work/ck" --checkpoint-dir "$work/ck" --checkpoint-every 2
+# The checkpoint a restart reads, wherever it lies, is never written over.
+mkdir -p "$work/elsewhere/step_000002" && echo '{}' >"$work/elsewhere/step_000002/checkpoint.json"
+refused "inside the checkpoint --restart" "$work/elsewhere/step_000002/t.json" \
+  --restart "$work/elsewhere/step_000002" --output "$work/out2"
+[ "$(cat "$work/elsewhere/step_000002/checkpoint.json")" = "{}" ] || fail "the restart's checkpoint was changed"
 mkfifo "$work/fifo.json"
 refused "not a regular file" "$work/fifo.json"
 [ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
