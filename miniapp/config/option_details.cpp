@@ -255,10 +255,14 @@ refused.)md"},
   clean-up knows the folder as this run's) and renamed when complete. The
   two newest of the run's settings that verify are kept (one that does not
   verify is left alone), and a completed run removes the `.partial` ones
-  of its settings; no other folder is ever removed, whatever its name. An
-  older checkpoint loses only the files its `checkpoint.json` lists and
-  `checkpoint.json`; a folder still holding files of the user's is left,
-  with a `note:` line.)md"},
+  of its settings; no other folder is ever removed, whatever its name. A
+  checkpoint loses only the files its `checkpoint.json` lists, the files a
+  checkpoint is written as and `checkpoint.json`, never through a link: a
+  folder still holding files of the user's, or a link, is left with a
+  `note:` line, or moved aside whole to `step_NNNNNN.kept` where the run
+  (or `--output-force`) writes that step again. A newest checkpoint whose
+  `checkpoint.json` is damaged (truncated, emptied) is moved aside the same
+  way by a restart, which falls back to the one before.)md"},
     {"--checkpoint-dir",
      R"md(Checked before step 1, on rank 0 for all ranks, as `--output` is: not
 `/`, made if missing, written in, locked for the run (a running job's

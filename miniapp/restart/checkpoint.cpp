@@ -18,9 +18,6 @@ namespace fs = std::filesystem;
 namespace stencil {
 namespace {
 
-constexpr const char* kLevels[2] = {"p.raw", "p_prev.raw"};
-constexpr const char* kTraces = "traces.bin";
-
 // A file's entry in checkpoint.json: its length and CRC-32 (zero, which no
 // written file has, when the entry is missing or not one).
 FieldFile listed(const Json& files, const char* name) {
@@ -84,7 +81,11 @@ std::vector<std::string> candidates(const Options& c) {
 // an unfinished checkpoint.json (the run and its settings, no files) so
 // that the clean-up knows it for this run's.
 std::string start_partial(const std::string& partial, const Json& head) {
-    if (std::string why = clear_way(partial, head["settings"]); !why.empty()) return why;
+    std::vector<std::string> notes;
+    std::string why = clear_way(partial, head["settings"], notes);
+    for (const std::string& note : notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+    if (!why.empty()) return why;
     std::error_code error;
     fs::create_directories(partial, error);
     if (error) return "checkpoint " + partial + ": cannot create it (" + error.message() + ")";
@@ -96,7 +97,10 @@ std::string start_partial(const std::string& partial, const Json& head) {
 std::string finish_partial(const std::string& partial, const std::string& final, Json doc) {
     seal(doc);
     std::string problem = write_file_completely(partial + "/checkpoint.json", json_text(doc));
-    if (problem.empty()) problem = clear_way(final, doc["settings"]); // an earlier try's
+    std::vector<std::string> notes;
+    if (problem.empty()) problem = clear_way(final, doc["settings"], notes); // an earlier try's
+    for (const std::string& note : notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
     std::error_code error;
     if (problem.empty()) {
         fs::rename(partial, final, error);

@@ -90,6 +90,15 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
     for (const StepFolder& f : step_folders(dir)) {
         const bool due = c.checkpoint_every > 0 && f.step > 0 && f.step <= c.steps &&
                          f.step % c.checkpoint_every == 0;
+        // A damaged checkpoint of this program's (a truncated checkpoint.json)
+        // where the restart will write again: moved aside, so that the
+        // restart falls back to the checkpoint before it, as documented.
+        if (!f.checkpoint && due && f.damaged && !c.restart.empty()) {
+            if (std::string why = move_aside(f.path); !why.empty()) return why;
+            notes.push_back(f.path + " does not read as a checkpoint (damaged?): moved aside to " +
+                            f.path + ".kept");
+            continue;
+        }
         // Not this program's: never touched, and refused where a checkpoint is due.
         if (!f.checkpoint && due)
             return named(c) + ": " + f.name + (f.folder ? " is" : " is a file,") +
@@ -109,11 +118,14 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
     }
     if (other.empty()) return {};
     if (!c.output_force) return refusal(c, other.back(), mine);
-    for (const StepFolder& f : other) {
-        std::error_code error;
-        fs::remove_all(f.path, error);
-        if (error) return "--output-force: cannot remove " + f.path + " (" + error.message() + ")";
-    }
+    // What is left of one (a user's file in it) is moved aside, whole: the
+    // run may write that step again.
+    for (const StepFolder& f : other)
+        if (!remove_checkpoint(f).empty()) {
+            if (std::string why = move_aside(f.path); !why.empty()) return "--output-force: " + why;
+            notes.push_back("--output-force: moved " + f.path + " to " + f.path +
+                            ".kept: it holds files the checkpoint did not write");
+        }
     notes.push_back("--output-force: removed " + std::to_string(other.size()) +
                     " checkpoints of another run from " + dir);
     return {};
@@ -159,25 +171,52 @@ void remove_stale_checkpoints(const Options& c, const RunPlan& plan, const Physi
     if (world_rank() != 0 || (!c.checkpoints_on() && c.restart.empty())) return;
     const std::string id = settings_id(checkpoint_identity(c, plan, physics));
     for (const StepFolder& f : step_folders(checkpoint_folder(c)))
-        if (f.partial && f.checkpoint && f.settings == id) {
-            std::error_code error;
-            fs::remove_all(f.path, error);
-            if (error)
-                std::fprintf(stderr, "note: cannot remove the unfinished checkpoint %s (%s)\n",
-                             f.path.c_str(), error.message().c_str());
-        }
+        if (f.partial && f.checkpoint && f.settings == id)
+            if (const std::string left = remove_checkpoint(f); !left.empty())
+                std::fprintf(stderr, "note: %s\n", left.c_str());
 }
 
-std::string clear_way(const std::string& path, const std::string& mine) {
+std::string remove_checkpoint(const StepFolder& f) {
+    if (f.link) return "left " + f.path + ": a link (nothing is removed through a link)";
+    if (!f.folder) return "left " + f.path + ": not a folder";
+    std::vector<std::string> names = f.files;
+    for (const char* name : {kLevels[0], kLevels[1], kTraces, "checkpoint.json"})
+        names.push_back(name);
+    std::error_code ignored;
+    for (const std::string& name : names)
+        if (name.find('/') == std::string::npos && name != "." && name != "..")
+            for (const std::string& file : {name, partial_path(name)})
+                if (fs::is_regular_file(fs::symlink_status(f.path + "/" + file, ignored)))
+                    fs::remove(f.path + "/" + file, ignored);
+    if (fs::remove(f.path, ignored)) return {};
+    return "left " + f.path + ": it holds files the checkpoint did not write";
+}
+
+std::string clear_way(const std::string& path, const std::string& mine,
+                      std::vector<std::string>& notes) {
     std::error_code error;
     if (!fs::exists(fs::symlink_status(path, error))) return {};
     const StepFolder f = read_step_folder(path);
-    if (!f.checkpoint || f.settings != mine)
+    if (!f.link && (!f.checkpoint || f.settings != mine))
         return "checkpoint " + path + (f.folder ? ": a folder" : ": a file") +
                " this run did not write is in the way; move it, or choose another "
                "--checkpoint-dir";
-    fs::remove_all(path, error);
-    if (error) return "checkpoint " + path + ": cannot replace it (" + error.message() + ")";
+    if (remove_checkpoint(f).empty()) return {};
+    // What is left is not the program's to remove: moved aside, whole.
+    if (std::string why = move_aside(path); !why.empty()) return why;
+    notes.push_back("moved " + path + " to " + path + ".kept" +
+                    (f.link ? ": a link" : ": it holds files the checkpoint did not write"));
+    return {};
+}
+
+std::string move_aside(const std::string& path) {
+    const std::string aside = path + ".kept";
+    std::error_code error;
+    if (fs::exists(fs::symlink_status(aside, error)))
+        return "checkpoint " + path + " must make way, and " + aside +
+               " is taken; move one of them";
+    fs::rename(path, aside, error);
+    if (error) return "checkpoint " + path + ": cannot move it aside (" + error.message() + ")";
     return {};
 }
 
@@ -185,16 +224,9 @@ void keep_two_newest(const std::string& folder, const std::string& mine) {
     std::vector<StepFolder> kept;
     for (const StepFolder& f : step_folders(folder))
         if (f.verified && f.settings == mine) kept.push_back(f);
-    for (std::size_t n = 0; n + 2 < kept.size(); ++n) {
-        std::error_code ignored;
-        for (const std::string& name : kept[n].files)
-            if (name.find('/') == std::string::npos && name != "." && name != "..")
-                fs::remove(kept[n].path + "/" + name, ignored);
-        fs::remove(kept[n].path + "/checkpoint.json", ignored);
-        if (!fs::remove(kept[n].path, ignored))
-            std::fprintf(stderr, "note: left %s: it holds files the checkpoint did not write\n",
-                         kept[n].path.c_str());
-    }
+    for (std::size_t n = 0; n + 2 < kept.size(); ++n)
+        if (const std::string left = remove_checkpoint(kept[n]); !left.empty())
+            std::fprintf(stderr, "note: %s\n", left.c_str());
 }
 
 } // namespace stencil

@@ -121,12 +121,17 @@ StepFolder read_step_folder(const std::string& path) {
     f.name = fs::path(path).filename().string();
     std::error_code ignored;
     f.folder = fs::is_directory(path, ignored);
+    f.link = fs::is_symlink(fs::symlink_status(path, ignored));
     if (!parse_step_name(f.name, f.step, f.partial) || !f.folder) return f;
     std::ifstream in(path + "/checkpoint.json");
     std::ostringstream text;
     text << in.rdbuf();
     const Json doc = Json::parse(text.str(), nullptr, false);
-    if (!doc.is_object() || doc.value("program", Json()) != kCheckpointProgram) return f;
+    if (!doc.is_object() || doc.value("program", Json()) != kCheckpointProgram) {
+        f.damaged = fs::exists(path + "/checkpoint.json", ignored) &&
+                    fs::is_regular_file(path + "/" + kLevels[0], ignored);
+        return f;
+    }
     f.checkpoint = true;
     if (const Json s = doc.value("settings", Json()); s.is_string()) f.settings = s;
     if (const Json r = doc.value("run", Json()); r.is_string()) f.run = r;

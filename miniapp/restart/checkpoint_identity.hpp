@@ -21,6 +21,10 @@
 namespace stencil {
 
 constexpr const char* kCheckpointProgram = "stencil-miniapp checkpoint";
+// The files a checkpoint is written as, besides checkpoint.json: both time
+// levels, and the receivers' traces where the run has receivers.
+constexpr const char* kLevels[2] = {"p.raw", "p_prev.raw"};
+constexpr const char* kTraces = "traces.bin";
 
 // Everything that changes the result, the outputs included: a checkpoint
 // continues only a run that agrees on all of it, so the continued run's
@@ -54,7 +58,11 @@ struct StepFolder {
     std::string path, name;
     int step = 0;
     bool partial = false;
-    bool folder = false;     // a folder, not a file
+    bool folder = false; // a folder, not a file
+    bool link = false;   // a symbolic link: nothing is removed through it
+    // Not readable as a checkpoint, but laid out as one (checkpoint.json
+    // and p.raw): this program's, damaged (a truncated checkpoint.json).
+    bool damaged = false;
     bool checkpoint = false; // its checkpoint.json is this program's
     bool verified = false;   // complete, sealed, and its folder's name says its step
     std::string settings, run;
@@ -69,15 +77,28 @@ StepFolder read_step_folder(const std::string& path);
 // complete one before a .partial one of the same step.
 std::vector<StepFolder> step_folders(const std::string& folder);
 
+// Rank 0: removes checkpoint `f` as far as it is provably this program's:
+// the files its checkpoint.json lists, the files a checkpoint is written as
+// (and their .partial names), checkpoint.json, then the folder if nothing
+// else is in it. Nothing through a link. Returns "" or a note naming what
+// was left and why.
+std::string remove_checkpoint(const StepFolder& f);
+
+// Rank 0: moves the step folder at `path` aside, whole, as PATH.kept;
+// "" or why it could not (PATH.kept taken, or the rename failed).
+std::string move_aside(const std::string& path);
+
 // Rank 0: makes room for this run's checkpoint folder `path` (settings
-// `mine`): removes one this run's settings left (an earlier try), or says
-// in one line why a folder it did not write is in the way.
-std::string clear_way(const std::string& path, const std::string& mine);
+// `mine`): removes one this run's settings left (an earlier try), moving
+// it aside as NAME.kept where it also holds files the program did not
+// write, or a link (`notes` says so); or says in one line why a folder it
+// did not write is in the way.
+std::string clear_way(const std::string& path, const std::string& mine,
+                      std::vector<std::string>& notes);
 
 // Rank 0: removes all but the two newest checkpoints of `mine` that
-// verify; one that does not is left alone. Of a checkpoint, only the files
-// its checkpoint.json lists and checkpoint.json are removed, then its
-// folder if that is empty (else it is left, with a note).
+// verify (remove_checkpoint); one that does not is left alone, and so is a
+// link, with a note.
 void keep_two_newest(const std::string& folder, const std::string& mine);
 
 } // namespace stencil
