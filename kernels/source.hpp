@@ -38,7 +38,12 @@ struct RickerSource {
 // the source: the step count still advances.
 template <class T>
 struct SourceCells {
-    static constexpr int kMax = 8;
+    // The cell and its images one period away on each side, along each
+    // axis: 3 x 3 x 3. A rank alone along every periodic axis holds all 27
+    // in its ring when the ring reaches past half the axis (R = 8, depth
+    // 4, 40 cells); the fused pack's sink copies come only at depth 1,
+    // where the ring is the owned box and holds no image.
+    static constexpr int kMax = 27;
     int count = 0;
     T* cell[kMax] = {};
 
