@@ -5,7 +5,41 @@
 #include "gpu_runtime.hpp"
 #include "nccl_comm.hpp"
 
+#include <cstdio>
+
 namespace stencil {
+
+namespace {
+
+// What the program can index: an axis of the padded box in an int, and
+// every count of cells (and of bytes, up to 8 per cell for each of a few
+// arrays) in 64 bits with room to spare. 2^56 cells of FP32 are 288 PB.
+constexpr long long kMaxAxisCells = 1LL << 30;
+constexpr long double kMaxGridCells = 72057594037927936.0L; // 2^56
+
+// "" or why `grid` (global cells per axis; --local times --procs, computed
+// in 64 bits) is more than the program can index.
+std::string size_problem(const std::array<long long, 3>& grid) {
+    const char* axes = "xyz";
+    long double cells = 1;
+    for (int a = 0; a < 3; ++a) {
+        if (grid[a] > kMaxAxisCells)
+            return std::to_string(grid[a]) + " cells along " + axes[a] + " are more than the " +
+                   std::to_string(kMaxAxisCells) + " one axis may hold";
+        cells *= (long double)grid[a];
+    }
+    if (cells > kMaxGridCells) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "the grid holds %.3Lg cells, more than the 2^56 (%.3Lg) this program can "
+                      "count; make it smaller",
+                      cells, kMaxGridCells);
+        return text;
+    }
+    return {};
+}
+
+} // namespace
 
 std::string plan_grids(const Options& o, int ranks, RunPlan& plan) {
     const bool given = o.procs[0] > 0;
@@ -15,10 +49,14 @@ std::string plan_grids(const Options& o, int ranks, RunPlan& plan) {
                std::to_string(o.procs[0] * o.procs[1] * o.procs[2]) + " ranks, but the job has " +
                std::to_string(ranks);
     plan.procs = process_grid(ranks, o.procs);
-    plan.grid = o.grid;
+    std::array<long long, 3> wide{o.grid[0], o.grid[1], o.grid[2]};
     if (o.local[0] > 0)
         for (int a = 0; a < 3; ++a)
-            plan.grid[a] = o.local[a] * plan.procs[a];
+            wide[a] = (long long)o.local[a] * plan.procs[a];
+    if (const std::string why = size_problem(wide); !why.empty())
+        return (o.local[0] > 0 ? "--local times the process grid: " : "--grid: ") + why;
+    for (int a = 0; a < 3; ++a)
+        plan.grid[a] = int(wide[a]);
     if (const std::string why = check_split(plan.grid, plan.procs, o.radius, o.periodic);
         !why.empty())
         return why;
