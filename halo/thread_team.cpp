@@ -85,6 +85,24 @@ bool is_thread_count_list(const std::string& text) {
     }
 }
 
+// The most threads a rank's team may ask for: beyond it the runtime fails
+// to make them (OMP_NUM_THREADS=99999 ended in SIGSEGV), and a count that
+// large is a typing slip.
+int most_threads(int cores) {
+    return std::max(256, 16 * cores);
+}
+
+// The largest count of a list "N[,N...]" that is_thread_count_list accepted.
+int largest_count(const std::string& text) {
+    int largest = 0;
+    for (std::size_t start = 0; start != std::string::npos;) {
+        const std::size_t comma = text.find(',', start);
+        largest = std::max(largest, std::stoi(text.substr(start, comma - start)));
+        start = comma == std::string::npos ? comma : comma + 1;
+    }
+    return largest;
+}
+
 // The team a parallel region really forms, counted inside one: what the
 // report states is what the runtime did, not what it was asked.
 int formed_team_size() {
@@ -117,10 +135,17 @@ ThreadTeam size_thread_team(MPI_Comm comm) {
                   " is not a thread count (a whole number from 1, or a list of them); set one, "
                   "or unset it to share the cores among the ranks";
         omp_set_num_threads(1);
+    } else if (env && *env && largest_count(env) > most_threads(s.cores)) {
+        problem = std::string("OMP_NUM_THREADS=") + env + " asks for more than " +
+                  std::to_string(most_threads(s.cores)) + " threads per rank (16 per core of the " +
+                  plural(s.cores, "core") + " this rank may use); set a count near the cores";
+        omp_set_num_threads(1);
     } else if (env && *env) {
         team.reason = std::string("OMP_NUM_THREADS=") + env;
     } else {
-        team.reason = plural(s.cores, "core") + " in the affinity mask / " +
+        // Set but empty, the runtime warned of it before main and ignored it.
+        team.reason = std::string(env ? "OMP_NUM_THREADS empty, so as if unset: " : "") +
+                      plural(s.cores, "core") + " in the affinity mask / " +
                       plural(s.sharing, "rank") + " on the node sharing it";
         omp_set_num_threads(std::max(1, s.cores / s.sharing));
     }

@@ -6,8 +6,9 @@
 # made such runs 20-36x slower. With OMP_NUM_THREADS=1 the team is 1. The
 # report says the threads per rank and why, on stdout and in the JSON, and one
 # warning says when ranks x threads (more than one per rank,
-# OMP_NUM_THREADS=2 here) exceed the cores; a value that is no count is
-# refused. Nothing here is timed: the speed
+# OMP_NUM_THREADS=2 here) exceed the cores; a value that is no count, or
+# far more than the cores, is refused, and an empty one is as if unset.
+# Nothing here is timed: the speed
 # this protects is a benchmark's to show, not a test's.
 # usage: omp_threads_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
@@ -65,4 +66,20 @@ for bad in abc 0 2x; do
     fail "OMP_NUM_THREADS=$bad not refused"
   fi
 done
+# A count far past the cores (99999 ended in SIGSEGV inside the runtime):
+# refused in one line before step 1.
+rc=0
+env OMP_NUM_THREADS=99999 "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 16,16,16 --steps 2 \
+  >"$work/huge.txt" 2>&1 || rc=$?
+if ! { [ "$rc" != 0 ] && [ "$(grep -c "^stencil-miniapp: " "$work/huge.txt")" = 1 ] &&
+  grep -q "^stencil-miniapp: OMP_NUM_THREADS=99999 asks for more than [0-9]* threads per rank" "$work/huge.txt"; }; then
+  cat "$work/huge.txt"
+  fail "OMP_NUM_THREADS=99999 not refused in one line"
+fi
+# Set but empty: the runtime warns and ignores it; the run goes on as if
+# unset and says so.
+env OMP_NUM_THREADS= "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 16,16,16 --steps 2 \
+  >"$work/empty.txt" 2>&1 || { cat "$work/empty.txt"; fail "OMP_NUM_THREADS= failed"; }
+grep -q "^  OpenMP threads per rank: [0-9]* (OMP_NUM_THREADS empty, so as if unset: " "$work/empty.txt" ||
+  { cat "$work/empty.txt"; fail "OMP_NUM_THREADS= not reported as unset"; }
 echo "threads per rank and their reason reported; one warning for 4 x 2 threads on $cores cores"
