@@ -1,6 +1,7 @@
 // stencil-miniapp: distributed acoustic wave propagation with an order-2R
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
+#include "config/check_reach.hpp"
 #include "config/memory_check.hpp"
 #include "config/model_file.hpp"
 #include "config/options.hpp"
@@ -134,6 +135,12 @@ int report_and_check(Simulation& sim, const Options& c, const RunPlan& plan, con
         report.cells_differing =
             cells_unlike_one_domain(sim, c, plan, physics, report.cells_checked);
         if (report.cells_differing != 0) status = 1;
+        report.reach = check_reach(plan, c.periodic, physics.source, c.radius, sim.steps_done());
+        if (report.reach.reached < report.reach.boundaries && world_rank() == 0)
+            std::printf("check: the wave reached %d of the %d rank boundaries in %d steps: a halo "
+                        "bug at the others could not show (--steps %d reaches all)\n",
+                        report.reach.reached, report.reach.boundaries, sim.steps_done(),
+                        report.reach.steps_for_all);
     }
     if (world_rank() == 0) {
         if (c.quiet) {

@@ -1,6 +1,7 @@
 // halo/ pieces that need no neighbours: uneven splits, the split check,
 // what an exchange moves at each halo depth, how GPU-aware MPI is detected,
 // and the rule that picks a halo depth from measured step times.
+#include "config/check_reach.hpp"
 #include "decomposition.hpp"
 #include "gpu_aware.hpp"
 #include "halo_plan.hpp"
@@ -239,6 +240,50 @@ TEST(GpuAwareDetection, EnvironmentForcesTheAnswerEitherWay) {
     ::unsetenv("STENCIL_GPU_AWARE_MPI");
     a = detect_gpu_aware_mpi();
     EXPECT_FALSE(a.reason.empty()) << "every answer names its source";
+}
+
+} // namespace
+} // namespace stencil
+
+namespace stencil {
+namespace {
+
+RunPlan split(std::array<int, 3> grid, std::array<int, 3> procs) {
+    RunPlan plan;
+    plan.grid = grid;
+    plan.procs = procs;
+    return plan;
+}
+
+TEST(CheckReach, BoundariesTheSignalReachesAtRadiusRPerStep) {
+    // 48 cells split in two along z: the boundary sits between cells 23 and
+    // 24; a source at z = 5 is 19 cells from it, crossed after 5 steps of 4
+    // and seen by the halo one step later (as a planted drop-face showed).
+    const RunPlan plan = split({48, 48, 48}, {1, 1, 2});
+    const std::array<bool, 3> open{false, false, false};
+    EXPECT_EQ(check_reach(plan, open, {24, 24, 5}, 4, 5).reached, 0);
+    const CheckReach six = check_reach(plan, open, {24, 24, 5}, 4, 6);
+    EXPECT_EQ(six.boundaries, 1);
+    EXPECT_EQ(six.reached, 1);
+    EXPECT_EQ(six.steps_for_all, 6);
+    // From the other side: cell 40 is 17 cells past the boundary's cell 24.
+    EXPECT_EQ(check_reach(plan, open, {24, 24, 40}, 4, 6).steps_for_all, 6);
+}
+
+TEST(CheckReach, APeriodicAxisWrapsAtItsEdges) {
+    // One rank along a periodic x: the wrap is its one boundary, reached
+    // from the nearer edge (cell 3: 4 cells to cross at R = 2).
+    const std::array<bool, 3> x_only{true, false, false};
+    const CheckReach one = check_reach(split({40, 8, 8}, {1, 1, 1}), x_only, {3, 4, 4}, 2, 10);
+    EXPECT_EQ(one.boundaries, 1);
+    EXPECT_EQ(one.steps_for_all, 3);
+    // Uneven splits give the remainder to the first ranks: 10 cells in 3
+    // parts are 4, 3, 3, boundaries at 4 and 7.
+    const CheckReach uneven =
+        check_reach(split({10, 8, 8}, {3, 1, 1}), {false, false, false}, {0, 4, 4}, 1, 8);
+    EXPECT_EQ(uneven.boundaries, 2);
+    EXPECT_EQ(uneven.steps_for_all, 8); // 7 cells from cell 0, then one step
+    EXPECT_EQ(uneven.reached, 2);
 }
 
 } // namespace

@@ -300,7 +300,12 @@ file against `checkpoint.json`.)md"},
   status 75 (EX_TEMPFAIL). A second signal while it stops ends the process
   at once (exit status 128 + the signal), leaving only the `.partial`
   folder of the checkpoint it was writing, and no lock.)md"},
-    {"--check", "It needs a halo exchange: `--check` with `--comm none` is refused."},
+    {"--check",
+     R"md(It needs a halo exchange: `--check` with `--comm none` is refused. A halo
+moved before the wave reaches it holds zeros either way, so a run too short
+for the wave (R cells a step from the source) to reach every rank boundary
+says so after the check line, with the `--steps` that reach all; the JSON's
+`check` has `boundaries`, `boundaries_reached` and `steps_to_reach_all`.)md"},
     {"--nan-check", "An unstable run stops with the step and the first rank that saw it."},
     {"--quiet", "So it also drops the context lines and the phase table."},
     {"--poison-halo", "A halo the exchange missed then shows, as NaN that `--check` catches."},

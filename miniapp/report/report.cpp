@@ -254,7 +254,10 @@ void add_outcome(Json& doc, const Report& r) {
     if (r.checked)
         doc["check"] = {{"cells_differing", r.cells_differing},
                         {"cells", r.cells_checked},
-                        {"bitwise_equal", r.cells_differing == 0}};
+                        {"bitwise_equal", r.cells_differing == 0},
+                        {"boundaries", r.reach.boundaries},
+                        {"boundaries_reached", r.reach.reached},
+                        {"steps_to_reach_all", r.reach.steps_for_all}};
     if (r.has_checksum) {
         char hex[17];
         std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);

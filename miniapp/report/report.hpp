@@ -2,6 +2,7 @@
 #pragma once
 
 #include "binding.hpp"
+#include "config/check_reach.hpp"
 #include "report/timing_trust.hpp"
 #include "step/simulation.hpp"
 #include "step/tuning.hpp"
@@ -45,6 +46,7 @@ struct Report {
     bool checked = false;          // --check ran: the run against one domain
     long long cells_differing = 0; // of cells_checked, those not bit for bit equal
     long long cells_checked = 0;   // on rank 0
+    CheckReach reach;              // the rank boundaries the check could see
     bool has_checksum = false;
     std::uint64_t checksum = 0;
 };

@@ -41,8 +41,7 @@ std::string end_file_problem(const Options& c, const std::string& option, const 
         return named + ": inside the checkpoint folder " + checkpoints + "; name another";
     // The checkpoint a restart reads may lie outside that folder.
     if (!c.restart.empty() && c.restart != "latest" && within(file, c.restart))
-        return named + ": inside the checkpoint --restart " + c.restart +
-               " reads; name another";
+        return named + ": inside the checkpoint --restart " + c.restart + " reads; name another";
     // A name the run writes into its output folder.
     const std::filesystem::path path(file);
     if (same_path(path.parent_path().empty() ? "." : path.parent_path().string(), c.output) &&
