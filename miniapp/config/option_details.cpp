@@ -285,6 +285,11 @@ file against `checkpoint.json`.)md"},
   for bit that of an uninterrupted run. A changed physical setting or
   output option (snapshots, slice, receivers) is refused, naming it;
   timing options may change.
+- What the seal covers: `checkpoint.json`'s CRC-32 of its own text, each
+  file's length and CRC-32, and the folder's name against its step catch
+  damage and hand edits. It is a check, not a signature: a checkpoint
+  edited on purpose, its CRC-32s recomputed and its folder renamed, is
+  continued as what it now says.
 - Outputs carry across: the checkpoint holds the traces so far, the
   earlier run's snapshots and slices up to the checkpoint stay (they are
   the same bytes), and what it wrote after it is removed and written again,
