@@ -309,8 +309,11 @@ int run(int argc, char** argv) {
     try {
         outcome = drive(sim, c, plan, physics, outputs);
     } catch (const OutputFailure& failure) { // thrown on every rank together
+        outputs.ended("failed", sim.steps_done());
         return fail_together(failure.what(), 1);
     }
+    if (outcome.stopped) outputs.ended("stopped", outcome.stop_step);
+    if (!outcome.stable) outputs.ended("failed", outcome.bad_step);
     if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, c, plan, physics, prepared.binding, shapes);

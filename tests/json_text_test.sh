@@ -19,7 +19,7 @@ python3 - "$out" "$out.report.json" "$label" <<'PY'
 import glob, json, os, sys
 folder, report_path, label = sys.argv[1:4]
 names = sorted(glob.glob(os.path.join(glob.escape(folder), "*.json"))) + [report_path]
-assert len(names) == 4, names  # two snapshot sidecars, traces, the report
+assert len(names) == 5, names  # two snapshot sidecars, traces, the folder's record, the report
 for name in names:
     with open(name, encoding="utf-8") as f:
         text = f.read()

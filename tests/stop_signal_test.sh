@@ -41,6 +41,11 @@ for signal in TERM INT USR1; do
   for lock in "$run/out/stencil-miniapp.lock" "$run/out/checkpoints/stencil-miniapp.lock"; do
     [ ! -e "$lock" ] || fail "$signal: $lock was left"
   done
+  # A stopped run is incomplete, not complete: it can be resumed.
+  verified=0
+  python3 "$(dirname "$0")/../tools/verify-output.py" "$run/out" >"$run-verify.txt" 2>&1 || verified=$?
+  { [ "$verified" = 3 ] && grep -q "the run was stopped by a signal after step $step" "$run-verify.txt"; } ||
+    { cat "$run-verify.txt"; fail "$signal: verify-output exit $verified, not 3 for a stopped run"; }
   total=$((step + 20))
   "$mpiexec" "$np_flag" 3 "$@" "$app" "${problem[@]}" --steps "$total" --checkpoint-dir "$run/out/checkpoints" \
     --restart latest --snapshot-every 1000 --output "$run/out" --checksum >"$run-restart.txt" 2>&1 || { cat "$run-restart.txt"; fail "$signal: the restart failed"; }
@@ -101,6 +106,8 @@ wait "$job" || status=$?
 [ "$status" -eq 143 ] || { cat "$run.txt"; fail "twice: exit status $status, not 143 (128 + SIGTERM)"; }
 [ -z "$(find "$run/out/checkpoints" -mindepth 1 -maxdepth 1 ! -name '*.partial')" ] ||
   fail "twice: a complete checkpoint was left: $(ls "$run/out/checkpoints")"
-[ "$(find "$run/out" -mindepth 1 -maxdepth 1 ! -name checkpoints)" = "" ] ||
-  fail "twice: left besides the .partial checkpoint: $(ls "$run/out")"
+# The folder's record stays, saying the run never ended (verify-output: interrupted).
+[ "$(find "$run/out" -mindepth 1 -maxdepth 1 ! -name checkpoints ! -name stencil-miniapp.run.json)" = "" ] ||
+  fail "twice: left besides the .partial checkpoint and the record: $(ls "$run/out")"
+grep -q '"state": "running"' "$run/out/stencil-miniapp.run.json" || fail "twice: the record does not say running"
 echo "ok  a second SIGTERM while the stop's checkpoint was written: exit 143, only a .partial folder left, no lock"

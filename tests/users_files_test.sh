@@ -8,12 +8,17 @@
 #    whole, with a note);
 #  - a truncated newest checkpoint.json does not block --restart latest:
 #    the damaged folder is moved aside and the run continues from the
-#    checkpoint before, to the uninterrupted run's checksum.
+#    checkpoint before, to the uninterrupted run's checksum;
+#  - a restart into another run's output folder is refused before step 1
+#    and leaves that folder's files as they were (it removed them);
+#  - extending a finished run by a restart leaves the uninterrupted run's
+#    files (the first run's end-of-run slice is its own, and goes).
 # usage: users_files_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
 shift 4
 pre=("$@")
+here=$(dirname "$0")
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "users_files_test: $*"; exit 1; }
 # shellcheck disable=SC2054 # the commas are inside the grid size
@@ -72,4 +77,44 @@ grep -q "continuing from checkpoint .*step_000020 at step 20" "$work/cut.txt" ||
 [ -f "$work/cut/checkpoints/step_000030.kept/p.raw" ] || fail "the damaged checkpoint was not kept aside"
 [ "$(checksum "$work/cut.txt")" = "$reference" ] || fail "fallback: $(checksum "$work/cut.txt"), whole $reference"
 echo "ok  the damaged step_000030 moved aside, continued from step 20, bitwise"
+echo "== a restart into another run's output folder is refused, its files as they were"
+outs=(--snapshot-every 10 --receiver-line z=10 --steps 40)
+mini "${outs[@]}" --model layered --output "$work/A" >/dev/null
+mini "${outs[@]}" --model constant --output "$work/B" --checkpoint-every 20 >/dev/null
+theirs=$(fingerprint "$work/A")
+rc=0
+mini "${outs[@]}" --model constant --output "$work/A" --restart "$work/B/checkpoints/step_000020" \
+  >"$work/into-A.txt" 2>&1 || rc=$?
+[ "$rc" != 0 ] || { cat "$work/into-A.txt"; fail "the restart into another run's folder exited 0"; }
+grep -q "^stencil-miniapp: --output .*/A holds the outputs of another run" "$work/into-A.txt" ||
+  { cat "$work/into-A.txt"; fail "not refused as another run's folder"; }
+[ "$(fingerprint "$work/A")" = "$theirs" ] || fail "the refused restart changed the other run's outputs"
+python3 "$here/../tools/verify-output.py" "$work/A" >/dev/null || fail "verify-output no longer passes A"
+echo "ok  refused; A's outputs as they were"
+
+echo "== extending a finished run ends with the uninterrupted run's files"
+ends=(--slice x=3 --snapshot-every 8 --receiver-line z=10)
+mini "${ends[@]}" --steps 40 --output "$work/long" >/dev/null
+mini "${ends[@]}" --steps 20 --checkpoint-every 20 --output "$work/short" >/dev/null
+mini "${ends[@]}" --steps 40 --checkpoint-every 20 --output "$work/short" --restart latest \
+  >"$work/extend.txt" 2>&1 || { cat "$work/extend.txt"; fail "extending the run failed"; }
+names() { (cd "$1" && find . -maxdepth 1 -type f ! -name 'stencil-miniapp.*' | sort); }
+[ "$(names "$work/short")" = "$(names "$work/long")" ] ||
+  fail "extended: $(names "$work/short" | tr '\n' ' '), uninterrupted: $(names "$work/long" | tr '\n' ' ')"
+for f in snapshot_000016.raw snapshot_000040.raw traces.bin slice_x3_000040.png; do
+  cmp -s "$work/short/$f" "$work/long/$f" || fail "extended: $f differs from the uninterrupted run's"
+done
+echo "ok  the first run's end slice (step 20) gone, the files and bytes of the uninterrupted run"
+echo "== verify-output reads the folder's record"
+verify() { local rc=0; python3 "$here/../tools/verify-output.py" "$1" >"$work/verify.txt" 2>&1 || rc=$?; echo "$rc"; }
+[ "$(verify "$work/long")" = 0 ] || { cat "$work/verify.txt"; fail "a complete run does not verify"; }
+# A clean-up cut short by SIGKILL leaves step_N.pruning: noted, harmless.
+mkdir -p "$work/long/checkpoints/step_000010.pruning" && echo x >"$work/long/checkpoints/step_000010.pruning/p.raw"
+{ [ "$(verify "$work/long")" = 0 ] && grep -q "^note .*step_000010.pruning: a checkpoint's clean-up cut short" "$work/verify.txt"; } ||
+  { cat "$work/verify.txt"; fail "a cut-short clean-up is not a harmless note"; }
+# A file the record lists, gone: the folder is not what the run left.
+mv "$work/long/slice_x3_000008.png" "$work/slice.png"
+{ [ "$(verify "$work/long")" = 1 ] && grep -q "slice_x3_000008.png: missing (the run's record lists it)" "$work/verify.txt"; } ||
+  { cat "$work/verify.txt"; fail "a listed file gone is not a failure"; }
+echo "ok  complete 0, a cut-short clean-up noted, a listed file gone 1"
 echo "users' files kept"

@@ -5,7 +5,12 @@ checkpoint (FOLDER/checkpoints/step_NNNNNN, or step_NNNNNN in FOLDER when it
 is a --checkpoint-dir): each file against its entry in checkpoint.json,
 checkpoint.json against its own CRC-32 and its folder's step. Also lists
 what a run that did not finish leaves behind: partial files and .partial
-checkpoints, raw files that no sidecar describes, and the run's lock.
+checkpoints, raw files that no sidecar describes, and the run's lock. The
+folder's record of its run (stencil-miniapp.run.json) says how the run
+ended: complete, stopped by a signal (incomplete: it can be resumed),
+failed (a NaN, an output that could not be written), or never (killed);
+every file it lists must be there. A checkpoint's clean-up cut short
+(step_NNNNNN.pruning) is harmless and only noted.
 
 usage: tools/verify-output.py FOLDER [FOLDER ...]
 Exit status:
@@ -13,9 +18,9 @@ Exit status:
      slice images alone, which have no sidecars, is complete too);
   1  a file differs from its sidecar or is missing, or a folder holds no
      output of the mini-app at all;
-  3  a folder is incomplete: a run is still writing it or died in it (its lock,
-     a .partial file or checkpoint, or a raw file no sidecar describes), and
-     nothing differs;
+  3  a folder is incomplete: a run is still writing it, was stopped, failed
+     or died in it (its record, its lock, a .partial file or checkpoint, or
+     a raw file no sidecar describes), and nothing differs;
   2  bad usage, or a folder that cannot be read.
 """
 import json
@@ -104,15 +109,58 @@ def verify_checkpoints(folder, prefix, verified, problems, unfinished):
     problems += [prefix + line for line in found_p]
 
 
+MANIFEST = "stencil-miniapp.run.json"
+
+
+def verify_manifest(folder, names, problems, unfinished):
+    """The folder's record of its run: how it ended, and that every file it
+    lists is there."""
+    try:
+        with open(os.path.join(folder, MANIFEST)) as f:
+            record = json.load(f)
+        state, step, files = record["state"], record["step"], record["files"]
+        if record.get("program") != "stencil-miniapp outputs" or not isinstance(files, dict):
+            raise ValueError("not the program's record")
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
+        problems.append(f"{MANIFEST}: not this program's record of its run ({e})")
+        return
+    if state == "stopped":
+        unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step}; "
+                          "resume it with --restart latest")
+    elif state == "failed":
+        unfinished.append(f"{MANIFEST}: the run failed after step {step} (its last line on "
+                          "stderr said why); what it wrote before is intact")
+    elif state == "running" and "stencil-miniapp.lock" not in names:
+        unfinished.append(f"{MANIFEST}: the run never ended (killed after step {step}?)")
+    elif state not in ("running", "complete"):
+        problems.append(f"{MANIFEST}: an unknown state {state!r}")
+    for name in sorted(files):
+        if not os.path.isfile(os.path.join(folder, name)):
+            problems.append(f"{name}: missing (the run's record lists it)")
+
+
+def pruning_notes(folder):
+    """Checkpoint clean-ups cut short: harmless, named so the user can remove them."""
+    notes = []
+    for where, prefix in ((folder, ""), (os.path.join(folder, "checkpoints"), "checkpoints/")):
+        if os.path.isdir(where):
+            notes += [f"{prefix}{n}: a checkpoint's clean-up cut short (harmless; remove it)"
+                      for n in sorted(os.listdir(where)) if re.match(r"step_\d{6,9}\.pruning$", n)]
+    return notes
+
+
 def verify_folder(folder):
     """Returns (verified, problems, unfinished, images): lists of one-line messages,
     and the PNG images found."""
     verified, problems, unfinished = [], [], []
     names = sorted(n for n in os.listdir(folder)
-                   if RUN_FILE.fullmatch(n) or CHECKPOINT.match(n) or n in ("checkpoints", "stencil-miniapp.lock"))
+                   if RUN_FILE.fullmatch(n) or CHECKPOINT.match(n)
+                   or n in ("checkpoints", "stencil-miniapp.lock", MANIFEST))
     described = set()
+    if MANIFEST in names:
+        verify_manifest(folder, names, problems, unfinished)
     for name in names:
-        if not name.endswith(".json"):
+        if not name.endswith(".json") or name == MANIFEST:
             continue
         try:
             with open(os.path.join(folder, name)) as f:
@@ -147,7 +195,7 @@ def verify_folder(folder):
                 unfinished.append(f"{name}: a run holds this folder, or died in it: "
                                   + " ".join(f.read().split()))
     images = [n for n in names if n.endswith(".png")]
-    if not verified and not problems and not unfinished and not images:
+    if not verified and not problems and not unfinished and not images and MANIFEST not in names:
         problems.append("no output of stencil-miniapp here (no sidecar, no image)")
     return verified, problems, unfinished, images
 
@@ -175,6 +223,8 @@ def main(argv):
             print(f"FAILED   {folder}/{line}")
         for line in unfinished:
             print(f"INCOMPLETE {folder}/{line}")
+        for line in pruning_notes(folder):
+            print(f"note     {folder}/{line}")
         verdict = ("failed" if problems else "incomplete" if unfinished else "complete")
         print(f"verify-output: {folder}: {verdict}: {len(verified)} verified, {len(problems)} failed, "
               f"{len(unfinished)} unfinished, {len(images)} images")

@@ -215,13 +215,26 @@ the run reads or writes is refused before step 1.)md"},
   another host, or unreadable, cannot be checked and is refused, naming
   the run. A folder that already holds a finished run's snapshots, traces
   or images is refused too, instead of being overwritten or mixed.
+- **The folder's record.** `OUT/stencil-miniapp.run.json` lists every file
+  the run wrote there, the run that began the outputs (its lineage, which
+  its checkpoints carry to every restart) and how the run ended (`running`,
+  `stopped`, `failed`, `complete`). `--output-force` removes only what a
+  record lists; a file named as an output that no record lists (a user's
+  `snapshot_000098.json`, an older version's) is refused even then, since
+  the run would write over it. A restart removes only what its own run's
+  record lists after the restart's step (and that run's end files: the
+  traces, the shot gather, the last slice), and refuses a folder holding
+  another run's outputs. `tools/verify-output.py` reads the record: a
+  stopped or failed run is incomplete (exit 3), a listed file gone is a
+  failure (exit 1).
 - **Room.** Before the first step, the run estimates what it will write
   (snapshots, images, traces) and refuses to start if the file system has
   less free space, naming both numbers.)md"},
     {"--output-force",
      R"md(A lock it cannot verify (one from another host, or unreadable) is
 replaced too. Each of these gets a `note:` line. It never takes the lock of a run that is alive
-on this host.)md"},
+on this host, and removes only the files a record of a run lists
+(`stencil-miniapp.run.json`, under `--output`).)md"},
     {"--snapshot-every",
      R"md(The raw file is written with collective MPI-IO, x fastest
 (`numpy.fromfile(f, numpy.float32).reshape(nz, ny, nx)`); its JSON sidecar

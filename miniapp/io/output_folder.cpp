@@ -1,4 +1,5 @@
 #include "io/output_folder.hpp"
+#include "io/run_manifest.hpp"
 
 #include "io/checked_io.hpp"
 
@@ -204,7 +205,9 @@ bool is_run_output_name(const std::string& name) {
     static const std::regex ours(
         R"((snapshot_[0-9]{6,}\.(raw|json))|(slice_[xyz][0-9]+_[0-9]{6,}\.png))"
         R"(|traces\.bin|traces\.json|shot_gather\.png)");
-    if (name == OutputFolderLock::kFileName || std::regex_match(name, ours)) return true;
+    if (name == OutputFolderLock::kFileName || name == RunManifest::kFileName ||
+        std::regex_match(name, ours))
+        return true;
     return ends_with(name, ".partial") && name.size() > 8 &&
            is_run_output_name(name.substr(0, name.size() - 8));
 }
@@ -215,7 +218,9 @@ std::vector<std::string> earlier_outputs(const std::string& folder) {
     if (!dir) return found;
     while (const dirent* entry = ::readdir(dir)) {
         const std::string name = entry->d_name;
-        if (is_run_output_name(name) && name != OutputFolderLock::kFileName) found.push_back(name);
+        if (is_run_output_name(name) && name != OutputFolderLock::kFileName &&
+            name != RunManifest::kFileName)
+            found.push_back(name);
     }
     ::closedir(dir);
     std::sort(found.begin(), found.end());

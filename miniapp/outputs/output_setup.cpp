@@ -1,5 +1,6 @@
 // Before the run: the receivers, and the output folder claimed for this
 // run (outputs.hpp: prepare_outputs).
+#include "io/run_manifest.hpp"
 #include "mpi_util.hpp"
 #include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -89,6 +91,47 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
     return bytes;
 }
 
+// Rank 0, a run that is no restart: refuses a folder holding an earlier
+// run's outputs, or with --output-force removes what the folder's record
+// (io/run_manifest.hpp) lists and nothing else. Files named as outputs that
+// no record lists (a user's snapshot_000098.json, an older version's) are
+// refused even then: the run would write over them. "" or why not.
+std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& notes) {
+    const std::string& dir = c.output;
+    const std::vector<std::string> earlier = earlier_outputs(dir);
+    if (earlier.empty()) return {};
+    RunManifest record;
+    const bool readable = RunManifest::read(dir, record).empty();
+    std::vector<std::string> listed, unlisted;
+    for (const std::string& name : earlier) {
+        const bool partial = name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0;
+        const std::string written = partial ? name.substr(0, name.size() - 8) : name;
+        (readable && record.files.count(written) ? listed : unlisted).push_back(name);
+    }
+    if (!unlisted.empty())
+        return "--output " + dir + " holds " + unlisted.front() + " (of " +
+               std::to_string(unlisted.size()) +
+               " files named as this program's outputs) that no record of a run lists (" +
+               RunManifest::kFileName +
+               "): the run would write over such files; move them, or "
+               "choose another folder";
+    if (!c.output_force)
+        return "--output " + dir + " already holds a finished run's outputs (" +
+               std::to_string(listed.size()) + " files, such as " + listed.front() +
+               "); choose another folder, or pass --output-force to replace them";
+    for (const std::string& name : listed) {
+        const std::string path = dir + "/" + name;
+        std::error_code error;
+        if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, error)))
+            return "--output-force: " + path + " is not a regular file; move it";
+        if (std::remove(path.c_str()) != 0)
+            return "--output-force: cannot remove " + path + " (" + std::strerror(errno) + ")";
+    }
+    notes.push_back("--output-force: removed " + std::to_string(listed.size()) +
+                    " files of an earlier run from " + dir);
+    return {};
+}
+
 // Rank 0: makes the folder, locks it for this run, refuses (or with
 // --output-force replaces) a finished run's files, and checks the room.
 std::string claim_output_folder(const Options& c, RunPlan& plan, int file_receivers,
@@ -102,19 +145,8 @@ std::string claim_output_folder(const Options& c, RunPlan& plan, int file_receiv
     plan.run_id = me.id();
     // A restart continues the earlier run's outputs: once it knows its
     // step, it removes what that run wrote later (Outputs::resume_at).
-    const std::vector<std::string> earlier =
-        c.restart.empty() ? earlier_outputs(dir) : std::vector<std::string>();
-    if (!earlier.empty() && !c.output_force)
-        return "--output " + dir + " already holds a finished run's outputs (" +
-               std::to_string(earlier.size()) + " files, such as " + earlier.front() +
-               "); choose another folder, or pass --output-force to replace them";
-    for (const std::string& name : earlier)
-        if (std::remove((dir + "/" + name).c_str()) != 0)
-            return "--output-force: cannot remove " + dir + "/" + name + " (" +
-                   std::strerror(errno) + ")";
-    if (!earlier.empty())
-        notes.push_back("--output-force: removed " + std::to_string(earlier.size()) +
-                        " files of an earlier run from " + dir);
+    if (c.restart.empty())
+        if (std::string why = clear_earlier_outputs(c, notes); !why.empty()) return why;
     const std::uint64_t need = estimated_output_bytes(c, plan.grid, file_receivers),
                         room = free_bytes(dir);
     if (need > room) {
@@ -130,11 +162,15 @@ std::string claim_output_folder(const Options& c, RunPlan& plan, int file_receiv
 
 } // namespace
 
+bool claims_output_folder(const Options& c) {
+    // Checkpoints claim the folder too: two runs must not share them.
+    return c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() ||
+           c.line_axis >= 0 || c.checkpoints_on();
+}
+
 std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& lock) {
     const std::array<int, 3>& grid = plan.grid;
-    // Checkpoints claim the folder too: two runs must not share them.
-    const bool any = c.snapshot_every > 0 || c.slice_axis >= 0 || !c.receivers_file.empty() ||
-                     c.line_axis >= 0 || c.checkpoints_on();
+    const bool any = claims_output_folder(c);
     std::string problem;
     std::vector<int> flat;
     std::vector<std::string> notes;

@@ -6,6 +6,7 @@
 #include "io/checked_io.hpp"
 #include "io/crc32.hpp"
 #include "io/field_file.hpp"
+#include "io/run_manifest.hpp"
 #include "memory.hpp"
 #include "outputs/outputs.hpp"
 
@@ -49,17 +50,31 @@ struct Outputs::State {
     int capacity = 0; // steps the sample buffer holds
     int recorded = 0;
     int snapshots = 0; // written so far
+    // Rank 0's record of the folder (io/run_manifest.hpp), where the run
+    // claimed one; every file written goes into it.
+    bool recording = false;
+    RunManifest manifest;
 
     State(const Options& options, const RunPlan& run, const Physics& p, FieldQueries& f)
         : c(options), plan(run), physics(p), fields(f) {}
     void snapshot(int step, const std::vector<double>& interior);
-    void slice(int step, const std::vector<double>& interior);
+    // The slice at `step`; `end`: the run's last, not a snapshot's.
+    void slice(int step, const std::vector<double>& interior, bool end);
     std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,
                            const std::vector<float>& all) const;
     // Collective: every trace so far on rank 0, receiver-major (receivers x
     // recorded); empty elsewhere.
     std::vector<double> gathered_traces();
     void write_traces();
+    // Rank 0: `names`, written as of `step` (at the run's end only: `end`),
+    // recorded and the record rewritten; "" or why it could not be.
+    std::string record(const std::vector<std::string>& names, bool end, int step);
+    // Rank 0, a restart at `step` of `lineage`: the folder checked against
+    // its record, then what that run wrote after `step` removed
+    // (resume_files) and the record taken over; "" or why not.
+    std::string resume_record(int step, const std::string& lineage);
+    std::string resume_files(int step, const std::string& lineage, const RunManifest& earlier,
+                             const std::vector<std::string>& present);
     std::string save_traces(const std::vector<double>& ordered) const;
 };
 

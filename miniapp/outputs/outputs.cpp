@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 namespace stencil {
 namespace {
@@ -67,9 +68,41 @@ Outputs::Outputs(const Options& c, const RunPlan& plan, const Physics& physics,
         s.capacity = c.steps;
         s.samples = DeviceArray<double>(offsets.size() * std::size_t(s.capacity));
     }
+    start_record();
 }
 
 Outputs::~Outputs() = default;
+
+void Outputs::start_record() {
+    State& s = *state_;
+    s.recording = claims_output_folder(s.c) && world_rank() == 0;
+    s.manifest.lineage = s.manifest.run = s.plan.run_id;
+    s.manifest.steps = s.c.steps;
+    // A restart's record is the earlier run's until resume_at has checked it.
+    std::string problem;
+    if (s.recording && s.c.restart.empty()) problem = s.manifest.write(s.c.output);
+    agree_on_outcome(s.fields.decomposition().cart.get(), problem);
+}
+
+std::string Outputs::State::record(const std::vector<std::string>& names, bool end, int step) {
+    if (!recording) return {};
+    for (const std::string& name : names)
+        manifest.add(name, end);
+    manifest.step = step;
+    return manifest.write(c.output);
+}
+
+void Outputs::ended(const char* state, int step) {
+    State& s = *state_;
+    if (!s.recording) return;
+    s.manifest.state = state, s.manifest.step = step;
+    if (const std::string why = s.manifest.write(s.c.output); !why.empty())
+        std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+}
+
+const std::string& Outputs::lineage() const {
+    return state_->manifest.lineage;
+}
 
 void Outputs::after_step(int n) {
     State& s = *state_;
@@ -85,38 +118,90 @@ void Outputs::after_step(int n) {
     if (s.c.snapshot_every > 0 && n % s.c.snapshot_every == 0) {
         const std::vector<double> interior = s.fields.interior_copy();
         s.snapshot(n, interior);
-        if (s.c.slice_axis >= 0) s.slice(n, interior);
+        if (s.c.slice_axis >= 0) s.slice(n, interior, false);
     }
 }
 
 void Outputs::finish(int steps_done) {
     State& s = *state_;
-    if (s.c.slice_axis >= 0) s.slice(steps_done, s.fields.interior_copy());
+    if (s.c.slice_axis >= 0) s.slice(steps_done, s.fields.interior_copy(), true);
     if (!s.receivers.empty()) s.write_traces();
+    s.manifest.state = "complete";
+    std::string problem;
+    if (s.recording) problem = s.record({}, false, steps_done);
+    agree_on_outcome(s.fields.decomposition().cart.get(), problem);
 }
 
-void Outputs::resume_at(int step) {
+std::string Outputs::resume_at(int step, const std::string& lineage) {
     State& s = *state_;
-    if (s.receivers.empty() && s.c.snapshot_every == 0 && s.c.slice_axis < 0) return;
     std::string problem;
-    if (world_rank() == 0) {
-        int removed = 0;
-        for (const std::string& name : earlier_outputs(s.c.output)) {
-            const bool partial =
-                name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0;
-            if (!partial && step_of_output(name) >= 0 && step_of_output(name) <= step) continue;
-            const std::string path = s.c.output + "/" + name;
-            if (std::remove(path.c_str()) != 0 && problem.empty())
-                problem = "--restart: cannot remove " + path + " (" + std::strerror(errno) + ")";
-            ++removed;
-        }
-        if (removed > 0 && problem.empty())
-            std::fprintf(stderr,
-                         "note: --restart: removed %d output files the earlier run wrote after "
-                         "step %d, or at its end; this run writes them again\n",
-                         removed, step);
+    if (s.recording) problem = s.resume_record(step, lineage);
+    return first_problem(s.fields.decomposition().cart.get(), problem);
+}
+
+std::string Outputs::State::resume_record(int step, const std::string& lineage) {
+    const std::string& dir = c.output;
+    RunManifest earlier;
+    const std::string read = RunManifest::read(dir, earlier);
+    const std::vector<std::string> present = earlier_outputs(dir);
+    if (!read.empty() && read != "none") return "--output " + dir + ": " + read;
+    if (read == "none" && !present.empty())
+        return "--output " + dir + " holds " + present.front() + " (of " +
+               std::to_string(present.size()) +
+               " files named as this program's outputs) but no record of a run that wrote them (" +
+               RunManifest::kFileName +
+               "): a restart removes only what it can prove its run wrote; move them, or choose "
+               "another folder";
+    if (read.empty() && earlier.lineage != lineage)
+        return "--output " + dir + " holds the outputs of another run (" + earlier.lineage +
+               "), not those of the run the checkpoint continues (" + lineage +
+               "); restart into that run's --output, or another folder";
+    for (const std::string& name : present) {
+        const bool partial = name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0;
+        if (!partial && !earlier.files.count(name))
+            return "--output " + dir + " holds " + name +
+                   ", named as this program's output but not in the record of the run that "
+                   "wrote the folder; move it, or choose another folder";
     }
-    agree_on_outcome(s.fields.decomposition().cart.get(), problem);
+    return resume_files(step, lineage, earlier, present);
+}
+
+std::string Outputs::State::resume_files(int step, const std::string& lineage,
+                                         const RunManifest& earlier,
+                                         const std::vector<std::string>& present) {
+    manifest.files = earlier.files;
+    manifest.lineage = lineage;
+    int removed = 0;
+    std::string problem;
+    // Each file the run recorded writing after `step` or at its end, and
+    // the unfinished writes of this run's outputs (.partial).
+    std::vector<std::string> doomed;
+    for (const auto& [name, end] : earlier.files)
+        if (end || step_of_output(name) > step) doomed.push_back(name);
+    for (const std::string& name : present)
+        if (name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0)
+            doomed.push_back(name);
+    for (const std::string& name : doomed) {
+        const std::string path = c.output + "/" + name;
+        std::error_code error;
+        const auto status = std::filesystem::symlink_status(path, error);
+        manifest.files.erase(name);
+        if (!std::filesystem::exists(status)) continue;
+        if (!std::filesystem::is_regular_file(status)) {
+            std::fprintf(stderr, "note: --restart: left %s: not a regular file\n", path.c_str());
+            continue;
+        }
+        if (std::remove(path.c_str()) != 0 && problem.empty())
+            problem = "--restart: cannot remove " + path + " (" + std::strerror(errno) + ")";
+        ++removed;
+    }
+    if (removed > 0 && problem.empty())
+        std::fprintf(stderr,
+                     "note: --restart: removed %d output files the earlier run wrote after "
+                     "step %d, or at its end; this run writes them again\n",
+                     removed, step);
+    if (problem.empty()) problem = record({}, false, step);
+    return problem;
 }
 
 void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
@@ -131,13 +216,15 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
     ++snapshots;
     // The sidecar last: one that exists always describes a complete raw file.
     std::string problem;
+    const std::string sidecar = std::string(name).substr(0, std::strlen(name) - 4) + ".json";
     if (d.rank == 0)
-        problem = write_file_completely(path.substr(0, path.size() - 4) + ".json",
+        problem = write_file_completely(c.output + "/" + sidecar,
                                         sidecar_json(c, plan, physics, step, name, written));
+    if (problem.empty() && d.rank == 0) problem = record({name, sidecar}, false, step);
     agree_on_outcome(d.cart.get(), problem);
 }
 
-void Outputs::State::slice(int step, const std::vector<double>& interior) {
+void Outputs::State::slice(int step, const std::vector<double>& interior, bool end) {
     const Decomposition& d = fields.decomposition();
     const int a = c.slice_axis, K = c.slice_index;
     int across = 0, down = 0;
@@ -162,6 +249,9 @@ void Outputs::State::slice(int step, const std::vector<double>& interior) {
     const std::vector<float> all = gather_to_root(d.cart.get(), piece, &displs);
     std::string problem;
     if (d.rank == 0) problem = draw_slice(step, boxes, displs, all);
+    char name[64];
+    std::snprintf(name, sizeof name, "slice_%c%d_%06d.png", kAxes[a], K, step);
+    if (problem.empty() && d.rank == 0) problem = record({name}, end, step);
     agree_on_outcome(d.cart.get(), problem);
 }
 

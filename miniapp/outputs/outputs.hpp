@@ -28,6 +28,10 @@ namespace stencil {
 // --output-force. Returns an empty string or one line saying what is wrong.
 std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& lock);
 
+// Whether the run claims an output folder: it writes snapshots, slices,
+// traces or checkpoints.
+bool claims_output_folder(const Options& c);
+
 class Outputs {
 public:
     // Collective. Places each receiver on the rank that owns its cell, so a
@@ -40,9 +44,15 @@ public:
     // After step n (1-based; collective): receivers every step, snapshots
     // and slices every snapshot_every steps. Throws OutputFailure.
     void after_step(int n);
-    // At the end (collective): traces, shot gather, the last slice. Throws
-    // OutputFailure.
+    // At the end (collective): traces, shot gather, the last slice; the
+    // folder's record then says the run is complete. Throws OutputFailure.
     void finish(int steps_done);
+    // Rank 0: the folder's record says the run ended otherwise: "stopped"
+    // (by a signal) or "failed", after `step`.
+    void ended(const char* state, int step);
+    // The run that began these outputs (a restart's: the checkpoint's),
+    // which checkpoints carry on; rank 0's.
+    const std::string& lineage() const;
 
     // For checkpoints (checkpoint.hpp). Collective: the traces recorded so
     // far written to `path` in the run's precision, receiver-major, with
@@ -52,15 +62,20 @@ public:
     // Collective: a checkpoint's traces (`path`, checked against `expected`)
     // become every receiver's first `step` samples; "" or why not.
     std::string load_traces(const std::string& path, const FieldFile& expected, int step);
-    // Collective, once a restart at `step` is chosen: removes from the output
-    // folder what the earlier run wrote after `step` (snapshots, slices) and
-    // its final files (traces, shot gather), which this run writes again.
-    // What it wrote up to `step` stays: this run would write the same bytes.
-    void resume_at(int step);
+    // Collective, once a restart at `step` of the run `lineage` is chosen:
+    // removes from the output folder what that run recorded writing after
+    // `step` (snapshots, slices) and its final files (traces, shot gather,
+    // the last slice), which this run writes again. What it wrote up to
+    // `step` stays: this run would write the same bytes. A folder holding
+    // another run's outputs, or files named as outputs that no record
+    // lists, is refused: "" or why (every rank gets it).
+    std::string resume_at(int step, const std::string& lineage);
 
 private:
     struct State;
     std::unique_ptr<State> state_;
+    // Collective: rank 0 starts the folder's record (a restart: in resume_at).
+    void start_record();
 };
 
 } // namespace stencil

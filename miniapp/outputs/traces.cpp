@@ -60,6 +60,11 @@ void Outputs::State::write_traces() {
     const std::vector<double> ordered = gathered_traces();
     std::string problem;
     if (fields.decomposition().rank == 0) problem = save_traces(ordered);
+    if (problem.empty() && fields.decomposition().rank == 0) {
+        std::vector<std::string> names = {"traces.bin", "traces.json"};
+        if (images_available()) names.push_back("shot_gather.png");
+        problem = record(names, true, recorded);
+    }
     agree_on_outcome(fields.decomposition().cart.get(), problem);
 }
 

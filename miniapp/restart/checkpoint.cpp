@@ -171,11 +171,9 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
                       const RunPlan& plan, const Physics& physics, CheckpointStaging& staging) {
     const std::string final = checkpoint_path(c, sim.steps_done()), partial = final + ".partial";
     const Json mine = checkpoint_identity(c, plan, physics);
-    Json doc = {{"program", kCheckpointProgram},
-                {"step", sim.steps_done()},
-                {"run", plan.run_id},
-                {"settings", settings_id(mine)},
-                {"configuration", mine}};
+    Json doc = {
+        {"program", kCheckpointProgram}, {"step", sim.steps_done()},      {"run", plan.run_id},
+        {"lineage", outputs.lineage()},  {"settings", settings_id(mine)}, {"configuration", mine}};
     std::string problem;
     if (world_rank() == 0) problem = start_partial(partial, doc);
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
@@ -189,6 +187,29 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
         throw OutputFailure(why);
 }
+
+namespace {
+
+// Collective: both time levels of the checkpoint in `dir` (its files as
+// `files` lists them) into `levels`; "" or why one does not verify.
+std::string read_levels(const Simulation& sim, const Options& c, const std::string& dir,
+                        const Json& files, std::vector<double> (&levels)[2]) {
+    std::string damaged;
+    for (int level = 0; level < 2 && damaged.empty(); ++level) {
+        const FieldFile expected = listed(files, kLevels[level]);
+        const std::string path = dir + "/" + kLevels[level];
+        damaged = dispatch_precision(c.precision, [&](auto zero) {
+            using T = decltype(zero);
+            std::vector<T> values;
+            const std::string why = read_field_file(sim.decomposition(), path, expected, values);
+            levels[level].assign(values.begin(), values.end());
+            return why.empty() ? why : std::string(kLevels[level]) + ": " + why;
+        });
+    }
+    return damaged;
+}
+
+} // namespace
 
 std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options& c,
                                const RunPlan& plan, const Physics& physics, int& step) {
@@ -219,27 +240,21 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options&
                    (step > c.steps ? " asks for fewer steps than the checkpoint has"
                                    : " asks for no more");
         std::vector<double> levels[2];
-        std::string damaged;
-        for (int level = 0; level < 2 && damaged.empty(); ++level) {
-            const FieldFile expected = listed(doc["files"], kLevels[level]);
-            const std::string path = dir + "/" + kLevels[level];
-            damaged = dispatch_precision(c.precision, [&](auto zero) {
-                using T = decltype(zero);
-                std::vector<T> values;
-                const std::string why =
-                    read_field_file(sim.decomposition(), path, expected, values);
-                levels[level].assign(values.begin(), values.end());
-                return why.empty() ? why : std::string(kLevels[level]) + ": " + why;
-            });
-        }
+        std::string damaged = read_levels(sim, c, dir, doc["files"], levels);
         if (damaged.empty() && mine["receivers"]["count"].get<std::size_t>() > 0)
             damaged = outputs.load_traces(dir + "/" + kTraces, listed(doc["files"], kTraces), step);
         if (!damaged.empty()) {
             skip(damaged);
             continue;
         }
+        // The outputs this checkpoint's run began (an older checkpoint names
+        // only the run that wrote it).
+        const Json lineage = doc.value("lineage", doc.value("run", Json()));
+        if (std::string why = outputs.resume_at(
+                step, lineage.is_string() ? lineage.get<std::string>() : std::string());
+            !why.empty())
+            return why;
         sim.restore(step, levels[0], levels[1]);
-        outputs.resume_at(step);
         if (world_rank() == 0)
             std::fprintf(stderr, "note: continuing from checkpoint %s at step %d\n", dir.c_str(),
                          step);

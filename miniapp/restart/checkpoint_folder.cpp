@@ -179,6 +179,12 @@ void remove_stale_checkpoints(const Options& c, const RunPlan& plan, const Physi
 std::string remove_checkpoint(const StepFolder& f) {
     if (f.link) return "left " + f.path + ": a link (nothing is removed through a link)";
     if (!f.folder) return "left " + f.path + ": not a folder";
+    // Renamed first: a clean-up cut short (SIGKILL) leaves step_N.pruning,
+    // which no reader takes for a checkpoint missing its files.
+    std::error_code error;
+    const std::string doomed = f.path + ".pruning";
+    fs::rename(f.path, doomed, error);
+    const std::string& at = error ? f.path : doomed;
     std::vector<std::string> names = f.files;
     for (const char* name : {kLevels[0], kLevels[1], kTraces, "checkpoint.json"})
         names.push_back(name);
@@ -186,9 +192,10 @@ std::string remove_checkpoint(const StepFolder& f) {
     for (const std::string& name : names)
         if (name.find('/') == std::string::npos && name != "." && name != "..")
             for (const std::string& file : {name, partial_path(name)})
-                if (fs::is_regular_file(fs::symlink_status(f.path + "/" + file, ignored)))
-                    fs::remove(f.path + "/" + file, ignored);
-    if (fs::remove(f.path, ignored)) return {};
+                if (fs::is_regular_file(fs::symlink_status(at + "/" + file, ignored)))
+                    fs::remove(at + "/" + file, ignored);
+    if (fs::remove(at, ignored)) return {};
+    if (!error) fs::rename(doomed, f.path, ignored);
     return "left " + f.path + ": it holds files the checkpoint did not write";
 }
 

@@ -1,0 +1,54 @@
+#include "io/run_manifest.hpp"
+
+#include "io/checked_io.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace stencil {
+namespace {
+
+constexpr const char* kProgram = "stencil-miniapp outputs";
+
+} // namespace
+
+std::string RunManifest::read(const std::string& folder, RunManifest& out) {
+    const std::string path = folder + "/" + kFileName;
+    std::ifstream in(path);
+    if (!in) return "none";
+    std::ostringstream text;
+    text << in.rdbuf();
+    const Json doc = Json::parse(text.str(), nullptr, false);
+    if (!doc.is_object() || doc.value("program", Json()) != kProgram)
+        return path + " is not this program's record of its outputs (damaged?)";
+    try {
+        out.lineage = doc.at("lineage").get<std::string>();
+        out.run = doc.at("run").get<std::string>();
+        out.steps = doc.at("steps").get<int>();
+        out.state = doc.at("state").get<std::string>();
+        out.step = doc.at("step").get<int>();
+        out.files.clear();
+        for (const auto& [name, entry] : doc.at("files").items())
+            out.files[name] = entry.at("end").get<bool>();
+    } catch (const Json::exception&) {
+        return path + " lacks a field of this program's record of its outputs (damaged?)";
+    }
+    return {};
+}
+
+std::string RunManifest::write(const std::string& folder) const {
+    Json listed = Json::object();
+    for (const auto& [name, end] : files)
+        listed[name] = {{"end", end}};
+    const Json doc = {{"program", kProgram}, {"lineage", lineage}, {"run", run},
+                      {"steps", steps},      {"state", state},     {"step", step},
+                      {"files", listed}};
+    return write_file_completely(folder + "/" + kFileName, json_text(doc));
+}
+
+void RunManifest::add(const std::string& name, bool end) {
+    const auto found = files.find(name);
+    files[name] = end && (found == files.end() || found->second);
+}
+
+} // namespace stencil
