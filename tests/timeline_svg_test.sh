@@ -47,6 +47,7 @@ lane1=${span/TID/1}
 refuse not_json '{' "not valid JSON\|JSON"
 refuse no_list '{"traceEvents":{}}' "no traceEvents list"
 refuse not_object '{"traceEvents":[1]}' "traceEvents\[0\] is not an object"
+refuse deep "$(python3 -c "print('[' * 100000 + ']' * 100000)")" "nested too deeply"
 refuse negative "{\"traceEvents\":[${lane1/DUR/-3}]}" "negative duration"
 refuse string_dur "{\"traceEvents\":[${lane1/DUR/\"3\"}]}" "ts and dur must be numbers"
 lane7=${span/TID/7}

@@ -1,6 +1,7 @@
 """Bad input to a command-line tool ends in one line on stderr and exit
 status 2, never a traceback: a missing or truncated file, JSON that is not
-a stencil-miniapp or stencil-bench report, a folder where a file was meant.
+a stencil-miniapp or stencil-bench report or is nested too deeply to read,
+a folder where a file was meant.
 
 usage, in a tool:  from tool_errors import ToolError, load_json, run
                    ...
@@ -28,6 +29,11 @@ def load_json(path):
         raise ToolError(f"{path}: {e.strerror}") from None
     except ValueError as e:
         raise ToolError(f"{path}: not valid JSON ({e})") from None
+    except RecursionError:
+        # Python's parser recurses once per nested list or object, so valid
+        # JSON nested a thousand deep passes its recursion limit; no file
+        # these tools read nests more than a few levels.
+        raise ToolError(f"{path}: JSON nested too deeply for Python's parser") from None
 
 
 def run(main):
