@@ -11,6 +11,7 @@ pictures; Python's standard library only.
 """
 import argparse
 import os
+import re
 from xml.sax.saxutils import escape
 
 from tool_errors import ToolError, load_json, run
@@ -20,10 +21,20 @@ COLOURS = {"begin": "#9e9e9e", "fork": "#bdbdbd", "join": "#bdbdbd", "pack": "#f
            "post": "#795548", "wait": "#e53935", "unpack": "#fb8c00", "interior": "#1e88e5",
            "whole": "#1e88e5", "boundary": "#43a047", "source": "#8e24aa"}
 ROW, LABEL_W, WIDTH, TOP = 22, 170, 1000, 30
+# The characters XML 1.0 allows: a JSON string may also hold the other
+# control characters (a NUL, say), lone surrogates, U+FFFE and U+FFFF, and
+# one of them in a name would leave an SVG that no reader parses.
+NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def is_number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float("inf")
+
+
+def shown(name):
+    """`name` as the SVG shows it, what XML cannot hold written as the JSON
+    escape that wrote it (a NUL as \\u0000); still to be escaped for XML."""
+    return NOT_XML.sub(lambda m: "\\u%04x" % ord(m.group()), name)
 
 
 def span_problem(e):
@@ -90,12 +101,13 @@ def draw(spans, step):
                 x = LABEL_W + (e["ts"] - t0) * scale
                 w = max(e["dur"] * scale, 1.0)
                 colour = COLOURS.get(e["name"], "#607d8b")
+                name = shown(e["name"])
                 out.append('<rect x="%.2f" y="%d" width="%.2f" height="%d" fill="%s">'
                            '<title>%s %.2f us</title></rect>'
-                           % (x, y + 3, w, ROW - 6, colour, escape(e["name"]), e["dur"]))
-                if w > 7 * len(e["name"]):
+                           % (x, y + 3, w, ROW - 6, colour, escape(name), e["dur"]))
+                if w > 7 * len(name):
                     out.append('<text x="%.2f" y="%d" fill="white">%s</text>'
-                               % (x + 3, y + 15, escape(e["name"])))
+                               % (x + 3, y + 15, escape(name)))
     axis_y = height - 12
     out.append('<text x="%d" y="%d">0 us</text>' % (LABEL_W, axis_y))
     out.append('<text x="%d" y="%d" text-anchor="end">%.1f us</text>' % (WIDTH - 10, axis_y, t1 - t0))
