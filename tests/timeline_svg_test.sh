@@ -75,6 +75,12 @@ refuse not_object '{"traceEvents":[1]}' "traceEvents\[0\] is not an object"
 refuse deep "$(python3 -c "print('[' * 100000 + ']' * 100000)")" "nested too deeply"
 refuse negative "{\"traceEvents\":[${lane1/DUR/-3}]}" "negative duration"
 refuse string_dur "{\"traceEvents\":[${lane1/DUR/\"3\"}]}" "ts and dur must be numbers"
+# Times no run's clock reaches, which drew a step "inf us" long or 0 us wide.
+refuse huge_dur "{\"traceEvents\":[${lane1/DUR/1e300}]}" "at most 1e13 us"
+late=${lane1/'"ts":1,'/'"ts":-1e300,'}
+refuse huge_ts "{\"traceEvents\":[${late/DUR/3},${lane1/DUR/3}]}" "at most 1e13 us"
+late=${lane1/'"ts":1,'/"\"ts\":1$(printf '0%.0s' {1..400}),"}
+refuse huge_int_ts "{\"traceEvents\":[${late/DUR/3}]}" "at most 1e13 us"
 lane7=${span/TID/7}
 refuse bad_lane "{\"traceEvents\":[${lane7/DUR/3}]}" "tid 0, 1 or 2"
 cp "$work/t.json" "$work/same.json"

@@ -25,6 +25,11 @@ ROW, LABEL_W, WIDTH, TOP = 22, 170, 1000, 30
 # control characters (a NUL, say), lone surrogates, U+FFFE and U+FFFF, and
 # one of them in a name would leave an SVG that no reader parses.
 NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# The clock starts at a barrier before the first sampled step, so no span of
+# a run starts or lasts beyond 1e13 us (116 days); there a double still
+# resolves 2 ns. Times past it are no run's, and drew a step "inf us" long
+# or every span at one point.
+MAX_US = 1e13
 
 
 def is_number(x):
@@ -41,6 +46,8 @@ def span_problem(e):
     """Why event `e` is not a span this tool can draw, or None."""
     if not all(is_number(e.get(k)) for k in ("ts", "dur")):
         return "ts and dur must be numbers"
+    if any(abs(e[k]) > MAX_US for k in ("ts", "dur")):
+        return "ts and dur must be at most 1e13 us (116 days) either way; no run's clock reaches further"
     if e["dur"] < 0:
         return "a negative duration"
     if not isinstance(e.get("pid"), int) or e.get("tid") not in range(len(LANES)):
