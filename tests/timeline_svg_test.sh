@@ -83,6 +83,14 @@ late=${lane1/'"ts":1,'/"\"ts\":1$(printf '0%.0s' {1..400}),"}
 refuse huge_int_ts "{\"traceEvents\":[${late/DUR/3}]}" "at most 1e13 us"
 lane7=${span/TID/7}
 refuse bad_lane "{\"traceEvents\":[${lane7/DUR/3}]}" "tid 0, 1 or 2"
+# A rank the file says the run did not have (otherData.ranks, which the
+# mini-app writes), or no rank at all.
+rank5=${lane1/'"pid":0,'/'"pid":5,'}
+refuse beyond_ranks "{\"traceEvents\":[${lane1/DUR/3},${rank5/DUR/3}],\"otherData\":{\"ranks\":2}}" \
+  "traceEvents\[1\]: pid 5 is not one of the 2 ranks otherData declares"
+refuse bad_ranks "{\"traceEvents\":[${lane1/DUR/3}],\"otherData\":{\"ranks\":\"2\"}}" "otherData.ranks"
+negative=${lane1/'"pid":0,'/'"pid":-1,'}
+refuse negative_pid "{\"traceEvents\":[${negative/DUR/3}]}" "pid must be a rank"
 cp "$work/t.json" "$work/same.json"
 rc=0 && "${svg[@]}" "$work/same.json" "$work/same.json" 2>"$work/same.err" || rc=$?
 if ! { [ "$rc" = 2 ] && cmp -s "$work/t.json" "$work/same.json"; }; then

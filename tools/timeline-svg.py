@@ -8,6 +8,11 @@ of the step a coloured rectangle with its name, on the timeline's clock
 (microseconds from the step's first span). Without --step, the first
 exchange step the file holds (ring step 0). For the docs' before-and-after
 pictures; Python's standard library only.
+
+A file it cannot draw is refused in one line with status 2, the SVG not
+written: among others, a span whose ts or dur is not a number within 1e13
+us, whose lane is not 0-2, or whose rank is not one of those the file's
+otherData.ranks declares. Names XML cannot hold are drawn escaped.
 """
 import argparse
 import os
@@ -21,9 +26,10 @@ COLOURS = {"begin": "#9e9e9e", "fork": "#bdbdbd", "join": "#bdbdbd", "pack": "#f
            "post": "#795548", "wait": "#e53935", "unpack": "#fb8c00", "interior": "#1e88e5",
            "whole": "#1e88e5", "boundary": "#43a047", "source": "#8e24aa"}
 ROW, LABEL_W, WIDTH, TOP = 22, 170, 1000, 30
-# The characters XML 1.0 allows: a JSON string may also hold the other
-# control characters (a NUL, say), lone surrogates, U+FFFE and U+FFFF, and
-# one of them in a name would leave an SVG that no reader parses.
+# A character XML 1.0 does not allow. A JSON string may hold them all: the
+# control characters but tab, newline and carriage return (a NUL, say), lone
+# surrogates, U+FFFE and U+FFFF; one of them in a name would leave an SVG
+# that no reader parses.
 NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # The clock starts at a barrier before the first sampled step, so no span of
 # a run starts or lasts beyond 1e13 us (116 days); there a double still
@@ -34,6 +40,10 @@ MAX_US = 1e13
 
 def is_number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float("inf")
+
+
+def is_index(x):
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
 def shown(name):
@@ -50,7 +60,7 @@ def span_problem(e):
         return "ts and dur must be at most 1e13 us (116 days) either way; no run's clock reaches further"
     if e["dur"] < 0:
         return "a negative duration"
-    if not isinstance(e.get("pid"), int) or e.get("tid") not in range(len(LANES)):
+    if not is_index(e.get("pid")) or not is_index(e.get("tid")) or e["tid"] >= len(LANES):
         return "pid must be a rank and tid 0, 1 or 2"
     args = e.get("args")
     if not isinstance(args, dict) or not isinstance(args.get("step"), int) or not isinstance(e.get("name"), str):
@@ -58,10 +68,23 @@ def span_problem(e):
     return None
 
 
+def declared_ranks(doc, path):
+    """How many ranks the file says the run had (otherData.ranks), or None
+    where it does not say."""
+    other = doc.get("otherData", {})
+    if not isinstance(other, dict):
+        raise ToolError("%s: otherData is not an object" % path)
+    ranks = other.get("ranks")
+    if ranks is not None and not (is_index(ranks) and ranks > 0):
+        raise ToolError("%s: otherData.ranks must be a positive number of ranks" % path)
+    return ranks
+
+
 def load_spans(path):
     doc = load_json(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
         raise ToolError("%s: not a --timeline file (no traceEvents list)" % path)
+    ranks = declared_ranks(doc, path)
     spans = []
     for i, e in enumerate(doc["traceEvents"]):
         if not isinstance(e, dict):
@@ -69,6 +92,10 @@ def load_spans(path):
         if e.get("ph") != "X":
             continue
         why = span_problem(e)
+        if not why and ranks is not None and e["pid"] >= ranks:
+            # A span of a rank the run did not have is refused like any
+            # other span the tool cannot draw, not drawn as an extra row.
+            why = "pid %d is not one of the %d ranks otherData declares" % (e["pid"], ranks)
         if why:
             raise ToolError("%s: traceEvents[%d]: %s" % (path, i, why))
         spans.append(e)
