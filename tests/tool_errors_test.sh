@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python tools on bad input, and verify-output's exit codes:
 #  - every tool, given a missing file, a truncated JSON, JSON nested too
-#    deeply for Python's parser or a folder where a file belongs, prints one
-#    line on stderr and exits non-zero, no traceback;
+#    deeply for Python's parser, a list or a null where it reads an object,
+#    or a folder where a file belongs, prints one line on stderr and exits
+#    non-zero, no traceback;
 #  - verify-output exits 0 on a complete folder (slice images alone are
 #    complete), 3 on an interrupted one (a lock, a .partial), 1 on a folder
 #    with nothing of the mini-app in it, 2 on bad usage, with one line;
@@ -22,6 +23,9 @@ printf '{"program": "stencil-miniapp", "ranks": ' >"$work/truncated.json"
 # Valid JSON, 100000 lists deep: Python's json module gives up on it with a
 # RecursionError.
 python3 -c "print('[' * 100000 + ']' * 100000)" >"$work/deep.json"
+# JSON of the wrong kinds: a list where a report is an object, a field null.
+echo '[1, 2]' >"$work/list.json"
+echo '{"context": null, "benchmarks": []}' >"$work/null-field.json"
 
 # STATUS LABEL COMMAND...: exits with STATUS (any non-zero for "nonzero"),
 # one line on stderr, no traceback.
@@ -38,7 +42,7 @@ expect() {
   echo "ok  $label: exit $status${status:+ }$(head -c 150 "$work/err.txt")"
 }
 
-for input in "$work/missing.json" "$work/truncated.json" "$work/deep.json" "$work/empty"; do
+for input in "$work"/{missing,truncated,deep,list,null-field}.json "$work/empty"; do
   expect nonzero "bench-table $input" python3 "$repo/tools/bench-table.py" "$input"
   expect nonzero "miniapp-table $input" python3 "$repo/tools/miniapp-table.py" "$input"
   expect nonzero "resource-report $input" python3 "$repo/tools/resource-report.py" hip "$input"

@@ -48,7 +48,9 @@ def run(main):
         where = f"{e.filename}: " if e.filename else ""
         print(f"{prog}: {where}{e.strerror or e}", file=sys.stderr)
         sys.exit(2)
-    except (KeyError, IndexError, TypeError, ValueError) as e:
+    # A field missing (KeyError), or of another kind than the tool reads:
+    # a null or a list where it calls an object's .get() (AttributeError).
+    except (AttributeError, KeyError, IndexError, TypeError, ValueError) as e:
         print(f"{prog}: unexpected input ({type(e).__name__}: {e}); is it a file stencil-miniapp "
               "or stencil-bench wrote?", file=sys.stderr)
         sys.exit(2)
