@@ -9,6 +9,8 @@
 #    with nothing of the mini-app in it, 2 on bad usage, with one line;
 #  - make-model.py, given a bad grid, a missing input or a folder to
 #    write, says so in one line;
+#  - miniapp-table refuses in one line, naming the field, reports whose
+#    fields are null or of the wrong kind;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
 #  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
@@ -89,6 +91,25 @@ PYTHONPATH=$work/no-matplotlib expect 0 "collect.py without matplotlib" \
   python3 "$repo/jobscripts/collect.py" "$work/reports"
 grep -q "the plots need matplotlib" "$work/out.txt" || fail "collect.py did not say the plots need matplotlib"
 [ -f "$work/reports/scaling.md" ] || fail "collect.py wrote no table without matplotlib"
+
+echo "== miniapp-table on reports with fields null or of the wrong kind"
+mkdir -p "$work/table"
+python3 - "$work/reports/weak-n1.json" "$work/table" <<'PY'
+import json, sys
+report, folder = json.load(open(sys.argv[1])), sys.argv[2]
+variants = {"null_phases": dict(report, phases_ms=None), "null_phase": dict(report, phases_ms={"step": None}),
+            "null_check": dict(report, check=None), "a_list": [report], "number_label": dict(report, label=7),
+            "two_lines": dict(report, label="two\nlines | and a pipe\r"),
+            "failed": dict(report, check={"cells_differing": 3, "cells": 4096, "bitwise_equal": False})}
+for name, doc in variants.items():
+    with open("%s/%s.json" % (folder, name), "w") as f:
+        json.dump(doc, f)
+PY
+table=$repo/tools/miniapp-table.py
+for bad in null_phases:phases_ms null_phase:phases_ms null_check:check a_list:'not a JSON object' number_label:label; do
+  expect 2 "miniapp-table ${bad%:*}" python3 "$table" "$work/table/${bad%:*}.json"
+  grep -q "${bad#*:}" "$work/err.txt" || fail "miniapp-table ${bad%:*}: the message does not name ${bad#*:}"
+done
 
 echo "== what runs and tools write inside the repository is ignored by git"
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then

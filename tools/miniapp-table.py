@@ -10,7 +10,23 @@ usage: miniapp-table.py REPORT.json... [--markdown]
 import sys
 
 from text_table import print_table
-from tool_errors import load_json, run
+from tool_errors import ToolError, load_json, run
+
+
+def report_problem(r):
+    """Why `r` is not a report this table can show, or None. The fields it
+    reads as objects are checked, since a null one is no number to show."""
+    if not isinstance(r, dict):
+        return "not a JSON object"
+    phases = r.get("phases_ms")
+    if not isinstance(phases, dict) or not isinstance(phases.get("step"), dict) or \
+            not all(isinstance(v, dict) for v in phases.values()):
+        return "phases_ms must hold each phase's min, avg and max"
+    if not isinstance(r.get("check", {}), dict):
+        return "check must be an object"
+    if not isinstance(r.get("label", ""), str):
+        return "label must be a string"
+    return None
 
 
 def main():
@@ -19,6 +35,10 @@ def main():
         sys.exit(__doc__)
     md = "--markdown" in sys.argv
     reports = [load_json(f) for f in files]
+    for f, r in zip(files, reports):
+        why = report_problem(r)
+        if why:
+            raise ToolError("%s: %s" % (f, why))
     for f, r in zip(files, reports):  # a run that failed its --check says so; its row is kept, marked
         if r.get("check", {}).get("bitwise_equal") is False:
             print("miniapp-table: %s failed its --check (%d of %d cells differ): marked FAILED"
