@@ -10,7 +10,8 @@
 #  - make-model.py, given a bad grid, a missing input or a folder to
 #    write, says so in one line;
 #  - miniapp-table refuses in one line, naming the field, reports whose
-#    fields are null or of the wrong kind;
+#    fields are null or of the wrong kind, and shows a label of two lines
+#    (or with a |, in Markdown) in its row;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
 #  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
@@ -92,7 +93,7 @@ PYTHONPATH=$work/no-matplotlib expect 0 "collect.py without matplotlib" \
 grep -q "the plots need matplotlib" "$work/out.txt" || fail "collect.py did not say the plots need matplotlib"
 [ -f "$work/reports/scaling.md" ] || fail "collect.py wrote no table without matplotlib"
 
-echo "== miniapp-table on reports with fields null or of the wrong kind"
+echo "== miniapp-table on reports with fields null or of the wrong kind, a label of two lines"
 mkdir -p "$work/table"
 python3 - "$work/reports/weak-n1.json" "$work/table" <<'PY'
 import json, sys
@@ -110,6 +111,15 @@ for bad in null_phases:phases_ms null_phase:phases_ms null_check:check a_list:'n
   expect 2 "miniapp-table ${bad%:*}" python3 "$table" "$work/table/${bad%:*}.json"
   grep -q "${bad#*:}" "$work/err.txt" || fail "miniapp-table ${bad%:*}: the message does not name ${bad#*:}"
 done
+# A label is shown on one line, its newline escaped; in Markdown its | too.
+expect 0 "miniapp-table with a label of two lines" python3 "$table" "$work/reports/weak-n1.json" "$work/table/two_lines.json"
+{ [ "$(wc -l <"$work/out.txt")" -eq 3 ] && grep -qF 'two\nlines | and a pipe\r' "$work/out.txt"; } ||
+  { cat "$work/out.txt"; fail "miniapp-table: a label broke its row"; }
+expect 0 "miniapp-table --markdown with a label of two lines" \
+  python3 "$table" "$work/reports/weak-n1.json" "$work/table/two_lines.json" --markdown
+columns=$(sed 's/\\|//g' "$work/out.txt" | awk -F'|' '{print NF}' | sort -u | wc -l) # one count: no row split
+{ [ "$(wc -l <"$work/out.txt")" -eq 4 ] && [ "$columns" -eq 1 ]; } ||
+  { cat "$work/out.txt"; fail "miniapp-table --markdown: a label broke its row"; }
 
 echo "== what runs and tools write inside the repository is ignored by git"
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
