@@ -10,8 +10,9 @@
 #  - make-model.py, given a bad grid, a missing input or a folder to
 #    write, says so in one line;
 #  - miniapp-table refuses in one line, naming the field, reports whose
-#    fields are null or of the wrong kind, and shows a label of two lines
-#    (or with a |, in Markdown) in its row;
+#    fields are null or of the wrong kind, shows a label of two lines (or
+#    with a |, in Markdown) in its row, and exits 1, the table printed,
+#    when a report failed its --check;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
 #  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
@@ -93,7 +94,7 @@ PYTHONPATH=$work/no-matplotlib expect 0 "collect.py without matplotlib" \
 grep -q "the plots need matplotlib" "$work/out.txt" || fail "collect.py did not say the plots need matplotlib"
 [ -f "$work/reports/scaling.md" ] || fail "collect.py wrote no table without matplotlib"
 
-echo "== miniapp-table on reports with fields null or of the wrong kind, a label of two lines"
+echo "== miniapp-table on reports with fields null, a label of two lines, a failed --check"
 mkdir -p "$work/table"
 python3 - "$work/reports/weak-n1.json" "$work/table" <<'PY'
 import json, sys
@@ -111,6 +112,7 @@ for bad in null_phases:phases_ms null_phase:phases_ms null_check:check a_list:'n
   expect 2 "miniapp-table ${bad%:*}" python3 "$table" "$work/table/${bad%:*}.json"
   grep -q "${bad#*:}" "$work/err.txt" || fail "miniapp-table ${bad%:*}: the message does not name ${bad#*:}"
 done
+expect 2 "miniapp-table without a report" python3 "$table" --markdown
 # A label is shown on one line, its newline escaped; in Markdown its | too.
 expect 0 "miniapp-table with a label of two lines" python3 "$table" "$work/reports/weak-n1.json" "$work/table/two_lines.json"
 { [ "$(wc -l <"$work/out.txt")" -eq 3 ] && grep -qF 'two\nlines | and a pipe\r' "$work/out.txt"; } ||
@@ -120,6 +122,11 @@ expect 0 "miniapp-table --markdown with a label of two lines" \
 columns=$(sed 's/\\|//g' "$work/out.txt" | awk -F'|' '{print NF}' | sort -u | wc -l) # one count: no row split
 { [ "$(wc -l <"$work/out.txt")" -eq 4 ] && [ "$columns" -eq 1 ]; } ||
   { cat "$work/out.txt"; fail "miniapp-table --markdown: a label broke its row"; }
+# A report that failed its --check: the table still printed, the row
+# marked FAILED, and status 1.
+expect 1 "miniapp-table with a failed report" python3 "$table" "$work/reports/weak-n1.json" "$work/table/failed.json"
+{ grep -q "failed.json failed its --check" "$work/err.txt" && [ "$(wc -l <"$work/out.txt")" -eq 3 ] &&
+  grep -q "FAILED" "$work/out.txt"; } || { cat "$work/out.txt" "$work/err.txt"; fail "miniapp-table: the failed report not shown"; }
 
 echo "== what runs and tools write inside the repository is ignored by git"
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then

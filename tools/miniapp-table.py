@@ -6,6 +6,8 @@ precision and graphs;
 with the report's --label first when any report has one.
 
 usage: miniapp-table.py REPORT.json... [--markdown]
+exit:  0; 1 when a report failed its --check (the table still printed, its
+       row marked FAILED); 2 on bad usage or a file that is not a report
 """
 import sys
 
@@ -32,18 +34,20 @@ def report_problem(r):
 def main():
     files = [a for a in sys.argv[1:] if not a.startswith("--")]
     if not files:
-        sys.exit(__doc__)
+        raise ToolError("usage: miniapp-table.py REPORT.json... [--markdown]")
     md = "--markdown" in sys.argv
     reports = [load_json(f) for f in files]
     for f, r in zip(files, reports):
         why = report_problem(r)
         if why:
             raise ToolError("%s: %s" % (f, why))
+    failed = False
     for f, r in zip(files, reports):  # a run that failed its --check says so; its row is kept, marked
         if r.get("check", {}).get("bitwise_equal") is False:
             print("miniapp-table: %s failed its --check (%d of %d cells differ): marked FAILED"
                   % (f, r["check"]["cells_differing"], r["check"]["cells"]), file=sys.stderr)
             r["label"] = (r.get("label", "") + " FAILED").strip()
+            failed = True
     prec = lambda r: r.get("precision", "fp32")  # reports before --precision were fp32
     graphs = lambda r: "on" if r.get("graphs") else "off"  # reports before --graphs had none
     key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["radius"], r["overlap"], prec(r), graphs(r))
@@ -69,6 +73,7 @@ def main():
         ordered = sorted(reports, key=order)
         rows = [[r.get("label", "")] + row for r, row in zip(ordered, rows)]
     print_table(header, rows, md)
+    return 1 if failed else 0  # a table with a wrong result in it is no success for a script
 
 
 if __name__ == "__main__":
