@@ -8,7 +8,8 @@
 #     no lock or .partial stays, and --restart latest gives an uninterrupted
 #     run's checksum. mpirun's own status is 1 whatever the ranks did (75
 #     under a launcher that passes the signal on, such as MPICH's mpiexec).
-#  2. SIGTERM, and a double SIGINT, to jobscripts/local/run.sh: exit 75, the
+#  2. SIGTERM, a double SIGINT, SIGUSR1 and SIGHUP to jobscripts/local/run.sh:
+#     exit 75 once mpirun has, nothing of the run left running, the
 #     checkpoint complete, no lock, the restart's checksum an uninterrupted
 #     run's.
 # usage: mpirun_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -41,6 +42,16 @@ check_stopped() {
   echo "ok  $name: checkpoint at step $step complete, nothing partial, no lock; continued: $a"
 }
 preflags=("$@")
+# The processes of the run in $1 still there: mpirun runs in a session of
+# its own, out of reach of this test's, and its command line and the ranks'
+# name the run's output folder. Killed, and the test failed, if any are.
+left_behind() {
+  local pids
+  pids=$(pgrep -f -- "--output $1/out") || return 0
+  # shellcheck disable=SC2086 # a list of process ids
+  kill -KILL $pids 2>/dev/null || true
+  fail "run.sh exited and left its run running (pids ${pids//$'\n'/ })"
+}
 started() { for _ in $(seq 1200); do grep -q '^progress:' "$1" && return 0; sleep 0.05; done; cat "$1"; fail "$1: the run did not start"; }
 
 if $open_mpi; then
@@ -62,7 +73,7 @@ fi
 
 # shellcheck disable=SC2054 # the commas are inside the grid size
 problem=(--grid 48,40,36 --radius 4)
-for signals in TERM INT,INT; do
+for signals in TERM INT,INT USR1 HUP; do
   echo "== SIG${signals//,/ and SIG} to jobscripts/local/run.sh"
   run=$work/script-${signals//,/-} # (a background job starts with SIGINT ignored: undo that)
   APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec MPIRUN_FLAGS="${preflags[*]}" OMPI_MCA_odls_base_sigkill_timeout=2 \
@@ -74,6 +85,7 @@ for signals in TERM INT,INT; do
   for s in "${list[@]}"; do kill "-$s" "$job"; sleep 0.2; done
   status=0
   wait "$job" || status=$?
+  left_behind "$run"
   [ "$status" -eq 75 ] || { cat "$run.txt"; fail "run.sh: status $status, not 75"; }
   check_stopped "$run" "${problem[@]}" --quiet
 done
