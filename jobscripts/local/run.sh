@@ -39,10 +39,13 @@ export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-
 setsid ${MPIRUN:-mpirun} -np "$RANKS" ${MPIRUN_FLAGS:-} "$APP" --print-binding --report "$RESULTS/report.json" "${output[@]}" "$@" \
   > >(tee "$RESULTS/stdout.txt") &
 launcher=$!
+# After a hangup every write to the terminal fails: no message is worth
+# ending the script over (set -e) and leaving mpirun unwaited for.
+say() { echo "run.sh: $*" || true; }
 stop() {
-  echo "run.sh: stopping at the next agreed step, after a checkpoint if they are on" >&2
+  say "stopping at the next agreed step, after a checkpoint if they are on" >&2
   kill -USR1 "$launcher" 2>/dev/null || true
-  trap 'echo "run.sh: already stopping; kill -KILL $launcher ends it at once" >&2' TERM INT USR1 HUP
+  trap 'say "already stopping; kill -KILL $launcher ends it at once" >&2' TERM INT USR1 HUP
 }
 trap stop TERM INT USR1 HUP
 status=
@@ -51,5 +54,5 @@ while [ -z "$status" ]; do # a trapped signal interrupts wait (status > 128)
   wait "$launcher" || code=$?
   if [ "$code" -le 128 ] || ! kill -0 "$launcher" 2>/dev/null; then status=$code; fi
 done
-[ "$status" -eq 0 ] || { echo "run.sh: results so far in $RESULTS (status $status)"; exit "$status"; }
-echo "run.sh: results in $RESULTS"
+[ "$status" -eq 0 ] || { say "results so far in $RESULTS (status $status)"; exit "$status"; }
+say "results in $RESULTS"
