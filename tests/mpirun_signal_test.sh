@@ -8,9 +8,11 @@
 #     no lock or .partial stays, and --restart latest gives an uninterrupted
 #     run's checksum. mpirun's own status is 1 whatever the ranks did (75
 #     under a launcher that passes the signal on, such as MPICH's mpiexec).
-#  2. SIGTERM, and a double SIGINT, to jobscripts/local/run.sh: exit 75, the
-#     checkpoint complete, no lock, the restart's checksum an uninterrupted
-#     run's.
+#  2. SIGTERM, a double SIGINT, SIGUSR1 and SIGHUP to jobscripts/local/run.sh,
+#     and its terminal closed (SIGHUP from the kernel, then every write to
+#     the terminal failing): exit 75 once mpirun has, nothing of the run
+#     left running, the checkpoint complete, no lock, the restart's checksum
+#     an uninterrupted run's.
 # usage: mpirun_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -41,6 +43,16 @@ check_stopped() {
   echo "ok  $name: checkpoint at step $step complete, nothing partial, no lock; continued: $a"
 }
 preflags=("$@")
+# The processes of the run in $1 still there: mpirun runs in a session of
+# its own, out of reach of this test's, and its command line and the ranks'
+# name the run's output folder. Killed, and the test failed, if any are.
+left_behind() {
+  local pids
+  pids=$(pgrep -f -- "--output $1/out") || return 0
+  # shellcheck disable=SC2086 # a list of process ids
+  kill -KILL $pids 2>/dev/null || true
+  fail "run.sh exited and left its run running (pids ${pids//$'\n'/ })"
+}
 started() { for _ in $(seq 1200); do grep -q '^progress:' "$1" && return 0; sleep 0.05; done; cat "$1"; fail "$1: the run did not start"; }
 
 if $open_mpi; then
@@ -62,7 +74,7 @@ fi
 
 # shellcheck disable=SC2054 # the commas are inside the grid size
 problem=(--grid 48,40,36 --radius 4)
-for signals in TERM INT,INT; do
+for signals in TERM INT,INT USR1 HUP; do
   echo "== SIG${signals//,/ and SIG} to jobscripts/local/run.sh"
   run=$work/script-${signals//,/-} # (a background job starts with SIGINT ignored: undo that)
   APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec MPIRUN_FLAGS="${preflags[*]}" OMPI_MCA_odls_base_sigkill_timeout=2 \
@@ -74,6 +86,41 @@ for signals in TERM INT,INT; do
   for s in "${list[@]}"; do kill "-$s" "$job"; sleep 0.2; done
   status=0
   wait "$job" || status=$?
+  left_behind "$run"
   [ "$status" -eq 75 ] || { cat "$run.txt"; fail "run.sh: status $status, not 75"; }
   check_stopped "$run" "${problem[@]}" --quiet
 done
+
+echo "== the terminal of jobscripts/local/run.sh closed"
+# run.sh in a session of its own on a pseudo-terminal, which is closed once
+# the run reports progress: the kernel sends it SIGHUP, and from then on
+# every write to the terminal fails, its messages and mpirun's alike.
+run=$work/script-hangup
+status=$(APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec MPIRUN_FLAGS="${preflags[*]}" \
+  OMPI_MCA_odls_base_sigkill_timeout=2 python3 - "$run.txt" bash "$here/../jobscripts/local/run.sh" "${problem[@]}" \
+  --progress 0.1 --steps 1000000 --checkpoint-every 1000000 --output "$run/out" <<'PY'
+import os, pty, select, signal, sys, time
+log, command = sys.argv[1], sys.argv[2:]
+pid, terminal = pty.fork()
+if pid == 0:  # the signals Python ignores are not ignored in a shell on a terminal
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    os.execvp(command[0], command)
+seen, deadline = b"", time.time() + 60
+while b"progress:" not in seen and time.time() < deadline:
+    if select.select([terminal], [], [], 1)[0]:
+        try:
+            seen += os.read(terminal, 65536)
+        except OSError:
+            break
+with open(log, "wb") as f:
+    f.write(seen)
+os.close(terminal)  # the only end of it this side: the terminal hangs up
+status = os.waitpid(pid, 0)[1]  # as the shell gives it: 128 + N for a death by signal N
+print(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+PY
+)
+grep -q '^progress:' "$run.txt" || { cat "$run.txt"; fail "hangup: the run did not start"; }
+left_behind "$run"
+[ "$status" -eq 75 ] || fail "hangup: run.sh's status $status, not 75"
+check_stopped "$run" "${problem[@]}" --quiet

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # The Python tools on bad input, and verify-output's exit codes:
-#  - every tool, given a missing file, a truncated JSON or a folder where a
-#    file belongs, prints one line on stderr and exits non-zero, no traceback;
+#  - every tool, given a missing file, a truncated JSON, JSON nested too
+#    deeply for Python's parser, a list or a null where it reads an object,
+#    or a folder where a file belongs, prints one line on stderr and exits
+#    non-zero, no traceback;
 #  - verify-output exits 0 on a complete folder (slice images alone are
 #    complete), 3 on an interrupted one (a lock, a .partial), 1 on a folder
 #    with nothing of the mini-app in it, 2 on bad usage, with one line;
 #  - make-model.py, given a bad grid, a missing input or a folder to
 #    write, says so in one line;
+#  - miniapp-table refuses in one line, naming the field, reports whose
+#    fields are null or of the wrong kind, shows a label of two lines (or
+#    with a |, in Markdown) in its row, and exits 1, the table printed,
+#    when a report failed its --check;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
 #  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
@@ -18,6 +24,12 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$work" && mkdir -p "$work/empty"
 fail() { echo "tool_errors: $*"; exit 1; }
 printf '{"program": "stencil-miniapp", "ranks": ' >"$work/truncated.json"
+# Valid JSON, 100000 lists deep: Python's json module gives up on it with a
+# RecursionError.
+python3 -c "print('[' * 100000 + ']' * 100000)" >"$work/deep.json"
+# JSON of the wrong kinds: a list where a report is an object, a field null.
+echo '[1, 2]' >"$work/list.json"
+echo '{"context": null, "benchmarks": []}' >"$work/null-field.json"
 
 # STATUS LABEL COMMAND...: exits with STATUS (any non-zero for "nonzero"),
 # one line on stderr, no traceback.
@@ -34,7 +46,7 @@ expect() {
   echo "ok  $label: exit $status${status:+ }$(head -c 150 "$work/err.txt")"
 }
 
-for input in "$work/missing.json" "$work/truncated.json" "$work/empty"; do
+for input in "$work"/{missing,truncated,deep,list,null-field}.json "$work/empty"; do
   expect nonzero "bench-table $input" python3 "$repo/tools/bench-table.py" "$input"
   expect nonzero "miniapp-table $input" python3 "$repo/tools/miniapp-table.py" "$input"
   expect nonzero "resource-report $input" python3 "$repo/tools/resource-report.py" hip "$input"
@@ -81,6 +93,40 @@ PYTHONPATH=$work/no-matplotlib expect 0 "collect.py without matplotlib" \
   python3 "$repo/jobscripts/collect.py" "$work/reports"
 grep -q "the plots need matplotlib" "$work/out.txt" || fail "collect.py did not say the plots need matplotlib"
 [ -f "$work/reports/scaling.md" ] || fail "collect.py wrote no table without matplotlib"
+
+echo "== miniapp-table on reports with fields null, a label of two lines, a failed --check"
+mkdir -p "$work/table"
+python3 - "$work/reports/weak-n1.json" "$work/table" <<'PY'
+import json, sys
+report, folder = json.load(open(sys.argv[1])), sys.argv[2]
+variants = {"null_phases": dict(report, phases_ms=None), "null_phase": dict(report, phases_ms={"step": None}),
+            "null_check": dict(report, check=None), "a_list": [report], "number_label": dict(report, label=7),
+            "two_lines": dict(report, label="two\nlines | and a pipe\r"),
+            "failed": dict(report, check={"cells_differing": 3, "cells": 4096, "bitwise_equal": False})}
+for name, doc in variants.items():
+    with open("%s/%s.json" % (folder, name), "w") as f:
+        json.dump(doc, f)
+PY
+table=$repo/tools/miniapp-table.py
+for bad in null_phases:phases_ms null_phase:phases_ms null_check:check a_list:'not a JSON object' number_label:label; do
+  expect 2 "miniapp-table ${bad%:*}" python3 "$table" "$work/table/${bad%:*}.json"
+  grep -q "${bad#*:}" "$work/err.txt" || fail "miniapp-table ${bad%:*}: the message does not name ${bad#*:}"
+done
+expect 2 "miniapp-table without a report" python3 "$table" --markdown
+# A label is shown on one line, its newline escaped; in Markdown its | too.
+expect 0 "miniapp-table with a label of two lines" python3 "$table" "$work/reports/weak-n1.json" "$work/table/two_lines.json"
+{ [ "$(wc -l <"$work/out.txt")" -eq 3 ] && grep -qF 'two\nlines | and a pipe\r' "$work/out.txt"; } ||
+  { cat "$work/out.txt"; fail "miniapp-table: a label broke its row"; }
+expect 0 "miniapp-table --markdown with a label of two lines" \
+  python3 "$table" "$work/reports/weak-n1.json" "$work/table/two_lines.json" --markdown
+columns=$(sed 's/\\|//g' "$work/out.txt" | awk -F'|' '{print NF}' | sort -u | wc -l) # one count: no row split
+{ [ "$(wc -l <"$work/out.txt")" -eq 4 ] && [ "$columns" -eq 1 ]; } ||
+  { cat "$work/out.txt"; fail "miniapp-table --markdown: a label broke its row"; }
+# A report that failed its --check: the table still printed, the row
+# marked FAILED, and status 1.
+expect 1 "miniapp-table with a failed report" python3 "$table" "$work/reports/weak-n1.json" "$work/table/failed.json"
+{ grep -q "failed.json failed its --check" "$work/err.txt" && [ "$(wc -l <"$work/out.txt")" -eq 3 ] &&
+  grep -q "FAILED" "$work/out.txt"; } || { cat "$work/out.txt" "$work/err.txt"; fail "miniapp-table: the failed report not shown"; }
 
 echo "== what runs and tools write inside the repository is ignored by git"
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then

@@ -80,6 +80,10 @@ if [ -f .deps/ompi-4.1.4-cuda-install.tar.xz ]; then
 fi
 
 status=0
+# miniapp-table prints its table and exits 1 when a report failed its
+# --check (2 when it cannot read one): either marks this script failed but
+# must not stop it before the archive.
+table() { python3 tools/miniapp-table.py "$@" || status=1; }
 run() { # run LAUNCHER RANKS NAME ARGS...
   local launcher=$1 ranks=$2 name=$3 libs=${LD_LIBRARY_PATH:-}; shift 3
   [[ $launcher == /tmp/gpumpi/* ]] && libs=/tmp/gpumpi/install/lib:$libs
@@ -159,7 +163,7 @@ if [ -n "$sweep" ]; then
     run mpirun 1 "sweep/sweep-$n" build-gpu-sysmpi/miniapp/stencil-miniapp --local "$n,$n,$n" --radius "$radius" \
       --steps "$steps" --warmup 10 --comm none --label sweep --report "$OUT/sweep/sweep-$n.json"
   done
-  python3 tools/miniapp-table.py "$OUT"/sweep/*.json
+  table "$OUT"/sweep/*.json
 fi
 # Snapshots from the GPUs, written by MPI-IO from every rank, must verify
 # against their sidecars (length and CRC-32).
@@ -191,12 +195,12 @@ if [ "$scaling" = 1 ]; then
           { echo "FAILED: scaling ${along:+along $along }overlap $overlap"; tail -15 "$OUT/scaling.txt"; status=1; }
       done
     done
-    python3 tools/miniapp-table.py "$OUT"/scaling/*.json
+    table "$OUT"/scaling/*.json
   fi
 fi
 cat "$OUT"/halo-bench-*.txt | grep -v "^$" || true
-python3 tools/miniapp-table.py "$OUT"/perf-*.json --markdown >"$OUT/table.md"
-python3 tools/miniapp-table.py "$OUT"/perf-*.json
+table "$OUT"/perf-*.json --markdown >"$OUT/table.md"
+table "$OUT"/perf-*.json
 # One archive is the easiest thing to copy off a node.
 (
   cd "$OUT"

@@ -6,24 +6,48 @@ precision and graphs;
 with the report's --label first when any report has one.
 
 usage: miniapp-table.py REPORT.json... [--markdown]
+exit:  0; 1 when a report failed its --check (the table still printed, its
+       row marked FAILED); 2 on bad usage or a file that is not a report
 """
 import sys
 
 from text_table import print_table
-from tool_errors import load_json, run
+from tool_errors import ToolError, load_json, run
+
+
+def report_problem(r):
+    """Why `r` is not a report this table can show, or None. The fields it
+    reads as objects are checked, since a null one is no number to show."""
+    if not isinstance(r, dict):
+        return "not a JSON object"
+    phases = r.get("phases_ms")
+    if not isinstance(phases, dict) or not isinstance(phases.get("step"), dict) or \
+            not all(isinstance(v, dict) for v in phases.values()):
+        return "phases_ms must hold each phase's min, avg and max"
+    if not isinstance(r.get("check", {}), dict):
+        return "check must be an object"
+    if not isinstance(r.get("label", ""), str):
+        return "label must be a string"
+    return None
 
 
 def main():
     files = [a for a in sys.argv[1:] if not a.startswith("--")]
     if not files:
-        sys.exit(__doc__)
+        raise ToolError("usage: miniapp-table.py REPORT.json... [--markdown]")
     md = "--markdown" in sys.argv
     reports = [load_json(f) for f in files]
+    for f, r in zip(files, reports):
+        why = report_problem(r)
+        if why:
+            raise ToolError("%s: %s" % (f, why))
+    failed = False
     for f, r in zip(files, reports):  # a run that failed its --check says so; its row is kept, marked
         if r.get("check", {}).get("bitwise_equal") is False:
             print("miniapp-table: %s failed its --check (%d of %d cells differ): marked FAILED"
                   % (f, r["check"]["cells_differing"], r["check"]["cells"]), file=sys.stderr)
             r["label"] = (r.get("label", "") + " FAILED").strip()
+            failed = True
     prec = lambda r: r.get("precision", "fp32")  # reports before --precision were fp32
     graphs = lambda r: "on" if r.get("graphs") else "off"  # reports before --graphs had none
     key = lambda r: (r["ranks"], tuple(r["grid"]), tuple(r["procs"]), r["radius"], r["overlap"], prec(r), graphs(r))
@@ -49,6 +73,7 @@ def main():
         ordered = sorted(reports, key=order)
         rows = [[r.get("label", "")] + row for r, row in zip(ordered, rows)]
     print_table(header, rows, md)
+    return 1 if failed else 0  # a table with a wrong result in it is no success for a script
 
 
 if __name__ == "__main__":

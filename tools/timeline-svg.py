@@ -8,9 +8,15 @@ of the step a coloured rectangle with its name, on the timeline's clock
 (microseconds from the step's first span). Without --step, the first
 exchange step the file holds (ring step 0). For the docs' before-and-after
 pictures; Python's standard library only.
+
+A file it cannot draw is refused in one line with status 2, the SVG not
+written: among others, a span whose ts or dur is not a number within 1e13
+us, whose lane is not 0-2, or whose rank is not one of those the file's
+otherData.ranks declares. Names XML cannot hold are drawn escaped.
 """
 import argparse
 import os
+import re
 from xml.sax.saxutils import escape
 
 from tool_errors import ToolError, load_json, run
@@ -20,19 +26,41 @@ COLOURS = {"begin": "#9e9e9e", "fork": "#bdbdbd", "join": "#bdbdbd", "pack": "#f
            "post": "#795548", "wait": "#e53935", "unpack": "#fb8c00", "interior": "#1e88e5",
            "whole": "#1e88e5", "boundary": "#43a047", "source": "#8e24aa"}
 ROW, LABEL_W, WIDTH, TOP = 22, 170, 1000, 30
+# A character XML 1.0 does not allow. A JSON string may hold them all: the
+# control characters but tab, newline and carriage return (a NUL, say), lone
+# surrogates, U+FFFE and U+FFFF; one of them in a name would leave an SVG
+# that no reader parses.
+NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# The clock starts at a barrier before the first sampled step, so no span of
+# a run starts or lasts beyond 1e13 us (116 days); there a double still
+# resolves 2 ns. Times past it are no run's, and drew a step "inf us" long
+# or every span at one point.
+MAX_US = 1e13
 
 
 def is_number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float("inf")
 
 
+def is_index(x):
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
+def shown(name):
+    """`name` as the SVG shows it, what XML cannot hold written as the JSON
+    escape that wrote it (a NUL as \\u0000); still to be escaped for XML."""
+    return NOT_XML.sub(lambda m: "\\u%04x" % ord(m.group()), name)
+
+
 def span_problem(e):
     """Why event `e` is not a span this tool can draw, or None."""
     if not all(is_number(e.get(k)) for k in ("ts", "dur")):
         return "ts and dur must be numbers"
+    if any(abs(e[k]) > MAX_US for k in ("ts", "dur")):
+        return "ts and dur must be at most 1e13 us (116 days) either way; no run's clock reaches further"
     if e["dur"] < 0:
         return "a negative duration"
-    if not isinstance(e.get("pid"), int) or e.get("tid") not in range(len(LANES)):
+    if not is_index(e.get("pid")) or not is_index(e.get("tid")) or e["tid"] >= len(LANES):
         return "pid must be a rank and tid 0, 1 or 2"
     args = e.get("args")
     if not isinstance(args, dict) or not isinstance(args.get("step"), int) or not isinstance(e.get("name"), str):
@@ -40,10 +68,23 @@ def span_problem(e):
     return None
 
 
+def declared_ranks(doc, path):
+    """How many ranks the file says the run had (otherData.ranks), or None
+    where it does not say."""
+    other = doc.get("otherData", {})
+    if not isinstance(other, dict):
+        raise ToolError("%s: otherData is not an object" % path)
+    ranks = other.get("ranks")
+    if ranks is not None and not (is_index(ranks) and ranks > 0):
+        raise ToolError("%s: otherData.ranks must be a positive number of ranks" % path)
+    return ranks
+
+
 def load_spans(path):
     doc = load_json(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
         raise ToolError("%s: not a --timeline file (no traceEvents list)" % path)
+    ranks = declared_ranks(doc, path)
     spans = []
     for i, e in enumerate(doc["traceEvents"]):
         if not isinstance(e, dict):
@@ -51,6 +92,10 @@ def load_spans(path):
         if e.get("ph") != "X":
             continue
         why = span_problem(e)
+        if not why and ranks is not None and e["pid"] >= ranks:
+            # A span of a rank the run did not have is refused like any
+            # other span the tool cannot draw, not drawn as an extra row.
+            why = "pid %d is not one of the %d ranks otherData declares" % (e["pid"], ranks)
         if why:
             raise ToolError("%s: traceEvents[%d]: %s" % (path, i, why))
         spans.append(e)
@@ -90,12 +135,13 @@ def draw(spans, step):
                 x = LABEL_W + (e["ts"] - t0) * scale
                 w = max(e["dur"] * scale, 1.0)
                 colour = COLOURS.get(e["name"], "#607d8b")
+                name = shown(e["name"])
                 out.append('<rect x="%.2f" y="%d" width="%.2f" height="%d" fill="%s">'
                            '<title>%s %.2f us</title></rect>'
-                           % (x, y + 3, w, ROW - 6, colour, escape(e["name"]), e["dur"]))
-                if w > 7 * len(e["name"]):
+                           % (x, y + 3, w, ROW - 6, colour, escape(name), e["dur"]))
+                if w > 7 * len(name):
                     out.append('<text x="%.2f" y="%d" fill="white">%s</text>'
-                               % (x + 3, y + 15, escape(e["name"])))
+                               % (x + 3, y + 15, escape(name)))
     axis_y = height - 12
     out.append('<text x="%d" y="%d">0 us</text>' % (LABEL_W, axis_y))
     out.append('<text x="%d" y="%d" text-anchor="end">%.1f us</text>' % (WIDTH - 10, axis_y, t1 - t0))

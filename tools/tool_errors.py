@@ -1,6 +1,7 @@
 """Bad input to a command-line tool ends in one line on stderr and exit
 status 2, never a traceback: a missing or truncated file, JSON that is not
-a stencil-miniapp or stencil-bench report, a folder where a file was meant.
+a stencil-miniapp or stencil-bench report or is nested too deeply to read,
+a folder where a file was meant.
 
 usage, in a tool:  from tool_errors import ToolError, load_json, run
                    ...
@@ -28,6 +29,11 @@ def load_json(path):
         raise ToolError(f"{path}: {e.strerror}") from None
     except ValueError as e:
         raise ToolError(f"{path}: not valid JSON ({e})") from None
+    except RecursionError:
+        # Python's parser recurses once per nested list or object, so valid
+        # JSON nested a thousand deep passes its recursion limit; no file
+        # these tools read nests more than a few levels.
+        raise ToolError(f"{path}: JSON nested too deeply for Python's parser") from None
 
 
 def run(main):
@@ -42,7 +48,9 @@ def run(main):
         where = f"{e.filename}: " if e.filename else ""
         print(f"{prog}: {where}{e.strerror or e}", file=sys.stderr)
         sys.exit(2)
-    except (KeyError, IndexError, TypeError, ValueError) as e:
+    # A field missing (KeyError), or of another kind than the tool reads:
+    # a null or a list where it calls an object's .get() (AttributeError).
+    except (AttributeError, KeyError, IndexError, TypeError, ValueError) as e:
         print(f"{prog}: unexpected input ({type(e).__name__}: {e}); is it a file stencil-miniapp "
               "or stencil-bench wrote?", file=sys.stderr)
         sys.exit(2)

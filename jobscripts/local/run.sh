@@ -25,27 +25,34 @@ export NCCL_NVLS_ENABLE=0 OMPI_MCA_rmaps_base_oversubscribe=1
 { date; hostname; env | grep -E '^(STENCIL|OMPI_MCA|UCX|MPICH|CUDA|ROCR|HIP)_' | sort || true; } >"$RESULTS/environment.txt"
 # Open MPI 4's mpirun answers SIGTERM and SIGINT by killing the ranks a
 # second later, cutting a checkpoint (docs/RUNNING.md, "Stopping a run").
-# So mpirun runs in its own session, out of reach of the terminal's Ctrl-C,
-# and the first SIGTERM or SIGINT to this script becomes SIGUSR1 to mpirun,
-# which forwards it to the ranks at once: they stop after a checkpoint with
-# status 75. Should mpirun itself be signalled, the ranks get 20 s (mpirun
-# then also takes 2 x 20 s to exit after a rank's status 75).
+# So mpirun runs in its own session, out of reach of the terminal's Ctrl-C
+# and hangup, and the first SIGTERM, SIGINT, SIGUSR1 (the documented stop
+# signal) or SIGHUP (the terminal closed) to this script becomes SIGUSR1 to
+# mpirun, which forwards it to the ranks at once: they stop after a
+# checkpoint with status 75, and this script waits for mpirun and exits
+# with its status. (A signal not trapped here, SIGQUIT say, ends the script
+# alone and leaves the run going.) Should mpirun itself be signalled, the
+# ranks get 20 s (mpirun then also takes 2 x 20 s to exit after a rank's
+# status 75).
 export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-20}
 # shellcheck disable=SC2086 # MPIRUN_FLAGS is a list of flags
 setsid ${MPIRUN:-mpirun} -np "$RANKS" ${MPIRUN_FLAGS:-} "$APP" --print-binding --report "$RESULTS/report.json" "${output[@]}" "$@" \
   > >(tee "$RESULTS/stdout.txt") &
 launcher=$!
+# After a hangup every write to the terminal fails: no message is worth
+# ending the script over (set -e) and leaving mpirun unwaited for.
+say() { echo "run.sh: $*" || true; }
 stop() {
-  echo "run.sh: stopping at the next agreed step, after a checkpoint if they are on" >&2
+  say "stopping at the next agreed step, after a checkpoint if they are on" >&2
   kill -USR1 "$launcher" 2>/dev/null || true
-  trap 'echo "run.sh: already stopping; kill -KILL $launcher ends it at once" >&2' TERM INT
+  trap 'say "already stopping; kill -KILL $launcher ends it at once" >&2' TERM INT USR1 HUP
 }
-trap stop TERM INT
+trap stop TERM INT USR1 HUP
 status=
 while [ -z "$status" ]; do # a trapped signal interrupts wait (status > 128)
   code=0
   wait "$launcher" || code=$?
   if [ "$code" -le 128 ] || ! kill -0 "$launcher" 2>/dev/null; then status=$code; fi
 done
-[ "$status" -eq 0 ] || { echo "run.sh: results so far in $RESULTS (status $status)"; exit "$status"; }
-echo "run.sh: results in $RESULTS"
+[ "$status" -eq 0 ] || { say "results so far in $RESULTS (status $status)"; exit "$status"; }
+say "results in $RESULTS"
