@@ -41,7 +41,7 @@ def load_reports(pattern):
     for path in sorted(glob.glob(pattern, recursive=True)):
         try:
             r = json.load(open(path))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             continue
         if r.get("program") == "stencil-miniapp":
             r["_path"] = path

@@ -39,7 +39,7 @@ def load(folder):
                 continue
             try:
                 r = json.load(open(os.path.join(root, name)))
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):
                 continue
             if r.get("program") != "stencil-miniapp":
                 continue
@@ -223,7 +223,7 @@ def verify(out):
             fine = valid and image.shape[0] > 200 and image.shape[1] > 200 and colours > 8
             print("%s: %dx%d, %d colours sampled: %s" % (name, image.shape[1], image.shape[0], colours,
                                                          "ok" if fine else "BAD"))
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, RecursionError) as e:
             print("%s: %s" % (name, e))
             fine = False
         ok = ok and fine

@@ -78,6 +78,8 @@ expect 0 "verify a folder of slice images" python3 "$verify" "$work/slices"
 expect 3 "verify an interrupted folder" python3 "$verify" "$work/interrupted"
 grep -q "INCOMPLETE .*stencil-miniapp.lock" "$work/out.txt" || fail "the lock is not reported"
 expect 1 "verify a folder without outputs" python3 "$verify" "$work/empty"
+cp -r "$work/complete" "$work/deep-sidecar" && cp "$work/deep.json" "$work/deep-sidecar/snapshot_000002.json"
+expect 1 "verify a sidecar nested too deeply" python3 "$verify" "$work/deep-sidecar"
 expect 2 "verify with no folder" python3 "$verify"
 expect 2 "verify with an unknown flag" python3 "$verify" --frobnicate
 

@@ -70,7 +70,7 @@ def verify_checkpoint(folder, name, step, verified, problems):
         with open(meta_path) as f:
             text = f.read()
         meta = json.loads(text, object_pairs_hook=dict)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         problems.append(f"{name}/checkpoint.json: missing or not readable JSON ({e})")
         return
     if not isinstance(meta, dict) or meta.get("program") != "stencil-miniapp checkpoint":
@@ -165,7 +165,7 @@ def verify_folder(folder):
         try:
             with open(os.path.join(folder, name)) as f:
                 meta = json.load(f)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, RecursionError) as e:
             problems.append(f"{name}: not readable JSON ({e})")
             continue
         if not isinstance(meta, dict) or not {"file", "bytes", "crc32"} <= meta.keys():
