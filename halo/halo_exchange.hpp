@@ -115,6 +115,9 @@ public:
     // as the last boundary update would have (after the fields were set
     // from outside a step).
     bool fuses_pack() const { return fused_; }
+    // Whether this rank's boundary update stores any face: not where all
+    // its faces are z faces, which go whole and in place.
+    bool stores_faces() const { return fused_ && sinks_[0].count > 0; }
     const FaceSinks<T>& sinks_for(FieldView<T> next) const;
     std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
     void prime(FieldView<T> field, Stream& stream);

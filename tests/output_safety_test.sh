@@ -85,6 +85,16 @@ mini 2 "${small[@]}" --output "$work/dead" >"$work/taken.txt" 2>&1 || { cat "$wo
 grep -q "note: --output .*/dead: took over the lock of a run that died (host $(hostname), pid [0-9]*" "$work/taken.txt" ||
   { cat "$work/taken.txt"; fail "the dead run's lock was taken over without a word"; }
 python3 "$verify" "$work/dead" >/dev/null || fail "the run's files after the takeover do not verify"
+# With checkpoints, the folder inside --output has a lock of its own: each
+# takeover note names its folder, once.
+mini 2 "${small[@]}" --steps 1000 --checkpoint-every 5 --output "$work/dead2" --inject-fault fail-rank=0 >/dev/null 2>&1 &&
+  fail "the failing run with checkpoints exited 0"
+mini 2 "${small[@]}" --checkpoint-every 5 --output "$work/dead2" >"$work/taken2.txt" 2>&1 ||
+  { cat "$work/taken2.txt"; fail "the dead run's two locks were not taken over"; }
+if [ "$(grep -c "note: --output .*/dead2: took over the lock" "$work/taken2.txt")" != 1 ] ||
+  [ "$(grep -c "note: the checkpoint folder .*/dead2/checkpoints: took over the lock" "$work/taken2.txt")" != 1 ]; then
+  cat "$work/taken2.txt"; fail "the takeover notes do not name each folder once"
+fi
 # The user's files that only look like a run's are not judged (the mini-app
 # leaves them be too): not JSON, no sidecar, a .partial of their own.
 echo '{' >"$work/dead/snapshot_notes.json" && echo x >"$work/dead/snapshot_12.raw"

@@ -20,7 +20,11 @@ declare -A fused_of # per check: whether the fused pack ran
 check() {
   local name=$1 ranks=$2 want=$3 reason=$4
   shift 4
-  "$mpiexec" "$np_flag" "$ranks" "${preflags[@]}" "$app" --grid 24,20,28 --steps 3 --warmup 1 \
+  # Two ranks split along x, whose faces the slabs store (z faces go in place).
+  local split=()
+  # shellcheck disable=SC2054 # the commas are inside the process grid
+  [ "$ranks" = 2 ] && split=(--procs 2,1,1)
+  "$mpiexec" "$np_flag" "$ranks" "${preflags[@]}" "$app" --grid 24,20,28 --steps 3 --warmup 1 "${split[@]}" \
     --report "$work/$name.json" "$@" >"$work/$name.txt" 2>&1 ||
     { cat "$work/$name.txt"; fail "$name: the run failed"; }
   local line
@@ -38,8 +42,9 @@ if got != want:
 PY
   local fused=false pack
   if [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["halo_faces_rank0"])' \
-         "$work/$name.json")" = 0 ]; then # nothing to pack: no line
-    ! grep -q "^  halo pack" "$work/$name.txt" || fail "$name: a halo pack line without halo faces"
+         "$work/$name.json")" = 0 ]; then # nothing to pack
+    grep -qE "^  halo pack none \((--comm none exchanges nothing|rank 0 has no halo face)\)$" "$work/$name.txt" ||
+      { cat "$work/$name.txt"; fail "$name: no line 'halo pack none (REASON)' without halo faces"; }
     echo "$name: $line; no halo faces"
     return
   fi
@@ -74,4 +79,12 @@ got=${fused_of[on]}/${fused_of[off]}/${fused_of[auto_depth2]}/${fused_of[separat
 grep -q "^  halo pack separate (--pack separate)$" "$work/separate.txt" || fail "separate: not '--pack separate'"
 grep -q "^  halo pack separate (the fused pack needs overlap on, halo depth 1" "$work/fused_depth2.txt" ||
   fail "fused_depth2: no reason why the fused pack did not run"
+# Split along z alone, every face goes whole and in place: nothing packed,
+# and not reported as the fused pack.
+"$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 24,20,28 --steps 3 --warmup 1 --procs 1,1,2 \
+  --overlap on --report "$work/z.json" >"$work/z.txt" 2>&1 || { cat "$work/z.txt"; fail "z: the run failed"; }
+grep -q "^  halo pack none (rank 0's faces are z faces, sent whole and in place)$" "$work/z.txt" ||
+  { cat "$work/z.txt"; fail "z: not 'halo pack none' for faces in place"; }
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["fused_pack"] or d["halo_pack"] != "none")' \
+  "$work/z.json" || fail "z: the JSON says fused_pack or another halo_pack"
 echo "overlap reported as it ran"

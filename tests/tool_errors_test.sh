@@ -78,6 +78,12 @@ expect 0 "verify a folder of slice images" python3 "$verify" "$work/slices"
 expect 3 "verify an interrupted folder" python3 "$verify" "$work/interrupted"
 grep -q "INCOMPLETE .*stencil-miniapp.lock" "$work/out.txt" || fail "the lock is not reported"
 expect 1 "verify a folder without outputs" python3 "$verify" "$work/empty"
+# A sidecar copied over another step's: the step's raw file has lost its
+# description, which is a failure, not an unfinished run.
+cp -r "$work/complete" "$work/copied" && cp "$work/copied/snapshot_000002.json" "$work/copied/snapshot_000004.json"
+expect 1 "verify a sidecar copied over another step's" python3 "$verify" "$work/copied"
+grep -q "snapshot_000004.json: describes snapshot_000002.raw, not snapshot_000004.raw" "$work/out.txt" ||
+  { cat "$work/out.txt"; fail "the copied sidecar is not named"; }
 cp -r "$work/complete" "$work/deep-sidecar" && cp "$work/deep.json" "$work/deep-sidecar/snapshot_000002.json"
 expect 1 "verify a sidecar nested too deeply" python3 "$verify" "$work/deep-sidecar"
 expect 2 "verify with no folder" python3 "$verify"

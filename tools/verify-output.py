@@ -171,6 +171,12 @@ def verify_folder(folder):
         if not isinstance(meta, dict) or not {"file", "bytes", "crc32"} <= meta.keys():
             continue  # not a sidecar of ours (a report, say)
         data = meta["file"]
+        # A sidecar describes the file of its own name: one copied over
+        # another step's describes the wrong file, and that step's is lost.
+        own = name[:-len(".json")] + (".raw" if name.startswith("snapshot_") else ".bin")
+        if data != own:
+            problems.append(f"{name}: describes {data}, not {own} (copied over another's?)")
+            continue
         described.add(data)
         problem = file_problem(os.path.join(folder, data), data, meta["bytes"], meta["crc32"],
                                "its sidecar", name)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <utility>
 
 #ifndef STENCIL_GIT_REVISION
 #define STENCIL_GIT_REVISION "unknown"
@@ -118,12 +119,20 @@ Report summarize(const Simulation& sim, const Options& options, const RunPlan& p
 
 namespace {
 
-// Why the faces were stored as they were: the plan's reason, unless it
-// asked for the fused pack where that does not apply.
-std::string pack_reason(const Report& r) {
-    if (r.fused_pack || !r.plan.fused_pack) return r.plan.pack_reason;
-    return "the fused pack needs overlap on, halo depth 1 and a GPU-aware or NCCL exchange, or "
-           "faces all the rank's own";
+// How the faces were packed (fused, separate or none) and why: the plan's
+// reason, unless it asked for the fused pack where that does not apply, or
+// nothing is packed.
+std::pair<const char*, std::string> halo_pack(const Report& r) {
+    if (r.plan.comm_mode == CommMode::None) return {"none", "--comm none exchanges nothing"};
+    if (r.faces == 0) return {"none", "rank 0 has no halo face"};
+    if (r.fused_pack) return {"fused", r.plan.pack_reason};
+    if (!r.plan.fused_pack) return {"separate", r.plan.pack_reason};
+    const bool applies = r.plan.overlap && r.halo_depth == 1 &&
+                         (r.plan.comm_mode == CommMode::GpuAware ||
+                          r.plan.comm_mode == CommMode::Nccl || r.self_faces == r.faces);
+    if (applies) return {"none", "rank 0's faces are z faces, sent whole and in place"};
+    return {"separate", "the fused pack needs overlap on, halo depth 1 and a GPU-aware or NCCL "
+                        "exchange, or faces all the rank's own"};
 }
 
 // The report's first lines: the job, the problem, the halo exchange.
@@ -160,9 +169,8 @@ void print_problem(const Report& r) {
             "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
             "not sent\n",
             r.self_faces, r.faces);
-    if (r.faces > 0)
-        std::printf("  halo pack %s (%s)\n", r.fused_pack ? "fused" : "separate",
-                    pack_reason(r).c_str());
+    const auto [pack, why] = halo_pack(r);
+    std::printf("  halo pack %s (%s)\n", pack, why.c_str());
     print_trials(r.plan.trials);
 }
 
@@ -244,7 +252,8 @@ Json halo_faces_json(const Report& r) {
     return {{"halo_faces_rank0", r.faces},
             {"self_faces_rank0", r.self_faces},
             {"fused_pack", r.fused_pack},
-            {"pack_reason", pack_reason(r)}};
+            {"halo_pack", halo_pack(r).first},
+            {"pack_reason", halo_pack(r).second}};
 }
 
 // What the run asked to be told besides its speed: where the timeline went,

@@ -140,8 +140,10 @@ std::string lock_folder(const Options& c, const std::string& dir, OutputFolderLo
     std::error_code ignored;
     if (fs::equivalent(dir, c.output, ignored)) return {};
     std::string note;
+    // Named as the folder it is: inside --output, not --output itself.
+    const std::string name = c.checkpoint_dir.empty() ? "the checkpoint folder " + dir : named(c);
     const std::string why =
-        lock.take(dir, c.output_force, RunIdentity::of_this_process(), note, named(c));
+        lock.take(dir, c.output_force, RunIdentity::of_this_process(), note, name);
     if (!note.empty()) notes.push_back(note);
     return why;
 }

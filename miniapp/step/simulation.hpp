@@ -128,8 +128,9 @@ public:
     virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
     // This rank's halo faces; `self`: those it is its own neighbour for.
     virtual int halo_faces(int& self) const = 0;
-    // Whether the boundary kernels store the faces the next exchange sends
-    // (the fused pack: no pack launch, no unpack of the rank's own faces).
+    // Whether the boundary kernels store faces the next exchange sends (the
+    // fused pack: no pack launch, no unpack of the rank's own faces); false
+    // where all of this rank's faces are z faces, which go in place.
     virtual bool fused_pack() const = 0;
     // Whether steps replay captured graphs (--graphs; never on HOST).
     virtual bool graphs() const = 0;

@@ -56,7 +56,7 @@ public:
         self = exchange_->self_faces();
         return exchange_->faces();
     }
-    bool fused_pack() const override { return exchange_->fuses_pack(); }
+    bool fused_pack() const override { return exchange_->stores_faces(); }
     int steps_done() const override { return first_step_ + steps_done_; }
     void start_window() override;
     const LaunchShape& interior_shape() const override {
