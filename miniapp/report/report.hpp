@@ -57,6 +57,11 @@ Report summarize(const Simulation& sim, const Options& options, const RunPlan& p
                  const std::vector<ShapeChoice>& shapes);
 
 void print_report(const Report& report);
+// The run's context as the JSON report and the --timeline file both give
+// it: program, label, revision, back-end, devices, ranks and their grid,
+// the problem's size and precision, the halo path, overlap, pack, depth,
+// graphs.
+Json run_context(const Report& report);
 // Writes the JSON report; returns an empty string or why it could not.
 std::string write_json(const Report& report, const std::string& path);
 

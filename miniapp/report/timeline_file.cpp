@@ -87,37 +87,23 @@ void add_metadata(Json& events, int rank) {
 
 // What the spans are of: the run's settings, each step's schedule.
 Json other_data(const Report& r, const Timeline& timeline) {
-    const Options& c = r.options;
-    return {{"program", "stencil-miniapp"},
-            {"revision", r.revision},
-            {"label", c.label},
-            {"backend", r.backend},
-            {"devices", r.devices},
-            {"ranks", r.ranks},
-            {"procs", r.dims},
-            {"grid", r.grid},
-            {"radius", c.radius},
-            {"precision", precision_name(c.precision)},
-            {"comm", r.comm_mode},
-            {"overlap", r.plan.overlap},
-            {"overlap_reason", r.plan.overlap_reason},
-            {"fused_pack", r.fused_pack},
-            {"halo_depth", r.halo_depth},
-            {"graphs", r.graphs},
-            {"device_spans", r.graphs ? "events of the sampled graph twin (recorded inside the "
-                                        "graph, around each phase's work)"
-                                      : "events recorded on the phase's stream before and after "
-                                        "its work"},
-            {"host_spans", "the host's clock before and after the phase"},
-            {"clock", "microseconds from an MPI_Barrier at the first sampled step; device "
-                      "events put on the host clock by an anchor event on the compute stream"},
-            {"sampled", "the first " + std::to_string(Timeline::kKeepCycles) +
-                            " sampled deep-halo cycles (one cycle in " +
-                            std::to_string(kPhaseSampling) + " is sampled)"},
-            {"schedules", timeline.schedules()},
-            {"schedule_note", "schedules[ring_step]: the step's phases in order "
-                              "(step_phases describe()); args.ring_step of each span names its "
-                              "schedule, args.index its place there"}};
+    Json doc = run_context(r);
+    doc.update(
+        Json{{"device_spans", r.graphs ? "events of the sampled graph twin (recorded inside the "
+                                         "graph, around each phase's work)"
+                                       : "events recorded on the phase's stream before and after "
+                                         "its work"},
+             {"host_spans", "the host's clock before and after the phase"},
+             {"clock", "microseconds from an MPI_Barrier at the first sampled step; device "
+                       "events put on the host clock by an anchor event on the compute stream"},
+             {"sampled", "the first " + std::to_string(Timeline::kKeepCycles) +
+                             " sampled deep-halo cycles (one cycle in " +
+                             std::to_string(kPhaseSampling) + " is sampled)"},
+             {"schedules", timeline.schedules()},
+             {"schedule_note", "schedules[ring_step]: the step's phases in order "
+                               "(step_phases describe()); args.ring_step of each span names its "
+                               "schedule, args.index its place there"}});
+    return doc;
 }
 
 Json trace(const Report& r, const Timeline& timeline, const std::vector<double>& flat,
