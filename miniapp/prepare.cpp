@@ -1,0 +1,80 @@
+#include "prepare.hpp"
+
+#include "config/memory_check.hpp"
+#include "config/model_file.hpp"
+#include "config/warnings.hpp"
+#include "mpi_util.hpp"
+#include "outputs/outputs.hpp"
+#include "report/timeline_file.hpp"
+#include "restart/checkpoint.hpp"
+#include "restart/stop_request.hpp"
+#include "step/halo_depth.hpp"
+#include "step/overlap.hpp"
+#include "thread_team.hpp"
+
+#include <cstdio>
+#include <utility>
+
+namespace stencil {
+namespace {
+
+// Rank 0 tries the report's and the timeline's paths now rather than after
+// an hour of compute; the verdict is broadcast so that every rank refuses
+// together.
+std::string check_end_files_writable(const Options& c) {
+    std::string why;
+    if (world_rank() == 0) {
+        if (!c.timeline.empty()) why = end_file_problem(c, "--timeline", c.timeline);
+        if (why.empty() && !c.report.empty()) why = end_file_problem(c, "--report", c.report);
+    }
+    return first_problem(MPI_COMM_WORLD, why);
+}
+
+} // namespace
+
+std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lock,
+                    OutputFolderLock& checkpoint_lock) {
+    RunPlan& plan = run.plan;
+    Physics& physics = run.physics;
+    const ThreadTeam team = size_thread_team(MPI_COMM_WORLD); // before any OpenMP region
+    if (!team.problem.empty()) return team.problem;
+    plan.aids = c.aids; // test aid: the run plants what the options ask for
+    if (const std::string why = plan.aids.rank_problem(world_size()); !why.empty()) return why;
+    if (const std::string why = plan_grids(c, world_size(), plan); !why.empty()) return why;
+    if (c.model == ModelKind::File)
+        if (const std::string why = check_model_file(c, plan, physics.c_min, physics.c_max);
+            !why.empty())
+            return why;
+    if (const std::string why = resolve_physics(c, plan.grid, physics); !why.empty()) return why;
+    if (const std::string why = check_end_files_writable(c); !why.empty()) return why;
+    if (const std::string why = prepare_outputs(c, plan, folder_lock); !why.empty()) return why;
+    if (const std::string why = prepare_checkpoint_folder(c, plan, physics, checkpoint_lock);
+        !why.empty())
+        return why;
+    // A second stop signal leaves no lock either.
+    remove_on_immediate_exit(folder_lock.path(), checkpoint_lock.path());
+    std::vector<std::string> warnings = input_warnings(c, plan, physics);
+    if (!team.warning.empty()) warnings.push_back(team.warning);
+    print_warnings(warnings);
+    run.aware = detect_gpu_aware_mpi();
+    if (const std::string why = plan_comm(c.comm, run.aware, plan); !why.empty()) return why;
+    run.binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
+    run.binding.team = team;
+    if (const std::string why = check_memory(c, plan, run.binding); !why.empty()) return why;
+    if (c.print_binding) {
+        const std::string table = binding_table(run.binding, MPI_COMM_WORLD);
+        if (world_rank() == 0) std::printf("%s", table.c_str());
+    }
+    // Overlap first (at the explicit depth, else 1), then the depth with it.
+    OverlapDecision overlap = choose_overlap(c, plan, physics);
+    plan.overlap = overlap.overlap, plan.overlap_reason = std::move(overlap.reason);
+    plan.fused_pack = overlap.fused_pack, plan.pack_reason = std::move(overlap.pack_reason);
+    plan.trials = std::move(overlap.trials);
+    HaloDepthChoice depth = choose_halo_depth(c, plan, physics, overlap.at_depth_one);
+    plan.halo_depth = depth.depth, plan.halo_depth_reason = depth.reason;
+    for (TrialRecord& trial : depth.trials)
+        plan.trials.push_back(std::move(trial));
+    return {};
+}
+
+} // namespace stencil
