@@ -10,20 +10,6 @@
 
 namespace stencil {
 
-const char* comm_mode_name(CommMode mode) {
-    switch (mode) {
-    case CommMode::Staged:
-        return "staged";
-    case CommMode::GpuAware:
-        return "gpu-aware";
-    case CommMode::Nccl:
-        return "nccl";
-    case CommMode::None:
-        return "none";
-    }
-    return "?";
-}
-
 template <class T>
 HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth,
                               CommMode mode, const std::vector<T*>& arrays, Stream& halo_stream,

@@ -24,6 +24,7 @@
 // nothing (timing only).
 #pragma once
 
+#include "comm_mode.hpp"
 #include "decomposition.hpp"
 #include "face_sinks.hpp"
 #include "field.hpp"
@@ -39,8 +40,6 @@
 
 namespace stencil {
 
-enum class CommMode { Staged, GpuAware, Nccl, None };
-const char* comm_mode_name(CommMode mode);
 
 // Steps whose timers may be in flight at once: the caller reads a step's
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.

@@ -7,7 +7,7 @@
 
 #include "config/options.hpp"
 #include "gpu_aware.hpp"
-#include "halo_exchange.hpp"
+#include "comm_mode.hpp"
 #include "testing/test_aids.hpp"
 
 #include <array>

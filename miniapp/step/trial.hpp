@@ -8,6 +8,8 @@
 #include "config/options.hpp"
 #include "config/run_plan.hpp"
 
+#include <mpi.h>
+
 #include <string>
 #include <vector>
 
