@@ -135,15 +135,10 @@ bool HaloExchange<T>::set_short_fused_pack() {
     return planted;
 }
 
-#define STENCIL_INSTANTIATE_FUSED_PACK(T)                                                          \
-    template void HaloExchange<T>::build_fused_tables();                                           \
-    template int HaloExchange<T>::array_of(const T*) const;                                        \
-    template const FaceSinks<T>& HaloExchange<T>::sinks_for(FieldView<T>) const;                   \
-    template std::vector<T*> HaloExchange<T>::sink_copies(FieldView<T>, int, int, int) const;      \
-    template void HaloExchange<T>::prime(FieldView<T>, Stream&);                                   \
-    template void HaloExchange<T>::before_boundary(FieldView<T>, FieldView<T>, bool);              \
-    template bool HaloExchange<T>::set_short_fused_pack();
-STENCIL_INSTANTIATE_FUSED_PACK(float)
-STENCIL_INSTANTIATE_FUSED_PACK(double)
+// Both precisions: an explicit instantiation of the class instantiates the
+// members defined in this file (C++17 [temp.explicit]/10), as
+// halo_exchange.cpp's does those defined there.
+template class HaloExchange<float>;
+template class HaloExchange<double>;
 
 } // namespace stencil

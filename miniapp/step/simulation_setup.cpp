@@ -192,16 +192,8 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
     });
 }
 
-// The members defined here, for both precisions (the class itself is
-// instantiated in simulation.cpp).
-#define STENCIL_INSTANTIATE_SETUP(T)                                                               \
-    template SimulationOf<T>::SimulationOf(const Options&, const RunPlan&, const Physics&,         \
-                                           MPI_Comm);                                              \
-    template void SimulationOf<T>::setup_boxes();                                                  \
-    template void SimulationOf<T>::setup_source();                                                 \
-    template void SimulationOf<T>::setup_fields();                                                 \
-    template void SimulationOf<T>::setup_update(const std::array<int, 3>&);
-STENCIL_INSTANTIATE_SETUP(float)
-STENCIL_INSTANTIATE_SETUP(double)
+// Both precisions: the members defined in this file (see simulation_queries.cpp).
+template class SimulationOf<float>;
+template class SimulationOf<double>;
 
 } // namespace stencil
