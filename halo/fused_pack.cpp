@@ -1,7 +1,6 @@
 // HaloExchange's fused pack (halo_exchange.hpp, kernels/face_sinks.hpp):
 // the sinks the boundary update stores faces into, the source's copies in
-// them, the priming that stands in for the update that did not run, and
-// the test aids that show a fault in any of it is caught.
+// them, and the priming that stands in for the update that did not run.
 #include "halo_exchange.hpp"
 
 #include "field_ops.hpp"
@@ -116,23 +115,6 @@ void HaloExchange<T>::prime(FieldView<T> field, Stream& stream) {
                        send_source(faces_[std::size_t(f.opposite)], field, field),
                        f.count * sizeof(T), stream);
     launch_unpack_faces<T>(field, self_unpack_, stream);
-}
-
-template <class T>
-void HaloExchange<T>::before_boundary(FieldView<T> field, FieldView<T> next, bool poison) {
-    if (!fused_) return;
-    if (poison) // test aid: what the sinks must overwrite in `next`
-        for (const Box& b : self_targets_)
-            launch_fill(next, b, T(std::nan("")), stream_);
-    if (drop_one_face_) drop_first_face(field, field); // test aid
-}
-
-template <class T>
-bool HaloExchange<T>::set_short_fused_pack() {
-    bool planted = false;
-    for (FaceSinks<T>& sinks : sinks_)
-        if (sinks.count) --sinks.box[0].x1, planted = true;
-    return planted;
 }
 
 // Both precisions: an explicit instantiation of the class instantiates the

@@ -1,7 +1,6 @@
 #include "halo_exchange.hpp"
 
 #include "field_ops.hpp"
-#include "nccl_comm.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -25,17 +24,7 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
     allocate_buffers();
     build_face_tables();
     if (fused_) build_fused_tables();
-    order_receives_for_nccl();
-    if (mode == CommMode::Nccl) {
-#if STENCIL_HAVE_NCCL
-        nccl_ = std::make_unique<NcclComm>(d.cart.get());
-#else
-        fatal("--comm nccl: this build has no NCCL/RCCL");
-#endif
-    }
-    if (mode == CommMode::GpuAware || mode == CommMode::Staged)
-        for (std::size_t a = 0; a < arrays.size(); ++a)
-            make_requests(d, arrays[a], arrays[arrays.size() - 1 - a]);
+    connect_path(d);
 }
 
 template <class T>
@@ -67,12 +56,6 @@ void HaloExchange<T>::allocate_buffers() {
             else
                 f.send_device = device_buffer(f.count);
             if (!f.self) f.recv_device = device_buffer(f.count);
-        }
-        if (mode_ == CommMode::Staged && !f.self) {
-            pinned_buffers_.emplace_back(f.count);
-            f.send_host = pinned_buffers_.back().data();
-            pinned_buffers_.emplace_back(f.count);
-            f.recv_host = pinned_buffers_.back().data();
         }
         bytes_ += 2 * f.count * sizeof(T);
     }
@@ -109,35 +92,40 @@ void HaloExchange<T>::build_face_tables() {
 }
 
 template <class T>
-void HaloExchange<T>::order_receives_for_nccl() {
-    for (std::size_t f = 0; f < faces_.size(); ++f)
-        recv_order_.push_back(f);
-    std::stable_sort(recv_order_.begin(), recv_order_.end(), [&](std::size_t a, std::size_t b) {
-        return opposite(direction_index(faces_[a].dir)) < opposite(direction_index(faces_[b].dir));
-    });
-}
-
-template <class T>
-void HaloExchange<T>::make_requests(const Decomposition& d, T* field_base, T* previous_base) {
-    // One request set per time-level array as p(t_n) (the other is then
-    // p(t_n-1)), since in-place faces live in the arrays. The message
+void HaloExchange<T>::connect_path(const Decomposition& d) {
+    if (idle() || self_faces_ == faces()) return; // nothing goes to another rank
+    // The messages to other ranks, by the array that is p(t_n): in-place
+    // faces are its planes (the other array is then p(t_n-1)). The message
     // received from the neighbour at dir was sent towards -dir.
-    const FieldView<T> field = view_of(field_base, layout_),
-                       previous = view_of(previous_base, layout_);
-    origins_.push_back(field.origin);
-    PersistentRequests set;
+    std::vector<PathMessage<T>> messages;
+    std::vector<std::array<int, 2>> order; // each message's opposite direction and level
+    const auto view_at = [&](T* origin) { return view_of(origin - layout_.front, layout_); };
     for (const Face& f : faces_) {
         if (f.self) continue;
-        const int count = int(f.count), towards = direction_index(f.dir);
-        const void* send =
-            mode_ == CommMode::Staged ? f.send_host : send_source(f, field, previous);
-        void* recv = mode_ == CommMode::Staged ? f.recv_host : recv_target(f, field, previous);
-        set.add_recv(recv, count, mpi_datatype<T>(), f.peer,
-                     message_tag(opposite(towards), f.level()), d.cart.get());
-        set.add_send(send, count, mpi_datatype<T>(), f.peer, message_tag(towards, f.level()),
-                     d.cart.get());
+        const int towards = direction_index(f.dir);
+        PathMessage<T> m;
+        m.peer = f.peer, m.count = f.count;
+        m.send_tag = message_tag(towards, f.level());
+        m.recv_tag = message_tag(opposite(towards), f.level());
+        for (std::size_t a = 0; a < 2; ++a) {
+            const std::size_t p = std::min(a, array_origins_.size() - 1),
+                              q = array_origins_.size() - 1 - p;
+            const FieldView<T> field = view_at(array_origins_[p]),
+                               previous = view_at(array_origins_[q]);
+            m.send[a] = send_source(f, field, previous);
+            m.recv[a] = recv_target(f, field, previous);
+        }
+        messages.push_back(m);
+        order.push_back({opposite(towards), f.level()});
     }
-    requests_.push_back(std::move(set));
+    // Receives by opposite direction, then level: the order a peer's sends
+    // arrive in, which a path without tags matches by.
+    std::vector<std::size_t> receive_order(messages.size());
+    for (std::size_t n = 0; n < receive_order.size(); ++n)
+        receive_order[n] = n;
+    std::stable_sort(receive_order.begin(), receive_order.end(),
+                     [&](std::size_t a, std::size_t b) { return order[a][0] < order[b][0]; });
+    path_ = make_halo_path<T>(mode_, messages, receive_order, d.cart.get());
 }
 
 template <class T>
@@ -167,19 +155,12 @@ template <class T>
 HaloExchange<T>::~HaloExchange() = default;
 
 template <class T>
-PersistentRequests& HaloExchange<T>::requests_for(const T* origin) {
-    for (std::size_t a = 0; a < origins_.size(); ++a)
-        if (origins_[a] == origin) return requests_[a];
-    fatal("halo exchange asked to work on an array it was not built for");
-}
-
-template <class T>
 void HaloExchange<T>::begin(FieldView<T> field, FieldView<T> previous, int slot) {
+    (void)previous;
     slot_ = slot;
     timers_[slot_].post_ms = timers_[slot_].wait_ms = 0;
     if (!moves_data()) return;
-    if (mode_ == CommMode::Nccl) nccl_field_ = field, nccl_previous_ = previous;
-    if (host_between()) active_ = &requests_for(field.origin);
+    array_ = array_of(field.origin);
 }
 
 template <class T>
@@ -190,11 +171,7 @@ void HaloExchange<T>::pack(FieldView<T> field, FieldView<T> previous, bool timed
     // Fused: the last boundary update packed; only the event MPI waits for.
     if (pack_table_[0].count) launch_pack_faces<T>(field, pack_table_[0], stream_);
     if (pack_table_[1].count) launch_pack_faces<T>(previous, pack_table_[1], stream_);
-    if (mode_ == CommMode::Staged)
-        for (const Face& f : faces_)
-            if (!f.self)
-                copy_async(f.send_host, send_source(f, field, previous), f.count * sizeof(T),
-                           stream_);
+    if (path_) path_->after_pack(array_, stream_);
     if (timed || host_between()) t.pack_done.record(stream_);
 }
 
@@ -202,45 +179,15 @@ template <class T>
 void HaloExchange<T>::post() {
     if (!moves_data()) return;
     const double start = wall_clock_ms();
-    if (mode_ == CommMode::Nccl) {
-#if STENCIL_HAVE_NCCL
-        // Stream-ordered after the pack: no host synchronisation. One group,
-        // so NCCL pairs every send with its neighbour's receive at once.
-        //
-        // NCCL has no tags: between two ranks, messages match in the order
-        // they are posted. Sends go in message order, by direction and
-        // level; what a rank sends towards dir lands in its peer's halo at
-        // -dir, so the receives go by opposite direction, then level
-        // (recv_order_). That matters where one rank is the neighbour on
-        // several sides (itself, or the other of two on a periodic axis),
-        // or gets two messages from one side (deep halos' z faces).
-        NCCL_CHECK(ncclGroupStart());
-        for (const Face& f : faces_)
-            if (!f.self)
-                NCCL_CHECK(ncclSend(send_source(f, nccl_field_, nccl_previous_), f.count,
-                                    nccl_datatype<T>(), f.peer, nccl_->get(), stream_.handle()));
-        for (const std::size_t r : recv_order_) {
-            const Face& f = faces_[r];
-            if (!f.self)
-                NCCL_CHECK(ncclRecv(recv_target(f, nccl_field_, nccl_previous_), f.count,
-                                    nccl_datatype<T>(), f.peer, nccl_->get(), stream_.handle()));
-        }
-        NCCL_CHECK(ncclGroupEnd());
-#endif
-    } else if (active_ && !active_->empty()) {
-        // MPI knows nothing of streams: the packed data must be in place.
-        timers_[slot_].pack_done.synchronize();
-        active_->start_all();
-    }
+    if (path_) path_->post(array_, stream_, timers_[slot_].pack_done);
     timers_[slot_].post_ms = wall_clock_ms() - start;
 }
 
 template <class T>
 void HaloExchange<T>::wait() {
-    if (!active_) return;
+    if (!host_between()) return;
     const double start = wall_clock_ms();
-    active_->wait_all();
-    active_ = nullptr;
+    path_->wait();
     timers_[slot_].wait_ms = wall_clock_ms() - start;
 }
 
@@ -254,30 +201,11 @@ void HaloExchange<T>::unpack(FieldView<T> field, FieldView<T> previous, bool tim
             copy_async(recv_target(f, field, previous),
                        send_source(faces_[std::size_t(f.opposite)], field, previous),
                        f.count * sizeof(T), stream_);
-        else if (mode_ == CommMode::Staged && !f.self)
-            copy_async(recv_target(f, field, previous), f.recv_host, f.count * sizeof(T), stream_);
     }
+    if (path_) path_->before_unpack(array_, stream_);
     if (unpack_table_[0].count) launch_unpack_faces<T>(field, unpack_table_[0], stream_);
     if (unpack_table_[1].count) launch_unpack_faces<T>(previous, unpack_table_[1], stream_);
-    if (drop_one_face_ && !fused_) drop_first_face(field, previous); // fused: before_boundary()
     if (timed) t.unpack_done.record(stream_);
-}
-
-template <class T>
-void HaloExchange<T>::drop_first_face(FieldView<T> field, FieldView<T> previous) {
-    // A face's first part: every depth reads all of it.
-    for (const Face& f : faces_)
-        if (std::abs(f.dir[0]) + std::abs(f.dir[1]) + std::abs(f.dir[2]) == 1) {
-            launch_fill(f.level() == 0 ? field : previous, f.parts[0].recv, T(0), stream_);
-            return;
-        }
-}
-
-template <class T>
-void HaloExchange<T>::poison_halo(FieldView<T> field, FieldView<T> previous) {
-    if (!moves_data()) return; // nothing is received, and nothing would wait for the fill
-    if (received_[0].count) launch_fill_faces(field, received_[0], T(std::nan("")), stream_);
-    if (received_[1].count) launch_fill_faces(previous, received_[1], T(std::nan("")), stream_);
 }
 
 template <class T>
@@ -287,8 +215,9 @@ HaloPhaseTimes HaloExchange<T>::times(int slot) const {
     const SlotTimers& t = timers_[slot];
     h.pack = elapsed_ms(t.pack_start, t.pack_done);
     h.post = t.post_ms;
-    // NCCL's transfers run on the halo stream between the pack and the unpack.
-    h.wait = mode_ == CommMode::Nccl ? elapsed_ms(t.pack_done, t.unpack_start) : t.wait_ms;
+    // A stream-ordered path's transfers run on the halo stream between the
+    // pack and the unpack.
+    h.wait = host_between() ? t.wait_ms : elapsed_ms(t.pack_done, t.unpack_start);
     h.unpack = elapsed_ms(t.unpack_start, t.unpack_done);
     return h;
 }

@@ -6,8 +6,8 @@
 // Packed parts are copied into send buffers by one kernel per time level
 // and out of receive buffers by one more; depth 1's z faces are R whole
 // planes, contiguous, so they are sent from and received into the field
-// itself. Buffers and persistent MPI requests are made once; a set of
-// requests per time-level array, because in-place faces live in the array.
+// itself. Buffers, and the path's requests (one set per time-level array,
+// since in-place faces live in the array), are made once.
 //
 // The fused pack (depth 1 with overlap, GPU-aware MPI or NCCL, or a rank
 // whose every face is its own): the boundary slabs of step n store the
@@ -17,10 +17,8 @@
 // what came from other ranks, and a rank alone on a periodic box moves
 // nothing at all. prime() sets that state up once, where no step left it.
 //
-// Modes: GpuAware hands device buffers to MPI once the pack has completed;
-// Staged copies through pinned host buffers on the halo stream; Nccl
-// enqueues NCCL/RCCL sends and receives of the same device buffers on the
-// halo stream, in one group, with no host synchronisation; None moves
+// What travels between ranks is a halo path's to carry (halo_path.hpp: MPI,
+// staged MPI, NCCL), one type per --comm choice; CommMode::None moves
 // nothing (timing only).
 #pragma once
 
@@ -28,6 +26,7 @@
 #include "decomposition.hpp"
 #include "face_sinks.hpp"
 #include "field.hpp"
+#include "halo_path.hpp"
 #include "halo_plan.hpp"
 #include "launch_table.hpp"
 #include "layout.hpp"
@@ -40,7 +39,6 @@
 
 namespace stencil {
 
-
 // Steps whose timers may be in flight at once: the caller reads a step's
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
 inline constexpr int kHaloTimingSlots = 4;
@@ -49,8 +47,6 @@ inline constexpr int kHaloTimingSlots = 4;
 struct HaloPhaseTimes {
     double pack = 0, post = 0, wait = 0, unpack = 0;
 };
-
-class NcclComm;
 
 // The exchange of fields of T (float or double; explicitly instantiated).
 template <class T>
@@ -100,10 +96,7 @@ public:
     // Whether the host must act between pack and unpack (MPI knows nothing
     // of streams); with NCCL the whole exchange is stream-ordered.
     // Messages a rank exchanges with itself need no host either.
-    bool host_between() const {
-        return moves_data() && self_faces_ < faces() &&
-               (mode_ == CommMode::GpuAware || mode_ == CommMode::Staged);
-    }
+    bool host_between() const { return moves_data() && path_ && path_->host_between(); }
 
     // The fused pack (see the top of this file). fuses_pack(): whether it
     // applies. sinks_for(next): where the boundary update writing `next`
@@ -120,21 +113,6 @@ public:
     const FaceSinks<T>& sinks_for(FieldView<T> next) const;
     std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
     void prime(FieldView<T> field, Stream& stream);
-    // Test aids of the fused pack, on the halo stream before the boundary
-    // update: NaN over the halos of `next` the sinks must overwrite
-    // (--poison-halo), and the planted dropped face (drop-face).
-    void before_boundary(FieldView<T> field, FieldView<T> next, bool poison);
-    // Planted: the first sink one cell short along x (--inject-fault
-    // short-fused-pack); false where this rank's slabs store no face.
-    bool set_short_fused_pack();
-
-    // Testing aids. poison_halo fills every halo cell that will be received
-    // with NaN, on the halo stream (call before pack). drop_one_face makes
-    // unpack() zero the first received part instead, a planted bug that
-    // --check must catch.
-    void poison_halo(FieldView<T> field, FieldView<T> previous);
-    void set_drop_one_face(bool drop) { drop_one_face_ = drop; }
-
     // The phases of the step that used `slot`, once the device has finished
     // it (the caller has synchronised an event recorded after unpack()), if
     // that step was timed.
@@ -148,28 +126,27 @@ public:
     int faces() const { return int(faces_.size()); }
 
 private:
+    template <class>
+    friend class HaloFaults; // the planted faults (halo_faults.hpp) reach the tables
+
     struct Face : HaloMessage {
         int level() const { return parts.front().level; } // the field of an in-place message
         T* send_device = nullptr;                         // pack buffer (every packed message)
         T* send_by_array[2] = {};                         // fused: the faces of array a's values
         T* recv_device = nullptr;
-        T* send_host = nullptr; // pinned staging (Staged mode)
-        T* recv_host = nullptr;
         int opposite = -1; // self: the message towards -dir, whose cells fill this halo
     };
-    // The constructor's steps: the messages of the plan; their device and
-    // pinned buffers; the pack and unpack tables by time level; NCCL's
-    // receive order; one persistent request set per time-level array.
+    // The constructor's steps: the messages of the plan; their device
+    // buffers; the pack and unpack tables by time level; the path that
+    // carries the messages to other ranks.
     void plan_faces(const Decomposition& d, int radius, int depth);
     void allocate_buffers();
     void build_face_tables();
-    void order_receives_for_nccl();
-    void make_requests(const Decomposition& d, T* field_base, T* previous_base);
+    void connect_path(const Decomposition& d);
     // The fused pack's tables (fused_pack.cpp): per time-level array, the
     // sinks and the priming pack; the self faces' priming unpack.
     void build_fused_tables();
     int array_of(const T* origin) const;
-    void drop_first_face(FieldView<T> field, FieldView<T> previous);
     // Where a message's cells are sent from and received into: its buffers,
     // or for an in-place message the planes of `field` or `previous`.
     const T* send_source(const Face& f, FieldView<T> field, FieldView<T> previous) const;
@@ -177,7 +154,6 @@ private:
     // The message this rank's peer sends towards it for `f`: towards -dir,
     // with the same level; the same rank's own where f is a self message.
     std::size_t matching(const Face& f) const;
-    PersistentRequests& requests_for(const T* origin);
     bool idle() const { return faces_.empty() || mode_ == CommMode::None; }
 
     CommMode mode_;
@@ -185,20 +161,15 @@ private:
     Stream& stream_;
     std::vector<Face> faces_;
     std::vector<DeviceArray<T>> device_buffers_;
-    std::vector<PinnedArray<T>> pinned_buffers_;
     // By time level: the packed parts, their unpacks, every received part.
     FaceTable<T> pack_table_[2], unpack_table_[2], received_[2];
-    std::vector<const T*> origins_;
     std::vector<T*> array_origins_; // of the time-level arrays, in the order given
     bool fused_ = false;
     FaceSinks<T> sinks_[2]; // fused: by the array the boundary writes
     FaceTable<T> prime_pack_[2], self_unpack_;
-    std::vector<Box> self_targets_;            // fused: the halo boxes the sinks fill
-    std::vector<PersistentRequests> requests_; // one set per time-level array
-    PersistentRequests* active_ = nullptr;
-    std::unique_ptr<NcclComm> nccl_;
-    FieldView<T> nccl_field_{}, nccl_previous_{};
-    std::vector<std::size_t> recv_order_; // faces_ by opposite direction, then level (NCCL)
+    std::vector<Box> self_targets_;     // fused: the halo boxes the sinks fill
+    std::unique_ptr<HaloPath<T>> path_; // the messages to other ranks; none where none go
+    int array_ = 0;                     // of the step in progress: array_origins_ index of p
     struct SlotTimers {
         Event pack_start, pack_done, unpack_start, unpack_done;
         double post_ms = 0, wait_ms = 0; // host-side
@@ -207,7 +178,6 @@ private:
     int slot_ = 0; // of the step in progress
     std::size_t bytes_ = 0, largest_ = 0;
     int self_faces_ = 0;
-    bool drop_one_face_ = false;
 };
 
 } // namespace stencil

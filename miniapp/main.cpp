@@ -61,7 +61,7 @@ long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const
         // can do).
         RunPlan one = plan;
         one.procs = {1, 1, 1};
-        one.aids = plan.aids.without_exchange_bugs(); // test aid
+        one.aids = plan.aids.without_exchange_bugs();
         one.halo_depth = 1; // exchanged every step: not what is under test
         // One whole-box update after an unfused exchange: neither the slabs
         // nor the fused pack, which a periodic domain would otherwise share.
@@ -81,11 +81,12 @@ long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const
     return differing;
 }
 
-// Test aid: --inject-fault short-fused-pack plants nothing where no rank's
+// --inject-fault short-fused-pack plants nothing where no rank's
 // slabs store a face (no fused pack: overlap off, a deeper halo, --pack
 // separate; or only z faces, which go in place), and a --check that passes
 // then proves nothing: said, so it is not read as caught.
-void warn_if_nothing_planted(const Simulation& sim) {
+void warn_if_nothing_planted(const Simulation& sim, const TestAids& aids) {
+    if (!aids.short_fused_pack()) return;
     int mine = sim.short_fused_pack_planted() ? 1 : 0, any = 0;
     MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     if (!any)
@@ -224,7 +225,7 @@ int run(int argc, char** argv) {
 
     const auto simulation = make_simulation(c, plan, physics, MPI_COMM_WORLD);
     Simulation& sim = *simulation;
-    if (plan.aids.short_fused_pack()) warn_if_nothing_planted(sim); // test aid
+    warn_if_nothing_planted(sim, plan.aids);
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
     if (!c.timeline.empty()) sim.record_timeline(); // before any step: graphs capture its events

@@ -9,6 +9,7 @@
 // mpirun with 1 rank (periodic: every message the rank's own) and with 2.
 #include "decomposition.hpp"
 #include "halo_exchange.hpp"
+#include "halo_faults.hpp"
 #include "halo_plan.hpp"
 #include "memory.hpp"
 #include "mpi_util.hpp"
@@ -122,13 +123,14 @@ int exchange_once(const Case& c, const std::array<int, 3>& grid, int radius, std
     Stream halo_stream(StreamPriority::High);
     HaloExchange<float> exchange(d, L, radius, c.depth, c.mode,
                                  {arrays[0].data(), arrays[1].data()}, halo_stream, c.fused);
-    exchange.set_drop_one_face(drop);
+    HaloFaults<float> faults(exchange, HaloFaultSet{false, drop, false});
     if (c.fused) exchange.prime(field, halo_stream);
     exchange.begin(field, previous, 0);
     exchange.pack(field, previous, false);
     exchange.post();
     exchange.wait();
     exchange.unpack(field, previous, false);
+    faults.after_unpack(field, previous);
     halo_stream.synchronize();
     const std::vector<HaloMessage> plan = plan_halo_messages(d, L, radius, c.depth);
     int wrong = 0;

@@ -1,9 +1,11 @@
 // The step's phase lists and how the graph runner splits them
-// (miniapp/step/step_phases.hpp), for every schedule a run can have. The
+// (miniapp/schedule/step_phases.hpp), for every schedule a run can have,
+// and the test aids planted into them (testing/planted_phases.hpp). The
 // lists are written out by hand from the design's order; the properties
 // below hold for every combination, so a change to the schedule that
 // breaks an ordering rule fails here before it reaches a GPU.
-#include "step/step_phases.hpp"
+#include "schedule/step_phases.hpp"
+#include "testing/planted_phases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -169,6 +171,57 @@ TEST(GraphRuns, CoverEveryPhaseOnceAndCaptureNoHostPhase) {
             }
             EXPECT_EQ(next, s.size());
         }
+}
+
+TestAids aids_of(const char* fault, bool poison) {
+    TestAids aids;
+    if (fault) {
+        EXPECT_EQ(aids.inject_fault(fault), "");
+    }
+    if (poison) aids.set_poison_halo();
+    return aids;
+}
+
+std::string planted(const ScheduleInputs& in, const TestAids& aids, bool fused) {
+    std::vector<Phase> s = step_phases(in, 0);
+    plant_in_schedule(s, aids, fused);
+    std::string text;
+    for (const Phase& p : s)
+        text += std::string(text.empty() ? "" : " ") + phase_name(p.kind) +
+                (p.kind == PhaseKind::Fault ? "#" + std::to_string(int(p.fault)) : "");
+    return text;
+}
+
+TEST(PlantedPhases, NoAidLeavesTheScheduleAsItIs) {
+    const ScheduleInputs in = inputs(true, true, true);
+    EXPECT_EQ(planted(in, TestAids{}, false), planted(in, TestAids{}, true));
+    std::vector<Phase> s = step_phases(in, 0);
+    plant_in_schedule(s, TestAids{}, false);
+    EXPECT_EQ(describe(s), describe(step_phases(in, 0)));
+}
+
+TEST(PlantedPhases, FaultsStrikeWhereTheyMust) {
+    const ScheduleInputs mpi = inputs(true, true, true);
+    // Separate pack: NaN before the pack (#1), the face zeroed after the unpack (#2).
+    EXPECT_EQ(planted(mpi, aids_of(nullptr, true), false),
+              "begin fork fault#1 pack interior post wait unpack boundary join source");
+    EXPECT_EQ(planted(mpi, aids_of("drop-face", false), false),
+              "begin fork pack interior post wait unpack fault#2 boundary join source");
+    // Fused pack: and before the slabs, which fill the rank's own halos (#3).
+    EXPECT_EQ(planted(mpi, aids_of("drop-face", true), true),
+              "begin fork fault#1 pack interior post wait unpack fault#3 boundary join source");
+    // early-boundary: the slabs right after the fork.
+    EXPECT_EQ(planted(mpi, aids_of("early-boundary", false), false),
+              "begin fork boundary pack interior post wait unpack join source");
+    // A rank alone on a periodic box with the fused pack: no pack, still #3.
+    ScheduleInputs alone = inputs(true, false, false);
+    alone.halos_ready = true;
+    EXPECT_EQ(planted(alone, aids_of(nullptr, true), true),
+              "begin fork interior fault#3 boundary join source");
+    // A deep halo's ring step exchanges nothing: nothing planted.
+    std::vector<Phase> ring = step_phases(mpi, 1);
+    plant_in_schedule(ring, aids_of("drop-face", true), false);
+    EXPECT_EQ(describe(ring), describe(step_phases(mpi, 1)));
 }
 
 } // namespace

@@ -5,28 +5,12 @@
 
 #include "field_ops.hpp"
 #include "stencil.hpp"
+#include "testing/planted_phases.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace stencil {
-
-namespace {
-
-// --inject-fault early-boundary: the slabs right after the step's fork,
-// before any halo of the step has arrived.
-void launch_boundary_first(std::vector<Phase>& phases) {
-    const auto boundary = std::find_if(
-        phases.begin(), phases.end(), [](const Phase& p) { return p.kind == PhaseKind::Boundary; });
-    if (boundary == phases.end()) return;
-    const Phase moved = *boundary;
-    phases.erase(boundary);
-    const auto fork = std::find_if(phases.begin(), phases.end(),
-                                   [](const Phase& p) { return p.kind == PhaseKind::Fork; });
-    phases.insert(fork == phases.end() ? phases.begin() + 1 : fork + 1, moved);
-}
-
-} // namespace
 
 template <class T>
 void SimulationOf<T>::shapes_changed() {
@@ -52,7 +36,7 @@ void SimulationOf<T>::setup_schedules() {
     in.halos_ready = exchange_->fuses_pack() && !exchange_->moves_data();
     for (int ring_step = 0; ring_step < depth_; ++ring_step) {
         schedules_.push_back(step_phases(in, ring_step));
-        if (plan_.aids.early_boundary()) launch_boundary_first(schedules_.back()); // test aid
+        plant_in_schedule(schedules_.back(), plan_.aids, exchange_->fuses_pack()); // test aids
         runs_.push_back(graph_runs(schedules_.back()));
     }
 }
@@ -73,7 +57,6 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Fork:
         return halo_.wait_for(compute_);
     case PhaseKind::Pack:
-        if (plan_.aids.poison_halo()) exchange_->poison_halo(s.p, s.next); // test aid
         return exchange_->pack(s.p, s.next, sampled);
     case PhaseKind::Interior: {
         const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
@@ -87,7 +70,6 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Unpack:
         return exchange_->unpack(s.p, s.next, sampled);
     case PhaseKind::Boundary:
-        exchange_->before_boundary(s.p, s.next, plan_.aids.poison_halo()); // test aids
         return timed_update(t.boundary_start, t.boundary_stop, [&] {
             update_tables_(s.p, s.next, vel_view(), slab_tables_, exchange_->sinks_for(s.next),
                            stream);
@@ -97,12 +79,22 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
                             [&] { update_(s.p, s.next, vel_view(), whole_, stream); });
     case PhaseKind::Join:
         return compute_.wait_for(halo_);
+    case PhaseKind::Fault:
+        return strike(phase.fault, s);
     case PhaseKind::Source:
         if (adds_source_)
             launch_add_source(source_cells_[std::size_t(s.ring_step)][array_of(s.next)], source_,
                               source_step_.data(), stream);
         return;
     }
+}
+
+template <class T>
+void SimulationOf<T>::strike(FaultSite site, const StepState& s) {
+    if (!faults_) return;
+    if (site == FaultSite::BeforePack) faults_->before_pack(s.p, s.next);
+    if (site == FaultSite::AfterUnpack) faults_->after_unpack(s.p, s.next);
+    if (site == FaultSite::BeforeBoundary) faults_->before_boundary(s.p, s.next);
 }
 
 template <class T>

@@ -30,36 +30,10 @@ constexpr int kPhaseSampling = 8;
 
 // A run seen by concern. make_simulation builds one object with all of
 // them (Simulation, below, in the precision options.precision selects:
-// SimulationOf<T>, simulation_impl.hpp); each caller takes the narrowest
-// it needs. Host copies of field values come back as double whatever the
-// precision: widening a float is exact, so bitwise comparisons still hold.
-
-// Advancing the run in time (the driver, checkpoints).
-class Stepping {
-public:
-    virtual ~Stepping() = default;
-    // Advances `steps` time steps; timed steps add to the statistics' totals().
-    virtual void run(int steps, bool timed) = 0;
-    // Back to t = 0: both time levels zero, the source's clock and the step
-    // count reset, the timers cleared. What the steps built is kept (launch
-    // shapes, buffers, captured graphs), so warm-up steps can be undone and
-    // --steps alone sets the physics (driver.cpp).
-    virtual void rewind() = 0;
-    // Continues from a checkpoint: rewind(), then this rank's interiors of
-    // p(t_n) and p(t_{n-1}) (x fastest, as interior_copy gives them) at
-    // step n = `step`; the halos come from the next step's exchange, which
-    // starts a fresh deep-halo cycle. steps_done() then counts from `step`.
-    virtual void restore(int step, const std::vector<double>& p,
-                         const std::vector<double>& p_prev) = 0;
-    virtual int steps_done() const = 0;
-    // Collective over the run's communicator: waits until this rank's steps
-    // so far are done, then for every rank, and measures the next timed
-    // step from here rather than from its predecessor's end. Without it a
-    // rank that reaches its timed steps first (warm-up, rewind, a restore,
-    // a checkpoint or a trial's set-up ending sooner there) charges its
-    // first step with the time it waits for the others' halos.
-    virtual void start_window() = 0;
-};
+// SimulationOf<T>, simulation_impl.hpp); a caller that needs one concern
+// alone takes it (the outputs the field's queries, the tuner the launch
+// shapes, the timeline file the timeline). Host copies of field values come back as double whatever
+// the precision: widening a float is exact, so bitwise comparisons still hold.
 
 // The current field p(t_n), as the outputs, checks and checkpoints read it.
 // Queries marked collective must be called by every rank.
@@ -114,10 +88,46 @@ public:
     virtual void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) = 0;
 };
 
-// What the run did and how it is set up, for the report.
-class RunStatistics {
+// --timeline: the phases of the first sampled steps as spans (timeline.hpp).
+class PhaseTimeline {
 public:
-    virtual ~RunStatistics() = default;
+    virtual ~PhaseTimeline() = default;
+    // From now on; before the first step, so that captured graphs hold the
+    // timeline's events (graphs captured before are dropped).
+    virtual void record_timeline() = 0;
+    // This rank's timeline so far, its steps settled first; null without
+    // record_timeline().
+    virtual const Timeline* timeline() const = 0;
+};
+
+// The whole run, for the driver that owns it: the concerns above that a
+// caller takes on their own, and what only the owner asks.
+class Simulation : public FieldQueries, public LaunchShapes, public PhaseTimeline {
+public:
+    // Advancing the run in time (the driver, checkpoints, the trials).
+    // Advances `steps` time steps; timed steps add to the statistics' totals().
+    virtual void run(int steps, bool timed) = 0;
+    // Back to t = 0: both time levels zero, the source's clock and the step
+    // count reset, the timers cleared. What the steps built is kept (launch
+    // shapes, buffers, captured graphs), so warm-up steps can be undone and
+    // --steps alone sets the physics (driver.cpp).
+    virtual void rewind() = 0;
+    // Continues from a checkpoint: rewind(), then this rank's interiors of
+    // p(t_n) and p(t_{n-1}) (x fastest, as interior_copy gives them) at
+    // step n = `step`; the halos come from the next step's exchange, which
+    // starts a fresh deep-halo cycle. steps_done() then counts from `step`.
+    virtual void restore(int step, const std::vector<double>& p,
+                         const std::vector<double>& p_prev) = 0;
+    virtual int steps_done() const = 0;
+    // Collective over the run's communicator: waits until this rank's steps
+    // so far are done, then for every rank, and measures the next timed
+    // step from here rather than from its predecessor's end. Without it a
+    // rank that reaches its timed steps first (warm-up, rewind, a restore,
+    // a checkpoint or a trial's set-up ending sooner there) charges its
+    // first step with the time it waits for the others' halos.
+    virtual void start_window() = 0;
+
+    // What the run did and how it is set up, for the report.
     virtual const PhaseTotals& totals() const = 0;
     virtual std::size_t halo_bytes_per_step() const = 0; // per exchange, sent and received
     // The halo depth k: a halo k*R deep, exchanged once every k steps.
@@ -134,38 +144,15 @@ public:
     virtual bool fused_pack() const = 0;
     // Whether steps replay captured graphs (--graphs; never on HOST).
     virtual bool graphs() const = 0;
-};
 
-// --timeline: the phases of the first sampled steps as spans (timeline.hpp).
-class PhaseTimeline {
-public:
-    virtual ~PhaseTimeline() = default;
-    // From now on; before the first step, so that captured graphs hold the
-    // timeline's events (graphs captured before are dropped).
-    virtual void record_timeline() = 0;
-    // This rank's timeline so far, its steps settled first; null without
-    // record_timeline().
-    virtual const Timeline* timeline() const = 0;
-};
-
-// What the test aids may do to a run (--inject-fault nan).
-class FieldFaults {
-public:
-    virtual ~FieldFaults() = default;
+    // What the planted faults do to a run (--inject-fault nan,
+    // short-fused-pack).
     // Collective: p at a global cell = value, on the rank that owns it.
     virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
     // Whether --inject-fault short-fused-pack shortened a face on this rank
     // (none where no face is stored by the slabs: z faces go in place).
     virtual bool short_fused_pack_planted() const = 0;
 };
-
-// The whole run, for the driver that owns it.
-class Simulation : public Stepping,
-                   public FieldQueries,
-                   public LaunchShapes,
-                   public RunStatistics,
-                   public PhaseTimeline,
-                   public FieldFaults {};
 
 // Collective over `comm`. The plan gives the global and process grids, the
 // halo path and depth; the element type is options.precision.

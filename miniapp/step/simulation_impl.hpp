@@ -4,10 +4,11 @@
 #pragma once
 
 #include "graph.hpp"
+#include "halo_faults.hpp"
+#include "schedule/step_phases.hpp"
 #include "source.hpp"
 #include "stencil.hpp"
 #include "step/simulation.hpp"
-#include "step/step_phases.hpp"
 #include "step/timeline.hpp"
 
 #include <array>
@@ -92,7 +93,9 @@ public:
     void settle() override { settle_timers(); }
     int first_nonfinite_rank() const override;
     void set_value_at(const std::array<int, 3>& cell, double value) override;
-    bool short_fused_pack_planted() const override { return short_planted_; }
+    bool short_fused_pack_planted() const override {
+        return faults_ && faults_->short_fused_pack_planted();
+    }
 
 private:
     // The wave update with the radius already fixed (dispatched once): over
@@ -131,6 +134,8 @@ private:
     void run_graphs(const StepState& s);
     // Enqueues (or, on the host, does) one phase; `sampled`: with its events.
     void enqueue(const Phase& phase, const StepState& s, bool sampled);
+    // A planted Fault phase's work (testing/planted_phases.hpp).
+    void strike(FaultSite site, const StepState& s);
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
     // --timeline: the phase's mark (timeline.hpp); it records in sampled
     // steps only (and in the sampled twin of a captured graph).
@@ -194,6 +199,7 @@ private:
     mutable Stream compute_{StreamPriority::Normal};
     Stream halo_{StreamPriority::High};
     std::unique_ptr<HaloExchange<T>> exchange_;
+    std::unique_ptr<HaloFaults<T>> faults_; // planted by --poison-halo, --inject-fault
     // The boxes of the wave update, each with its resolved launch shape
     // (wave_shape asks the occupancy API once here, not every step). With
     // deep halos "whole" is the interior grown by the ring the exchange
@@ -226,7 +232,6 @@ private:
     // where the fields were set from outside a step; the next exchange
     // step primes them first.
     bool primed_ = false;
-    bool short_planted_ = false; // test aid: short-fused-pack shortened a face here
 
     // What the const queries settle before they read a field: they wait for
     // the compute stream and read the steps' timers into totals_, which

@@ -142,8 +142,11 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
         std::make_unique<HaloExchange<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
                                           std::vector<T*>{fields_[0].data(), fields_[1].data()},
                                           halo_, plan_.fused_pack && plan_.overlap);
-    exchange_->set_drop_one_face(plan_.aids.drop_face()); // test aid
-    if (plan_.aids.short_fused_pack()) short_planted_ = exchange_->set_short_fused_pack(); // aid
+    const TestAids& aids = plan_.aids; // the halo faults it plants, if any
+    if (aids.poison_halo() || aids.drop_face() || aids.short_fused_pack())
+        faults_ = std::make_unique<HaloFaults<T>>(
+            *exchange_,
+            HaloFaultSet{aids.poison_halo(), aids.drop_face(), aids.short_fused_pack()});
     setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with

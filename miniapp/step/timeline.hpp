@@ -10,7 +10,7 @@
 // a common origin.
 #pragma once
 
-#include "step/step_phases.hpp"
+#include "schedule/step_phases.hpp"
 #include "stream.hpp"
 
 #include <mpi.h>

@@ -1,4 +1,4 @@
-#include "step/step_phases.hpp"
+#include "schedule/step_phases.hpp"
 
 namespace stencil {
 
@@ -101,6 +101,8 @@ const char* phase_name(PhaseKind kind) {
         return "join";
     case PhaseKind::Source:
         return "source";
+    case PhaseKind::Fault:
+        return "fault";
     }
     return "?";
 }

@@ -29,6 +29,16 @@ enum class PhaseKind {
     Whole,    // the whole box at once (overlap off), after the halos are in
     Join,     // the compute stream waits for the halo stream
     Source,   // the Ricker source, after the update of its cell
+    Fault,    // a planted fault (testing/planted_phases.hpp), never in a run's
+              // own schedule: the halo faults' work at this point (Phase::fault)
+};
+
+// Where a planted fault strikes (halo/halo_faults.hpp says what it does).
+enum class FaultSite {
+    None,
+    BeforePack,     // the received halos filled with NaN (--poison-halo)
+    AfterUnpack,    // the first received face zeroed (drop-face)
+    BeforeBoundary, // fused pack: NaN over the halos the slabs fill, the face zeroed
 };
 
 // Where a phase runs: on the host, or on one of the two streams.
@@ -37,6 +47,7 @@ enum class Lane { Host, Compute, Halo };
 struct Phase {
     PhaseKind kind;
     Lane lane;
+    FaultSite fault = FaultSite::None; // of a Fault phase
 };
 
 // What decides a schedule; all fixed at setup.

@@ -1,0 +1,46 @@
+#include "testing/planted_phases.hpp"
+
+#include <algorithm>
+
+namespace stencil {
+namespace {
+
+using Phases = std::vector<Phase>;
+
+Phases::iterator find(Phases& phases, PhaseKind kind) {
+    return std::find_if(phases.begin(), phases.end(),
+                        [kind](const Phase& p) { return p.kind == kind; });
+}
+
+// early-boundary: the slabs right after the step's fork.
+void boundary_first(Phases& phases) {
+    const auto boundary = find(phases, PhaseKind::Boundary);
+    if (boundary == phases.end()) return;
+    const Phase moved = *boundary;
+    phases.erase(boundary);
+    const auto fork = find(phases, PhaseKind::Fork);
+    phases.insert(fork == phases.end() ? phases.begin() + 1 : fork + 1, moved);
+}
+
+void insert_fault(Phases& phases, Phases::iterator at, FaultSite site) {
+    phases.insert(at, Phase{PhaseKind::Fault, Lane::Halo, site});
+}
+
+} // namespace
+
+void plant_in_schedule(Phases& phases, const TestAids& aids, bool fused) {
+    if (aids.early_boundary()) boundary_first(phases);
+    const auto pack = find(phases, PhaseKind::Pack);
+    if (aids.poison_halo() && pack != phases.end())
+        insert_fault(phases, pack, FaultSite::BeforePack);
+    const auto unpack = find(phases, PhaseKind::Unpack);
+    if (aids.drop_face() && !fused && unpack != phases.end())
+        insert_fault(phases, unpack + 1, FaultSite::AfterUnpack);
+    // The fused pack's slabs fill the rank's own halos: also where nothing
+    // else is exchanged (a rank alone on a periodic box).
+    const auto boundary = find(phases, PhaseKind::Boundary);
+    if (fused && (aids.poison_halo() || aids.drop_face()) && boundary != phases.end())
+        insert_fault(phases, boundary, FaultSite::BeforeBoundary);
+}
+
+} // namespace stencil
