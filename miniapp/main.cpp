@@ -123,8 +123,9 @@ int report_and_check(Simulation& sim, const Options& c, const RunPlan& plan, con
         if (report.cells_differing != 0) status = 1;
         report.reach = check_reach(plan, c.periodic, physics.source, c.radius, sim.steps_done());
         if (report.reach.reached < report.reach.boundaries && world_rank() == 0)
-            std::printf("check: the wave reached %d of the %d rank boundaries in %d steps: a halo "
-                        "bug at the others could not show (--steps %d reaches all)\n",
+            std::printf("check: the wave reached %d of the %d rank faces (a rank's halo from one "
+                        "neighbour) in %d steps: a halo bug at the others could not show "
+                        "(--steps %d reaches all)\n",
                         report.reach.reached, report.reach.boundaries, sim.steps_done(),
                         report.reach.steps_for_all);
     }

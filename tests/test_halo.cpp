@@ -255,35 +255,46 @@ RunPlan split(std::array<int, 3> grid, std::array<int, 3> procs) {
     return plan;
 }
 
-TEST(CheckReach, BoundariesTheSignalReachesAtRadiusRPerStep) {
-    // 48 cells split in two along z: the boundary sits between cells 23 and
-    // 24; a source at z = 5 is 19 cells from it, crossed after 5 steps of 4
-    // and seen by the halo one step later (as a planted drop-face showed).
+TEST(CheckReach, TheSignalMovesRCellsAlongOneAxisPerUpdate) {
+    EXPECT_EQ(steps_to_reach({0, 0, 0}, 4), 2);
+    EXPECT_EQ(steps_to_reach({0, 0, 15}, 4), 6);          // a planted drop-face showed from step 6
+    EXPECT_EQ(steps_to_reach({0, 17, 21}, 4), 5 + 6 + 2); // axes add up: a star stencil
+}
+
+TEST(CheckReach, EachRanksHaloFromEachNeighbour) {
+    // 48 cells split in two along z at 24. Rank 1 receives rank 0's cells
+    // 20..23, 15 from a source at z = 5: step 6; rank 0 receives rank 1's
+    // 24..27, 19 away: step 7 (5 updates of 4, then the halo's step).
     const RunPlan plan = split({48, 48, 48}, {1, 1, 2});
     const std::array<bool, 3> open{false, false, false};
     EXPECT_EQ(check_reach(plan, open, {24, 24, 5}, 4, 5).reached, 0);
     const CheckReach six = check_reach(plan, open, {24, 24, 5}, 4, 6);
-    EXPECT_EQ(six.boundaries, 1);
+    EXPECT_EQ(six.boundaries, 2);
     EXPECT_EQ(six.reached, 1);
-    EXPECT_EQ(six.steps_for_all, 6);
-    // From the other side: cell 40 is 17 cells past the boundary's cell 24.
-    EXPECT_EQ(check_reach(plan, open, {24, 24, 40}, 4, 6).steps_for_all, 6);
+    EXPECT_EQ(six.steps_for_all, 7);
+    // Split along y and z (2 x 2): a face of the ranks far from the source
+    // along y is reached only once the signal has crossed both axes.
+    const CheckReach four = check_reach(split({40, 36, 44}, {1, 2, 2}), open, {20, 34, 42}, 4, 7);
+    EXPECT_EQ(four.boundaries, 8);
+    EXPECT_EQ(four.reached, 3); // a planted drop-face passed --check at 7 steps
+    EXPECT_EQ(four.steps_for_all, 13);
 }
 
 TEST(CheckReach, APeriodicAxisWrapsAtItsEdges) {
-    // One rank along a periodic x: the wrap is its one boundary, reached
-    // from the nearer edge (cell 3: 4 cells to cross at R = 2).
+    // One rank along a periodic x: its two faces receive its own far cells.
+    // From cell 3 at R = 2: the -x face gets cells 38..39 (4 away), the +x
+    // face cells 0..1 (2 away).
     const std::array<bool, 3> x_only{true, false, false};
     const CheckReach one = check_reach(split({40, 8, 8}, {1, 1, 1}), x_only, {3, 4, 4}, 2, 10);
-    EXPECT_EQ(one.boundaries, 1);
-    EXPECT_EQ(one.steps_for_all, 3);
+    EXPECT_EQ(one.boundaries, 2);
+    EXPECT_EQ(one.steps_for_all, 4);
     // Uneven splits give the remainder to the first ranks: 10 cells in 3
-    // parts are 4, 3, 3, boundaries at 4 and 7.
+    // parts are 4, 3, 3; four faces between them.
     const CheckReach uneven =
-        check_reach(split({10, 8, 8}, {3, 1, 1}), {false, false, false}, {0, 4, 4}, 1, 8);
-    EXPECT_EQ(uneven.boundaries, 2);
-    EXPECT_EQ(uneven.steps_for_all, 8); // 7 cells from cell 0, then one step
-    EXPECT_EQ(uneven.reached, 2);
+        check_reach(split({10, 8, 8}, {3, 1, 1}), {false, false, false}, {0, 4, 4}, 1, 9);
+    EXPECT_EQ(uneven.boundaries, 4);
+    EXPECT_EQ(uneven.steps_for_all, 9); // rank 1 receives cells 7.. of rank 2: 7 away
+    EXPECT_EQ(uneven.reached, 4);
 }
 
 } // namespace

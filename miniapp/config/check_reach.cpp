@@ -1,39 +1,81 @@
 #include "config/check_reach.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 namespace stencil {
 namespace {
 
-// Steps until a halo moved across a boundary `cells` cells from the source
-// holds the signal: the source enters at step 1, then R cells a step; a
-// planted drop-face 19 cells away at R = 4 showed from step 6, not 5.
-int steps_over(int cells, int radius) {
-    return (cells + radius - 1) / radius + 1;
+// The first cell of each rank's piece of an axis of `n` cells in `parts`
+// (the remainder to the first ranks, as decompose() splits), and n.
+std::vector<int> splits(int n, int parts) {
+    std::vector<int> first{0};
+    for (int p = 0; p < parts; ++p)
+        first.push_back(first.back() + n / parts + (p < n % parts ? 1 : 0));
+    return first;
+}
+
+// Cells from `s` to the nearest of [lo, hi) along an axis of `n` cells,
+// around the wrap where the axis is periodic.
+int distance(int s, int lo, int hi, int n, bool periodic) {
+    int best = s < lo ? lo - s : s >= hi ? s - hi + 1 : 0;
+    if (periodic)
+        for (const int shift : {-n, n})
+            best = std::min(best, s + shift < lo    ? lo - s - shift
+                                  : s + shift >= hi ? s + shift - hi + 1
+                                                    : 0);
+    return best;
 }
 
 } // namespace
 
+int steps_to_reach(const std::array<int, 3>& cells, int radius) {
+    // A star stencil moves the signal up to R cells along one axis per
+    // update; p(t_1) holds the source alone, and step k reads the halo of
+    // p(t_k-1): a planted drop-face 15 cells past R = 4 showed from step 6.
+    int updates = 0;
+    for (const int d : cells)
+        updates += (d + radius - 1) / radius;
+    return updates + 2;
+}
+
 CheckReach check_reach(const RunPlan& plan, const std::array<bool, 3>& periodic,
                        const std::array<int, 3>& source, int radius, int steps) {
     CheckReach reach;
-    for (int a = 0; a < 3; ++a) {
-        const int n = plan.grid[a], parts = plan.procs[a], s = source[a];
-        std::vector<int> needed;
-        // Between cells b - 1 and b, for each split of the axis.
-        for (int p = 1, b = 0; p < parts; ++p) {
-            b += n / parts + (p - 1 < n % parts ? 1 : 0);
-            needed.push_back(steps_over(s < b ? b - s : s - b + 1, radius));
-        }
-        // The wrap of a periodic axis: from cell 0 to cell n - 1.
-        if (periodic[a]) needed.push_back(steps_over(std::min(s + 1, n - s), radius));
-        for (const int k : needed) {
-            ++reach.boundaries;
-            reach.reached += k <= steps;
-            reach.steps_for_all = std::max(reach.steps_for_all, k);
-        }
-    }
+    std::vector<int> first[3];
+    for (int a = 0; a < 3; ++a)
+        first[a] = splits(plan.grid[a], plan.procs[a]);
+    // Every rank's faces towards a neighbour (itself too, across a periodic
+    // axis it is alone along): what it receives there is the neighbour's
+    // R cells next to the face, across the rank's extent of the other axes.
+    for (int i = 0; i < plan.procs[0]; ++i)
+        for (int j = 0; j < plan.procs[1]; ++j)
+            for (int k = 0; k < plan.procs[2]; ++k) {
+                const int c[3] = {i, j, k};
+                for (int a = 0; a < 3; ++a)
+                    for (const int side : {-1, 1}) {
+                        const int n = plan.grid[a];
+                        const int lo = first[a][std::size_t(c[a])],
+                                  hi = first[a][std::size_t(c[a] + 1)];
+                        const bool edge = side < 0 ? lo == 0 : hi == n;
+                        if (edge && !periodic[a]) continue; // no neighbour there
+                        int from = side < 0 ? lo - radius : hi, to = from + radius;
+                        if (from < 0) from += n, to += n;
+                        if (from >= n) from -= n, to -= n;
+                        std::array<int, 3> d{};
+                        for (int b = 0; b < 3; ++b)
+                            d[std::size_t(b)] =
+                                b == a ? distance(source[a], from, to, n, periodic[a])
+                                       : distance(source[b], first[b][std::size_t(c[b])],
+                                                  first[b][std::size_t(c[b] + 1)], plan.grid[b],
+                                                  periodic[b]);
+                        const int needed = steps_to_reach(d, radius);
+                        ++reach.boundaries;
+                        reach.reached += needed <= steps;
+                        reach.steps_for_all = std::max(reach.steps_for_all, needed);
+                    }
+            }
     return reach;
 }
 

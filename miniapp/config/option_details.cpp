@@ -322,7 +322,8 @@ file against `checkpoint.json`.)md"},
      R"md(It needs a halo exchange: `--check` with `--comm none` is refused. A halo
 moved before the wave reaches it holds zeros either way, so a run too short
 for the wave (R cells a step from the source) to reach every rank boundary
-says so after the check line, with the `--steps` that reach all; the JSON's
+says so after the check line (per rank face: each rank's halo from one neighbour, the
+signal R cells along one axis per step), with the `--steps` that reach all; the JSON's
 `check` has `boundaries`, `boundaries_reached` and `steps_to_reach_all`.)md"},
     {"--nan-check", "An unstable run stops with the step and the first rank that saw it."},
     {"--quiet", "So it also drops the context lines and the phase table."},
