@@ -105,6 +105,37 @@ for f in snapshot_000016.raw snapshot_000040.raw traces.bin slice_x3_000040.png;
   cmp -s "$work/short/$f" "$work/long/$f" || fail "extended: $f differs from the uninterrupted run's"
 done
 echo "ok  the first run's end slice (step 20) gone, the files and bytes of the uninterrupted run"
+echo "== another run's files are never a report's or a timeline's"
+for target in stencil-miniapp.run.json snapshot_000016.json checkpoints/step_000040/checkpoint.json; do
+  before=$(fingerprint "$work/long")
+  rc=0
+  mini --steps 2 --report "$work/long/$target" >"$work/into-long.txt" 2>&1 || rc=$?
+  { [ "$rc" = 2 ] && grep -q "a name this program's runs write" "$work/into-long.txt"; } ||
+    { cat "$work/into-long.txt"; fail "--report $target was not refused"; }
+  [ "$(fingerprint "$work/long")" = "$before" ] || fail "--report $target changed the other run's folder"
+done
+echo "ok  --report into another run's record, sidecar or checkpoint refused, nothing changed"
+
+echo "== a user's file named as the record is refused, never overwritten"
+mkdir -p "$work/theirs" && echo "my notes" >"$work/theirs/stencil-miniapp.run.json"
+rc=0
+mini --steps 2 --snapshot-every 1 --output "$work/theirs" >"$work/theirs.txt" 2>&1 || rc=$?
+{ [ "$rc" = 2 ] && grep -q "is not this program's record of its outputs" "$work/theirs.txt"; } ||
+  { cat "$work/theirs.txt"; fail "a user's stencil-miniapp.run.json was not refused"; }
+[ "$(cat "$work/theirs/stencil-miniapp.run.json")" = "my notes" ] || fail "the user's file was overwritten"
+echo "ok  refused, the user's file as it was"
+
+echo "== a refused --output-force removes nothing"
+mini --steps 20 --snapshot-every 10 --output "$work/forced2" >/dev/null
+rm "$work/forced2/snapshot_000020.raw" && mkdir "$work/forced2/snapshot_000020.raw"
+before=$(fingerprint "$work/forced2")
+rc=0
+mini --steps 20 --snapshot-every 10 --output "$work/forced2" --output-force >"$work/forced2.txt" 2>&1 || rc=$?
+{ [ "$rc" = 2 ] && grep -q "is not a regular file; move it" "$work/forced2.txt"; } ||
+  { cat "$work/forced2.txt"; fail "--output-force over a folder in the way was not refused"; }
+[ "$(fingerprint "$work/forced2")" = "$before" ] || fail "the refused --output-force removed files"
+echo "ok  refused before removing anything"
+
 echo "== verify-output reads the folder's record"
 verify() { local rc=0; python3 "$here/../tools/verify-output.py" "$1" >"$work/verify.txt" 2>&1 || rc=$?; echo "$rc"; }
 [ "$(verify "$work/long")" = 0 ] || { cat "$work/verify.txt"; fail "a complete run does not verify"; }

@@ -2,6 +2,7 @@
 
 #include "io/checked_io.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -33,6 +34,19 @@ std::string RunManifest::read(const std::string& folder, RunManifest& out) {
     } catch (const Json::exception&) {
         return path + " lacks a field of this program's record of its outputs (damaged?)";
     }
+    return {};
+}
+
+std::string RunManifest::in_the_way(const std::string& folder) {
+    const std::string path = folder + "/" + kFileName;
+    std::error_code error;
+    const auto status = std::filesystem::symlink_status(path, error);
+    if (!std::filesystem::exists(status)) return {};
+    if (!std::filesystem::is_regular_file(status))
+        return path + " is not this program's record of its outputs (a link or a folder); move it";
+    RunManifest ignored;
+    if (const std::string why = read(folder, ignored); !why.empty())
+        return why + "; move it, or choose another folder";
     return {};
 }
 

@@ -28,6 +28,10 @@ struct RunManifest {
     // there is none, else why it cannot be read (damaged, not this
     // program's).
     static std::string read(const std::string& folder, RunManifest& out);
+    // "" where `folder` has no record, or one of this program's in a
+    // regular file; else why the run must not write its own there (a
+    // user's file of that name, a link, a folder, a damaged record).
+    static std::string in_the_way(const std::string& folder);
     // Writes it into `folder`, complete or not at all; "" or why not.
     std::string write(const std::string& folder) const;
     // Records `name` as written by this run (at its end only: `end`); a

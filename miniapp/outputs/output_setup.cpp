@@ -98,6 +98,7 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
 // refused even then: the run would write over them. "" or why not.
 std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& notes) {
     const std::string& dir = c.output;
+    if (std::string why = RunManifest::in_the_way(dir); !why.empty()) return "--output: " + why;
     const std::vector<std::string> earlier = earlier_outputs(dir);
     if (earlier.empty()) return {};
     RunManifest record;
@@ -119,14 +120,18 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
         return "--output " + dir + " already holds a finished run's outputs (" +
                std::to_string(listed.size()) + " files, such as " + listed.front() +
                "); choose another folder, or pass --output-force to replace them";
+    // Every one checked before any is removed: a refusal leaves the folder
+    // as it was.
     for (const std::string& name : listed) {
-        const std::string path = dir + "/" + name;
         std::error_code error;
-        if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, error)))
-            return "--output-force: " + path + " is not a regular file; move it";
-        if (std::remove(path.c_str()) != 0)
-            return "--output-force: cannot remove " + path + " (" + std::strerror(errno) + ")";
+        if (!std::filesystem::is_regular_file(
+                std::filesystem::symlink_status(dir + "/" + name, error)))
+            return "--output-force: " + dir + "/" + name + " is not a regular file; move it";
     }
+    for (const std::string& name : listed)
+        if (std::remove((dir + "/" + name).c_str()) != 0)
+            return "--output-force: cannot remove " + dir + "/" + name + " (" +
+                   std::strerror(errno) + ")";
     notes.push_back("--output-force: removed " + std::to_string(listed.size()) +
                     " files of an earlier run from " + dir);
     return {};

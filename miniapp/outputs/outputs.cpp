@@ -141,6 +141,7 @@ std::string Outputs::resume_at(int step, const std::string& lineage) {
 
 std::string Outputs::State::resume_record(int step, const std::string& lineage) {
     const std::string& dir = c.output;
+    if (std::string why = RunManifest::in_the_way(dir); !why.empty()) return "--output: " + why;
     RunManifest earlier;
     const std::string read = RunManifest::read(dir, earlier);
     const std::vector<std::string> present = earlier_outputs(dir);

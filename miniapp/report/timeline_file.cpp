@@ -5,6 +5,7 @@
 #include "io/output_folder.hpp"
 #include "mpi_util.hpp"
 #include "restart/checkpoint.hpp"
+#include "restart/checkpoint_identity.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -47,6 +48,14 @@ std::string end_file_problem(const Options& c, const std::string& option, const 
     if (same_path(path.parent_path().empty() ? "." : path.parent_path().string(), c.output) &&
         is_run_output_name(path.filename().string()))
         return named + ": a file the run writes into --output " + c.output + "; name another";
+    // A name this program's runs give their outputs, in any folder: it may
+    // be another run's lock, record, sidecar or checkpoint.
+    int step = 0;
+    bool partial = false;
+    if (is_run_output_name(path.filename().string()) ||
+        parse_step_name(path.parent_path().filename().string(), step, partial))
+        return named + ": a name this program's runs write (an output, a lock, a record, a "
+                       "checkpoint's file); name another";
     // A FIFO or a device would be replaced by the file written beside it.
     std::error_code error;
     const auto status = std::filesystem::status(file, error);
