@@ -84,6 +84,19 @@ cp -r "$work/complete" "$work/copied" && cp "$work/copied/snapshot_000002.json" 
 expect 1 "verify a sidecar copied over another step's" python3 "$verify" "$work/copied"
 grep -q "snapshot_000004.json: describes snapshot_000002.raw, not snapshot_000004.raw" "$work/out.txt" ||
   { cat "$work/out.txt"; fail "the copied sidecar is not named"; }
+# What the run's record lists, or a checkpoint's files beside it, changed:
+# corrupt (1), not incomplete or complete.
+cp -r "$work/complete" "$work/no-crc" &&
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["crc32"]; json.dump(d, open(sys.argv[1], "w"))' \
+    "$work/no-crc/snapshot_000002.json"
+expect 1 "verify a listed sidecar without its crc32" python3 "$verify" "$work/no-crc"
+args=(--checkpoint-every 2 --output "$work/checkpointed")
+run "$@" >/dev/null
+cp -r "$work/checkpointed" "$work/no-meta" && rm "$work/no-meta/checkpoints/step_000004/checkpoint.json"
+expect 1 "verify a checkpoint without its checkpoint.json" python3 "$verify" "$work/no-meta"
+cp -r "$work/checkpointed" "$work/not-ours" &&
+  sed -i 's/stencil-miniapp checkpoint/another program/' "$work/not-ours/checkpoints/step_000004/checkpoint.json"
+expect 1 "verify a checkpoint.json said to be another program's" python3 "$verify" "$work/not-ours"
 cp -r "$work/complete" "$work/deep-sidecar" && cp "$work/deep.json" "$work/deep-sidecar/snapshot_000002.json"
 expect 1 "verify a sidecar nested too deeply" python3 "$verify" "$work/deep-sidecar"
 expect 2 "verify with no folder" python3 "$verify"

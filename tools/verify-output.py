@@ -57,10 +57,14 @@ def file_problem(path, name, bytes_, crc_text, source, described_by):
     return None
 
 
+LEVELS = ("p.raw", "p_prev.raw")  # the files a checkpoint is written as
+
+
 def is_checkpoint(path):
-    """Whether the folder at path holds a checkpoint.json (a folder named
-    step_NNNNNN without one is the user's: the program writes it first)."""
-    return os.path.isfile(os.path.join(path, "checkpoint.json"))
+    """Whether the folder at path holds a checkpoint.json, or the files a
+    checkpoint is written as (a folder named step_NNNNNN with neither is
+    the user's: the program writes its checkpoint.json first)."""
+    return any(os.path.isfile(os.path.join(path, n)) for n in ("checkpoint.json",) + LEVELS)
 
 
 def verify_checkpoint(folder, name, step, verified, problems):
@@ -74,7 +78,10 @@ def verify_checkpoint(folder, name, step, verified, problems):
         problems.append(f"{name}/checkpoint.json: missing or not readable JSON ({e})")
         return
     if not isinstance(meta, dict) or meta.get("program") != "stencil-miniapp checkpoint":
-        return  # a folder of the user's, named like a checkpoint
+        if any(os.path.isfile(os.path.join(folder, name, n)) for n in LEVELS):
+            problems.append(f"{name}/checkpoint.json: not this program's, beside a checkpoint's "
+                            "files (changed?)")
+        return  # otherwise a folder of the user's, named like a checkpoint
     said = meta.pop("crc32", None)
     own = f"{zlib.crc32(json.dumps(meta, separators=(',', ':'), ensure_ascii=False).encode()):08x}"
     if said != own:
@@ -114,7 +121,7 @@ MANIFEST = "stencil-miniapp.run.json"
 
 def verify_manifest(folder, names, problems, unfinished):
     """The folder's record of its run: how it ended, and that every file it
-    lists is there."""
+    lists is there. Returns the names it lists."""
     try:
         with open(os.path.join(folder, MANIFEST)) as f:
             record = json.load(f)
@@ -123,7 +130,7 @@ def verify_manifest(folder, names, problems, unfinished):
             raise ValueError("not the program's record")
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         problems.append(f"{MANIFEST}: not this program's record of its run ({e})")
-        return
+        return set()
     if state == "stopped":
         unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step}; "
                           "resume it with --restart latest")
@@ -137,6 +144,7 @@ def verify_manifest(folder, names, problems, unfinished):
     for name in sorted(files):
         if not os.path.isfile(os.path.join(folder, name)):
             problems.append(f"{name}: missing (the run's record lists it)")
+    return set(files)
 
 
 def pruning_notes(folder):
@@ -144,7 +152,8 @@ def pruning_notes(folder):
     notes = []
     for where, prefix in ((folder, ""), (os.path.join(folder, "checkpoints"), "checkpoints/")):
         if os.path.isdir(where):
-            notes += [f"{prefix}{n}: a checkpoint's clean-up cut short (harmless; remove it)"
+            notes += [f"{prefix}{n}: a checkpoint's clean-up cut short (harmless: it is no "
+                      "checkpoint; what is left in it is yours to keep or remove)"
                       for n in sorted(os.listdir(where)) if re.match(r"step_\d{6,9}\.pruning$", n)]
     return notes
 
@@ -157,8 +166,7 @@ def verify_folder(folder):
                    if RUN_FILE.fullmatch(n) or CHECKPOINT.match(n)
                    or n in ("checkpoints", "stencil-miniapp.lock", MANIFEST))
     described = set()
-    if MANIFEST in names:
-        verify_manifest(folder, names, problems, unfinished)
+    recorded = verify_manifest(folder, names, problems, unfinished) if MANIFEST in names else set()
     for name in names:
         if not name.endswith(".json") or name == MANIFEST:
             continue
@@ -169,7 +177,10 @@ def verify_folder(folder):
             problems.append(f"{name}: not readable JSON ({e})")
             continue
         if not isinstance(meta, dict) or not {"file", "bytes", "crc32"} <= meta.keys():
-            continue  # not a sidecar of ours (a report, say)
+            if name in recorded:
+                problems.append(f"{name}: the run's record lists it as a sidecar, and it is not "
+                                "one (changed?)")
+            continue  # otherwise not a sidecar of ours (a report, say)
         data = meta["file"]
         # A sidecar describes the file of its own name: one copied over
         # another step's describes the wrong file, and that step's is lost.
