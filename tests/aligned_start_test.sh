@@ -23,6 +23,8 @@ window = doc["timed_window_s"]
 slowest = step["max"] * doc["steps"] / 1000
 if not (window < delay_s / 4 and slowest < delay_s / 4):
     sys.exit("timed window %.3f s, slowest rank's steps %.3f s: the 2 s delay is in them" % (window, slowest))
+if doc["timed_steps"] != doc["steps"]:
+    sys.exit("timed_steps %r, not the run's %r steps" % (doc["timed_steps"], doc["steps"]))
 if abs(window - slowest) > 1e-9 * max(1, window):
     sys.exit("the window (%r) is not the slowest rank's steps (%r)" % (window, slowest))
 if not 0 <= doc["step_rank_spread"] < 1:

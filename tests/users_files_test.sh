@@ -136,6 +136,28 @@ mini --steps 20 --snapshot-every 10 --output "$work/forced2" --output-force >"$w
 [ "$(fingerprint "$work/forced2")" = "$before" ] || fail "the refused --output-force removed files"
 echo "ok  refused before removing anything"
 
+echo "== a damaged newest checkpoint is fallen back from, whatever --steps asks"
+mini --steps 40 --checkpoint-every 10 --output "$work/dmg" >/dev/null
+: >"$work/dmg/checkpoints/step_000040/p.raw"
+mini --steps 40 --checkpoint-every 10 --output "$work/dmg" --restart latest >"$work/dmg.txt" 2>&1 ||
+  { cat "$work/dmg.txt"; fail "the restart did not fall back from a damaged step 40"; }
+grep -q "continuing from checkpoint .*step_000030 at step 30" "$work/dmg.txt" || { cat "$work/dmg.txt"; fail "not from step 30"; }
+[ "$(checksum "$work/dmg.txt")" = "$reference" ] || fail "fallback: $(checksum "$work/dmg.txt"), whole $reference"
+# The run wrote step 40 again, over its own damaged one: the folder verifies.
+python3 "$here/../tools/verify-output.py" "$work/dmg" >"$work/dmg-verify.txt" ||
+  { cat "$work/dmg-verify.txt"; fail "after the restart the folder does not verify"; }
+echo "ok  fell back to step 30 at --steps 40, bitwise; step 40 written again, the folder verifies"
+
+echo "== a restart into its folder with an output it wrote gone is refused"
+mini --steps 40 --checkpoint-every 20 --snapshot-every 10 --output "$work/gone" >/dev/null
+rm "$work/gone/snapshot_000010.raw"
+rc=0
+mini --steps 40 --checkpoint-every 20 --snapshot-every 10 --output "$work/gone" \
+  --restart "$work/gone/checkpoints/step_000020" >"$work/gone.txt" 2>&1 || rc=$?
+{ [ "$rc" = 2 ] && grep -q "snapshot_000010.raw, which the run wrote before step 20, is missing" "$work/gone.txt"; } ||
+  { cat "$work/gone.txt"; fail "a restart with a kept output gone was not refused"; }
+echo "ok  refused, naming the missing file"
+
 echo "== verify-output reads the folder's record"
 verify() { local rc=0; python3 "$here/../tools/verify-output.py" "$1" >"$work/verify.txt" 2>&1 || rc=$?; echo "$rc"; }
 [ "$(verify "$work/long")" = 0 ] || { cat "$work/verify.txt"; fail "a complete run does not verify"; }

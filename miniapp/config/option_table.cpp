@@ -14,8 +14,11 @@ long parse_integer(const std::string& text, const std::string& option) {
     errno = 0;
     char* end = nullptr;
     const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+    if (text.empty() || *end != '\0' || std::isspace((unsigned char)text[0]))
         throw BadOption{option + ": '" + text + "' is not an integer"};
+    if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+        throw BadOption{option + ": " + text + " is out of range (at most " +
+                        std::to_string(INT32_MAX) + ")"};
     return v;
 }
 
@@ -37,6 +40,16 @@ double positive_real(const std::string& text, const std::string& option) {
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || errno == ERANGE || !(v > 0) || !std::isfinite(v))
         throw BadOption{option + ": '" + text + "' is not a finite positive number"};
+    return v;
+}
+
+// --progress: 0 (every step) or a positive number of seconds.
+double non_negative_real(const std::string& text, const std::string& option) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || errno == ERANGE || !(v >= 0) || !std::isfinite(v))
+        throw BadOption{option + ": '" + text + "' is not a finite number of seconds, 0 or more"};
     return v;
 }
 
@@ -350,7 +363,7 @@ const OptionSpec kOptions[] = {
     {"Output and checks", "--progress", "S",
      "a progress line on stderr every S seconds (default 1; 0: every step)",
      [](S& s, const char* n, V v) {
-         s.config.progress_seconds = v == "0" ? 0.0 : positive_real(v, n);
+         s.config.progress_seconds = v == "0" ? 0.0 : non_negative_real(v, n);
      }},
     {"Output and checks", "--quiet", nullptr,
      "only warnings, errors and the FOM line (no progress, phase table\n"

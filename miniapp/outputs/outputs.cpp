@@ -100,6 +100,14 @@ void Outputs::ended(const char* state, int step) {
         std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
 }
 
+void Outputs::reached(int step) {
+    State& s = *state_;
+    if (!s.recording) return;
+    s.manifest.step = step;
+    if (const std::string why = s.manifest.write(s.c.output); !why.empty())
+        std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+}
+
 const std::string& Outputs::lineage() const {
     return state_->manifest.lineage;
 }
@@ -182,6 +190,22 @@ std::string Outputs::State::resume_files(int step, const std::string& lineage,
     for (const std::string& name : present)
         if (name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0)
             doomed.push_back(name);
+    // What stays must be there, or the folder cannot end as the
+    // uninterrupted run's, file for file.
+    for (const auto& [name, end] : earlier.files) {
+        std::error_code ignored;
+        if (!end && step_of_output(name) <= step &&
+            !std::filesystem::exists(c.output + "/" + name, ignored))
+            return "--output " + c.output + ": " + name + ", which the run wrote before step " +
+                   std::to_string(step) +
+                   ", is missing: the folder could not end as the uninterrupted run's; restore "
+                   "it, or restart into another folder";
+    }
+    if (earlier.files.empty() && step > 0 && (c.snapshot_every > 0 || c.slice_axis >= 0))
+        std::fprintf(stderr,
+                     "note: --restart: --output %s holds none of what the run wrote before step "
+                     "%d: those files are where it wrote them\n",
+                     c.output.c_str(), step);
     for (const std::string& name : doomed) {
         const std::string path = c.output + "/" + name;
         std::error_code error;

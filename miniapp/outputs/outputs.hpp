@@ -50,6 +50,9 @@ public:
     // Rank 0: the folder's record says the run ended otherwise: "stopped"
     // (by a signal) or "failed", after `step`.
     void ended(const char* state, int step);
+    // Rank 0: the record says the run reached `step` (a checkpoint was
+    // written there), so a run killed later is known to have got that far.
+    void reached(int step);
     // The run that began these outputs (a restart's: the checkpoint's),
     // which checkpoints carry on; rank 0's.
     const std::string& lineage() const;

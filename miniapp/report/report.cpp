@@ -94,6 +94,7 @@ Report summarize(const Simulation& sim, const Options& options, const RunPlan& p
     const double global_cells = double(d.global[0]) * d.global[1] * d.global[2];
     const double step_s = r.phases.back().max * 1e-3;
     r.trust.steps = t.steps;
+    r.trust.first_step = sim.steps_done() - t.steps;
     r.trust.window_s = step_s * t.steps;
     r.trust.step_min_ms = r.phases.back().min;
     r.trust.step_max_ms = r.phases.back().max;

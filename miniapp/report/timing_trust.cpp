@@ -8,7 +8,9 @@ namespace stencil {
 std::string short_window_warning(const TimingTrust& trust) {
     if (trust.steps <= 0 || trust.window_s <= 0 || trust.window_s >= kShortWindowSeconds) return {};
     const double step_s = trust.window_s / trust.steps;
-    const long long wanted = std::llround(std::ceil(kTrustedWindowSeconds / step_s));
+    // --steps counts from step 0, the timed steps from a restart's step.
+    const long long wanted =
+        trust.first_step + std::llround(std::ceil(kTrustedWindowSeconds / step_s));
     char line[256];
     std::snprintf(line, sizeof line,
                   "the timed steps took %.3g s on the slowest rank: under %.1f s a step time "
@@ -19,10 +21,10 @@ std::string short_window_warning(const TimingTrust& trust) {
 }
 
 void print_timing_trust(const TimingTrust& trust) {
-    std::printf("  timed %d steps in %.3f s (slowest rank; the ranks start them together); step "
-                "across ranks %.4f-%.4f ms, %.1f%% apart\n",
-                trust.steps, trust.window_s, trust.step_min_ms, trust.step_max_ms,
-                100 * trust.rank_spread());
+    std::printf("  timed %d step%s in %.3f s (slowest rank; the ranks start them together); "
+                "step across ranks %.4f-%.4f ms, %.1f%% apart\n",
+                trust.steps, trust.steps == 1 ? "" : "s", trust.window_s, trust.step_min_ms,
+                trust.step_max_ms, 100 * trust.rank_spread());
 }
 
 void print_trials(const std::vector<TrialRecord>& trials) {
@@ -40,7 +42,8 @@ void print_trials(const std::vector<TrialRecord>& trials) {
 
 Json timing_trust_json(const TimingTrust& trust) {
     const std::string warning = short_window_warning(trust);
-    return {{"timed_window_s", trust.window_s},
+    return {{"timed_steps", trust.steps},
+            {"timed_window_s", trust.window_s},
             {"step_rank_spread", trust.rank_spread()},
             {"timing_warning", warning.empty() ? Json() : Json(warning)}};
 }

@@ -22,6 +22,7 @@ inline constexpr double kTrustedWindowSeconds = 1.0;
 struct TimingTrust {
     double window_s = 0;    // the slowest rank's timed steps, added up
     int steps = 0;          // timed steps
+    int first_step = 0;     // the step they follow (a restart's checkpoint; else 0)
     double step_min_ms = 0; // the fastest and the slowest rank's mean step
     double step_max_ms = 0;
     double rank_spread() const { return step_max_ms > 0 ? 1 - step_min_ms / step_max_ms : 0; }

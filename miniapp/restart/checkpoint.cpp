@@ -186,6 +186,7 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
     if (world_rank() == 0) problem = finish_partial(partial, final, doc);
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
         throw OutputFailure(why);
+    outputs.reached(sim.steps_done());
 }
 
 namespace {
@@ -234,19 +235,20 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options&
             return "--restart " + dir + ": the checkpoint's " + why.substr(4) +
                    " (only timing options may change across a restart)";
         step = doc["step"].get<int>();
-        if (step >= c.steps)
-            return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
-                   ", and --steps " + std::to_string(c.steps) +
-                   (step > c.steps ? " asks for fewer steps than the checkpoint has"
-                                   : " asks for no more");
+        // The files first: a damaged checkpoint is passed by, whatever its step.
         std::vector<double> levels[2];
         std::string damaged = read_levels(sim, c, dir, doc["files"], levels);
-        if (damaged.empty() && mine["receivers"]["count"].get<std::size_t>() > 0)
+        if (damaged.empty() && mine["receivers"]["count"].get<std::size_t>() > 0 && step <= c.steps)
             damaged = outputs.load_traces(dir + "/" + kTraces, listed(doc["files"], kTraces), step);
         if (!damaged.empty()) {
             skip(damaged);
             continue;
         }
+        if (step >= c.steps)
+            return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
+                   ", and --steps " + std::to_string(c.steps) +
+                   (step > c.steps ? " asks for fewer steps than the checkpoint has"
+                                   : " asks for no more");
         // The outputs this checkpoint's run began (an older checkpoint names
         // only the run that wrote it).
         const Json lineage = doc.value("lineage", doc.value("run", Json()));

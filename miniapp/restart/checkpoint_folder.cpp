@@ -25,15 +25,22 @@ std::string named(const Options& c) {
                                     : "--checkpoint-dir " + c.checkpoint_dir;
 }
 
+// The folder itself, as the messages about writing in it name it.
+std::string folder_named(const Options& c) {
+    return c.checkpoint_dir.empty() ? "the checkpoint folder " + checkpoint_folder(c)
+                                    : "--checkpoint-dir " + c.checkpoint_dir;
+}
+
 // Rank 0: the folder exists (made if not) and this process can write in it.
 std::string check_writable(const Options& c, const std::string& dir) {
     std::error_code error;
-    if (fs::exists(dir, error) && !fs::is_directory(dir, error)) return named(c) + ": not a folder";
+    if (fs::exists(dir, error) && !fs::is_directory(dir, error))
+        return folder_named(c) + ": not a folder";
     fs::create_directories(dir, error);
-    if (error) return named(c) + ": cannot create " + dir + " (" + error.message() + ")";
+    if (error) return folder_named(c) + ": cannot create it (" + error.message() + ")";
     const std::string probe = dir + "/.stencil-miniapp-probe-" + std::to_string(::getpid());
     const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return named(c) + ": cannot write in it (" + std::strerror(errno) + ")";
+    if (fd < 0) return folder_named(c) + ": cannot write in it (" + std::strerror(errno) + ")";
     ::close(fd);
     ::unlink(probe.c_str());
     return {};
@@ -141,7 +148,7 @@ std::string lock_folder(const Options& c, const std::string& dir, OutputFolderLo
     if (fs::equivalent(dir, c.output, ignored)) return {};
     std::string note;
     // Named as the folder it is: inside --output, not --output itself.
-    const std::string name = c.checkpoint_dir.empty() ? "the checkpoint folder " + dir : named(c);
+    const std::string name = folder_named(c);
     const std::string why =
         lock.take(dir, c.output_force, RunIdentity::of_this_process(), note, name);
     if (!note.empty()) notes.push_back(note);
@@ -198,6 +205,10 @@ std::string remove_checkpoint(const StepFolder& f) {
                     fs::remove(at + "/" + file, ignored);
     if (fs::remove(at, ignored)) return {};
     if (!error) fs::rename(doomed, f.path, ignored);
+    // Left: the user's files, or the program's own it could not remove.
+    for (const std::string& name : names)
+        if (fs::exists(fs::symlink_status(f.path + "/" + name, ignored)))
+            return "left " + f.path + ": cannot remove its " + name + " (permissions?)";
     return "left " + f.path + ": it holds files the checkpoint did not write";
 }
 
@@ -210,11 +221,16 @@ std::string clear_way(const std::string& path, const std::string& mine,
         return "checkpoint " + path + (f.folder ? ": a folder" : ": a file") +
                " this run did not write is in the way; move it, or choose another "
                "--checkpoint-dir";
-    if (remove_checkpoint(f).empty()) return {};
+    // An earlier try that completed, or a .partial one, is removed; one that
+    // does not verify is left whole, moved aside.
+    if ((f.verified || f.partial) && remove_checkpoint(f).empty()) return {};
     // What is left is not the program's to remove: moved aside, whole.
     if (std::string why = move_aside(path); !why.empty()) return why;
     notes.push_back("moved " + path + " to " + path + ".kept" +
-                    (f.link ? ": a link" : ": it holds files the checkpoint did not write"));
+                    (f.link ? ": a link"
+                     : !f.verified && !f.partial
+                         ? ": it does not verify"
+                         : ": it holds files the checkpoint did not write"));
     return {};
 }
 

@@ -16,7 +16,8 @@ std::string parse_rank(const std::string& text, int& rank) {
     errno = 0;
     char* end = nullptr;
     const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+    if (text.empty() || *end != '\0' || errno == ERANGE || v < INT32_MIN || v > INT32_MAX ||
+        text.find_first_not_of("-0123456789") != std::string::npos)
         return "'" + text + "' is not an integer";
     if (v < 0) return text + " must not be negative";
     rank = int(v);
