@@ -9,6 +9,10 @@ namespace stencil {
 // None moves nothing (timing only).
 enum class CommMode { Staged, GpuAware, Nccl, None };
 
+// Every path, in the order --help lists them.
+inline constexpr CommMode kCommModes[] = {CommMode::Staged, CommMode::GpuAware, CommMode::Nccl,
+                                          CommMode::None};
+
 // "staged", "gpu-aware", "nccl", "none": as --comm spells them.
 inline const char* comm_mode_name(CommMode mode) {
     switch (mode) {

@@ -1,7 +1,10 @@
 // Which type carries a --comm choice's messages (halo_path.hpp).
 #include "halo_path.hpp"
 
+#include "device.hpp"
 #include "fatal.hpp"
+#include "gpu_runtime.hpp"
+#include "nccl_comm.hpp"
 #include "path_mpi.hpp"
 
 namespace stencil {
@@ -11,6 +14,33 @@ template <class T>
 std::unique_ptr<HaloPath<T>> make_nccl_path(const std::vector<PathMessage<T>>& messages,
                                             const std::vector<std::size_t>& receive_order,
                                             MPI_Comm comm);
+
+PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
+    switch (mode) {
+    case CommMode::None:
+        return {{}, "requested; no halos move"};
+    case CommMode::Staged:
+        return {{}, "requested"};
+    case CommMode::Nccl:
+        if (!STENCIL_HAS_GPU)
+            return {"--comm nccl: NCCL/RCCL move GPU memory, and this is the HOST back-end; use "
+                    "--comm auto",
+                    {}};
+        if (!nccl_available())
+            return {std::string("--comm nccl: this ") + backend_name() +
+                        " build has no NCCL/RCCL: CMake found no nccl.h (set NCCL_HOME, or "
+                        "ROCM_PATH for RCCL, and configure again; README, \"Building\")",
+                    {}};
+        return {{}, "requested; NCCL/RCCL on the halo stream"};
+    case CommMode::GpuAware:
+        if (!aware.supported)
+            return {"--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
+                        "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better",
+                    {}};
+        return {{}, aware.reason};
+    }
+    return {"unknown --comm choice", {}};
+}
 
 template <class T>
 std::unique_ptr<HaloPath<T>>

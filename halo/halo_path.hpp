@@ -5,10 +5,12 @@
 // around it. One type per way of moving bytes: GPU-aware MPI and MPI staged
 // through pinned host memory (path_mpi.cpp), NCCL/RCCL (path_nccl.cpp).
 // Adding one is its own file, its entry in comm_mode.hpp and in
-// make_halo_path (halo_path.cpp), and its test.
+// make_halo_path and request_path (halo_path.cpp), and its test; --comm
+// takes its name from comm_mode.hpp.
 #pragma once
 
 #include "comm_mode.hpp"
+#include "gpu_aware.hpp"
 #include "stream.hpp"
 
 #include <mpi.h>
@@ -16,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace stencil {
@@ -51,6 +54,13 @@ public:
     // Work the pack phase adds on `halo` after packing (staging copies).
     virtual void after_pack(int array, Stream& halo) { (void)array, (void)halo; }
 };
+
+// A --comm choice named on the command line: "" and why it was taken, or
+// one line saying why this build or this MPI library cannot take it.
+struct PathRequest {
+    std::string problem, reason;
+};
+PathRequest request_path(CommMode mode, const GpuAwareness& aware);
 
 // The path for `mode` (not None) over `messages`, posted in that order for
 // sends and in `receive_order` (indices into `messages`) for receives,

@@ -17,7 +17,7 @@ Options small_problem(int n) {
     c.grid = {n, n, n};
     c.radius = 4;
     c.warmup = 0;
-    c.comm = CommChoice::None; // one rank: nothing to exchange
+    c.comm = CommChoice::of(CommMode::None); // one rank: nothing to exchange
     return c;
 }
 

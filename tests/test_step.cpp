@@ -5,6 +5,7 @@
 // below hold for every combination, so a change to the schedule that
 // breaks an ordering rule fails here before it reaches a GPU.
 #include "schedule/step_phases.hpp"
+#include "step/step_boxes.hpp"
 #include "testing/planted_phases.hpp"
 
 #include <gtest/gtest.h>
@@ -222,6 +223,63 @@ TEST(PlantedPhases, FaultsStrikeWhereTheyMust) {
     std::vector<Phase> ring = step_phases(mpi, 1);
     plant_in_schedule(ring, aids_of("drop-face", true), false);
     EXPECT_EQ(describe(ring), describe(step_phases(mpi, 1)));
+}
+
+std::size_t cells(const std::vector<Box>& boxes) {
+    std::size_t n = 0;
+    for (const Box& b : boxes)
+        n += b.cells();
+    return n;
+}
+
+TEST(StepBoxes, TheShellAndTheInnerBoxMakeTheWholeBox) {
+    const Layout L(20, 16, 12, 2);
+    const StepBoxes b = step_boxes(L, 2, 1, {true, true, true, true, true, true});
+    EXPECT_EQ(b.whole.cells(), L.interior().cells()); // depth 1: the owned cells
+    EXPECT_EQ(b.inner.nx(), 16);                      // shrunk by R on every side
+    EXPECT_EQ(b.inner.cells() + cells(b.slabs), b.whole.cells());
+    EXPECT_TRUE(b.rings.empty());
+    // Without neighbours, nothing waits: no shell.
+    const StepBoxes alone = step_boxes(L, 2, 1, {});
+    EXPECT_EQ(alone.inner.cells(), alone.whole.cells());
+    EXPECT_EQ(cells(alone.slabs), 0u);
+}
+
+TEST(StepBoxes, DeepHalosGrowTheBoxOnTheSidesWithANeighbour) {
+    // Depth 3, R = 2, neighbours along x only: the exchange step updates
+    // the interior grown by (k-1)*R = 4 cells on both x sides, the ring
+    // steps by 2, then 0.
+    const Layout L(20, 16, 12, 6);
+    const StepBoxes b = step_boxes(L, 2, 3, {true, true, false, false, false, false});
+    EXPECT_EQ(b.whole.nx(), 28);
+    EXPECT_EQ(b.whole.ny(), 16);
+    ASSERT_EQ(b.rings.size(), 2u);
+    EXPECT_EQ(b.rings[0].nx(), 24);
+    EXPECT_EQ(b.rings[1].nx(), 20);
+    // The planted short ring: one cell short on the first grown side.
+    const StepBoxes short_ring =
+        step_boxes(L, 2, 3, {true, true, false, false, false, false}, true);
+    EXPECT_EQ(short_ring.whole.x0, b.whole.x0 + 1);
+    EXPECT_EQ(short_ring.rings[1].x0, b.rings[1].x0); // the owned box is never short
+}
+
+TEST(SourceImages, ARankAloneOnAPeriodicBoxHoldsEveryImageItsRingReaches) {
+    // 40 cells per axis, R = 8, depth 4: a halo of 32, the exchange step's
+    // box 24 cells past the owned ones, so the source at cell 20 (padded
+    // 52) has images at 12 and 92 inside it along each axis: 27.
+    const Layout L(40, 40, 40, 32);
+    const StepBoxes b = step_boxes(L, 8, 4, {true, true, true, true, true, true});
+    const std::array<int, 3> at{20, 20, 20}, zero{0, 0, 0}, global{40, 40, 40};
+    EXPECT_EQ(source_images(at, zero, global, {true, true, true}, 32, b.whole).size(), 27u);
+    EXPECT_EQ(source_images(at, zero, global, {true, false, false}, 32, b.whole).size(), 3u);
+    EXPECT_EQ(source_images(at, zero, global, {false, false, false}, 32, b.whole).size(), 1u);
+    // The owned box holds the cell alone; a rank that does not own it, none.
+    EXPECT_EQ(source_images(at, zero, global, {true, true, true}, 32, L.interior()).size(), 1u);
+    EXPECT_EQ(source_images(at, {20, 0, 0}, global, {false, false, false}, 32, L.interior()).size(),
+              1u);
+    EXPECT_TRUE(source_images(at, {21, 0, 0}, global, {false, false, false}, 32,
+                              Box{32, 52, 32, 72, 32, 72})
+                    .empty());
 }
 
 } // namespace

@@ -23,7 +23,7 @@ Options two_rank_problem() {
     c.grid = {24, 20, 28};
     c.radius = 2;
     c.warmup = 0;
-    c.comm = CommChoice::GpuAware; // host memory on HOST: what the MPI library takes
+    c.comm = CommChoice::of(CommMode::GpuAware); // host memory on HOST: what the MPI library takes
     return c;
 }
 

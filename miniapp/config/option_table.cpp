@@ -1,143 +1,11 @@
 #include "config/option_table.hpp"
+#include "config/option_values.hpp"
 
-#include <cctype>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-#include <sstream>
 #include <vector>
 
 namespace stencil {
 namespace {
 
-long parse_integer(const std::string& text, const std::string& option) {
-    errno = 0;
-    char* end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || std::isspace((unsigned char)text[0]))
-        throw BadOption{option + ": '" + text + "' is not an integer"};
-    if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
-        throw BadOption{option + ": " + text + " is out of range (at most " +
-                        std::to_string(INT32_MAX) + ")"};
-    return v;
-}
-
-int positive(const std::string& text, const std::string& option) {
-    const long v = parse_integer(text, option);
-    if (v <= 0) throw BadOption{option + ": " + text + " must be positive"};
-    return int(v);
-}
-
-int non_negative(const std::string& text, const std::string& option) {
-    const long v = parse_integer(text, option);
-    if (v < 0) throw BadOption{option + ": " + text + " must not be negative"};
-    return int(v);
-}
-
-double positive_real(const std::string& text, const std::string& option) {
-    errno = 0;
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || errno == ERANGE || !(v > 0) || !std::isfinite(v))
-        throw BadOption{option + ": '" + text + "' is not a finite positive number"};
-    return v;
-}
-
-// --progress: 0 (every step) or a positive number of seconds.
-double non_negative_real(const std::string& text, const std::string& option) {
-    errno = 0;
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || errno == ERANGE || !(v >= 0) || !std::isfinite(v))
-        throw BadOption{option + ": '" + text + "' is not a finite number of seconds, 0 or more"};
-    return v;
-}
-
-// --checkpoint-every TIME: NUMBER UNIT parts, hours before minutes before
-// seconds (90s, 15m, 1.5h, 1h30m, 2h15m30s), summed; never zero.
-double wall_time(const std::string& text, const std::string& option) {
-    const std::string unclear = option + ": '" + text +
-                                "' is neither a step count (0: none) nor a wall time such as "
-                                "90s, 15m, 2h or 1h30m";
-    double seconds = 0;
-    std::size_t at = 0;
-    int previous = 3; // the unit before: 2 h, 1 m, 0 s
-    while (at < text.size()) {
-        const char* start = text.c_str() + at;
-        char* end = nullptr;
-        const double v = std::isdigit((unsigned char)*start) ? std::strtod(start, &end) : -1;
-        const char unit = v >= 0 ? *end : '\0';
-        const int rank = unit == 'h' ? 2 : unit == 'm' ? 1 : unit == 's' ? 0 : -1;
-        if (rank < 0 || rank >= previous || !std::isfinite(v)) throw BadOption{unclear};
-        seconds += v * (rank == 2 ? 3600 : rank == 1 ? 60 : 1);
-        previous = rank, at = std::size_t(end - text.c_str()) + 1;
-    }
-    if (!(seconds > 0) || !std::isfinite(seconds))
-        throw BadOption{option + ": " + text +
-                        " is no interval; give a positive wall time (90s, 15m, 1h30m), or 0 for "
-                        "no checkpoints"};
-    return seconds;
-}
-
-bool has_letter(const std::string& text) {
-    for (const char ch : text)
-        if (std::isalpha((unsigned char)ch)) return true;
-    return false;
-}
-
-// A file or folder the user names. Empty is refused here: it is what an
-// unset variable in a job script gives, and "" + "/" + name would write
-// into the root directory.
-std::string path_value(const std::string& text, const std::string& option) {
-    if (text.empty())
-        throw BadOption{option + ": the path is empty (an unset variable in the job script?)"};
-    return text;
-}
-
-// "a,b,,c" -> {"a", "b", "", "c"}; as getline splits, "a,b," -> {"a", "b"}.
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, ',');)
-        parts.push_back(part);
-    return parts;
-}
-
-std::array<int, 3> triple(const std::string& text, const std::string& option, bool allow_zero) {
-    const std::vector<std::string> parts = split_commas(text);
-    if (parts.size() != 3)
-        throw BadOption{option + ": '" + text + "' is not three comma-separated integers"};
-    std::array<int, 3> v{};
-    for (int a = 0; a < 3; ++a)
-        v[a] = allow_zero ? non_negative(parts[a], option) : positive(parts[a], option);
-    return v;
-}
-
-// "z=64" -> axis 2, index 64.
-void axis_index(const std::string& text, const std::string& option, int& axis, int& index) {
-    if (text.size() < 3 || text[1] != '=' || (text[0] != 'x' && text[0] != 'y' && text[0] != 'z'))
-        throw BadOption{option + ": '" + text + "' is not x=K, y=K or z=K"};
-    axis = text[0] - 'x';
-    index = non_negative(text.substr(2), option);
-}
-
-// `text` as one of `choices`, whose names are also the refusal's list.
-template <class E, std::size_t N>
-E one_of(const std::string& text, const std::string& option,
-         const std::pair<const char*, E> (&choices)[N]) {
-    std::string names;
-    for (std::size_t i = 0; i < N; ++i) {
-        if (text == choices[i].first) return choices[i].second;
-        names += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + choices[i].first;
-    }
-    throw BadOption{option + ": '" + text + "' is not " + names};
-}
-
-constexpr std::pair<const char*, CommChoice> kComm[] = {{"auto", CommChoice::Auto},
-                                                        {"staged", CommChoice::Staged},
-                                                        {"gpu-aware", CommChoice::GpuAware},
-                                                        {"nccl", CommChoice::Nccl},
-                                                        {"none", CommChoice::None}};
 constexpr std::pair<const char*, GraphChoice> kGraphs[] = {
     {"auto", GraphChoice::Auto}, {"on", GraphChoice::On}, {"off", GraphChoice::Off}};
 constexpr std::pair<const char*, ModelKind> kModels[] = {{"constant", ModelKind::Constant},
@@ -226,10 +94,10 @@ const OptionSpec kOptions[] = {
      "has a neighbour on both sides of them, itself where it is alone",
      [](S& s, const char* n, V v) { s.config.periodic = periodic_list(v, n); }},
 
-    {"Execution", "--comm", "auto|staged|gpu-aware|nccl|none",
+    {"Execution", "--comm", comm_words(),
      "halo exchange (default auto: gpu-aware when the MPI library\n"
      "reports GPU support, else staged; nccl where built)",
-     [](S& s, const char* n, V v) { s.config.comm = one_of(v, n, kComm); }},
+     [](S& s, const char* n, V v) { s.config.comm = comm_choice(v, n); }},
     {"Execution", "--overlap", "auto|on|off",
      "overlap the exchange with the interior kernel (default auto:\n"
      "both timed per run where there is an exchange to hide, see the report)",

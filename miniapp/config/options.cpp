@@ -174,7 +174,7 @@ std::string parse_options(int argc, char** argv, Options& c) {
                " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
                "with --periodic " +
                periodic_axes(c.periodic);
-    if (c.check && c.comm == CommChoice::None)
+    if (c.check && c.comm.is(CommMode::None))
         return "--check needs a halo exchange; --comm none moves no halos";
     return {};
 }

@@ -9,9 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "comm_mode.hpp"
+
 namespace stencil {
 
-enum class CommChoice { Auto, Staged, GpuAware, Nccl, None };
+// --comm: auto, or one halo path by its name (halo/comm_mode.hpp).
+struct CommChoice {
+    bool automatic = true;
+    CommMode mode = CommMode::GpuAware; // where not automatic
+    static CommChoice of(CommMode m) { return {false, m}; }
+    bool is(CommMode m) const { return !automatic && mode == m; }
+};
 enum class ModelKind { Constant, Layered, File };
 // --graphs: replay each step's device work as captured graphs. Auto: on
 // where the build has them and they measured faster (simulation.cpp).
@@ -35,7 +43,7 @@ struct Options {
     Precision precision = Precision::FP32; // --precision
     int steps = 100;
     int warmup = 5;
-    CommChoice comm = CommChoice::Auto;
+    CommChoice comm;
     OverlapChoice overlap = OverlapChoice::Auto;
     PackChoice pack = PackChoice::Auto;
     // --halo-depth: k, a halo k*R deep exchanged once every k steps; 0:

@@ -1,9 +1,7 @@
 #include "config/run_plan.hpp"
 
 #include "decomposition.hpp"
-#include "device.hpp"
-#include "gpu_runtime.hpp"
-#include "nccl_comm.hpp"
+#include "halo_path.hpp"
 
 #include <cstdio>
 
@@ -70,37 +68,16 @@ std::string plan_grids(const Options& o, int ranks, RunPlan& plan) {
 }
 
 std::string plan_comm(CommChoice choice, const GpuAwareness& aware, RunPlan& plan) {
-    CommMode& mode = plan.comm_mode;
-    std::string& reason = plan.comm_reason;
-    switch (choice) {
-    case CommChoice::None:
-        mode = CommMode::None, reason = "requested; no halos move";
-        return {};
-    case CommChoice::Staged:
-        mode = CommMode::Staged, reason = "requested";
-        return {};
-    case CommChoice::Nccl:
-        if (!STENCIL_HAS_GPU)
-            return "--comm nccl: NCCL/RCCL move GPU memory, and this is the HOST back-end; use "
-                   "--comm auto";
-        if (!nccl_available())
-            return std::string("--comm nccl: this ") + backend_name() +
-                   " build has no NCCL/RCCL: CMake found no nccl.h (set NCCL_HOME, or ROCM_PATH "
-                   "for RCCL, and configure again; README, \"Building\")";
-        mode = CommMode::Nccl, reason = "requested; NCCL/RCCL on the halo stream";
-        return {};
-    case CommChoice::GpuAware:
-        if (!aware.supported)
-            return "--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
-                   "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better";
-        mode = CommMode::GpuAware, reason = aware.reason;
-        return {};
-    case CommChoice::Auto:
-        mode = aware.supported ? CommMode::GpuAware : CommMode::Staged;
-        reason = std::string("auto: ") + (aware.supported ? "" : "staged, since ") + aware.reason;
+    if (!choice.automatic) {
+        const PathRequest asked = request_path(choice.mode, aware);
+        if (!asked.problem.empty()) return asked.problem;
+        plan.comm_mode = choice.mode, plan.comm_reason = asked.reason;
         return {};
     }
-    return "unknown --comm choice";
+    const bool aware_mpi = aware.supported;
+    plan.comm_mode = aware_mpi ? CommMode::GpuAware : CommMode::Staged;
+    plan.comm_reason = std::string("auto: ") + (aware_mpi ? "" : "staged, since ") + aware.reason;
+    return {};
 }
 
 } // namespace stencil

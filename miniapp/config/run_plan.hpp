@@ -5,9 +5,9 @@
 // trials and --check's one-domain reference run changed copies of it.
 #pragma once
 
+#include "comm_mode.hpp"
 #include "config/options.hpp"
 #include "gpu_aware.hpp"
-#include "comm_mode.hpp"
 #include "testing/test_aids.hpp"
 
 #include <array>

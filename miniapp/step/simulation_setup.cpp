@@ -4,6 +4,7 @@
 #include "config/model_file.hpp"
 #include "step/simulation.hpp"
 #include "step/simulation_impl.hpp"
+#include "step/step_boxes.hpp"
 
 #include "field_ops.hpp"
 #include "stencil.hpp"
@@ -15,73 +16,38 @@ namespace stencil {
 
 template <class T>
 void SimulationOf<T>::setup_boxes() {
-    // Only sides with a neighbour exchange, shrink and grow: a physical
-    // boundary's halo is zero and never exchanged, so cells next to it need
-    // not wait, and no neighbour's cells lie beyond it.
-    bool side[6];
+    std::array<bool, 6> sides{};
     for (int a = 0; a < 3; ++a)
-        side[2 * a] = d_.has_neighbour(a, Low), side[2 * a + 1] = d_.has_neighbour(a, High);
-    // The box updated s steps after an exchange: the interior grown by
-    // (k-1-s)*R on those sides. Each step's stencil reaches R further than
-    // the box it updates, which is what the step before it (or the
-    // exchange, k*R deep) left valid; the last step updates owned cells only.
-    const int R = options_.radius;
-    auto ring_box = [&](int s) {
-        const int grow = (depth_ - 1 - s) * R;
-        int lo[3], hi[3];
-        const Box in = layout_.interior();
-        const int in_lo[3] = {in.x0, in.y0, in.z0}, in_hi[3] = {in.x1, in.y1, in.z1};
-        for (int a = 0; a < 3; ++a)
-            lo[a] = in_lo[a] - (side[2 * a] ? grow : 0),
-            hi[a] = in_hi[a] + (side[2 * a + 1] ? grow : 0);
-        // --inject-fault short-ring: one cell short on the first grown side.
-        if (plan_.aids.short_ring() && grow > 0) // test aid
-            for (int a = 0; a < 3; ++a)
-                if (side[2 * a] || side[2 * a + 1]) {
-                    (side[2 * a] ? lo[a] : hi[a]) += side[2 * a] ? 1 : -1;
-                    break;
-                }
-        return Box{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
-    };
-    whole_.box = ring_box(0);
-    // What the exchange step can update before the halos arrive: the
-    // interior shrunk by R, which reads owned cells only.
-    const ShellSplit split = split_shell(whole_.box, depth_ * R, side);
-    inner_.box = split.inner;
-    for (const Box& b : split.slabs)
-        if (!b.empty()) slabs_.push_back({b, LaunchShape{}});
-    for (int s = 1; s < depth_; ++s)
-        ring_.push_back({ring_box(s), LaunchShape{}});
+        sides[std::size_t(2 * a)] = d_.has_neighbour(a, Low),
+                              sides[std::size_t(2 * a + 1)] = d_.has_neighbour(a, High);
+    // --inject-fault short-ring plants the ring one cell short.
+    const StepBoxes boxes =
+        step_boxes(layout_, options_.radius, depth_, sides, plan_.aids.short_ring());
+    whole_.box = boxes.whole;
+    inner_.box = boxes.inner;
+    for (const Box& b : boxes.slabs)
+        slabs_.push_back({b, LaunchShape{}});
+    for (const Box& b : boxes.rings)
+        ring_.push_back({b, LaunchShape{}});
 }
 
 template <class T>
 void SimulationOf<T>::setup_source() {
-    // The source cell in this rank's padded index space, and along a
-    // periodic axis its images one period away, which a rank alone along
-    // the axis may hold in its own ring.
-    std::vector<int> along[3];
-    for (int a = 0; a < 3; ++a) {
-        const int local = physics_.source[a] - d_.offset[a] + layout_.halo;
-        along[a] = {local};
-        if (d_.periodic[a])
-            along[a].insert(along[a].end(), {local - d_.global[a], local + d_.global[a]});
-    }
     for (int s = 0; s < depth_; ++s) {
         const Box& box = s == 0 ? whole_.box : ring_[std::size_t(s - 1)].box;
+        const auto images =
+            source_images(physics_.source, d_.offset, d_.global, d_.periodic, layout_.halo, box);
         std::array<SourceCells<T>, 2> by_array;
         for (int a = 0; a < 2; ++a) {
             // The array the step writes, and what the fused pack copied of it.
             const FieldView<T> next = view(a);
             SourceCells<T>& cells = by_array[std::size_t(a)];
-            for (int k : along[2])
-                for (int j : along[1])
-                    for (int i : along[0]) {
-                        if (!box.contains(i, j, k)) continue;
-                        std::vector<T*> copies = exchange_->sink_copies(next, i, j, k);
-                        copies.push_back(next.origin + layout_.index(i, j, k));
-                        for (T* copy : copies)
-                            if (!cells.add(copy)) fatal("the source has more copies than it holds");
-                    }
+            for (const auto& [i, j, k] : images) {
+                std::vector<T*> copies = exchange_->sink_copies(next, i, j, k);
+                copies.push_back(next.origin + layout_.index(i, j, k));
+                for (T* copy : copies)
+                    if (!cells.add(copy)) fatal("the source has more copies than it holds");
+            }
         }
         adds_source_ = adds_source_ || by_array[0].count > 0;
         source_cells_.push_back(by_array);

@@ -1,0 +1,39 @@
+// The boxes a rank's step updates and where the source's images fall, as
+// pure functions of the layout, the halo depth and the sides with a
+// neighbour: SimulationOf<T> (simulation_setup.cpp) takes them at setup,
+// and the host tests check them without a run.
+#pragma once
+
+#include "box.hpp"
+#include "launch_table.hpp"
+#include "layout.hpp"
+
+#include <array>
+#include <vector>
+
+namespace stencil {
+
+struct StepBoxes {
+    Box whole;              // the exchange step's update: the interior grown by (k-1)*R
+    Box inner;              // what it can update before the halos arrive
+    std::vector<Box> slabs; // the shell between the two (non-empty boxes)
+    std::vector<Box> rings; // the k-1 steps after the exchange, each R smaller
+};
+
+// `sides`: whether each face (x low, x high, y low, ...) has a neighbour;
+// only those exchange, shrink and grow. `short_ring`: the planted fault
+// that makes every grown box one cell short on its first grown side.
+StepBoxes step_boxes(const Layout& layout, int radius, int depth, const std::array<bool, 6>& sides,
+                     bool short_ring = false);
+
+// The source cell and its images one period away along each periodic
+// axis, in this rank's padded index space, that lie inside `box`: a rank
+// alone along a periodic axis holds images of the source in its ring.
+// `offset`: the global index of the rank's first owned cell.
+std::vector<std::array<int, 3>> source_images(const std::array<int, 3>& source,
+                                              const std::array<int, 3>& offset,
+                                              const std::array<int, 3>& global,
+                                              const std::array<bool, 3>& periodic, int halo,
+                                              const Box& box);
+
+} // namespace stencil
