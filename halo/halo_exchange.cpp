@@ -20,7 +20,7 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
     // Staged copies each face to pinned memory after a pack: only a rank
     // that sends nothing to others skips it.
     fused_ = fuse_pack && depth == 1 && !idle() && arrays.size() == 2 &&
-             (mode != CommMode::Staged || self_faces_ == faces());
+             (takes_fused_pack(mode) || self_faces_ == faces());
     allocate_buffers();
     build_face_tables();
     if (fused_) build_fused_tables();

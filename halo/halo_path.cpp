@@ -15,6 +15,22 @@ std::unique_ptr<HaloPath<T>> make_nccl_path(const std::vector<PathMessage<T>>& m
                                             const std::vector<std::size_t>& receive_order,
                                             MPI_Comm comm);
 
+bool takes_fused_pack(CommMode mode) {
+    return mode == CommMode::GpuAware || mode == CommMode::Nccl;
+}
+
+std::string fused_pack_paths() {
+    std::string names;
+    for (const CommMode m : kCommModes)
+        if (takes_fused_pack(m))
+            names += (names.empty() ? "" : " or ") + std::string(comm_mode_name(m));
+    return names;
+}
+
+CommMode reference_path(CommMode mode) {
+    return mode == CommMode::Nccl ? CommMode::Staged : mode;
+}
+
 PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
     switch (mode) {
     case CommMode::None:

@@ -7,6 +7,7 @@
 #include "config/warnings.hpp"
 #include "driver.hpp"
 #include "gpu_aware.hpp"
+#include "halo_path.hpp"
 #include "io/checked_io.hpp"
 #include "io/output_folder.hpp"
 #include "outputs/outputs.hpp"
@@ -66,7 +67,7 @@ long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const
         // One whole-box update after an unfused exchange: neither the slabs
         // nor the fused pack, which a periodic domain would otherwise share.
         one.overlap = false, one.fused_pack = false;
-        if (one.comm_mode == CommMode::Nccl) one.comm_mode = CommMode::Staged;
+        one.comm_mode = reference_path(one.comm_mode);
         const auto single = make_simulation(c, one, physics, MPI_COMM_SELF);
         single->run(sim.steps_done(), false);
         const std::vector<double> reference = single->gather();
@@ -92,8 +93,9 @@ void warn_if_nothing_planted(const Simulation& sim, const TestAids& aids) {
     if (!any)
         print_warnings({"--inject-fault short-fused-pack plants nothing: no rank's boundary "
                         "kernels store a face (the fused pack needs overlap on, halo depth 1 and "
-                        "a GPU-aware or NCCL exchange, or faces all the rank's own; z faces go "
-                        "in place)"});
+                        "a " +
+                        fused_pack_paths() +
+                        " exchange, or faces all the rank's own; z faces go in place)"});
 }
 
 // --preflight: a face to each neighbour and back, device and staged.

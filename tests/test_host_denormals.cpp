@@ -1,6 +1,6 @@
 // The HOST back-end flushes subnormal floats (kernels/host_denormals.hpp).
 // Both tests fail without the flush on any CPU, whether or not that CPU is
-// slow on subnormals; tests/fom_steady_test.sh shows what the flush is for
+// slow on subnormals; tools/fom-steady.sh shows what the flush is for
 // on one that is.
 #include "host_denormals.hpp"
 #include "precision.hpp"

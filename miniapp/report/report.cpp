@@ -2,6 +2,7 @@
 
 #include "device.hpp"
 #include "graph.hpp"
+#include "halo_path.hpp"
 
 #include "io/checked_io.hpp"
 #include "memory.hpp"
@@ -129,11 +130,10 @@ std::pair<const char*, std::string> halo_pack(const Report& r) {
     if (r.fused_pack) return {"fused", r.plan.pack_reason};
     if (!r.plan.fused_pack) return {"separate", r.plan.pack_reason};
     const bool applies = r.plan.overlap && r.halo_depth == 1 &&
-                         (r.plan.comm_mode == CommMode::GpuAware ||
-                          r.plan.comm_mode == CommMode::Nccl || r.self_faces == r.faces);
+                         (takes_fused_pack(r.plan.comm_mode) || r.self_faces == r.faces);
     if (applies) return {"none", "rank 0's faces are z faces, sent whole and in place"};
-    return {"separate", "the fused pack needs overlap on, halo depth 1 and a GPU-aware or NCCL "
-                        "exchange, or faces all the rank's own"};
+    return {"separate", "the fused pack needs overlap on, halo depth 1 and a " +
+                            fused_pack_paths() + " exchange, or faces all the rank's own"};
 }
 
 // The report's first lines: the job, the problem, the halo exchange.

@@ -18,7 +18,7 @@ namespace stencil {
 
 // Milliseconds summed over the timed steps of this rank: `step` over all
 // `steps` of them, each window of steps measured from the moment every rank
-// started it (Stepping::start_window), so it is the rank's timed windows
+// started it (Simulation::start_window), so it is the rank's timed windows
 // added up; the phases over the `sampled` ones (the first timed step
 // and every kPhaseSampling-th after), since each phase event costs the host
 // about a microsecond per step, which small boxes notice.

@@ -1,4 +1,4 @@
-// Private to miniapp/simulation*.cpp: SimulationOf<T>, the Simulation of one
+// Private to miniapp/step/simulation*.cpp: SimulationOf<T>, the Simulation of one
 // run in precision T. Its setup is in simulation_setup.cpp, the time step in
 // simulation.cpp, the collective queries in simulation_queries.cpp.
 #pragma once

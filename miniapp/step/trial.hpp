@@ -38,7 +38,7 @@ struct Trial {
 };
 
 // Collective over `comm`: `windows` windows of `steps` timed steps, each
-// started by every rank together (Stepping::start_window); per window the
+// started by every rank together (Simulation::start_window); per window the
 // slowest rank's mean step in ms, every rank getting the same.
 std::vector<double> aligned_windows(Simulation& sim, MPI_Comm comm, int windows, int steps);
 
