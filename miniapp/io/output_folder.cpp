@@ -208,8 +208,19 @@ bool is_run_output_name(const std::string& name) {
     if (name == OutputFolderLock::kFileName || name == RunManifest::kFileName ||
         std::regex_match(name, ours))
         return true;
-    return ends_with(name, ".partial") && name.size() > 8 &&
-           is_run_output_name(name.substr(0, name.size() - 8));
+    return is_partial_name(name) && is_run_output_name(name.substr(0, name.size() - 8));
+}
+
+bool is_partial_name(const std::string& name) {
+    return name.size() > 8 && ends_with(name, ".partial");
+}
+
+std::string unrecorded_outputs_problem(const std::string& dir,
+                                       const std::vector<std::string>& names,
+                                       const std::string& consequence) {
+    return "--output " + dir + " holds " + names.front() + " (of " + std::to_string(names.size()) +
+           " files named as this program's outputs) that no record of a run lists (" +
+           RunManifest::kFileName + "): " + consequence + "; move them, or choose another folder";
 }
 
 std::vector<std::string> earlier_outputs(const std::string& folder) {

@@ -72,6 +72,18 @@ std::vector<std::string> earlier_outputs(const std::string& folder);
 // its output folder (the lock included).
 bool is_run_output_name(const std::string& name);
 
+// Whether `name` is a file's temporary name while it is written
+// (NAME.partial, checked_io.hpp).
+bool is_partial_name(const std::string& name);
+
+// "--output DIR holds NAME (of N files named as this program's outputs)
+// that no record of a run lists (...)", then `consequence`: the one line
+// that refuses a folder holding output-named files the run cannot prove
+// are its own.
+std::string unrecorded_outputs_problem(const std::string& dir,
+                                       const std::vector<std::string>& names,
+                                       const std::string& consequence);
+
 // Before step 1: whether `path`, named by `option` ("--report"), can take
 // a file the run writes at its end: not a directory, in a folder that
 // exists and is writable (tried through the partial name the file is

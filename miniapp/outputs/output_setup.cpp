@@ -105,17 +105,11 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
     const bool readable = RunManifest::read(dir, record).empty();
     std::vector<std::string> listed, unlisted;
     for (const std::string& name : earlier) {
-        const bool partial = name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0;
-        const std::string written = partial ? name.substr(0, name.size() - 8) : name;
+        const std::string written = is_partial_name(name) ? name.substr(0, name.size() - 8) : name;
         (readable && record.files.count(written) ? listed : unlisted).push_back(name);
     }
     if (!unlisted.empty())
-        return "--output " + dir + " holds " + unlisted.front() + " (of " +
-               std::to_string(unlisted.size()) +
-               " files named as this program's outputs) that no record of a run lists (" +
-               RunManifest::kFileName +
-               "): the run would write over such files; move them, or "
-               "choose another folder";
+        return unrecorded_outputs_problem(dir, unlisted, "the run would write over such files");
     if (!c.output_force)
         return "--output " + dir + " already holds a finished run's outputs (" +
                std::to_string(listed.size()) + " files, such as " + listed.front() +

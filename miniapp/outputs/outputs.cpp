@@ -155,19 +155,14 @@ std::string Outputs::State::resume_record(int step, const std::string& lineage) 
     const std::vector<std::string> present = earlier_outputs(dir);
     if (!read.empty() && read != "none") return "--output " + dir + ": " + read;
     if (read == "none" && !present.empty())
-        return "--output " + dir + " holds " + present.front() + " (of " +
-               std::to_string(present.size()) +
-               " files named as this program's outputs) but no record of a run that wrote them (" +
-               RunManifest::kFileName +
-               "): a restart removes only what it can prove its run wrote; move them, or choose "
-               "another folder";
+        return unrecorded_outputs_problem(dir, present,
+                                          "a restart removes only what it can prove its run wrote");
     if (read.empty() && earlier.lineage != lineage)
         return "--output " + dir + " holds the outputs of another run (" + earlier.lineage +
                "), not those of the run the checkpoint continues (" + lineage +
                "); restart into that run's --output, or another folder";
     for (const std::string& name : present) {
-        const bool partial = name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0;
-        if (!partial && !earlier.files.count(name))
+        if (!is_partial_name(name) && !earlier.files.count(name))
             return "--output " + dir + " holds " + name +
                    ", named as this program's output but not in the record of the run that "
                    "wrote the folder; move it, or choose another folder";
@@ -188,8 +183,7 @@ std::string Outputs::State::resume_files(int step, const std::string& lineage,
     for (const auto& [name, end] : earlier.files)
         if (end || step_of_output(name) > step) doomed.push_back(name);
     for (const std::string& name : present)
-        if (name.size() > 8 && name.compare(name.size() - 8, 8, ".partial") == 0)
-            doomed.push_back(name);
+        if (is_partial_name(name)) doomed.push_back(name);
     // What stays must be there, or the folder cannot end as the
     // uninterrupted run's, file for file.
     for (const auto& [name, end] : earlier.files) {
