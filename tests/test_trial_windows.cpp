@@ -1,8 +1,9 @@
 // The trials' windows start together (run under mpirun with 2 ranks): a
 // rank that reaches a trial late must not lengthen any rank's window, on
 // the HOST back-end as on a GPU. No clock is asserted against a target: the
-// windows are compared with the planted delay, which is 20 times longer
-// than the windows on any machine that runs the suite.
+// windows are compared with the planted delay, which a window holding it
+// would exceed, and which is hundreds of times longer than the windows on
+// an idle machine (a loaded runner may stretch them tenfold).
 #include "mpi_util.hpp"
 #include "step/simulation.hpp"
 #include "step/trial.hpp"
@@ -16,7 +17,7 @@
 namespace stencil {
 namespace {
 
-constexpr double kDelayMs = 1500;
+constexpr double kDelayMs = 2000;
 
 Options two_rank_problem() {
     Options c;
@@ -51,7 +52,7 @@ TEST(TrialWindows, ALateRankLengthensNoWindow) {
     const std::vector<double> windows = aligned_windows(*sim, MPI_COMM_WORLD, 3, 8);
     ASSERT_EQ(windows.size(), 3u);
     for (const double ms : windows)
-        EXPECT_LT(ms * 8, kDelayMs / 20) << "a window holds the late rank's wait";
+        EXPECT_LT(ms * 8, kDelayMs / 2) << "a window holds the late rank's wait";
 }
 
 TEST(TrialWindows, EveryRankGetsTheSameTrial) {

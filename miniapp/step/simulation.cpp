@@ -145,19 +145,9 @@ void SimulationOf<T>::replay(std::vector<Graph>& graphs, bool sampled, Stream& s
 
 template <class T>
 StepTimers& SimulationOf<T>::next_timers(bool timed, int ring_step) {
-    // Step n - kSlots + 1 measures itself from the done of step n - kSlots,
-    // whose slot this step is about to reuse: read it now.
-    while (collected_ <= steps_done_ - kSlots + 1)
-        collect(collected_);
-    StepTimers& t = timers_[steps_done_ % kSlots];
-    t.timed = timed;
-    // Phases are sampled a whole k-step cycle at a time, one cycle in
-    // kPhaseSampling, so that every step of the cycle counts alike and the
-    // events cost what they cost at k = 1.
-    t.sampled = timed && timed_steps_ / depth_ % kPhaseSampling == 0;
+    StepTimers& t = clock_.begin(steps_done_, timed, compute_, [&](int n) { collect(n); });
     t.exchanged = ring_step == 0 && exchange_->moves_data();
     t.has_boundary = ring_step == 0 && plan_.overlap;
-    timed_steps_ += timed;
     return t;
 }
 
@@ -165,11 +155,6 @@ template <class T>
 void SimulationOf<T>::step(bool timed) {
     const int ring_step = steps_done_ % depth_;
     StepTimers& t = next_timers(timed, ring_step);
-    if (steps_done_ == 0 || window_pending_) { // not the time spent on setup or waiting
-        window_start_.record(compute_);
-        window_first_ = steps_done_;
-        window_pending_ = false;
-    }
     if (timeline_ && t.sampled) timeline_->anchor(d_.cart.get(), compute_, halo_); // once
     const StepState state{t, view(current_), view(1 - current_), ring_step, steps_done_ % kSlots};
     if (ring_step == 0 && !primed_) { // before the graphs, which never hold it
@@ -187,25 +172,14 @@ void SimulationOf<T>::step(bool timed) {
 
 template <class T>
 void SimulationOf<T>::collect(int n) const {
-    StepTimers& t = timers_[n % kSlots];
-    const Event& before = n == window_first_ ? window_start_ : timers_[(n - 1) % kSlots].done;
-    t.done.synchronize();
-    collected_ = n + 1;
-    if (!t.timed) return;
-    // Done to done on the compute stream: the step as the device saw it,
-    // host gaps between steps included; a window's first step from the
-    // window's start, when every rank had reached it.
-    totals_.step += elapsed_ms(before, t.done);
-    ++totals_.steps;
-    if (!t.sampled) return;
-    if (t.exchanged) {
+    const StepTimers* t = clock_.read(n);
+    if (!t) return; // untimed, or its phases not sampled
+    if (t->exchanged) {
         const HaloPhaseTimes h = exchange_->times(n % kSlots);
-        totals_.pack += h.pack, totals_.post += h.post, totals_.wait += h.wait,
-            totals_.unpack += h.unpack;
+        PhaseTotals& totals = clock_.totals();
+        totals.pack += h.pack, totals.post += h.post, totals.wait += h.wait,
+            totals.unpack += h.unpack;
     }
-    totals_.interior += elapsed_ms(t.interior_start, t.interior_stop);
-    if (t.has_boundary) totals_.boundary += elapsed_ms(t.boundary_start, t.boundary_stop);
-    ++totals_.sampled;
     if (timeline_)
         timeline_->collect(first_step_ + n + 1, n % depth_, n % kSlots,
                            schedules_[std::size_t(n % depth_)]);
@@ -213,8 +187,8 @@ void SimulationOf<T>::collect(int n) const {
 
 template <class T>
 void SimulationOf<T>::settle_timers() const {
-    while (collected_ < steps_done_)
-        collect(collected_);
+    while (clock_.collected() < steps_done_)
+        collect(clock_.collected());
     compute_.synchronize(); // and what followed the last step (receiver samples)
 }
 
@@ -222,7 +196,7 @@ template <class T>
 void SimulationOf<T>::start_window() {
     settle_timers(); // every stream of this rank idle, every step so far collected
     MPI_CHECK(MPI_Barrier(d_.cart.get()));
-    window_pending_ = true;
+    clock_.open_window();
 }
 
 template <class T>
@@ -235,9 +209,9 @@ void SimulationOf<T>::rewind() {
     copy_to_device(source_step_, &zero);
     // Step 0 again with p in fields_[0], as the graphs were captured.
     current_ = 0;
-    steps_done_ = timed_steps_ = collected_ = first_step_ = 0;
+    steps_done_ = first_step_ = 0;
     primed_ = false;
-    totals_ = PhaseTotals{};
+    clock_.reset();
 }
 
 template <class T>

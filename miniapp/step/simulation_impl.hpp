@@ -9,6 +9,7 @@
 #include "source.hpp"
 #include "stencil.hpp"
 #include "step/simulation.hpp"
+#include "step/step_clock.hpp"
 #include "step/timeline.hpp"
 
 #include <array>
@@ -18,17 +19,6 @@
 #include <vector>
 
 namespace stencil {
-
-// The events of one step. They are read up to kHaloTimingSlots - 1 steps
-// later, so the time loop never waits for the device only to read its
-// timers.
-struct StepTimers {
-    Event interior_start, interior_stop, boundary_start, boundary_stop;
-    Event done;                          // the step's last work on the compute stream
-    bool timed = false, sampled = false; // sampled: the phase events were recorded
-    bool exchanged = false;              // the step exchanged halos (deep halos: 1 in k)
-    bool has_boundary = false;           // the step updated the shell apart (Boundary)
-};
 
 template <class T>
 class SimulationOf final : public Simulation {
@@ -45,7 +35,7 @@ public:
                  const std::vector<double>& p_prev) override;
     const PhaseTotals& totals() const override {
         settle_timers();
-        return totals_;
+        return clock_.totals();
     }
     const Decomposition& decomposition() const override { return d_; }
     Precision precision() const override { return precision_of<T>(); }
@@ -157,7 +147,7 @@ private:
     // modulo lcm(kSlots, k), which is even, so it fixes the time level.
     int graph_period() const;
     int graph_index(bool sampled) const { return steps_done_ % graph_period() * 2 + sampled; }
-    // Waits for step n and adds its phases to totals_ (steps in order).
+    // Waits for step n and adds its phases to the clock's totals (steps in order).
     void collect(int n) const;
     // Waits for every step enqueued, and the compute stream's work after
     // them: before the host reads a field.
@@ -189,7 +179,10 @@ private:
     RunPlan plan_;
     Physics physics_;
     Decomposition d_;
-    int depth_ = 1;            // the halo depth k: one exchange every k steps
+    int depth_ = 1; // the halo depth k: one exchange every k steps
+    // The steps' timers, windows and totals; reading them back changes no
+    // result, so the const queries may (settle_timers).
+    mutable StepClock clock_{1};
     Layout layout_;            // halo k * R wide
     DeviceArray<T> fields_[2]; // p and p_prev; the update writes p_next over p_prev
     DeviceArray<T> vel_;       // dt^2 c^2
@@ -224,27 +217,15 @@ private:
     // then graph_index().
     bool use_graphs_ = false;
     std::vector<std::vector<Graph>> graphs_;
-    int steps_done_ = 0;  // since the start, the warm-up's rewind or a restore
-    int first_step_ = 0;  // the physics step a restore continued from
-    int timed_steps_ = 0; // enqueued, for the phase sampling
+    int steps_done_ = 0; // since the start, the warm-up's rewind or a restore
+    int first_step_ = 0; // the physics step a restore continued from
     // The fused pack: whether the send buffers and the rank's own halos hold
     // p's faces, as the last step's boundary update leaves them. False
     // where the fields were set from outside a step; the next exchange
     // step primes them first.
     bool primed_ = false;
 
-    // What the const queries settle before they read a field: they wait for
-    // the compute stream and read the steps' timers into totals_, which
-    // changes no result. The NaN check's counter is their scratch.
-    mutable std::array<StepTimers, kSlots> timers_; // step n in timers_[n % kSlots]
-    // Where the first step of the current window is measured from: its
-    // start, recorded on the compute stream when it is enqueued after
-    // start_window() (or as step 0), not the previous step's end.
-    Event window_start_;
-    int window_first_ = 0;        // that step (steps_done_ when it was enqueued)
-    bool window_pending_ = false; // start_window() called, its first step not yet enqueued
-    mutable int collected_ = 0;   // steps whose timers were read
-    mutable PhaseTotals totals_;
+    // The NaN check's counter, scratch of a const query.
     mutable DeviceArray<unsigned long long> nan_counter_{1};
     // --timeline (record_timeline()): the sampled steps' phases as spans.
     std::unique_ptr<Timeline> timeline_;

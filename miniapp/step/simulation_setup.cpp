@@ -96,7 +96,7 @@ SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const
                               MPI_Comm comm)
     : options_(options), plan_(plan), physics_(physics),
       d_(decompose(comm, plan.grid, plan.procs, options.periodic)),
-      depth_(std::max(plan.halo_depth, 1)),
+      depth_(std::max(plan.halo_depth, 1)), clock_(std::max(plan.halo_depth, 1)),
       layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options.radius) {
     setup_boxes();
     setup_fields();
