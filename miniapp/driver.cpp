@@ -13,9 +13,10 @@ namespace {
 // One progress line on stderr from rank 0, at most every c.progress_seconds.
 class Progress {
 public:
-    Progress(const Options& c, const RunPlan& plan, const Physics& p, int total)
-        : enabled_(!c.quiet && world_rank() == 0), every_(c.progress_seconds), dt_(p.dt),
-          total_(total), cells_(double(plan.grid[0]) * plan.grid[1] * plan.grid[2]),
+    Progress(const RunContext& run, int total)
+        : enabled_(!run.options.quiet && world_rank() == 0), every_(run.options.progress_seconds),
+          dt_(run.physics.dt), total_(total),
+          cells_(double(run.plan.grid[0]) * run.plan.grid[1] * run.plan.grid[2]),
           start_(wall_clock_ms() * 1e-3), last_(start_) {}
 
     void after_step(int done) {
@@ -42,24 +43,23 @@ private:
 // size (both time levels of the whole grid) added up in the result.
 class Checkpoints {
 public:
-    Checkpoints(Simulation& sim, Outputs& outputs, const Options& c, const RunPlan& plan,
-                const Physics& physics, DriveResult& result)
-        : sim_(sim), outputs_(outputs), c_(c), plan_(plan), physics_(physics), result_(result),
-          level_bytes_(double(plan.grid[0]) * plan.grid[1] * plan.grid[2] *
-                       element_bytes(c.precision)),
+    Checkpoints(Simulation& sim, Outputs& outputs, const RunContext& run, DriveResult& result)
+        : sim_(sim), outputs_(outputs), run_(run), result_(result),
+          level_bytes_(double(run.plan.grid[0]) * run.plan.grid[1] * run.plan.grid[2] *
+                       element_bytes(run.options.precision)),
           last_(wall_clock_ms() * 1e-3) {}
 
     // Rank 0's clock asks for one (--checkpoint-every TIME).
     bool wished() const {
-        return c_.checkpoint_seconds > 0 && world_rank() == 0 &&
-               wall_clock_ms() * 1e-3 - last_ >= c_.checkpoint_seconds;
+        const double every = run_.options.checkpoint_seconds;
+        return every > 0 && world_rank() == 0 && wall_clock_ms() * 1e-3 - last_ >= every;
     }
 
     void take() {
         sim_.settle();
         MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         const double start = wall_clock_ms();
-        write_checkpoint(sim_, outputs_, c_, plan_, physics_, staging_);
+        write_checkpoint(sim_, outputs_, run_, staging_);
         result_.checkpoint_seconds += (wall_clock_ms() - start) * 1e-3;
         result_.checkpoint_bytes += 2 * level_bytes_;
         ++result_.checkpoints;
@@ -69,9 +69,7 @@ public:
 private:
     Simulation& sim_;
     Outputs& outputs_;
-    const Options& c_;
-    const RunPlan& plan_;
-    const Physics& physics_;
+    const RunContext run_; // references, copied: the caller may pass a temporary
     DriveResult& result_;
     double level_bytes_;
     CheckpointStaging staging_;
@@ -98,15 +96,16 @@ bool nan_check_due(const Options& c, int n) {
 // then undone: the run's physics is its --steps steps alone, which the
 // traces, snapshots and report count. With --restart, the run continues
 // after the checkpoint's step `first`; "" or why it cannot.
-std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const Options& c,
-                                const RunPlan& plan, const Physics& physics, int& first) {
+std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const RunContext& run,
+                                int& first) {
+    const Options& c = run.options;
     if (c.warmup > 0) {
         sim.run(c.warmup, false);
         sim.rewind();
     }
     first = 0;
     if (c.restart.empty()) return {};
-    return restore_checkpoint(sim, outputs, c, plan, physics, first);
+    return restore_checkpoint(sim, outputs, run, first);
 }
 
 // Whether step n writes a snapshot: collective I/O that the ranks leave at
@@ -117,15 +116,17 @@ bool snapshot_due(const Options& c, int n) {
 
 } // namespace
 
-DriveResult drive(Simulation& sim, const Options& c, const RunPlan& plan, const Physics& physics,
-                  Outputs& outputs) {
+DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& physics = run.physics;
     StopRequest stop(MPI_COMM_WORLD);
     DriveResult result;
     int first = 0;
-    result.refused = warm_up_and_restore(sim, outputs, c, plan, physics, first);
+    result.refused = warm_up_and_restore(sim, outputs, run, first);
     if (!result.refused.empty()) return result;
-    Checkpoints checkpoints(sim, outputs, c, plan, physics, result);
-    Progress progress(c, plan, physics, c.steps);
+    Checkpoints checkpoints(sim, outputs, run, result);
+    Progress progress(run, c.steps);
     plan.aids.hold_back(world_rank()); // test aid: one rank comes late to the timed steps
     // The ranks leave the warm-up, the rewind and a restore at different
     // moments; the timed steps start together, so no rank's first step
@@ -166,7 +167,7 @@ DriveResult drive(Simulation& sim, const Options& c, const RunPlan& plan, const 
         }
     }
     outputs.finish(c.steps);
-    remove_stale_checkpoints(c, plan, physics);
+    remove_stale_checkpoints(run);
     return result;
 }
 

@@ -4,6 +4,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 #include "outputs/outputs.hpp"
 #include "step/simulation.hpp"
@@ -30,7 +31,6 @@ struct DriveResult {
 // Runs c.warmup untimed steps, undoes them (Simulation::rewind), continues
 // from a checkpoint with --restart, then runs the timed steps up to
 // c.steps with the outputs and checkpoints (collective).
-DriveResult drive(Simulation& sim, const Options& c, const RunPlan& plan, const Physics& physics,
-                  Outputs& outputs);
+DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs);
 
 } // namespace stencil

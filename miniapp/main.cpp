@@ -49,8 +49,11 @@ int refuse(const std::string& message) {
 
 // --check: the same problem on one domain, on rank 0, compared bit for bit;
 // the cells that differ (every rank gets the count) and the cells compared.
-long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const RunPlan& plan,
-                                  const Physics& physics, long long& compared) {
+long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
+                                  long long& compared) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& physics = run.physics;
     // Gathered widened to double, which is exact: equal doubles are equal
     // values in the run's precision, bit for bit.
     const std::vector<double> distributed = sim.gather();
@@ -68,7 +71,7 @@ long long cells_unlike_one_domain(const Simulation& sim, const Options& c, const
         // nor the fused pack, which a periodic domain would otherwise share.
         one.overlap = false, one.fused_pack = false;
         one.comm_mode = reference_path(one.comm_mode);
-        const auto single = make_simulation(c, one, physics, MPI_COMM_SELF);
+        const auto single = make_simulation({c, one, physics}, MPI_COMM_SELF);
         single->run(sim.steps_done(), false);
         const std::vector<double> reference = single->gather();
         differing = 0;
@@ -110,8 +113,10 @@ bool preflight_ok(const Simulation& sim, const GpuAwareness& aware) {
 
 // After the run: the report (printed, and written as JSON), the checksum,
 // and the checks asked for. Returns this rank's exit status.
-int report_and_check(Simulation& sim, const Options& c, const RunPlan& plan, const Physics& physics,
-                     Report report) {
+int report_and_check(Simulation& sim, const RunContext& run, Report report) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& physics = run.physics;
     int status = 0;
     if (c.checksum) {
         report.has_checksum = true;
@@ -120,8 +125,7 @@ int report_and_check(Simulation& sim, const Options& c, const RunPlan& plan, con
     // Before the report is written, so that it says whether the run passed.
     if (c.check) {
         report.checked = true;
-        report.cells_differing =
-            cells_unlike_one_domain(sim, c, plan, physics, report.cells_checked);
+        report.cells_differing = cells_unlike_one_domain(sim, run, report.cells_checked);
         if (report.cells_differing != 0) status = 1;
         report.reach = check_reach(plan, c.periodic, physics.source, c.radius, sim.steps_done());
         if (report.reach.reached < report.reach.boundaries && world_rank() == 0)
@@ -225,18 +229,19 @@ int run(int argc, char** argv) {
         return refuse(why);
     const RunPlan& plan = prepared.plan;
     const Physics& physics = prepared.physics;
+    const RunContext context{c, plan, physics};
 
-    const auto simulation = make_simulation(c, plan, physics, MPI_COMM_WORLD);
+    const auto simulation = make_simulation(context, MPI_COMM_WORLD);
     Simulation& sim = *simulation;
     warn_if_nothing_planted(sim, plan.aids);
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
     if (!c.timeline.empty()) sim.record_timeline(); // before any step: graphs capture its events
-    Outputs outputs(c, plan, physics, sim);
+    Outputs outputs(context, sim);
     DriveResult outcome;
     const double started = MPI_Wtime();
     try {
-        outcome = drive(sim, c, plan, physics, outputs);
+        outcome = drive(sim, context, outputs);
     } catch (const OutputFailure& failure) { // thrown on every rank together
         outputs.ended("failed", sim.steps_done());
         return fail_together(failure.what(), 1);
@@ -245,7 +250,7 @@ int run(int argc, char** argv) {
     if (!outcome.stable) outputs.ended("failed", outcome.bad_step);
     if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
-    Report report = summarize(sim, c, plan, physics, prepared.binding, shapes);
+    Report report = summarize(sim, context, prepared.binding, shapes);
     if (const std::string warning = short_window_warning(report.trust); !warning.empty())
         print_warnings({warning});
     int status = 0;
@@ -254,7 +259,7 @@ int run(int argc, char** argv) {
             std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
             status = 1;
         }
-    status = std::max(status, report_and_check(sim, c, plan, physics, report));
+    status = std::max(status, report_and_check(sim, context, report));
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     return status;
 }

@@ -36,6 +36,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
                     OutputFolderLock& checkpoint_lock) {
     RunPlan& plan = run.plan;
     Physics& physics = run.physics;
+    const RunContext context{c, plan, physics}; // the two above, as they are filled in
     const ThreadTeam team = size_thread_team(MPI_COMM_WORLD); // before any OpenMP region
     if (!team.problem.empty()) return team.problem;
     plan.aids = c.aids; // test aid: the run plants what the options ask for
@@ -48,12 +49,11 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     if (const std::string why = resolve_physics(c, plan.grid, physics); !why.empty()) return why;
     if (const std::string why = check_end_files_writable(c); !why.empty()) return why;
     if (const std::string why = prepare_outputs(c, plan, folder_lock); !why.empty()) return why;
-    if (const std::string why = prepare_checkpoint_folder(c, plan, physics, checkpoint_lock);
-        !why.empty())
+    if (const std::string why = prepare_checkpoint_folder(context, checkpoint_lock); !why.empty())
         return why;
     // A second stop signal leaves no lock either.
     remove_on_immediate_exit(folder_lock.path(), checkpoint_lock.path());
-    std::vector<std::string> warnings = input_warnings(c, plan, physics);
+    std::vector<std::string> warnings = input_warnings(context);
     if (!team.warning.empty()) warnings.push_back(team.warning);
     print_warnings(warnings);
     run.aware = detect_gpu_aware_mpi();
@@ -66,11 +66,11 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
         if (world_rank() == 0) std::printf("%s", table.c_str());
     }
     // Overlap first (at the explicit depth, else 1), then the depth with it.
-    OverlapDecision overlap = choose_overlap(c, plan, physics);
+    OverlapDecision overlap = choose_overlap(context);
     plan.overlap = overlap.overlap, plan.overlap_reason = std::move(overlap.reason);
     plan.fused_pack = overlap.fused_pack, plan.pack_reason = std::move(overlap.pack_reason);
     plan.trials = std::move(overlap.trials);
-    HaloDepthChoice depth = choose_halo_depth(c, plan, physics, overlap.at_depth_one);
+    HaloDepthChoice depth = choose_halo_depth(context, overlap.at_depth_one);
     plan.halo_depth = depth.depth, plan.halo_depth_reason = depth.reason;
     for (TrialRecord& trial : depth.trials)
         plan.trials.push_back(std::move(trial));

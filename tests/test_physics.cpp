@@ -33,7 +33,7 @@ TEST(Physics, PointSourceArrivesAtDistanceOverSpeed) {
     Options c = small_problem(72);
     Physics p;
     ASSERT_EQ(resolve_physics(c, c.grid, p), "");
-    const auto simulation = make_simulation(c, one_rank(c), p, MPI_COMM_SELF);
+    const auto simulation = make_simulation({c, one_rank(c), p}, MPI_COMM_SELF);
     Simulation& sim = *simulation;
     const int distance = 20; // cells, along x
     const std::array<int, 3> receiver{p.source[0] + distance, p.source[1], p.source[2]};
@@ -60,7 +60,7 @@ TEST(Physics, SpongeDrainsEnergyThatRigidWallsKeep) {
         c.sponge = sponge;
         Physics p;
         resolve_physics(c, c.grid, p);
-        const auto simulation = make_simulation(c, one_rank(c), p, MPI_COMM_SELF);
+        const auto simulation = make_simulation({c, one_rank(c), p}, MPI_COMM_SELF);
         Simulation& sim = *simulation;
         // Let the source finish (about 2 t0), then compare energy a few crossings later.
         sim.run(int(2.2 * p.t0 / p.dt), false);
@@ -85,7 +85,7 @@ TEST(Physics, SinglePrecisionTracksDouble) {
         c.precision = precision;
         Physics p;
         ASSERT_EQ(resolve_physics(c, c.grid, p), "");
-        const auto sim = make_simulation(c, one_rank(c), p, MPI_COMM_SELF);
+        const auto sim = make_simulation({c, one_rank(c), p}, MPI_COMM_SELF);
         EXPECT_EQ(sim->precision(), precision);
         sim->run(int(2.5 * p.t0 / p.dt), false);
         fields[precision == Precision::FP64] = sim->gather();

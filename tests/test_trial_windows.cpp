@@ -46,7 +46,7 @@ TEST(TrialWindows, ALateRankLengthensNoWindow) {
     const Options c = two_rank_problem();
     Physics physics;
     ASSERT_EQ(resolve_physics(c, c.grid, physics), "");
-    const auto sim = make_simulation(c, split_along_z(c), physics, MPI_COMM_WORLD);
+    const auto sim = make_simulation({c, split_along_z(c), physics}, MPI_COMM_WORLD);
     sim->run(2, false);
     hold_back_last_rank(); // the first rank's next step waits for its halos
     const std::vector<double> windows = aligned_windows(*sim, MPI_COMM_WORLD, 3, 8);
@@ -60,7 +60,7 @@ TEST(TrialWindows, EveryRankGetsTheSameTrial) {
     const Options c = two_rank_problem();
     Physics physics;
     ASSERT_EQ(resolve_physics(c, c.grid, physics), "");
-    const Trial trial = time_trial(c, split_along_z(c), physics, 1, true);
+    const Trial trial = time_trial({c, split_along_z(c), physics}, 1, true);
     ASSERT_EQ(trial.windows_ms.size(), std::size_t(kTrialWindows));
     EXPECT_EQ(trial.step_ms, median_ms(trial.windows_ms));
     EXPECT_EQ(trial.spread, window_spread(trial.windows_ms));

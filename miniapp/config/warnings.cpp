@@ -31,8 +31,10 @@ std::string dispersion_warning(const Options& c, const Physics& p) {
            " for 1% phase-speed error: expect numerical dispersion";
 }
 
-void sponge_warnings(const Options& c, const RunPlan& plan, const Physics& p,
-                     std::vector<std::string>& out) {
+void sponge_warnings(const RunContext& run, std::vector<std::string>& out) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& p = run.physics;
     const std::array<int, 3>& grid = plan.grid;
     const int w = c.sponge;
     if (w == 0) return;
@@ -65,11 +67,12 @@ void sponge_warnings(const Options& c, const RunPlan& plan, const Physics& p,
 
 } // namespace
 
-std::vector<std::string> input_warnings(const Options& c, const RunPlan& plan,
-                                        const Physics& physics) {
+std::vector<std::string> input_warnings(const RunContext& run) {
+    const Options& c = run.options;
+    const Physics& physics = run.physics;
     std::vector<std::string> warnings = c.repeated;
     if (std::string w = dispersion_warning(c, physics); !w.empty()) warnings.push_back(w);
-    sponge_warnings(c, plan, physics, warnings);
+    sponge_warnings(run, warnings);
     if (c.snapshot_every > c.steps)
         warnings.push_back("--snapshot-every " + std::to_string(c.snapshot_every) +
                            " is longer than the run (" + std::to_string(c.steps) +

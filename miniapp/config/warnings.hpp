@@ -6,6 +6,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 
 #include <string>
 #include <vector>
@@ -13,8 +14,7 @@
 namespace stencil {
 
 // plan.receivers must be filled (prepare_outputs) for the receiver warning.
-std::vector<std::string> input_warnings(const Options& c, const RunPlan& plan,
-                                        const Physics& physics);
+std::vector<std::string> input_warnings(const RunContext& run);
 
 // "stencil-miniapp: warning: ..." on stderr, from rank 0, even with --quiet.
 void print_warnings(const std::vector<std::string>& warnings);

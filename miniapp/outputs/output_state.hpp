@@ -55,8 +55,8 @@ struct Outputs::State {
     bool recording = false;
     RunManifest manifest;
 
-    State(const Options& options, const RunPlan& run, const Physics& p, FieldQueries& f)
-        : c(options), plan(run), physics(p), fields(f) {}
+    State(const RunContext& run, FieldQueries& f)
+        : c(run.options), plan(run.plan), physics(run.physics), fields(f) {}
     void snapshot(int step, const std::vector<double>& interior);
     // The slice at `step`; `end`: the run's last, not a snapshot's.
     void slice(int step, const std::vector<double>& interior, bool end);

@@ -16,8 +16,11 @@ namespace {
 
 const char* kAxes = "xyz";
 
-std::string sidecar_json(const Options& c, const RunPlan& plan, const Physics& p, int step,
-                         const std::string& file, const FieldFile& written) {
+std::string sidecar_json(const RunContext& run, int step, const std::string& file,
+                         const FieldFile& written) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& p = run.physics;
     const std::string dtype = numpy_dtype(c.precision);
     Json doc = integrity_json(file, written.bytes, written.crc32, plan.run_id);
     doc["dtype"] = dtype;
@@ -48,10 +51,12 @@ long step_of_output(const std::string& name) {
 
 } // namespace
 
-Outputs::Outputs(const Options& c, const RunPlan& plan, const Physics& physics,
-                 FieldQueries& fields)
-    : state_(std::make_unique<State>(c, plan, physics, fields)) {
+Outputs::Outputs(const RunContext& run, FieldQueries& fields)
+    : state_(std::make_unique<State>(run, fields)) {
     State& s = *state_;
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& physics = run.physics;
     s.receivers = plan.receivers;
     if (c.line_axis == 2)
         for (int x = 0; x < plan.grid[0]; ++x)
@@ -238,7 +243,7 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
     const std::string sidecar = std::string(name).substr(0, std::strlen(name) - 4) + ".json";
     if (d.rank == 0)
         problem = write_file_completely(c.output + "/" + sidecar,
-                                        sidecar_json(c, plan, physics, step, name, written));
+                                        sidecar_json({c, plan, physics}, step, name, written));
     if (problem.empty() && d.rank == 0) problem = record({name, sidecar}, false, step);
     agree_on_outcome(d.cart.get(), problem);
 }

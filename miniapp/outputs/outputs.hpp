@@ -8,6 +8,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 #include "io/field_file.hpp"
 #include "io/output_folder.hpp"
@@ -36,7 +37,7 @@ class Outputs {
 public:
     // Collective. Places each receiver on the rank that owns its cell, so a
     // receiver on a rank boundary is recorded exactly once.
-    Outputs(const Options& c, const RunPlan& plan, const Physics& physics, FieldQueries& fields);
+    Outputs(const RunContext& run, FieldQueries& fields);
     ~Outputs();
     Outputs(const Outputs&) = delete;
     Outputs& operator=(const Outputs&) = delete;

@@ -63,9 +63,11 @@ void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Repor
 
 } // namespace
 
-Report summarize(const Simulation& sim, const Options& options, const RunPlan& plan,
-                 const Physics& physics, const Binding& binding,
+Report summarize(const Simulation& sim, const RunContext& run, const Binding& binding,
                  const std::vector<ShapeChoice>& shapes) {
+    const Options& options = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& physics = run.physics;
     const Decomposition& d = sim.decomposition();
     const PhaseTotals& t = sim.totals();
     MPI_Comm comm = d.cart.get();

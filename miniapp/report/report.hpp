@@ -52,8 +52,7 @@ struct Report {
 };
 
 // Collective over the simulation's communicator; meaningful on rank 0.
-Report summarize(const Simulation& sim, const Options& options, const RunPlan& plan,
-                 const Physics& physics, const Binding& binding,
+Report summarize(const Simulation& sim, const RunContext& run, const Binding& binding,
                  const std::vector<ShapeChoice>& shapes);
 
 void print_report(const Report& report);

@@ -167,10 +167,12 @@ std::string checkpoint_path(const Options& c, int step) {
     return checkpoint_folder(c) + "/" + step_name(step);
 }
 
-void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
-                      const RunPlan& plan, const Physics& physics, CheckpointStaging& staging) {
+void write_checkpoint(const Simulation& sim, Outputs& outputs, const RunContext& run,
+                      CheckpointStaging& staging) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
     const std::string final = checkpoint_path(c, sim.steps_done()), partial = final + ".partial";
-    const Json mine = checkpoint_identity(c, plan, physics);
+    const Json mine = checkpoint_identity(run);
     Json doc = {
         {"program", kCheckpointProgram}, {"step", sim.steps_done()},      {"run", plan.run_id},
         {"lineage", outputs.lineage()},  {"settings", settings_id(mine)}, {"configuration", mine}};
@@ -212,13 +214,14 @@ std::string read_levels(const Simulation& sim, const Options& c, const std::stri
 
 } // namespace
 
-std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options& c,
-                               const RunPlan& plan, const Physics& physics, int& step) {
+std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunContext& run,
+                               int& step) {
+    const Options& c = run.options;
     const std::vector<std::string> found = candidates(c);
     const std::string named = c.restart == "latest" ? checkpoint_folder(c) : c.restart;
     if (found.empty())
         return "--restart " + c.restart + ": no checkpoint in " + named + hint(named);
-    const Json mine = checkpoint_identity(c, plan, physics);
+    const Json mine = checkpoint_identity(run);
     for (const std::string& dir : found) {
         const auto skip = [&](const std::string& why) {
             if (world_rank() == 0)

@@ -16,6 +16,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 #include "io/output_folder.hpp"
 #include "outputs/outputs.hpp"
@@ -46,18 +47,17 @@ struct CheckpointStaging {
 // holding no other run's (other settings; without --restart, any complete one): those are refused
 // in one line naming the run, or removed with --output-force. A folder the program did not write is
 // never touched. "" or one line.
-std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan, const Physics& physics,
-                                      OutputFolderLock& lock);
+std::string prepare_checkpoint_folder(const RunContext& run, OutputFolderLock& lock);
 
 // Rank 0, after the last step: removes the .partial checkpoints of this
 // run's settings that this run or an earlier one of them left.
-void remove_stale_checkpoints(const Options& c, const RunPlan& plan, const Physics& physics);
+void remove_stale_checkpoints(const RunContext& run);
 
 // Collective: a checkpoint of `sim` at its current step, with the traces
 // `outputs` recorded so far. Throws OutputFailure (one line, on every rank)
 // if any part cannot be written.
-void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
-                      const RunPlan& plan, const Physics& physics, CheckpointStaging& staging);
+void write_checkpoint(const Simulation& sim, Outputs& outputs, const RunContext& run,
+                      CheckpointStaging& staging);
 
 // Collective: the checkpoint --restart names (DIR, a folder of checkpoints
 // or one of them; latest: checkpoint_folder(c)), newest first. One that
@@ -67,7 +67,6 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const Options& c,
 // own CRC-32 and its folder's step, or the checkpoint does not verify. On success `sim` and
 // `outputs` continue from the checkpoint's step (Outputs::resume_at), `step` says which, and "" is
 // returned; else one line.
-std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const Options& c,
-                               const RunPlan& plan, const Physics& physics, int& step);
+std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunContext& run, int& step);
 
 } // namespace stencil

@@ -157,8 +157,9 @@ std::string lock_folder(const Options& c, const std::string& dir, OutputFolderLo
 
 } // namespace
 
-std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan, const Physics& physics,
-                                      OutputFolderLock& lock) {
+std::string prepare_checkpoint_folder(const RunContext& run, OutputFolderLock& lock) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
     if (!c.checkpoints_on()) return {};
     const std::string dir = checkpoint_folder(c);
     std::string problem;
@@ -167,8 +168,7 @@ std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan, con
         problem = check_writable(c, dir);
         if (problem.empty()) problem = lock_folder(c, dir, lock, notes);
         if (problem.empty()) problem = check_room(c, plan, dir, notes);
-        if (problem.empty())
-            problem = check_owners(c, checkpoint_identity(c, plan, physics), dir, notes);
+        if (problem.empty()) problem = check_owners(c, checkpoint_identity(run), dir, notes);
     }
     if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
     for (const std::string& note : notes)
@@ -176,9 +176,10 @@ std::string prepare_checkpoint_folder(const Options& c, const RunPlan& plan, con
     return {};
 }
 
-void remove_stale_checkpoints(const Options& c, const RunPlan& plan, const Physics& physics) {
+void remove_stale_checkpoints(const RunContext& run) {
+    const Options& c = run.options;
     if (world_rank() != 0 || (!c.checkpoints_on() && c.restart.empty())) return;
-    const std::string id = settings_id(checkpoint_identity(c, plan, physics));
+    const std::string id = settings_id(checkpoint_identity(run));
     for (const StepFolder& f : step_folders(checkpoint_folder(c)))
         if (f.partial && f.checkpoint && f.settings == id)
             if (const std::string left = remove_checkpoint(f); !left.empty())

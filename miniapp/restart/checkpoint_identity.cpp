@@ -16,7 +16,10 @@ namespace {
 
 // The receivers a run records (the file's and the line's), by their count
 // and the CRC-32 of their cells: the list itself may be long.
-Json receivers_identity(const Options& c, const RunPlan& plan, const Physics& p) {
+Json receivers_identity(const RunContext& run) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& p = run.physics;
     std::vector<int> cells;
     for (const auto& r : plan.receivers)
         cells.insert(cells.end(), r.begin(), r.end());
@@ -34,7 +37,10 @@ std::uint32_t text_crc(const Json& doc) {
 
 } // namespace
 
-Json checkpoint_identity(const Options& c, const RunPlan& plan, const Physics& p) {
+Json checkpoint_identity(const RunContext& run) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& p = run.physics;
     return {{"grid", plan.grid},
             {"radius", c.radius},
             {"precision", precision_name(c.precision)},
@@ -51,7 +57,7 @@ Json checkpoint_identity(const Options& c, const RunPlan& plan, const Physics& p
             {"slice", c.slice_axis < 0 ? std::string("none")
                                        : std::string(1, "xyz"[c.slice_axis]) + "=" +
                                              std::to_string(c.slice_index)},
-            {"receivers", receivers_identity(c, plan, p)}};
+            {"receivers", receivers_identity(run)}};
 }
 
 std::string settings_id(const Json& identity) {

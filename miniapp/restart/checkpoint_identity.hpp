@@ -12,6 +12,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 #include "io/checked_io.hpp"
 
@@ -31,7 +32,7 @@ constexpr const char* kTraces = "traces.bin";
 // snapshots, slices and traces are the uninterrupted run's. Timing options
 // (steps, comm, overlap, depth, graphs, tuning, ranks) may differ: none of
 // them changes a bit.
-Json checkpoint_identity(const Options& c, const RunPlan& plan, const Physics& p);
+Json checkpoint_identity(const RunContext& run);
 
 // The CRC-32 of an identity, in hex: the run's settings, by one word.
 std::string settings_id(const Json& identity);

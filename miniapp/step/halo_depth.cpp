@@ -27,8 +27,9 @@ int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within
     return best->first;
 }
 
-HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const Physics& physics,
-                                  const std::optional<Trial>& at_depth_one) {
+HaloDepthChoice choose_halo_depth(const RunContext& run, const std::optional<Trial>& at_depth_one) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
     const std::array<int, 3>& procs = plan.procs;
     const CommMode mode = plan.comm_mode;
     if (c.halo_depth > 0) return {c.halo_depth, "--halo-depth", {}};
@@ -47,8 +48,7 @@ HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const P
     for (const int k : kAutoDepths) {
         if (!check_split(plan.grid, procs, k * c.radius, c.periodic).empty()) break;
         const bool timed_before = k == 1 && at_depth_one;
-        const Trial trial =
-            timed_before ? *at_depth_one : time_trial(c, plan, physics, k, plan.overlap);
+        const Trial trial = timed_before ? *at_depth_one : time_trial(run, k, plan.overlap);
         if (!timed_before) choice.trials.push_back(trial_record(plan.overlap, k, "", trial));
         trials.emplace_back(k, trial);
         std::snprintf(line, sizeof line, "%s%.4g ms at k=%d", measured.empty() ? "" : ", ",

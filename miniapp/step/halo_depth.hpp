@@ -7,6 +7,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 #include "step/trial.hpp"
 
@@ -46,7 +47,7 @@ int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within
 // the run's overlap. `plan` holds the grids, the halo path and the overlap
 // (step/overlap.hpp, chosen first); its depth is not read. `at_depth_one`:
 // the trial at k = 1 with that overlap, where one was timed already.
-HaloDepthChoice choose_halo_depth(const Options& c, const RunPlan& plan, const Physics& physics,
+HaloDepthChoice choose_halo_depth(const RunContext& run,
                                   const std::optional<Trial>& at_depth_one = std::nullopt);
 
 } // namespace stencil

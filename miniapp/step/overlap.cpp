@@ -30,18 +30,21 @@ std::string spread_words(TrialVerdict verdict, const Trial& preferred, const Tri
 
 // The on schedule's trial, with --pack auto the faster of fused and
 // separate; its reason in `pack_reason`, each trial in `trials`.
-Trial time_on(const Options& c, const RunPlan& plan, const Physics& physics, int depth,
-              std::string& pack_reason, std::vector<TrialRecord>& trials) {
+Trial time_on(const RunContext& run, int depth, std::string& pack_reason,
+              std::vector<TrialRecord>& trials) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& physics = run.physics;
     RunPlan p = plan;
     p.fused_pack = c.pack != PackChoice::Separate;
-    const Trial on = time_trial(c, p, physics, depth, true);
+    const Trial on = time_trial({c, p, physics}, depth, true);
     if (c.pack != PackChoice::Auto || !on.fused_pack) {
         trials.push_back(trial_record(true, depth, "", on));
         return on;
     }
     trials.push_back(trial_record(true, depth, "fused", on));
     p.fused_pack = false;
-    const Trial separate = time_trial(c, p, physics, depth, true);
+    const Trial separate = time_trial({c, p, physics}, depth, true);
     trials.push_back(trial_record(true, depth, "separate", separate));
     const TrialVerdict verdict = compare_trials(on, separate, kOverlapTolerance);
     pack_reason = ms_words("auto: %.4g ms fused, %.4g ms separate per step with overlap on",
@@ -56,7 +59,9 @@ bool overlap_wins(const Trial& on, const Trial& off) {
     return compare_trials(on, off, kOverlapTolerance) != TrialVerdict::TakeAlternative;
 }
 
-OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Physics& physics) {
+OverlapDecision choose_overlap(const RunContext& run) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
     OverlapDecision d;
     d.fused_pack = c.pack != PackChoice::Separate;
     if (c.pack == PackChoice::Auto)
@@ -77,7 +82,7 @@ OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Phys
     } else if (c.overlap == OverlapChoice::On) {
         d.reason = "--overlap on";
         if (!untimed && c.pack == PackChoice::Auto && depth == 1) {
-            const Trial on = time_on(c, plan, physics, depth, d.pack_reason, d.trials);
+            const Trial on = time_on(run, depth, d.pack_reason, d.trials);
             d.fused_pack = on.fused_pack, d.at_depth_one = on;
         }
     } else if (untimed) {
@@ -85,9 +90,9 @@ OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Phys
     } else {
         // Off first: were a first trial slower (lazily made connections,
         // cold caches), that would favour on, the default anyway.
-        const Trial off = time_trial(c, plan, physics, depth, false);
+        const Trial off = time_trial(run, depth, false);
         d.trials.push_back(trial_record(false, depth, "", off));
-        const Trial on = time_on(c, plan, physics, depth, d.pack_reason, d.trials);
+        const Trial on = time_on(run, depth, d.pack_reason, d.trials);
         const TrialVerdict verdict = compare_trials(on, off, kOverlapTolerance);
         d.overlap = verdict != TrialVerdict::TakeAlternative;
         d.fused_pack = on.fused_pack;

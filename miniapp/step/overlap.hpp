@@ -7,6 +7,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 #include "step/trial.hpp"
 
@@ -47,6 +48,6 @@ bool overlap_wins(const Trial& on, const Trial& off);
 // kept unless separate is faster by kOverlapTolerance and by more than the
 // trials' spread. Where the trials cannot tell the two apart, the reason
 // says so.
-OverlapDecision choose_overlap(const Options& c, const RunPlan& plan, const Physics& physics);
+OverlapDecision choose_overlap(const RunContext& run);
 
 } // namespace stencil

@@ -289,12 +289,11 @@ void SimulationOf<T>::updated_cells(double& updated, double& owned) const {
 template class SimulationOf<float>;
 template class SimulationOf<double>;
 
-std::unique_ptr<Simulation> make_simulation(const Options& options, const RunPlan& plan,
-                                            const Physics& physics, MPI_Comm comm) {
+std::unique_ptr<Simulation> make_simulation(const RunContext& run, MPI_Comm comm) {
     // The one run-time to compile-time precision switch of the mini-app.
-    return dispatch_precision(options.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
+    return dispatch_precision(run.options.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
         using T = decltype(zero);
-        return std::make_unique<SimulationOf<T>>(options, plan, physics, comm);
+        return std::make_unique<SimulationOf<T>>(run, comm);
     });
 }
 

@@ -4,6 +4,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 #include "halo_exchange.hpp"
 #include "step/timeline.hpp"
@@ -156,7 +157,6 @@ public:
 
 // Collective over `comm`. The plan gives the global and process grids, the
 // halo path and depth; the element type is options.precision.
-std::unique_ptr<Simulation> make_simulation(const Options& options, const RunPlan& plan,
-                                            const Physics& physics, MPI_Comm comm);
+std::unique_ptr<Simulation> make_simulation(const RunContext& run, MPI_Comm comm);
 
 } // namespace stencil

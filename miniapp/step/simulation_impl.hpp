@@ -23,8 +23,7 @@ namespace stencil {
 template <class T>
 class SimulationOf final : public Simulation {
 public:
-    SimulationOf(const Options& options, const RunPlan& plan, const Physics& physics,
-                 MPI_Comm comm);
+    SimulationOf(const RunContext& run, MPI_Comm comm);
 
     void run(int steps, bool timed) override {
         for (int n = 0; n < steps; ++n)

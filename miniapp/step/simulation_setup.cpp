@@ -92,12 +92,11 @@ void SimulationOf<T>::setup_fields() {
 }
 
 template <class T>
-SimulationOf<T>::SimulationOf(const Options& options, const RunPlan& plan, const Physics& physics,
-                              MPI_Comm comm)
-    : options_(options), plan_(plan), physics_(physics),
-      d_(decompose(comm, plan.grid, plan.procs, options.periodic)),
-      depth_(std::max(plan.halo_depth, 1)), clock_(std::max(plan.halo_depth, 1)),
-      layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options.radius) {
+SimulationOf<T>::SimulationOf(const RunContext& run, MPI_Comm comm)
+    : options_(run.options), plan_(run.plan), physics_(run.physics),
+      d_(decompose(comm, plan_.grid, plan_.procs, options_.periodic)),
+      depth_(std::max(plan_.halo_depth, 1)), clock_(depth_),
+      layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options_.radius) {
     setup_boxes();
     setup_fields();
     // The fused pack stores the faces from the boundary slabs. With overlap

@@ -51,13 +51,15 @@ double window_spread(std::vector<double> windows_ms) {
     return (windows_ms[n - 1 - quarter] - windows_ms[quarter]) / median;
 }
 
-Trial time_trial(const Options& c, const RunPlan& plan, const Physics& physics, int depth,
-                 bool overlap) {
+Trial time_trial(const RunContext& run, int depth, bool overlap) {
+    const Options& c = run.options;
+    const RunPlan& plan = run.plan;
+    const Physics& physics = run.physics;
     RunPlan trial_plan = plan;
     trial_plan.halo_depth = depth;
     trial_plan.overlap = overlap;
     trial_plan.aids = TestAids{}; // test aid: trials plant nothing
-    const auto sim = make_simulation(c, trial_plan, physics, MPI_COMM_WORLD);
+    const auto sim = make_simulation({c, trial_plan, physics}, MPI_COMM_WORLD);
     sim->run(kTrialWarmup, false);
     Trial trial;
     const double probe_ms = aligned_windows(*sim, MPI_COMM_WORLD, 1, kTrialSteps).front();

@@ -6,6 +6,7 @@
 
 #include "config/model.hpp"
 #include "config/options.hpp"
+#include "config/run_context.hpp"
 #include "config/run_plan.hpp"
 
 #include <mpi.h>
@@ -57,8 +58,7 @@ double window_spread(std::vector<double> windows_ms);
 // depth `depth` with overlap `overlap`, warmed up, one window of kTrialSteps
 // to size the others, then kTrialWindows aligned windows of at least
 // kTrialWindowMs each; every rank gets the same answer.
-Trial time_trial(const Options& c, const RunPlan& plan, const Physics& physics, int depth,
-                 bool overlap);
+Trial time_trial(const RunContext& run, int depth, bool overlap);
 
 // How an alternative's trial compares with the default's.
 enum class TrialVerdict {
