@@ -4,6 +4,7 @@
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -11,11 +12,13 @@ namespace stencil {
 namespace {
 
 // One progress line on stderr from rank 0, at most every c.progress_seconds.
+// Its clock starts with the timed steps and counts the steps this run has
+// made since `first` (the restart's step), so rate and ETA are this run's.
 class Progress {
 public:
-    Progress(const RunContext& run, int total)
+    Progress(const RunContext& run, int first)
         : enabled_(!run.options.quiet && world_rank() == 0), every_(run.options.progress_seconds),
-          dt_(run.physics.dt), total_(total),
+          dt_(run.physics.dt), first_(first), total_(run.options.steps),
           cells_(double(run.plan.grid[0]) * run.plan.grid[1] * run.plan.grid[2]),
           start_(wall_clock_ms() * 1e-3), last_(start_) {}
 
@@ -24,7 +27,7 @@ public:
         const double now = wall_clock_ms() * 1e-3;
         if (now - last_ < every_ && done != total_) return;
         last_ = now;
-        const double elapsed = now - start_, rate = elapsed > 0 ? done / elapsed : 0;
+        const double elapsed = now - start_, rate = elapsed > 0 ? (done - first_) / elapsed : 0;
         std::fprintf(stderr,
                      "progress: step %d/%d  t=%.4g s  elapsed %.1f s  ETA %.1f s  %.3f Gcell/s\n",
                      done, total_, done * dt_, elapsed, rate > 0 ? (total_ - done) / rate : 0.0,
@@ -34,7 +37,7 @@ public:
 private:
     bool enabled_;
     double every_, dt_;
-    int total_;
+    int first_, total_;
     double cells_, start_, last_;
 };
 
@@ -94,15 +97,20 @@ bool nan_check_due(const Options& c, int n) {
 
 // Warm-up steps capture graphs, fill caches and let clocks settle, and are
 // then undone: the run's physics is its --steps steps alone, which the
-// traces, snapshots and report count. With --restart, the run continues
+// traces, snapshots and report count. The ranks ask every kStopAgreement
+// steps whether a stop signal came, which cuts the warm-up short (the steps
+// then stop at their first agreement). With --restart, the run continues
 // after the checkpoint's step `first`; "" or why it cannot.
 std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const RunContext& run,
-                                int& first) {
+                                StopRequest& stop, int& first) {
     const Options& c = run.options;
-    if (c.warmup > 0) {
-        sim.run(c.warmup, false);
-        sim.rewind();
+    for (int done = 0; done < c.warmup;) {
+        const int piece = std::min(kStopAgreement, c.warmup - done);
+        sim.run(piece, false);
+        done += piece;
+        if (done < c.warmup && stop.seen_anywhere()) break;
     }
+    if (c.warmup > 0) sim.rewind();
     first = 0;
     if (c.restart.empty()) return {};
     return restore_checkpoint(sim, outputs, run, first);
@@ -123,15 +131,15 @@ DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
     StopRequest stop(MPI_COMM_WORLD);
     DriveResult result;
     int first = 0;
-    result.refused = warm_up_and_restore(sim, outputs, run, first);
+    result.refused = warm_up_and_restore(sim, outputs, run, stop, first);
     if (!result.refused.empty()) return result;
     Checkpoints checkpoints(sim, outputs, run, result);
-    Progress progress(run, c.steps);
     plan.aids.hold_back(world_rank()); // test aid: one rank comes late to the timed steps
     // The ranks leave the warm-up, the rewind and a restore at different
     // moments; the timed steps start together, so no rank's first step
     // carries the wait for the others' halos.
     sim.start_window();
+    Progress progress(run, first);
     for (int n = first + 1; n <= c.steps; ++n) {
         sim.run(1, true);
         ++result.steps_run;

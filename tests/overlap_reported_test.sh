@@ -6,7 +6,8 @@
 # and for auto with nothing to hide (--comm none, a rank alone). The fused
 # pack (--pack: JSON "fused_pack" and "pack_reason", and the text's "halo
 # pack" line) runs with overlap on at depth 1 with a GPU-aware exchange,
-# never with overlap off, at depth 2 or with --pack separate.
+# never with overlap off, at depth 2 or with --pack separate. The share of
+# the exchange hidden is reported only where the exchange was overlapped.
 # usage: overlap_reported_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -61,7 +62,7 @@ PY
   echo "$name: $line; halo pack ${pack#  halo pack }"
   fused_of[$name]=$fused
 }
-host="the HOST back-end runs the phases in order"
+host="kept on, untimed: the HOST back-end runs the phases in order"
 timed="[0-9.e+-]+ ms off, [0-9.e+-]+ ms on per step"
 spread="(; [0-9.]+% apart, within the trials' spread of [0-9.]+%: on kept)?" # a GPU's trials
 check on 2 on "--overlap on" --overlap on
@@ -69,8 +70,8 @@ check off 2 off "--overlap off" --overlap off
 check auto 2 "(on|off)" "auto: ($host|$timed$spread)" --overlap auto
 check default 2 "(on|off)" "auto: ($host|$timed$spread)"
 check auto_depth2 2 "(on|off)" "auto: ($host|$timed at k=2$spread)" --halo-depth 2
-check comm_none 2 on "auto: --comm none exchanges nothing to hide" --overlap auto --comm none
-check alone 1 on "auto: no rank has a neighbour, nothing to hide" --overlap auto --comm staged
+check comm_none 2 on "auto: kept on, untimed: --comm none exchanges nothing to hide" --overlap auto --comm none
+check alone 1 on "auto: kept on, untimed: no rank has a neighbour, nothing to hide" --overlap auto --comm staged
 check separate 2 "(on|off)" "auto: ($host|$timed$spread)" --pack separate
 check fused_depth2 2 on "--overlap on" --overlap on --pack fused --halo-depth 2
 want=true/false/false/false/false
@@ -87,4 +88,22 @@ grep -q "^  halo pack none (rank 0's faces are z faces, sent whole and in place)
   { cat "$work/z.txt"; fail "z: not 'halo pack none' for faces in place"; }
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["fused_pack"] or d["halo_pack"] != "none")' \
   "$work/z.json" || fail "z: the JSON says fused_pack or another halo_pack"
+# The share of the exchange hidden is a number only where the exchange runs
+# beside the interior; elsewhere the text says why and the JSON holds null.
+hidden() { # NAME WHY: the run NAME reports no share hidden, because WHY
+  grep -q "^  exchange [0-9.]* ms per step, none overlapped ($2)$" "$work/$1.txt" ||
+    { cat "$work/$1.txt"; fail "$1: no 'none overlapped ($2)'"; }
+  python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["exchange_hidden_fraction"] is not None)' \
+    "$work/$1.json" || fail "$1: exchange_hidden_fraction is not null"
+}
+hidden off "overlap off"
+hidden comm_none "--comm none"
+hidden alone "nothing exchanged"
+if grep -q "HOST back-end" "$work/on.txt"; then
+  hidden on "the HOST back-end runs the phases in order"
+else # a GPU: overlap on hides a share of the exchange, the JSON's number
+  grep -qE "^  exchange [0-9.]+ ms per step, [0-9]+% hidden behind the interior kernel$" "$work/on.txt" ||
+    fail "on: no share hidden"
+fi
+echo "the share hidden: a number only beside an overlapped exchange"
 echo "overlap reported as it ran"

@@ -5,7 +5,8 @@
 # (1 -> 1, 4 -> 3, 2 -> 8), in FP32 and FP64, with a sponge and a layered
 # model, and with deep halos on one side; a damaged newest checkpoint falls
 # back to the one before; a changed configuration (the physics or the
-# outputs) and a missing checkpoint are refused in one line.
+# outputs) and a missing checkpoint are refused in one line. Progress after
+# a restart counts the steps of this run alone.
 # usage: restart_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -69,6 +70,22 @@ grep -q "continuing from checkpoint .*step_000007 at step 7" "$work/fallback.txt
 [ "$(checksum "$work/fallback.txt")" = "$(checksum "$work/whole-fp32.txt")" ] || fail "the fallback changed the result"
 same_outputs "$work/whole-fp32" "$dir-out" "the fallback"
 echo "ok  damaged step 14 reported, continued from step 7, same checksum and outputs"
+
+echo "== progress after a restart: the rate is this run's steps over its time"
+# Continued at step 180 of 200, a rate counted from step 0 reads 10x the
+# FOM; counted from the restart, the two measure the same 20 steps. The
+# bounds are wide (3x either way): this checks what is counted, not speed.
+# shellcheck disable=SC2054 # the commas are inside the grid size
+opts=(--grid 48,40,44 --progress 0 --checkpoint-dir "$work/progress" --steps 180 --checkpoint-every 180)
+mini 2 "$@" >"$work/progress1.txt" 2>&1 || { cat "$work/progress1.txt"; fail "progress: the first run failed"; }
+# shellcheck disable=SC2054 # the commas are inside the grid size
+opts=(--grid 48,40,44 --progress 0 --checkpoint-dir "$work/progress" --steps 200 --restart latest)
+mini 2 "$@" >"$work/progress2.txt" 2>&1 || { cat "$work/progress2.txt"; fail "progress: the restart failed"; }
+rate=$(sed -n 's|^progress: step 200/200 .* \([0-9.]*\) Gcell/s$|\1|p' "$work/progress2.txt")
+fom=$(sed -n 's|^FOM: \([0-9.]*\) Gcell/s.*|\1|p' "$work/progress2.txt")
+python3 -c 'import sys; r = float(sys.argv[1]) / float(sys.argv[2]); sys.exit(not 1 / 3 < r < 3)' "$rate" "$fom" ||
+  { cat "$work/progress2.txt"; fail "progress after the restart: $rate Gcell/s against the FOM's $fom"; }
+echo "ok  progress $rate Gcell/s, FOM $fom Gcell/s after a restart at step 180"
 
 echo "== refusals"
 bash "$here/expect_failure.sh" 20 "--restart .*step_000014: the checkpoint's f0_hz is 10.0, this run's is 12.0" \

@@ -7,7 +7,8 @@
 # uninterrupted run of as many steps (with SIGINT the checkpoints are by
 # wall time, --checkpoint-every 1s). A second signal while the stop's
 # checkpoint is being written ends the run at once (exit 128 + 15), with
-# nothing left but that checkpoint's .partial folder.
+# nothing left but that checkpoint's .partial folder. A signal during the
+# warm-up cuts it short rather than waiting for all of it.
 # usage: stop_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -85,6 +86,32 @@ line=$(grep '^stencil-miniapp: stopped by SIGUSR1' "$run.txt") || { cat "$run.tx
 { [[ $line =~ at\ step\ ([0-9]+)\;\ checkpoint ]] && [ "${BASH_REMATCH[1]}" -le 24 ]; } ||
   { cat "$run.txt"; fail "early: '$line' (expected a stop by step 24, the first agreements)"; }
 echo "ok  SIGUSR1 while starting up: $line"
+
+echo "== a signal during a long warm-up cuts it short"
+run=$work/warmup
+# A warm-up of 10^8 steps would take days: the stop must not wait for it.
+# shellcheck disable=SC2054 # the commas are inside the grid size
+endless=(--grid 32,32,32 --radius 2 --quiet --warmup 100000000)
+"$mpiexec" "$np_flag" 2 "$@" "$app" "${endless[@]}" --steps 1000000 --checkpoint-every 1000000 \
+  --output "$run/out" >"$run.txt" 2>&1 &
+job=$!
+# The run holds its output folder's lock from before the warm-up.
+for _ in $(seq 1200); do [ -e "$run/out/stencil-miniapp.lock" ] && break; sleep 0.05; done
+[ -e "$run/out/stencil-miniapp.lock" ] || { kill "$job"; cat "$run.txt"; fail "warmup: the run did not start"; }
+sleep 1
+pkill -USR1 -f "^$app ${endless[*]} --steps 1000000" || fail "warmup: no rank to signal"
+for _ in $(seq 1200); do kill -0 "$job" 2>/dev/null || break; sleep 0.05; done
+if kill -0 "$job" 2>/dev/null; then
+  pkill -KILL -f "^$app ${endless[*]}" || true
+  fail "warmup: still warming up a minute after SIGUSR1"
+fi
+status=0
+wait "$job" || status=$?
+[ "$status" -eq 75 ] || { cat "$run.txt"; fail "warmup: exit status $status, not 75"; }
+line=$(grep '^stencil-miniapp: stopped by SIGUSR1' "$run.txt") || { cat "$run.txt"; fail "warmup: no stop line"; }
+{ [[ $line =~ at\ step\ ([0-9]+)\; ]] && [ "${BASH_REMATCH[1]}" -le 16 ]; } ||
+  { cat "$run.txt"; fail "warmup: '$line' (expected a stop by step 16, the first agreement)"; }
+echo "ok  SIGUSR1 during the warm-up: $line"
 
 echo "== a second signal during the stop ends the run at once"
 run=$work/twice

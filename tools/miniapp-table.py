@@ -57,6 +57,10 @@ def main():
               "unpack", "boundary", "step", "hidden", "Gcell/s/GPU", "vs none"]
     rows = []
     order = lambda r: (r["ranks"], r["grid"], r["procs"], prec(r), r["comm"], not r["overlap"], graphs(r), depth(r))
+    def hidden(r):  # null where nothing ran beside the interior (the report says why)
+        share = r.get("exchange_hidden_fraction")
+        return "-" if share is None or r["comm"] == "none" else "%.0f%%" % (100 * share)
+
     for r in sorted(reports, key=order):
         ph = {k: v["avg"] for k, v in r["phases_ms"].items()}
         step = r["phases_ms"]["step"]["max"]
@@ -65,7 +69,7 @@ def main():
                      str(r["radius"]), prec(r), r["comm"], "on" if r["overlap"] else "off", graphs(r),
                      str(depth(r))] +
                     ["%.3f" % ph[k] for k in ("pack", "post", "interior", "wait", "unpack", "boundary")] +
-                    ["%.3f" % step, "%.0f%%" % (100 * r["exchange_hidden_fraction"]) if r["comm"] != "none" else "-",
+                    ["%.3f" % step, hidden(r),
                      "%.1f" % r["gcells_per_s_per_rank"],
                      ("%.3f" % (step / ref)) if ref and r["comm"] != "none" else "-"])
     if any(r.get("label") for r in reports):  # experiments name their variants

@@ -38,6 +38,7 @@ void phase_table(const PhaseTotals& t, MPI_Comm comm, int ranks, Report& r, doub
                             t.wait / sampled, t.unpack / sampled, t.boundary / sampled,
                             t.step / steps};
     std::copy(mine, mine + 7, per_step);
+    r.phase_samples = t.sampled;
     const char* names[7] = {"pack", "post", "interior", "wait", "unpack", "boundary", "step"};
     double mins[7], maxs[7], sums[7];
     MPI_CHECK(MPI_Allreduce(per_step, mins, 7, MPI_DOUBLE, MPI_MIN, comm));
@@ -49,16 +50,24 @@ void phase_table(const PhaseTotals& t, MPI_Comm comm, int ranks, Report& r, doub
 
 // Collective: the exchange's time per step, and how much of it the
 // interior kernel hid (what the step spent beyond its kernels is the
-// exchange's exposed part), averaged over the ranks.
+// exchange's exposed part), averaged over the ranks. A share hidden means
+// something only where the exchange runs beside the interior: with overlap
+// off, on the HOST back-end (its phases run in order) or with nothing
+// exchanged the report says why there is none instead of a number.
 void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Report& r) {
     const double halo = per_step[0] + per_step[1] + per_step[3] + per_step[4];
     const double exposed = std::clamp(per_step[6] - per_step[2] - per_step[5], 0.0, halo);
-    const double hidden = halo > 0 ? 1.0 - exposed / halo : 1.0;
+    const double hidden = halo > 0 ? 1.0 - exposed / halo : 0.0;
     double sum_hidden = 0, sum_halo = 0;
     MPI_CHECK(MPI_Allreduce(&hidden, &sum_hidden, 1, MPI_DOUBLE, MPI_SUM, comm));
     MPI_CHECK(MPI_Allreduce(&halo, &sum_halo, 1, MPI_DOUBLE, MPI_SUM, comm));
-    r.hidden_fraction = sum_hidden / ranks;
     r.halo_ms = sum_halo / ranks;
+    r.unhidden_why = r.plan.comm_mode == CommMode::None ? "--comm none"
+                     : sum_halo == 0                    ? "nothing exchanged"
+                     : !r.plan.overlap                  ? "overlap off"
+                     : r.backend == "HOST" ? "the HOST back-end runs the phases in order"
+                                           : "";
+    if (r.unhidden_why.empty()) r.hidden_fraction = sum_hidden / ranks;
 }
 
 } // namespace
@@ -199,6 +208,8 @@ void print_launches(const Report& r) {
                         shape_source_name(sc.source));
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
+    if (const std::string planted = c.aids.planted(); !planted.empty())
+        std::printf("  NOTE: test aids planted (%s): not a measurement\n", planted.c_str());
 }
 
 // Rank 0's boxes and the launch shape each runs, as the JSON report lists them.
@@ -221,24 +232,28 @@ void print_report(const Report& r) {
     print_problem(r);
     print_launches(r);
     std::printf(
-        "\n  phase        min ms     avg ms     max ms   (per step, over ranks; phases timed "
-        "on every %dth step)\n",
-        kPhaseSampling);
+        "\n  phase        min ms     avg ms     max ms   (per step, over ranks; phases: the "
+        "mean of %d sampled steps, one in %d)\n",
+        r.phase_samples, kPhaseSampling);
     for (const PhaseStats& p : r.phases)
         std::printf("  %-9s %9.4f  %9.4f  %9.4f\n", p.name, p.min, p.avg, p.max);
     std::printf("\n  Gcell/s: %.3f total, %.3f per rank; effective %.1f GB/s per rank\n",
                 r.gcells_total, r.gcells_per_rank, r.gbs_per_rank);
-    std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
-                r.halo_ms, 100 * r.hidden_fraction);
+    if (r.hidden_fraction)
+        std::printf("  exchange %.4f ms per step, %.0f%% hidden behind the interior kernel\n",
+                    r.halo_ms, 100 * *r.hidden_fraction);
+    else
+        std::printf("  exchange %.4f ms per step, none overlapped (%s)\n", r.halo_ms,
+                    r.unhidden_why.c_str());
     print_timing_trust(r.trust);
     if (!r.timeline.empty())
         std::printf("  timeline: %s (the first sampled steps, every rank; ui.perfetto.dev)\n",
                     r.timeline.c_str());
-    std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d ranks, grid %dx%dx%d, comm %s, overlap %s, "
+    std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d rank%s, grid %dx%dx%d, comm %s, overlap %s, "
                 "halo depth %d)\n",
-                r.gcells_total, c.radius, precision_name(c.precision), r.ranks, r.grid[0],
-                r.grid[1], r.grid[2], r.comm_mode.c_str(), r.plan.overlap ? "on" : "off",
-                r.halo_depth);
+                r.gcells_total, c.radius, precision_name(c.precision), r.ranks,
+                r.ranks == 1 ? "" : "s", r.grid[0], r.grid[1], r.grid[2], r.comm_mode.c_str(),
+                r.plan.overlap ? "on" : "off", r.halo_depth);
 }
 
 namespace {
@@ -279,8 +294,9 @@ void add_outcome(Json& doc, const Report& r) {
 
 } // namespace
 
-Json run_context(const Report& r) {
+Json run_context_json(const Report& r) {
     const Options& c = r.options;
+    const std::string planted = c.aids.planted();
     return {{"program", "stencil-miniapp"},
             {"label", c.label},
             {"revision", r.revision},
@@ -297,13 +313,15 @@ Json run_context(const Report& r) {
             {"overlap_reason", r.plan.overlap_reason},
             {"fused_pack", r.fused_pack},
             {"halo_depth", r.halo_depth},
-            {"graphs", r.graphs}};
+            {"graphs", r.graphs},
+            {"test_aids", planted.empty() ? Json(nullptr) : Json(planted)}};
 }
 
 std::string write_json(const Report& r, const std::string& path) {
     const Options& c = r.options;
     const PhaseStats& step = r.phases.back();
-    Json doc = run_context(r);
+    const Json hidden = r.hidden_fraction ? Json(*r.hidden_fraction) : Json(nullptr);
+    Json doc = run_context_json(r);
     doc.update(Json{{"local_rank0", r.local_rank0},
                     {"steps", c.steps},
                     {"warmup", c.warmup},
@@ -332,7 +350,7 @@ std::string write_json(const Report& r, const std::string& path) {
                     {"gcells_per_s_per_rank", r.gcells_per_rank},
                     {"effective_gb_per_s_per_rank", r.gbs_per_rank},
                     {"exchange_ms", r.halo_ms},
-                    {"exchange_hidden_fraction", r.hidden_fraction},
+                    {"exchange_hidden_fraction", hidden},
                     {"pinned_host_bytes", r.pinned_bytes},
                     {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}});
     doc.update(halo_faces_json(r));

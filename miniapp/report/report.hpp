@@ -8,6 +8,7 @@
 #include "step/tuning.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,13 @@ struct Report {
     int omp_threads = 0;              // OpenMP threads per rank (0: left to the runtime, GPU)
     std::string omp_reason;           // why that many (ThreadTeam::reason)
     double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
-    TimingTrust trust; // the timed window, the step's spread across ranks
-    double halo_ms = 0, hidden_fraction = 0;
-    double halo_mib_per_step = 0;  // rank 0's messages, sent plus received, per exchange
-    int halo_depth = 1;            // one exchange every halo_depth steps
+    int phase_samples = 0; // the steps whose phases were timed (the step itself: every one)
+    TimingTrust trust;     // the timed window, the step's spread across ranks
+    double halo_ms = 0;
+    std::optional<double> hidden_fraction; // of the exchange, behind the interior
+    std::string unhidden_why;              // why there is no such share, where there is none
+    double halo_mib_per_step = 0;          // rank 0's messages, sent plus received, per exchange
+    int halo_depth = 1;                    // one exchange every halo_depth steps
     double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
     int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
     bool fused_pack = false;       // rank 0's boundary kernels store its faces (no pack launch)
@@ -59,8 +63,8 @@ void print_report(const Report& report);
 // The run's context as the JSON report and the --timeline file both give
 // it: program, label, revision, back-end, devices, ranks and their grid,
 // the problem's size and precision, the halo path, overlap, pack, depth,
-// graphs.
-Json run_context(const Report& report);
+// graphs, and the test aids planted (null if none).
+Json run_context_json(const Report& report);
 // Writes the JSON report; returns an empty string or why it could not.
 std::string write_json(const Report& report, const std::string& path);
 

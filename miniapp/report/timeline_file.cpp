@@ -96,7 +96,7 @@ void add_metadata(Json& events, int rank) {
 
 // What the spans are of: the run's settings, each step's schedule.
 Json other_data(const Report& r, const Timeline& timeline) {
-    Json doc = run_context(r);
+    Json doc = run_context_json(r);
     doc.update(
         Json{{"device_spans", r.graphs ? "events of the sampled graph twin (recorded inside the "
                                          "graph, around each phase's work)"

@@ -76,6 +76,12 @@ StopRequest::Agreement StopRequest::agreed_after(int n, bool checkpoint_wanted) 
     return agreed;
 }
 
+bool StopRequest::seen_anywhere() {
+    int mine = g_signal, any = 0;
+    MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_));
+    return any != 0;
+}
+
 void StopRequest::stopping() {
     g_stopping = 1;
 }

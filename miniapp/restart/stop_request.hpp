@@ -50,6 +50,9 @@ public:
     // checkpoint (rank 0's clock, for --checkpoint-every TIME), agreed on
     // as a stop is; a wish sent as an agreed checkpoint arrives is dropped.
     Agreement agreed_after(int n, bool checkpoint_wanted = false);
+    // Whether any rank has seen a signal (collective, blocking): for the
+    // warm-up, whose steps are not timed and need not be agreed on ahead.
+    bool seen_anywhere();
     // From now on a further signal ends the process at once.
     void stopping();
     std::string signal_name() const;

@@ -86,7 +86,7 @@ OverlapDecision choose_overlap(const RunContext& run) {
             d.fused_pack = on.fused_pack, d.at_depth_one = on;
         }
     } else if (untimed) {
-        d.reason = std::string("auto: ") + untimed;
+        d.reason = std::string("auto: kept on, untimed: ") + untimed; // on costs nothing here
     } else {
         // Off first: were a first trial slower (lazily made connections,
         // cold caches), that would favour on, the default anyway.

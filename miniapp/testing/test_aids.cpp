@@ -11,14 +11,18 @@ namespace stencil {
 namespace {
 
 // N of fail-rank=N: a non-negative int, refused as the option table's
-// numbers are ("'x' is not an integer", "-1 must not be negative").
+// numbers are ("'x' is not an integer", "... is out of range", "-1 must not
+// be negative").
 std::string parse_rank(const std::string& text, int& rank) {
+    const bool digits =
+        !text.empty() &&
+        text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) == std::string::npos &&
+        text != "-";
+    if (!digits) return "'" + text + "' is not an integer";
     errno = 0;
-    char* end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE || v < INT32_MIN || v > INT32_MAX ||
-        text.find_first_not_of("-0123456789") != std::string::npos)
-        return "'" + text + "' is not an integer";
+    const long v = std::strtol(text.c_str(), nullptr, 10);
+    if (errno == ERANGE || v < INT32_MIN || v > INT32_MAX)
+        return text + " is out of range (at most " + std::to_string(INT32_MAX) + ")";
     if (v < 0) return text + " must not be negative";
     rank = int(v);
     return {};
@@ -48,6 +52,23 @@ std::string TestAids::inject_fault(const std::string& value) {
                "' is not drop-face, short-ring, short-fused-pack, early-boundary, nan, "
                "fail-rank=N, late-rank=N or write-error";
     return {};
+}
+
+std::string TestAids::planted() const {
+    std::string words;
+    const auto add = [&words](bool on, const std::string& what) {
+        if (on) words += (words.empty() ? "" : ", ") + what;
+    };
+    add(poison_halo_, "--poison-halo");
+    add(drop_face_, "--inject-fault drop-face");
+    add(short_ring_, "--inject-fault short-ring");
+    add(short_fused_pack_, "--inject-fault short-fused-pack");
+    add(early_boundary_, "--inject-fault early-boundary");
+    add(nan_, "--inject-fault nan");
+    add(fail_rank_ >= 0, "--inject-fault fail-rank=" + std::to_string(fail_rank_));
+    add(late_rank_ >= 0, "--inject-fault late-rank=" + std::to_string(late_rank_));
+    add(write_error_, "--inject-fault write-error");
+    return words;
 }
 
 std::string TestAids::rank_problem(int ranks) const {

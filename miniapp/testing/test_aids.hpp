@@ -21,6 +21,9 @@ public:
     std::string inject_fault(const std::string& value);
     // --poison-halo.
     void set_poison_halo() { poison_halo_ = true; }
+    // The aids planted, as the options name them ("" if none): the report
+    // carries them, so that no figure of such a run passes for a measurement.
+    std::string planted() const;
     // "" or why a rank the aids name (fail-rank=N, late-rank=N) is not one
     // of the job's `ranks`: such an aid would plant nothing.
     std::string rank_problem(int ranks) const;
