@@ -37,7 +37,7 @@ if not doc["timing_warning"] or "--steps" not in doc["timing_warning"]:
 PY
   grep -q "^stencil-miniapp: warning: the timed steps took .* run --steps [0-9]* or more" "$work/late$late.txt" ||
     fail "no short-window warning on stderr"
-  grep -q "^  NOTE: test aids planted (--inject-fault late-rank=$late): not a measurement" "$work/late$late.txt" ||
+  grep -q "^  NOTE: faults planted (--inject-fault late-rank=$late): not a measurement" "$work/late$late.txt" ||
     fail "the report does not say a test aid was planted"
   elapsed=$(sed -n 's|^progress: step 20/20 .* elapsed \([0-9.]*\) s .*|\1|p' "$work/late$late.txt")
   python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < 0.5)' "${elapsed:-9}" ||

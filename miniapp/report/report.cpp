@@ -209,7 +209,7 @@ void print_launches(const Report& r) {
     if (r.comm_mode == "none")
         std::printf("  NOTE: --comm none exchanges no halos: results are wrong, timings only\n");
     if (const std::string planted = c.aids.planted(); !planted.empty())
-        std::printf("  NOTE: test aids planted (%s): not a measurement\n", planted.c_str());
+        std::printf("  NOTE: faults planted (%s): not a measurement\n", planted.c_str());
 }
 
 // Rank 0's boxes and the launch shape each runs, as the JSON report lists them.

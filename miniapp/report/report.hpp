@@ -63,7 +63,7 @@ void print_report(const Report& report);
 // The run's context as the JSON report and the --timeline file both give
 // it: program, label, revision, back-end, devices, ranks and their grid,
 // the problem's size and precision, the halo path, overlap, pack, depth,
-// graphs, and the test aids planted (null if none).
+// graphs, and the faults planted (--inject-fault, --poison-halo; null if none).
 Json run_context_json(const Report& report);
 // Writes the JSON report; returns an empty string or why it could not.
 std::string write_json(const Report& report, const std::string& path);
