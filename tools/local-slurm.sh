@@ -40,7 +40,7 @@ stop() {
 }
 
 write_config() {
-  mkdir -p "$dir/state" "$dir/spool" "$dir/dev"
+  mkdir -p "$dir/state" "$dir/spool" "$dir/dev" "$dir/tmp"
   local gres="" files
   if [ "$gpus" -gt 0 ]; then
     gres="Gres=gpu:$gpus"
@@ -69,6 +69,11 @@ SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd.log
+# The steps' scratch too (srun --mpi=pmix makes spmix_appdir_UID_JOB.STEP
+# there): a job killed with an earlier cluster leaves its folder behind, and
+# a new cluster counts job ids from 1 again, so a later job of the same id
+# would fail to launch ("task 0 launch failed: Unspecified error").
+TmpFS=$dir/tmp
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/affinity
 MpiDefault=none
