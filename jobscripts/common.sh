@@ -101,7 +101,17 @@ stencil_production() {
   fi
   launch "$ranks" "$APP" --output "$OUTPUT" --checkpoint-every "$CHECKPOINT_EVERY" "${restart[@]}" "$@" ||
     status=$?
-  [ "$status" -eq 0 ] && { echo "stencil: the run is complete; outputs in $OUTPUT"; return 0; }
+  # A launcher can end with status 0 although its tasks never started (srun
+  # prints "task 0 launch failed" and returns 0 on some Slurm versions): the
+  # run is complete only where its own record in OUTPUT says so.
+  if [ "$status" -eq 0 ]; then
+    if grep -Eq '"state": *"complete"' "$OUTPUT/stencil-miniapp.run.json" 2>/dev/null; then
+      echo "stencil: the run is complete; outputs in $OUTPUT"
+      return 0
+    fi
+    echo "stencil: the launcher ended with status 0, but $OUTPUT/stencil-miniapp.run.json does not say the run is complete" >&2
+    return 1
+  fi
   [ "$status" -eq 75 ] || { echo "stencil: the run failed (exit status $status)" >&2; return "$status"; }
   echo "stencil: stopped before the time limit, with a checkpoint in $OUTPUT/checkpoints"
   case "$CONTINUE" in

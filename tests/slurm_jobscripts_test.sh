@@ -13,9 +13,10 @@
 #    ends COMPLETED, one JSON report per rank count lands in
 #    results/JOBNAME-JOBID/, each run's binding table lists its ranks, and
 #    the collector passes --verify on each folder;
-#  - generic production.sbatch under a time limit too short for its run:
-#    Slurm's warning signal stops each job with a checkpoint, the job submits
-#    the next, and the last one's checksum is an uninterrupted run's.
+#  - generic production.sbatch: a launcher's status 0 without the run's
+#    record of completion is a failure; the time limit's warning signal
+#    (sent as Slurm sends it) stops the first job with a checkpoint, the job
+#    submits the next, and that one's checksum is an uninterrupted run's.
 # usage: tests/slurm_jobscripts_test.sh [WORKDIR]   (needs a HOST build in build/, and root or sudo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -116,17 +117,34 @@ for vendor in amd nvidia; do
 done
 rmdir results 2>/dev/null || true
 
-echo "== generic production.sbatch past its time limit: signal, checkpoint, resubmission, same result"
-# About 45 s of HOST work under a 2-minute limit whose warning (USR1, 110 s
-# before the end) comes within the first half minute: every job but the
-# last is stopped by it and submits the next. The last job's checksum must
-# be an uninterrupted run's.
+echo "== generic production.sbatch: a launch that ends with status 0 but ran nothing is a failure"
+never=$work/never-ran
+if (launch() { return 0; } && source jobscripts/common.sh && OUTPUT=$never stencil_production 2 --steps 1) 2>"$never.err"; then
+  fail "production: a launcher that started no task was taken for a complete run"
+fi
+grep -q "does not say the run is complete" "$never.err" || { cat "$never.err"; fail "production: no reason given for a launch that ran nothing"; }
+echo "ok  production: a launcher's status 0 without the run's record of completion is refused"
+
+echo "== generic production.sbatch stopped by the time limit's warning: checkpoint, resubmission, same result"
+# Slurm sends the warning of #SBATCH --signal=USR1@120 to the job's steps
+# (not the batch shell) at a moment it promises only within a minute, so the
+# test sends it the same way (scancel --signal=USR1) once the first job has
+# written a checkpoint. The limit, 5 minutes, is far beyond the run (about
+# 16 s of HOST work), so Slurm's own warning never comes: the first job must
+# stop with a checkpoint and submit the second, which continues from it and
+# must end with an uninterrupted run's checksum.
 # shellcheck disable=SC2054 # the commas are inside the grid size
 long=(--grid 64,64,64 --steps 90000 --radius 2 --checksum --quiet)
 out=$work/production
-OUTPUT=$out CHECKPOINT_EVERY=20000 MAX_ATTEMPTS=20 \
-  sbatch --parsable -N 1 --ntasks-per-node=2 -t 2 --signal=USR1@110 -o "$work/%x-%j.out" \
-  jobscripts/generic/production.sbatch "${long[@]}" >/dev/null
+first=$(OUTPUT=$out CHECKPOINT_EVERY=20000 MAX_ATTEMPTS=20 \
+  sbatch --parsable -N 1 --ntasks-per-node=2 -t 5 -o "$work/%x-%j.out" \
+  jobscripts/generic/production.sbatch "${long[@]}")
+for _ in $(seq 1200); do
+  compgen -G "$out/checkpoints/step_*[0-9]" >/dev/null && break
+  sleep 0.1
+done
+compgen -G "$out/checkpoints/step_*[0-9]" >/dev/null || { scancel "$first"; fail "production: no checkpoint in 2 minutes"; }
+scancel --signal=USR1 "$first"
 mpirun --oversubscribe -np 2 build/miniapp/stencil-miniapp "${long[@]}" >"$work/uninterrupted.txt" 2>&1 ||
   fail "production: the uninterrupted run failed"
 for _ in $(seq 600); do
@@ -135,7 +153,7 @@ for _ in $(seq 600); do
 done
 [ -z "$(squeue -h -n stencil-production -o %i)" ] || { scancel -n stencil-production; fail "production: the jobs did not end in 10 minutes"; }
 mapfile -t logs < <(ls -v "$work"/stencil-production-*.out)
-[ "${#logs[@]}" -ge 2 ] || { cat "${logs[@]}"; fail "production: ${#logs[@]} job, not stopped by its time limit"; }
+[ "${#logs[@]}" -eq 2 ] || { cat "${logs[@]}"; fail "production: ${#logs[@]} jobs, not the stopped one and the one that continued"; }
 for log in "${logs[@]::${#logs[@]}-1}"; do
   if ! grep -q "stopped by SIGUSR1 at step [0-9]*; checkpoint .*written" "$log" ||
     ! grep -q "^Submitted batch job" "$log"; then cat "$log"; fail "production: $log was not stopped and resubmitted"; fi
@@ -144,5 +162,5 @@ last=${logs[-1]}
 grep -q "continues from the newest checkpoint" "$last" || { cat "$last"; fail "production: the last job did not restart"; }
 a=$(grep '^checksum:' "$last" || true) b=$(grep '^checksum:' "$work/uninterrupted.txt" || true)
 { [ -n "$a" ] && [ "$a" = "$b" ]; } || { cat "$last"; fail "production: ${#logs[@]} jobs gave '$a', the uninterrupted run '$b'"; }
-echo "ok  production: ${#logs[@]} jobs, each but the last stopped by SIGUSR1 with a checkpoint and resubmitted; $a as uninterrupted"
+echo "ok  production: the first job stopped by SIGUSR1 with a checkpoint and resubmitted, the second continued; $a as uninterrupted"
 echo "slurm job scripts ok"
