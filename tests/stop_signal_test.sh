@@ -56,6 +56,19 @@ for signal in TERM INT USR1; do
   echo "ok  SIG$signal: stopped at step $step, exit 75, checkpoint written, nothing partial, no lock; continued to $total: $a"
 done
 
+# NAME MOST WHEN: the background run $job (its output in $run.txt), signalled
+# with SIGUSR1, ends with status 75 and a checkpoint by step MOST (the first
+# agreements on a stop come every 16 steps).
+stopped_with_a_checkpoint() {
+  local name=$1 most=$2 when=$3 status=0 line
+  wait "$job" || status=$?
+  [ "$status" -eq 75 ] || { cat "$run.txt"; fail "$name: exit status $status, not 75"; }
+  line=$(grep '^stencil-miniapp: stopped by SIGUSR1' "$run.txt") || { cat "$run.txt"; fail "$name: no stop line"; }
+  { [[ $line =~ at\ step\ ([0-9]+)\;\ checkpoint ]] && [ "${BASH_REMATCH[1]}" -le "$most" ]; } ||
+    { cat "$run.txt"; fail "$name: '$line' (expected a stop with a checkpoint by step $most)"; }
+  echo "ok  SIGUSR1 $when: $line"
+}
+
 echo "== a signal during start-up (a scheduler's warning can come that early)"
 run=$work/early
 # A long warm-up (about 3 s here, undone before step 1) keeps the ranks in
@@ -79,13 +92,7 @@ catching() { # a rank whose caught-signal mask has SIGUSR1 (bit 10)
 for _ in $(seq 2000); do catching >/dev/null && break; sleep 0.005; done
 pid=$(catching) || { kill "$job"; fail "early: no rank ever caught SIGUSR1"; }
 kill -USR1 "$pid"
-status=0
-wait "$job" || status=$?
-[ "$status" -eq 75 ] || { cat "$run.txt"; fail "early: exit status $status, not 75"; }
-line=$(grep '^stencil-miniapp: stopped by SIGUSR1' "$run.txt") || { cat "$run.txt"; fail "early: no stop line"; }
-{ [[ $line =~ at\ step\ ([0-9]+)\;\ checkpoint ]] && [ "${BASH_REMATCH[1]}" -le 24 ]; } ||
-  { cat "$run.txt"; fail "early: '$line' (expected a stop by step 24, the first agreements)"; }
-echo "ok  SIGUSR1 while starting up: $line"
+stopped_with_a_checkpoint early 24 "while starting up"
 
 echo "== a signal during a long warm-up cuts it short"
 run=$work/warmup
@@ -105,13 +112,7 @@ if kill -0 "$job" 2>/dev/null; then
   pkill -KILL -f "^$app ${endless[*]}" || true
   fail "warmup: still warming up a minute after SIGUSR1"
 fi
-status=0
-wait "$job" || status=$?
-[ "$status" -eq 75 ] || { cat "$run.txt"; fail "warmup: exit status $status, not 75"; }
-line=$(grep '^stencil-miniapp: stopped by SIGUSR1' "$run.txt") || { cat "$run.txt"; fail "warmup: no stop line"; }
-{ [[ $line =~ at\ step\ ([0-9]+)\; ]] && [ "${BASH_REMATCH[1]}" -le 16 ]; } ||
-  { cat "$run.txt"; fail "warmup: '$line' (expected a stop by step 16, the first agreement)"; }
-echo "ok  SIGUSR1 during the warm-up: $line"
+stopped_with_a_checkpoint warmup 16 "during the warm-up"
 
 echo "== a second signal during the stop ends the run at once"
 run=$work/twice
