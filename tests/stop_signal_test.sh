@@ -15,13 +15,24 @@ mpiexec=$1 np_flag=$2 app=$3 work=$4
 shift 4
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "stop_signal_test: $*"; exit 1; }
+preflags=("$@")
+# long NAME OPTIONS...: a run of a million steps on 2 ranks in the background
+# ($job), its console in $run.txt and its outputs in $run/out (run is
+# $work/NAME); a checkpoint only where a stop writes one.
+long() {
+  run=$work/$1
+  shift
+  "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "$@" --steps 1000000 --checkpoint-every 1000000 \
+    --output "$run/out" >"$run.txt" 2>&1 &
+  job=$!
+}
 # shellcheck disable=SC2054 # the commas are inside the grid size
 problem=(--grid 48,40,36 --radius 4 --quiet)
 for signal in TERM INT USR1; do
   run=$work/$signal
   # SIGINT's run checkpoints by wall time: once a second, agreed with the stop.
   every=100; [ "$signal" = INT ] && every=1s
-  "$mpiexec" "$np_flag" 2 "$@" "$app" "${problem[@]}" --steps 1000000 --checkpoint-every "$every" \
+  "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "${problem[@]}" --steps 1000000 --checkpoint-every "$every" \
     --snapshot-every 1000 --output "$run/out" >"$run.txt" 2>&1 &
   job=$!
   # The handlers are in place once the first checkpoint exists.
@@ -48,9 +59,9 @@ for signal in TERM INT USR1; do
   { [ "$verified" = 3 ] && grep -q "the run was stopped by a signal after step $step" "$run-verify.txt"; } ||
     { cat "$run-verify.txt"; fail "$signal: verify-output exit $verified, not 3 for a stopped run"; }
   total=$((step + 20))
-  "$mpiexec" "$np_flag" 3 "$@" "$app" "${problem[@]}" --steps "$total" --checkpoint-dir "$run/out/checkpoints" \
+  "$mpiexec" "$np_flag" 3 "${preflags[@]}" "$app" "${problem[@]}" --steps "$total" --checkpoint-dir "$run/out/checkpoints" \
     --restart latest --snapshot-every 1000 --output "$run/out" --checksum >"$run-restart.txt" 2>&1 || { cat "$run-restart.txt"; fail "$signal: the restart failed"; }
-  "$mpiexec" "$np_flag" 1 "$@" "$app" "${problem[@]}" --steps "$total" --checksum >"$run-whole.txt" 2>&1
+  "$mpiexec" "$np_flag" 1 "${preflags[@]}" "$app" "${problem[@]}" --steps "$total" --checksum >"$run-whole.txt" 2>&1
   a=$(grep '^checksum:' "$run-restart.txt") b=$(grep '^checksum:' "$run-whole.txt")
   if [ -z "$a" ] || [ "$a" != "$b" ]; then fail "$signal: restarted $a, uninterrupted $b"; fi
   echo "ok  SIG$signal: stopped at step $step, exit 75, checkpoint written, nothing partial, no lock; continued to $total: $a"
@@ -70,14 +81,11 @@ stopped_with_a_checkpoint() {
 }
 
 echo "== a signal during start-up (a scheduler's warning can come that early)"
-run=$work/early
 # A long warm-up (about 3 s here, undone before step 1) keeps the ranks in
 # their start-up while a loaded machine takes its time to find them.
 # shellcheck disable=SC2054 # the commas are inside the grid size
 slow_start=(--grid 128,128,128 --radius 4 --quiet --warmup 1500)
-"$mpiexec" "$np_flag" 2 "$@" "$app" "${slow_start[@]}" --steps 1000000 --checkpoint-every 1000000 \
-  --output "$run/out" >"$run.txt" 2>&1 &
-job=$!
+long early "${slow_start[@]}"
 # As soon as a rank catches SIGUSR1 (its handler is the first thing main
 # does, before MPI_Init), signal it: while the ranks are still starting.
 pattern="^$app ${slow_start[*]} --steps 1000000 --checkpoint-every 1000000"
@@ -95,13 +103,10 @@ kill -USR1 "$pid"
 stopped_with_a_checkpoint early 24 "while starting up"
 
 echo "== a signal during a long warm-up cuts it short"
-run=$work/warmup
 # A warm-up of 10^8 steps would take days: the stop must not wait for it.
 # shellcheck disable=SC2054 # the commas are inside the grid size
 endless=(--grid 32,32,32 --radius 2 --quiet --warmup 100000000)
-"$mpiexec" "$np_flag" 2 "$@" "$app" "${endless[@]}" --steps 1000000 --checkpoint-every 1000000 \
-  --output "$run/out" >"$run.txt" 2>&1 &
-job=$!
+long warmup "${endless[@]}"
 # The run holds its output folder's lock from before the warm-up.
 for _ in $(seq 1200); do [ -e "$run/out/stencil-miniapp.lock" ] && break; sleep 0.05; done
 [ -e "$run/out/stencil-miniapp.lock" ] || { kill "$job"; cat "$run.txt"; fail "warmup: the run did not start"; }
@@ -115,13 +120,10 @@ fi
 stopped_with_a_checkpoint warmup 16 "during the warm-up"
 
 echo "== a second signal during the stop ends the run at once"
-run=$work/twice
 # Large enough that the stop's checkpoint (2 x 128 MiB) takes a while to write.
 # shellcheck disable=SC2054 # the commas are inside the grid size
-big=(--grid 256,256,256 --precision fp64 --radius 1 --progress 0.1 --warmup 0)
-"$mpiexec" "$np_flag" 2 "$@" "$app" "${big[@]}" --steps 1000000 --checkpoint-every 1000000 \
-  --output "$run/out" --snapshot-every 1000000 >"$run.txt" 2>&1 &
-job=$!
+big=(--grid 256,256,256 --precision fp64 --radius 1 --progress 0.1 --warmup 0 --snapshot-every 1000000)
+long twice "${big[@]}"
 for _ in $(seq 1200); do grep -q '^progress:' "$run.txt" && break; sleep 0.05; done
 grep -q '^progress:' "$run.txt" || { kill "$job"; cat "$run.txt"; fail "twice: the run did not start"; }
 pkill -TERM -f "^$app ${big[*]} --steps 1000000" || fail "twice: no rank to signal"

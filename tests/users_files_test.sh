@@ -67,15 +67,24 @@ grep -q "note: --output-force: moved .*step_000010 to .*step_000010.kept: it hol
   { cat "$work/forced.txt"; fail "no note on the folder moved aside"; }
 echo "ok  keep.me kept in the folder moved aside, and named"
 
+# falls_back NAME STEPS FILE: a run of STEPS steps, a checkpoint every 10,
+# then FILE of its newest checkpoint emptied; --restart latest to step 40
+# must continue from the checkpoint before, bit for bit the whole run's.
+falls_back() {
+  local name=$1 steps=$2 file=$3 from=$(($2 - 10))
+  mini --steps "$steps" --checkpoint-every 10 --output "$work/$name" >/dev/null
+  : >"$work/$name/checkpoints/$(printf step_%06d "$steps")/$file"
+  mini --steps 40 --checkpoint-every 10 --output "$work/$name" --restart latest >"$work/$name.txt" 2>&1 ||
+    { cat "$work/$name.txt"; fail "$name: the restart did not fall back from a damaged step $steps"; }
+  grep -q "continuing from checkpoint .*$(printf step_%06d "$from") at step $from" "$work/$name.txt" ||
+    { cat "$work/$name.txt"; fail "$name: not continued from step $from"; }
+  [ "$(checksum "$work/$name.txt")" = "$reference" ] ||
+    fail "$name: fallback: $(checksum "$work/$name.txt"), whole $reference"
+}
+
 echo "== a truncated newest checkpoint.json: --restart latest falls back"
-mini --steps 30 --checkpoint-every 10 --output "$work/cut" >/dev/null
-: >"$work/cut/checkpoints/step_000030/checkpoint.json"
-mini --steps 40 --checkpoint-every 10 --output "$work/cut" --restart latest >"$work/cut.txt" 2>&1 ||
-  { cat "$work/cut.txt"; fail "the restart did not fall back"; }
-grep -q "continuing from checkpoint .*step_000020 at step 20" "$work/cut.txt" ||
-  { cat "$work/cut.txt"; fail "not continued from step 20"; }
+falls_back cut 30 checkpoint.json
 [ -f "$work/cut/checkpoints/step_000030.kept/p.raw" ] || fail "the damaged checkpoint was not kept aside"
-[ "$(checksum "$work/cut.txt")" = "$reference" ] || fail "fallback: $(checksum "$work/cut.txt"), whole $reference"
 echo "ok  the damaged step_000030 moved aside, continued from step 20, bitwise"
 echo "== a restart into another run's output folder is refused, its files as they were"
 outs=(--snapshot-every 10 --receiver-line z=10 --steps 40)
@@ -137,12 +146,7 @@ mini --steps 20 --snapshot-every 10 --output "$work/forced2" --output-force >"$w
 echo "ok  refused before removing anything"
 
 echo "== a damaged newest checkpoint is fallen back from, whatever --steps asks"
-mini --steps 40 --checkpoint-every 10 --output "$work/dmg" >/dev/null
-: >"$work/dmg/checkpoints/step_000040/p.raw"
-mini --steps 40 --checkpoint-every 10 --output "$work/dmg" --restart latest >"$work/dmg.txt" 2>&1 ||
-  { cat "$work/dmg.txt"; fail "the restart did not fall back from a damaged step 40"; }
-grep -q "continuing from checkpoint .*step_000030 at step 30" "$work/dmg.txt" || { cat "$work/dmg.txt"; fail "not from step 30"; }
-[ "$(checksum "$work/dmg.txt")" = "$reference" ] || fail "fallback: $(checksum "$work/dmg.txt"), whole $reference"
+falls_back dmg 40 p.raw
 # The run wrote step 40 again, over its own damaged one: the folder verifies.
 python3 "$here/../tools/verify-output.py" "$work/dmg" >"$work/dmg-verify.txt" ||
   { cat "$work/dmg-verify.txt"; fail "after the restart the folder does not verify"; }
