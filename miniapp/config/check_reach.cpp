@@ -1,20 +1,13 @@
 #include "config/check_reach.hpp"
 
+#include "decomposition.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
 
 namespace stencil {
 namespace {
-
-// The first cell of each rank's piece of an axis of `n` cells in `parts`
-// (the remainder to the first ranks, as decompose() splits), and n.
-std::vector<int> splits(int n, int parts) {
-    std::vector<int> first{0};
-    for (int p = 0; p < parts; ++p)
-        first.push_back(first.back() + n / parts + (p < n % parts ? 1 : 0));
-    return first;
-}
 
 // Cells from `s` to the nearest of [lo, hi) along an axis of `n` cells,
 // around the wrap where the axis is periodic.
@@ -43,9 +36,12 @@ int steps_to_reach(const std::array<int, 3>& cells, int radius) {
 CheckReach check_reach(const RunPlan& plan, const std::array<bool, 3>& periodic,
                        const std::array<int, 3>& source, int radius, int steps) {
     CheckReach reach;
+    // The first cell of each rank's piece along each axis, as decompose()
+    // splits it, and past the last piece the axis's length.
     std::vector<int> first[3];
     for (int a = 0; a < 3; ++a)
-        first[a] = splits(plan.grid[a], plan.procs[a]);
+        for (int c = 0; c <= plan.procs[a]; ++c)
+            first[a].push_back(piece_offset(plan.grid[a], plan.procs[a], c));
     // Every rank's faces towards a neighbour (itself too, across a periodic
     // axis it is alone along): what it receives there is the neighbour's
     // R cells next to the face, across the rank's extent of the other axes.
