@@ -6,36 +6,38 @@
 
 #include "mpi_util.hpp"
 
+#include <utility>
+
 namespace stencil {
 
 template <class T>
-MpiPath<T>::MpiPath(const std::vector<PathMessage<T>>& messages, MPI_Comm comm, bool staged)
-    : messages_(messages) {
-    if (staged)
-        for (PathMessage<T>& m : messages_) {
+MpiPath<T>::MpiPath(const std::vector<PathMessage<T>>& messages, MPI_Comm comm, bool staged) {
+    std::vector<PathMessage<T>> seen_by_mpi = messages;
+    if (staged) {
+        staged_from_ = messages;
+        for (PathMessage<T>& m : seen_by_mpi) {
             pinned_.emplace_back(m.count), pinned_.emplace_back(m.count);
             T* send = pinned_[pinned_.size() - 2].data();
             T* recv = pinned_.back().data();
-            staging_.push_back({send, recv});
             // MPI sees only the pinned copies, the same for either array.
             m.send = {send, send}, m.recv = {recv, recv};
         }
+    }
     // One request set per time-level array as p(t_n).
     for (int array = 0; array < 2; ++array) {
         PersistentRequests set;
-        for (const PathMessage<T>& m : messages_) {
+        for (const PathMessage<T>& m : seen_by_mpi) {
             set.add_recv(m.recv[array], int(m.count), mpi_datatype<T>(), m.peer, m.recv_tag, comm);
             set.add_send(m.send[array], int(m.count), mpi_datatype<T>(), m.peer, m.send_tag, comm);
         }
         requests_[array] = std::move(set);
     }
-    if (staged) staged_from_ = messages;
 }
 
 template <class T>
 void MpiPath<T>::after_pack(int array, Stream& halo) {
-    for (std::size_t n = 0; n < staging_.size(); ++n)
-        copy_async(staging_[n].first, staged_from_[n].send[array],
+    for (std::size_t n = 0; n < staged_from_.size(); ++n)
+        copy_async(pinned_[2 * n].data(), staged_from_[n].send[array],
                    staged_from_[n].count * sizeof(T), halo);
 }
 
@@ -57,8 +59,8 @@ void MpiPath<T>::wait() {
 
 template <class T>
 void MpiPath<T>::before_unpack(int array, Stream& halo) {
-    for (std::size_t n = 0; n < staging_.size(); ++n)
-        copy_async(staged_from_[n].recv[array], staging_[n].second,
+    for (std::size_t n = 0; n < staged_from_.size(); ++n)
+        copy_async(staged_from_[n].recv[array], pinned_[2 * n + 1].data(),
                    staged_from_[n].count * sizeof(T), halo);
 }
 

@@ -6,7 +6,7 @@
 #include "memory.hpp"
 #include "mpi_util.hpp"
 
-#include <utility>
+#include <vector>
 
 namespace stencil {
 
@@ -23,12 +23,10 @@ public:
     void before_unpack(int array, Stream& halo) override;
 
 private:
-    std::vector<PathMessage<T>> messages_;    // as MPI sees them (staged: the pinned copies)
     std::vector<PathMessage<T>> staged_from_; // staged: where the copies come from and go
-    std::vector<PinnedArray<T>> pinned_;      // staged: send and receive copies, by message
-    std::vector<std::pair<T*, T*>> staging_;  // staged: each message's pinned send, receive
-    PersistentRequests requests_[2];          // by the array that is p(t_n)
-    PersistentRequests* active_ = nullptr;    // the set of the step in flight
+    std::vector<PinnedArray<T>> pinned_;   // staged: message n's send copy at 2n, receive at 2n+1
+    PersistentRequests requests_[2];       // by the array that is p(t_n)
+    PersistentRequests* active_ = nullptr; // the set of the step in flight
 };
 
 } // namespace stencil
