@@ -98,9 +98,11 @@ bool nan_check_due(const Options& c, int n) {
 // Warm-up steps capture graphs, fill caches and let clocks settle, and are
 // then undone: the run's physics is its --steps steps alone, which the
 // traces, snapshots and report count. The ranks ask every kStopAgreement
-// steps whether a stop signal came, which cuts the warm-up short (the steps
-// then stop at their first agreement). With --restart, the run continues
-// after the checkpoint's step `first`; "" or why it cannot.
+// steps, blocking (the warm-up is not timed, and must know now), whether a
+// stop signal came, which cuts the warm-up short; the timed steps then stop
+// where their own agreement falls, by step 2 x kStopAgreement. With
+// --restart, the run continues after the checkpoint's step `first`; "" or
+// why it cannot.
 std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const RunContext& run,
                                 StopRequest& stop, int& first) {
     const Options& c = run.options;
