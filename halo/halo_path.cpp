@@ -19,12 +19,13 @@ bool takes_fused_pack(CommMode mode) {
     return mode == CommMode::GpuAware || mode == CommMode::Nccl;
 }
 
-std::string fused_pack_paths() {
+std::string fused_pack_needs() {
     std::string names;
     for (const CommMode m : kCommModes)
         if (takes_fused_pack(m))
             names += (names.empty() ? "" : " or ") + std::string(comm_mode_name(m));
-    return names;
+    return "the fused pack needs overlap on, halo depth 1 and a " + names +
+           " exchange, or faces all the rank's own";
 }
 
 CommMode reference_path(CommMode mode) {

@@ -64,12 +64,13 @@ PathRequest request_path(CommMode mode, const GpuAwareness& aware);
 
 // What a path allows, for the exchange, the report and --check: whether
 // its sends may come straight from the fused pack's double buffers (staged
-// MPI copies them to pinned memory after a pack that no longer runs); the
-// paths that do, by name, for messages ("gpu-aware or nccl"); and the path
+// MPI copies them to pinned memory after a pack that no longer runs); what
+// the fused pack needs, in words, for messages (HaloExchange's constructor
+// holds the rule: overlap, depth 1, such a path or only own faces); and the path
 // --check's one-domain reference takes so as not to share what is tested
 // (MPI's, where the path is another library's).
 bool takes_fused_pack(CommMode mode);
-std::string fused_pack_paths();
+std::string fused_pack_needs();
 CommMode reference_path(CommMode mode);
 
 // The path for `mode` (not None) over `messages`, posted in that order for

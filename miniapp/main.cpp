@@ -95,10 +95,8 @@ void warn_if_nothing_planted(const Simulation& sim, const TestAids& aids) {
     MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     if (!any)
         print_warnings({"--inject-fault short-fused-pack plants nothing: no rank's boundary "
-                        "kernels store a face (the fused pack needs overlap on, halo depth 1 and "
-                        "a " +
-                        fused_pack_paths() +
-                        " exchange, or faces all the rank's own; z faces go in place)"});
+                        "kernels store a face (" +
+                        fused_pack_needs() + "; z faces go in place)"});
 }
 
 // --preflight: a face to each neighbour and back, device and staged.

@@ -124,6 +124,7 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
     r.redundant_share = sums_cells[0] > 0 ? 1.0 - sums_cells[1] / sums_cells[0] : 0;
     r.faces = sim.halo_faces(r.self_faces);
     r.fused_pack = sim.fused_pack();
+    r.fused_pack_applies = sim.fused_pack_applies();
     unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
     MPI_CHECK(MPI_Allreduce(&pinned, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
     r.pinned_bytes = most;
@@ -140,11 +141,9 @@ std::pair<const char*, std::string> halo_pack(const Report& r) {
     if (r.faces == 0) return {"none", "rank 0 has no halo face"};
     if (r.fused_pack) return {"fused", r.plan.pack_reason};
     if (!r.plan.fused_pack) return {"separate", r.plan.pack_reason};
-    const bool applies = r.plan.overlap && r.halo_depth == 1 &&
-                         (takes_fused_pack(r.plan.comm_mode) || r.self_faces == r.faces);
-    if (applies) return {"none", "rank 0's faces are z faces, sent whole and in place"};
-    return {"separate", "the fused pack needs overlap on, halo depth 1 and a " +
-                            fused_pack_paths() + " exchange, or faces all the rank's own"};
+    if (r.fused_pack_applies)
+        return {"none", "rank 0's faces are z faces, sent whole and in place"};
+    return {"separate", fused_pack_needs()};
 }
 
 // The report's first lines: the job, the problem, the halo exchange.

@@ -45,6 +45,8 @@ struct Report {
     double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
     int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
     bool fused_pack = false;       // rank 0's boundary kernels store its faces (no pack launch)
+    bool fused_pack_applies =
+        false;                     // the fused pack applies to rank 0 (all z faces: nothing stored)
     std::size_t pinned_bytes = 0;  // pinned host memory held, largest over ranks (0: no staging)
     std::string timeline;          // where --timeline was written ("" if not)
     bool checked = false;          // --check ran: the run against one domain

@@ -143,6 +143,9 @@ public:
     // fused pack: no pack launch, no unpack of the rank's own faces); false
     // where all of this rank's faces are z faces, which go in place.
     virtual bool fused_pack() const = 0;
+    // Whether the fused pack applies to this rank at all (its faces may
+    // still all be z faces, which store nothing).
+    virtual bool fused_pack_applies() const = 0;
     // Whether steps replay captured graphs (--graphs; never on HOST).
     virtual bool graphs() const = 0;
 

@@ -47,6 +47,7 @@ public:
         return exchange_->faces();
     }
     bool fused_pack() const override { return exchange_->stores_faces(); }
+    bool fused_pack_applies() const override { return exchange_->fuses_pack(); }
     int steps_done() const override { return first_step_ + steps_done_; }
     void start_window() override;
     const LaunchShape& interior_shape() const override {
