@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <iterator>
 #include <sstream>
+#include <string>
+#include <utility>
 
 namespace stencil {
 
@@ -122,27 +124,38 @@ void axis_index(const std::string& text, const std::string& option, int& axis, i
     index = non_negative(text.substr(2), option);
 }
 
-// `text` as one of `choices`, whose names are also the refusal's list.
+namespace {
 
-// --comm's words: auto, then every halo path's name (comm_mode.hpp).
+// --comm's words and what each chooses: auto, then every halo path's name
+// (comm_mode.hpp), in one table for the parser and the option's help.
+struct CommWords {
+    std::pair<const char*, CommChoice> entries[std::size(kCommModes) + 1];
+};
+
+const CommWords& comm_table() {
+    static const CommWords table = [] {
+        CommWords t{};
+        t.entries[0] = {"auto", CommChoice{}};
+        for (std::size_t i = 0; i < std::size(kCommModes); ++i)
+            t.entries[i + 1] = {comm_mode_name(kCommModes[i]), CommChoice::of(kCommModes[i])};
+        return t;
+    }();
+    return table;
+}
+
+} // namespace
+
 const char* comm_words() {
     static const std::string words = [] {
-        std::string w = "auto";
-        for (const CommMode m : kCommModes)
-            w += std::string("|") + comm_mode_name(m);
+        std::string w;
+        for (const auto& entry : comm_table().entries)
+            w += (w.empty() ? "" : "|") + std::string(entry.first);
         return w;
     }();
     return words.c_str();
 }
 
 CommChoice comm_choice(const std::string& text, const std::string& option) {
-    if (text == "auto") return CommChoice{};
-    for (const CommMode m : kCommModes)
-        if (text == comm_mode_name(m)) return CommChoice::of(m);
-    std::string names = "auto";
-    for (std::size_t i = 0; i < std::size(kCommModes); ++i)
-        names += std::string(i + 1 == std::size(kCommModes) ? " or " : ", ") +
-                 comm_mode_name(kCommModes[i]);
-    throw BadOption{option + ": '" + text + "' is not " + names};
+    return one_of(text, option, comm_table().entries);
 }
 } // namespace stencil
