@@ -71,16 +71,18 @@ std::string oversubscription(const NodeShare& s, const ThreadTeam& team, MPI_Com
     return first_problem(comm, line);
 }
 
-// OpenMP's form: "4", or "4,2" for nested levels; each from 1.
-bool is_thread_count_list(const std::string& text) {
-    std::size_t start = 0;
-    while (true) {
+// OpenMP's form: "4", or "4,2" for nested levels; each from 1. The largest
+// count of such a list, or 0 where `text` is not one.
+int largest_thread_count(const std::string& text) {
+    int largest = 0;
+    for (std::size_t start = 0;;) {
         const std::size_t comma = text.find(',', start);
         const std::string part = text.substr(start, comma - start);
         if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != part.npos ||
             std::stoi(part) < 1)
-            return false;
-        if (comma == std::string::npos) return true;
+            return 0;
+        largest = std::max(largest, std::stoi(part));
+        if (comma == std::string::npos) return largest;
         start = comma + 1;
     }
 }
@@ -90,17 +92,6 @@ bool is_thread_count_list(const std::string& text) {
 // large is a typing slip.
 int most_threads(int cores) {
     return std::max(256, 16 * cores);
-}
-
-// The largest count of a list "N[,N...]" that is_thread_count_list accepted.
-int largest_count(const std::string& text) {
-    int largest = 0;
-    for (std::size_t start = 0; start != std::string::npos;) {
-        const std::size_t comma = text.find(',', start);
-        largest = std::max(largest, std::stoi(text.substr(start, comma - start)));
-        start = comma == std::string::npos ? comma : comma + 1;
-    }
-    return largest;
 }
 
 // The team a parallel region really forms, counted inside one: what the
@@ -127,15 +118,16 @@ ThreadTeam size_thread_team(MPI_Comm comm) {
     Communicator owned;
     const NodeShare s = share_of_node(comm, owned);
     const char* env = std::getenv("OMP_NUM_THREADS");
+    const int asked = env && *env ? largest_thread_count(env) : -1; // 0: not a count
     std::string problem;
-    if (env && *env && !is_thread_count_list(env)) {
+    if (asked == 0) {
         // The runtime warns of a value that is not a count and goes on with
         // its own (libgomp: every core per rank, 1000x slower oversubscribed).
         problem = std::string("OMP_NUM_THREADS=") + env +
                   " is not a thread count (a whole number from 1, or a list of them); set one, "
                   "or unset it to share the cores among the ranks";
         omp_set_num_threads(1);
-    } else if (env && *env && largest_count(env) > most_threads(s.cores)) {
+    } else if (asked > most_threads(s.cores)) {
         problem = std::string("OMP_NUM_THREADS=") + env + " asks for more than " +
                   std::to_string(most_threads(s.cores)) + " threads per rank (16 per core of the " +
                   plural(s.cores, "core") + " this rank may use); set a count near the cores";
