@@ -98,18 +98,15 @@ std::string Outputs::State::record(const std::vector<std::string>& names, bool e
 }
 
 void Outputs::ended(const char* state, int step) {
-    State& s = *state_;
-    if (!s.recording) return;
-    s.manifest.state = state, s.manifest.step = step;
-    if (const std::string why = s.manifest.write(s.c.output); !why.empty())
-        std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+    if (!state_->recording) return;
+    state_->manifest.state = state;
+    reached(step);
 }
 
 void Outputs::reached(int step) {
     State& s = *state_;
     if (!s.recording) return;
-    s.manifest.step = step;
-    if (const std::string why = s.manifest.write(s.c.output); !why.empty())
+    if (const std::string why = s.record({}, false, step); !why.empty())
         std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
 }
 
