@@ -34,6 +34,21 @@ void launch_face(FieldView<T> field, const FaceTable<T>& faces, T value, Stream&
     GPU_CHECK_LAUNCH();
 }
 
+// Sink blockIdx.y's box, one thread per cell (grid-stride along x).
+template <class T>
+__global__ void __launch_bounds__(256)
+    store_faces_kernel(FieldView<const T> field, FaceSinks<T> sinks) {
+    const Box b = sinks.box[blockIdx.y];
+    const long long n = (long long)b.nx() * b.ny() * b.nz();
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n;
+         t += (long long)gridDim.x * blockDim.x) {
+        const int i = b.x0 + int(t % b.nx());
+        const int j = b.y0 + int((t / b.nx()) % b.ny());
+        const int k = b.z0 + int(t / ((long long)b.nx() * b.ny()));
+        *sinks.at(int(blockIdx.y), i, j, k) = field(i, j, k);
+    }
+}
+
 template <class T>
 __global__ void add_source_kernel(SourceCells<T> cells, RickerSource source, long long* step) {
     const long long n = *step;
@@ -89,6 +104,18 @@ void launch_unpack_faces(FieldView<T> field, const FaceTable<T>& faces, Stream& 
 template <class T>
 void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, Stream& stream) {
     launch_face<FaceOp::Fill>(field, faces, value, stream);
+}
+
+template <class T>
+void launch_store_faces(FieldView<const T> field, const FaceSinks<T>& sinks, Stream& stream) {
+    if (sinks.count == 0) return;
+    std::size_t largest = 0;
+    for (int s = 0; s < sinks.count; ++s)
+        largest = std::max(largest, sinks.box[s].cells());
+    const unsigned blocks = unsigned(std::min<std::size_t>((largest + 255) / 256, 4096));
+    store_faces_kernel<<<dim3(blocks, unsigned(sinks.count)), 256, 0, stream.handle()>>>(field,
+                                                                                       sinks);
+    GPU_CHECK_LAUNCH();
 }
 
 template <class T>

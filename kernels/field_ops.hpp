@@ -5,6 +5,7 @@
 #pragma once
 
 #include "box.hpp"
+#include "face_sinks.hpp"
 #include "field.hpp"
 #include "launch_table.hpp"
 #include "source.hpp"
@@ -46,6 +47,11 @@ void launch_fill(FieldView<T> field, const Box& box, T value, Stream& stream) {
     one.add(box, nullptr);
     launch_fill_faces(field, one, value, stream);
 }
+// Every cell of every sink's box, from `field`, stored where the sink puts
+// it: what the last boundary update would have stored (the fused pack's
+// priming, after the fields were set from outside a step).
+template <class T>
+void launch_store_faces(FieldView<const T> field, const FaceSinks<T>& sinks, Stream& stream);
 // *cells.cell[c] += source.amplitude(n) for every cell c, then ++n, where
 // n is the device word *step (the step count the caller keeps on the
 // device, from 0).
@@ -68,6 +74,7 @@ std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned l
     template void launch_pack_faces<T>(FieldView<const T>, const FaceTable<T>&, Stream&);          \
     template void launch_unpack_faces<T>(FieldView<T>, const FaceTable<T>&, Stream&);              \
     template void launch_fill_faces<T>(FieldView<T>, const FaceTable<T>&, T, Stream&);             \
+    template void launch_store_faces<T>(FieldView<const T>, const FaceSinks<T>&, Stream&);         \
     template void launch_add_source<T>(const SourceCells<T>&, const RickerSource&, long long*,     \
                                        Stream&);                                                   \
     template void launch_gather_cells<T>(FieldView<const T>, const std::size_t*, int, double*,     \

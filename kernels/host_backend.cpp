@@ -1,14 +1,17 @@
 // The HOST back-end's implementation of stencil.hpp: the host operators in
 // the run's precision. It has one technique per operator (OpenMP loops), so it offers the
 // baseline per-direction variants and the fused Laplacian only.
+#include "epochs.hpp"
 #include "field_ops.hpp"
 #include "host_denormals.hpp"
 #include "host_operators.hpp"
 #include "stencil.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 namespace stencil {
 
@@ -126,6 +129,12 @@ void launch_fill_faces(FieldView<T> field, const FaceTable<T>& faces, T value, S
 }
 
 template <class T>
+void launch_store_faces(FieldView<const T> field, const FaceSinks<T>& sinks, Stream&) {
+    for (int s = 0; s < sinks.count; ++s)
+        sinks.copy(field, sinks.box[s]);
+}
+
+template <class T>
 void launch_add_source(const SourceCells<T>& cells, const RickerSource& source, long long* step,
                        Stream&) {
     flush_denormals_on_host_threads();
@@ -157,5 +166,29 @@ std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned l
 
 STENCIL_INSTANTIATE_FIELD_OPS(float)
 STENCIL_INSTANTIATE_FIELD_OPS(double)
+
+// ---- epochs.hpp ------------------------------------------------------------
+// The counts live in an MPI shared-memory window; release and acquire order
+// the faces stored before a raise (by every OpenMP thread, joined at the
+// end of the update's parallel loop) before the count, as the GPU's system
+// fences do.
+
+void launch_raise_epochs(const EpochLinks& links, Stream&) {
+    const unsigned epoch = *links.own + 1;
+    *links.own = epoch;
+    for (int s = 0; s < links.count; ++s)
+        __atomic_store_n(links.raise[s], epoch, __ATOMIC_RELEASE);
+}
+
+void launch_await_epochs(const EpochLinks& links, Stream&) {
+    const unsigned epoch = *links.own;
+    for (int s = 0; s < links.count; ++s)
+        while (__atomic_load_n(links.incoming[s], __ATOMIC_ACQUIRE) < epoch)
+            std::this_thread::yield(); // ranks may share cores
+}
+
+void launch_stall(int microseconds, Stream&) {
+    std::this_thread::sleep_for(std::chrono::microseconds(microseconds));
+}
 
 } // namespace stencil
