@@ -6,14 +6,15 @@ namespace stencil {
 
 // GpuAware hands device buffers to MPI; Staged copies through pinned host
 // buffers; Nccl enqueues NCCL/RCCL sends and receives on the halo stream;
-// None moves nothing (timing only).
-enum class CommMode { Staged, GpuAware, Nccl, None };
+// Peer stores faces straight into the halos of neighbours on the same node
+// (faces to other nodes by GpuAware); None moves nothing (timing only).
+enum class CommMode { Staged, GpuAware, Nccl, Peer, None };
 
 // Every path, in the order --help lists them.
 inline constexpr CommMode kCommModes[] = {CommMode::Staged, CommMode::GpuAware, CommMode::Nccl,
-                                          CommMode::None};
+                                          CommMode::Peer, CommMode::None};
 
-// "staged", "gpu-aware", "nccl", "none": as --comm spells them.
+// "staged", "gpu-aware", "nccl", "peer", "none": as --comm spells them.
 inline const char* comm_mode_name(CommMode mode) {
     switch (mode) {
     case CommMode::Staged:
@@ -22,6 +23,8 @@ inline const char* comm_mode_name(CommMode mode) {
         return "gpu-aware";
     case CommMode::Nccl:
         return "nccl";
+    case CommMode::Peer:
+        return "peer";
     case CommMode::None:
         return "none";
     }

@@ -4,12 +4,22 @@
 #include "halo_exchange.hpp"
 
 #include "field_ops.hpp"
+#include "peer_links.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace stencil {
 namespace {
+
+Box intersect(const Box& a, const Box& b) {
+    return {std::max(a.x0, b.x0), std::min(a.x1, b.x1), std::max(a.y0, b.y0),
+            std::min(a.y1, b.y1), std::max(a.z0, b.z0), std::min(a.z1, b.z1)};
+}
+
+Box shifted(const Box& b, int dx, int dy, int dz) {
+    return {b.x0 + dx, b.x1 + dx, b.y0 + dy, b.y1 + dy, b.z0 + dz, b.z1 + dz};
+}
 
 // The owned box less the faces the sinks hold (each a slab at one side of
 // it), or an empty box where that is not a box (a rank as thin as a face).
@@ -38,47 +48,53 @@ Box cells_no_sink_holds(const FaceSinks<T>& sinks, const Box& owned) {
 
 template <class T>
 void HaloExchange<T>::build_fused_tables() {
-    auto check = [](bool added) {
-        if (!added) fatal("a fused pack with more faces than a table holds");
-    };
     const Box owned = layout_.interior();
     for (int a = 0; a < 2; ++a) {
         T* const origin = array_origins_[std::size_t(a)];
-        for (const Face& f : faces_) {
+        for (std::size_t n = 0; n < faces_.size(); ++n) {
+            const Face& f = faces_[n];
             if (f.parts.size() != 1) fatal("the fused pack expects one part per face (depth 1)");
+            bool added = true;
             if (f.self) {
                 // The halo at f's side is the other side's owned face: the
                 // cells the opposite message carries, shifted by the period.
                 const Box& from = faces_[std::size_t(f.opposite)].parts[0].send;
                 const Box& to = f.parts[0].recv;
-                const Box cells{std::max(from.x0, owned.x0), std::min(from.x1, owned.x1),
-                                std::max(from.y0, owned.y0), std::min(from.y1, owned.y1),
-                                std::max(from.z0, owned.z0), std::min(from.z1, owned.z1)};
-                const Box filled{cells.x0 + to.x0 - from.x0, cells.x1 + to.x0 - from.x0,
-                                 cells.y0 + to.y0 - from.y0, cells.y1 + to.y0 - from.y0,
-                                 cells.z0 + to.z0 - from.z0, cells.z1 + to.z0 - from.z0};
+                const Box cells = intersect(from, owned);
+                const Box filled = shifted(cells, to.x0 - from.x0, to.y0 - from.y0, to.z0 - from.z0);
                 T* target = origin + layout_.index(filled.x0, filled.y0, filled.z0);
-                check(sinks_[a].add(cells, target, layout_.line, (long long)layout_.slice));
+                added = sinks_[a].add(cells, target, layout_.line, (long long)layout_.slice);
                 if (a == 0) self_targets_.push_back(filled);
-                continue;
+            } else if (f.linked) {
+                added = add_linked_sink(sinks_[a], a, n, intersect(f.parts[0].send, owned));
+            } else if (!f.in_place) { // in place: sent from the field's own planes
+                const Box& b = f.parts[0].send;
+                added = sinks_[a].add(b, f.send_by_array[a], b.nx(), (long long)b.nx() * b.ny());
             }
-            if (f.in_place) continue; // sent from the field's own planes
-            const Box& b = f.parts[0].send;
-            check(sinks_[a].add(b, f.send_by_array[a], b.nx(), (long long)b.nx() * b.ny()));
-            check(prime_pack_[a].add(b, f.send_by_array[a]));
+            if (!added) fatal("a fused pack with more faces than a table holds");
         }
     }
     for (FaceSinks<T>& sinks : sinks_)
         sinks.skip = cells_no_sink_holds(sinks, owned);
-    // Priming a self face: its opposite's cells through that face's own
-    // buffer, as the unfused exchange does.
-    for (Face& f : faces_) {
-        if (!f.self || f.in_place) continue;
-        const Face& from = faces_[std::size_t(f.opposite)];
-        for (int a = 0; a < 2; ++a)
-            check(prime_pack_[a].add(from.parts[0].send, f.send_device));
-        check(self_unpack_.add(f.parts[0].recv, f.send_device));
-    }
+}
+
+template <class T>
+bool HaloExchange<T>::add_linked_sink(FaceSinks<T>& sinks, int array, std::size_t face,
+                                      const Box& cells) {
+    // The neighbour's cell for this rank's cell: shifted along the face's
+    // axis by this rank's extent (towards +) or the neighbour's (towards -).
+    const Face& f = faces_[face];
+    const PeerLinks::Landing& l = peers_->landing(linked_index_[face]);
+    const int extent[2][3] = {{layout_.nx, layout_.ny, layout_.nz}, {l.layout.nx, l.layout.ny,
+                                                                      l.layout.nz}};
+    int shift[3] = {0, 0, 0};
+    for (int axis = 0; axis < 3; ++axis)
+        if (f.dir[std::size_t(axis)] != 0)
+            shift[axis] = f.dir[std::size_t(axis)] > 0 ? -extent[0][axis] : extent[1][axis];
+    const Box there = shifted(cells, shift[0], shift[1], shift[2]);
+    T* origin = reinterpret_cast<T*>(l.origin[std::size_t(array)]);
+    return sinks.add(cells, origin + l.layout.index(there.x0, there.y0, there.z0), l.layout.line,
+                     (long long)l.layout.slice);
 }
 
 template <class T>
@@ -107,14 +123,16 @@ std::vector<T*> HaloExchange<T>::sink_copies(FieldView<T> next, int i, int j, in
 template <class T>
 void HaloExchange<T>::prime(FieldView<T> field, Stream& stream) {
     if (!fused_) return;
-    const int a = array_of(field.origin);
-    launch_pack_faces<T>(field, prime_pack_[a], stream);
-    for (const Face& f : faces_)
-        if (f.self && f.in_place) // whole planes: from the other side's owned planes
-            copy_async(recv_target(f, field, field),
-                       send_source(faces_[std::size_t(f.opposite)], field, field),
-                       f.count * sizeof(T), stream);
-    launch_unpack_faces<T>(field, self_unpack_, stream);
+    if (peers_) { // every rank idle, so no store or count of an old step is in flight
+        stream.synchronize();
+        MPI_CHECK(MPI_Barrier(cart_));
+        peers_->reset_counts();
+    }
+    launch_store_faces<T>(field, sinks_[array_of(field.origin)], stream);
+    if (peers_) { // every neighbour's stores in before any rank's first step
+        stream.synchronize();
+        MPI_CHECK(MPI_Barrier(cart_));
+    }
 }
 
 // Both precisions: an explicit instantiation of the class instantiates the

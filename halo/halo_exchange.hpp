@@ -19,7 +19,10 @@
 //
 // What travels between ranks is a halo path's to carry (halo_path.hpp: MPI,
 // staged MPI, NCCL), one type per --comm choice; CommMode::None moves
-// nothing (timing only).
+// nothing (timing only). CommMode::Peer links the faces to ranks on the
+// same node instead (peer_links.hpp): the sinks point into those ranks'
+// halos, and step counts on the device order the steps; faces to other
+// nodes go by GPU-aware MPI.
 #pragma once
 
 #include "comm_mode.hpp"
@@ -31,10 +34,12 @@
 #include "launch_table.hpp"
 #include "layout.hpp"
 #include "memory.hpp"
+#include "node_memory.hpp"
 #include "stream.hpp"
 
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace stencil {
@@ -42,6 +47,17 @@ namespace stencil {
 // Steps whose timers may be in flight at once: the caller reads a step's
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
 inline constexpr int kHaloTimingSlots = 4;
+
+// --comm peer's shared memory: the node's communicator (split_node) and
+// this rank's segment of both time levels, whose origins lie origin_bytes
+// into it; the time-level arrays given to the exchange are those.
+struct PeerMemory {
+    MPI_Comm node = MPI_COMM_NULL;
+    const NodeSegment* fields = nullptr;
+    std::array<std::size_t, 2> origin_bytes{};
+};
+
+class PeerLinks;
 
 // Milliseconds spent in each phase of the last exchange.
 struct HaloPhaseTimes {
@@ -57,8 +73,10 @@ public:
     // `layout`'s halo is depth * radius cells wide.
     // With `fuse_pack`, the fused pack where it applies (fuses_pack()): the
     // caller's update must then store into sinks_for() every step.
+    // CommMode::Peer needs `peer` (collective over the node) and the fused pack.
     HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth, CommMode mode,
-                 const std::vector<T*>& arrays, Stream& halo_stream, bool fuse_pack = false);
+                 const std::vector<T*>& arrays, Stream& halo_stream, bool fuse_pack = false,
+                 const PeerMemory& peer = {});
     ~HaloExchange();
 
     static constexpr int kTimingSlots = kHaloTimingSlots;
@@ -92,7 +110,7 @@ public:
     // Whether any of the above puts work on the halo stream: false with no
     // neighbour, with CommMode::None, or with the fused pack where every
     // face is the rank's own; then a step need not touch the halo stream.
-    bool moves_data() const { return !idle() && !(fused_ && self_faces_ == faces()); }
+    bool moves_data() const { return !idle() && !(fused_ && by_message_ == 0); }
     // Whether the host must act between pack and unpack (MPI knows nothing
     // of streams); with NCCL the whole exchange is stream-ordered.
     // Messages a rank exchanges with itself need no host either.
@@ -105,12 +123,21 @@ public:
     // added after the update must reach too. prime(field): on `stream`,
     // store p(t_n)'s faces into the send buffers and this rank's own halos
     // as the last boundary update would have (after the fields were set
-    // from outside a step).
+    // from outside a step). With linked faces prime is collective: every
+    // rank settles, zeroes its counts and stores into its neighbours'
+    // halos between two barriers.
     bool fuses_pack() const { return fused_; }
     // Whether this rank's boundary update stores any face: not where all
     // its faces are z faces, which go whole and in place.
     bool stores_faces() const { return fused_ && sinks_[0].count > 0; }
     const FaceSinks<T>& sinks_for(FieldView<T> next) const;
+    // Linked faces (CommMode::Peer): whether any; on `stream`, wait until
+    // every linked neighbour has finished the step this rank is about to
+    // take (before the boundary update), and tell them this rank has
+    // finished its step (after the update and the source).
+    int linked_faces() const { return linked_; }
+    void await_peers(Stream& stream);
+    void signal_peers(Stream& stream);
     std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
     void prime(FieldView<T> field, Stream& stream);
     // The phases of the step that used `slot`, once the device has finished
@@ -123,6 +150,10 @@ public:
     // Messages this rank exchanges with itself (a periodic axis it is alone
     // along): copied on the device, never through MPI or NCCL.
     int self_faces() const { return self_faces_; }
+    // How each of the six faces' halos is filled, "-x peer, +x mpi, -z self":
+    // by a linked neighbour's stores, by a message (its path's name), by
+    // this rank itself; a face without a neighbour is left out.
+    std::string face_routes() const;
     int faces() const { return int(faces_.size()); }
 
 private:
@@ -135,6 +166,7 @@ private:
         T* send_by_array[2] = {};                         // fused: the faces of array a's values
         T* recv_device = nullptr;
         int opposite = -1; // self: the message towards -dir, whose cells fill this halo
+        bool linked = false; // peer: stored into the neighbour's halo by the boundary update
     };
     // The constructor's steps: the messages of the plan; their device
     // buffers; the pack and unpack tables by time level; the path that
@@ -143,9 +175,13 @@ private:
     void allocate_buffers();
     void build_face_tables();
     void connect_path(const Decomposition& d);
+    void link_peers(const Decomposition& d, const PeerMemory& peer);
     // The fused pack's tables (fused_pack.cpp): per time-level array, the
     // sinks and the priming pack; the self faces' priming unpack.
     void build_fused_tables();
+    // A linked face's sink: `cells` of this rank stored into the
+    // neighbour's halo of its time-level array `array`.
+    bool add_linked_sink(FaceSinks<T>& sinks, int array, std::size_t face, const Box& cells);
     int array_of(const T* origin) const;
     // Where a message's cells are sent from and received into: its buffers,
     // or for an in-place message the planes of `field` or `previous`.
@@ -166,9 +202,11 @@ private:
     std::vector<T*> array_origins_; // of the time-level arrays, in the order given
     bool fused_ = false;
     FaceSinks<T> sinks_[2]; // fused: by the array the boundary writes
-    FaceTable<T> prime_pack_[2], self_unpack_;
     std::vector<Box> self_targets_;     // fused: the halo boxes the sinks fill
     std::unique_ptr<HaloPath<T>> path_; // the messages to other ranks; none where none go
+    std::unique_ptr<PeerLinks> peers_;  // CommMode::Peer: the neighbours on this node
+    std::vector<std::size_t> linked_index_; // by face: its index among the faces given peers_
+    MPI_Comm cart_ = MPI_COMM_NULL;
     int array_ = 0;                     // of the step in progress: array_origins_ index of p
     struct SlotTimers {
         Event pack_start, pack_done, unpack_start, unpack_done;
@@ -178,6 +216,8 @@ private:
     int slot_ = 0; // of the step in progress
     std::size_t bytes_ = 0, largest_ = 0;
     int self_faces_ = 0;
+    int linked_ = 0;     // faces stored into a neighbour's halo (CommMode::Peer)
+    int by_message_ = 0; // faces to other ranks by a halo path
 };
 
 } // namespace stencil

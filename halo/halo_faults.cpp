@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 namespace stencil {
 
@@ -13,6 +14,25 @@ HaloFaults<T>::HaloFaults(HaloExchange<T>& exchange, const HaloFaultSet& set)
     if (set.short_fused_pack)
         for (FaceSinks<T>& sinks : exchange_.sinks_)
             if (sinks.count) --sinks.box[0].x1, short_planted_ = true;
+    if (set.wrong_face)
+        for (FaceSinks<T>& sinks : exchange_.sinks_)
+            swap_first_pair(sinks);
+}
+
+template <class T>
+void HaloFaults<T>::swap_first_pair(FaceSinks<T>& sinks) {
+    // Two sinks of one shape (a face and its opposite): each stores where
+    // the other should, in bounds, and into the wrong halo.
+    for (int a = 0; a < sinks.count; ++a)
+        for (int b = a + 1; b < sinks.count; ++b) {
+            const Box &p = sinks.box[a], &q = sinks.box[b];
+            if (p.nx() != q.nx() || p.ny() != q.ny() || p.nz() != q.nz()) continue;
+            std::swap(sinks.target[a], sinks.target[b]);
+            std::swap(sinks.line[a], sinks.line[b]);
+            std::swap(sinks.slice[a], sinks.slice[b]);
+            wrong_planted_ = true;
+            return;
+        }
 }
 
 template <class T>

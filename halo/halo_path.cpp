@@ -16,7 +16,7 @@ std::unique_ptr<HaloPath<T>> make_nccl_path(const std::vector<PathMessage<T>>& m
                                             MPI_Comm comm);
 
 bool takes_fused_pack(CommMode mode) {
-    return mode == CommMode::GpuAware || mode == CommMode::Nccl;
+    return mode == CommMode::GpuAware || mode == CommMode::Nccl || mode == CommMode::Peer;
 }
 
 std::string fused_pack_needs() {
@@ -29,7 +29,7 @@ std::string fused_pack_needs() {
 }
 
 CommMode reference_path(CommMode mode) {
-    return mode == CommMode::Nccl ? CommMode::Staged : mode;
+    return mode == CommMode::Nccl || mode == CommMode::Peer ? CommMode::Staged : mode;
 }
 
 PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
@@ -49,6 +49,8 @@ PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
                         "ROCM_PATH for RCCL, and configure again; README, \"Building\")",
                     {}};
         return {{}, "requested; NCCL/RCCL on the halo stream"};
+    case CommMode::Peer:
+        return {{}, "requested; faces stored into the halos of ranks on this node"};
     case CommMode::GpuAware:
         if (!aware.supported)
             return {"--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
@@ -70,6 +72,7 @@ make_halo_path(CommMode mode, const std::vector<PathMessage<T>>& messages,
         return std::make_unique<MpiPath<T>>(messages, comm, true);
     case CommMode::Nccl:
         return make_nccl_path<T>(messages, receive_order, comm);
+    case CommMode::Peer: // the exchange stores into linked faces; no path carries them
     case CommMode::None:
         break;
     }

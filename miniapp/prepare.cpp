@@ -57,9 +57,10 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     if (!team.warning.empty()) warnings.push_back(team.warning);
     print_warnings(warnings);
     run.aware = detect_gpu_aware_mpi();
-    if (const std::string why = plan_comm(c.comm, run.aware, plan); !why.empty()) return why;
     run.binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
     run.binding.team = team;
+    const PeerReach reach = peer_reach(MPI_COMM_WORLD); // of the GPUs just bound
+    if (const std::string why = plan_comm(c, run.aware, reach, plan); !why.empty()) return why;
     if (const std::string why = check_memory(c, plan, run.binding); !why.empty()) return why;
     if (c.print_binding) {
         const std::string table = binding_table(run.binding, MPI_COMM_WORLD);

@@ -241,11 +241,14 @@ const OptionSpec kOptions[] = {
     {"Testing aids", "--poison-halo", nullptr, "fill received halos with NaN before each exchange",
      [](S& s, const char*, V) { s.config.aids.set_poison_halo(); }},
     {"Testing aids", "--inject-fault",
-     "drop-face|short-ring|short-fused-pack|early-boundary|nan|fail-rank=N|late-rank=N|"
-     "write-error",
+     "drop-face|short-ring|short-fused-pack|early-boundary|peer-skip-wait|"
+     "peer-early-signal|peer-wrong-face|nan|fail-rank=N|late-rank=N|write-error",
      "plant a bug: zero a received face; update the ghost ring of deep\n"
      "halos one cell short; store the fused pack's first face one cell\n"
-     "short; launch the boundary slabs before their halos arrive; put a\n"
+     "short; launch the boundary slabs before their halos arrive;\n"
+     "--comm peer: skip the wait for the neighbours, or tell them before\n"
+     "the faces are stored (ranks but 0 storing 20 ms late), or store a\n"
+     "face into the wrong neighbour's halo; put a\n"
      "NaN at the source at step 3; make rank N fail at step 3; hold rank\n"
      "N back 2 s before the timed steps; the last rank's part of the\n"
      "2nd snapshot meets a full disk",

@@ -37,6 +37,15 @@ std::string size_problem(const std::array<long long, 3>& grid) {
     return {};
 }
 
+// "" or why the options leave --comm peer nothing to store from: the
+// boundary slabs store the faces, at depth 1, with overlap on.
+std::string peer_problem(const Options& o) {
+    if (o.overlap == OverlapChoice::Off) return "--overlap off";
+    if (o.pack == PackChoice::Separate) return "--pack separate";
+    if (o.halo_depth > 1) return "--halo-depth " + std::to_string(o.halo_depth);
+    return {};
+}
+
 } // namespace
 
 std::string plan_grids(const Options& o, int ranks, RunPlan& plan) {
@@ -67,16 +76,37 @@ std::string plan_grids(const Options& o, int ranks, RunPlan& plan) {
     return {};
 }
 
-std::string plan_comm(CommChoice choice, const GpuAwareness& aware, RunPlan& plan) {
+std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerReach& reach,
+                      RunPlan& plan) {
+    const CommChoice choice = o.comm;
+    const std::string peer_stops = peer_problem(o);
     if (!choice.automatic) {
         const PathRequest asked = request_path(choice.mode, aware);
         if (!asked.problem.empty()) return asked.problem;
+        if (choice.mode == CommMode::Peer && !peer_stops.empty())
+            return "--comm peer stores the faces from the boundary kernels, at halo depth 1 with "
+                   "overlap on; " +
+                   peer_stops + " leaves none";
+        if (choice.mode == CommMode::Peer && !reach.one_node && !aware.supported)
+            return "--comm peer: faces to other nodes need a GPU-aware MPI (" + aware.reason + ")";
         plan.comm_mode = choice.mode, plan.comm_reason = asked.reason;
         return {};
     }
     const bool aware_mpi = aware.supported;
+    std::string why_not = !reach.reachable ? reach.why
+                          : !peer_stops.empty() ? peer_stops + " leaves the slabs nothing to store"
+                          : !reach.one_node && !aware_mpi
+                              ? "faces to other nodes need a GPU-aware MPI"
+                              : "";
+    if (why_not.empty()) {
+        plan.comm_mode = CommMode::Peer;
+        plan.comm_reason = std::string("auto: every rank reaches its node's GPUs") +
+                           (reach.one_node ? "" : "; faces to other nodes by GPU-aware MPI");
+        return {};
+    }
     plan.comm_mode = aware_mpi ? CommMode::GpuAware : CommMode::Staged;
-    plan.comm_reason = std::string("auto: ") + (aware_mpi ? "" : "staged, since ") + aware.reason;
+    plan.comm_reason = std::string("auto: ") + (aware_mpi ? "" : "staged, since ") + aware.reason +
+                       "; not peer: " + why_not;
     return {};
 }
 

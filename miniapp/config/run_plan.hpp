@@ -5,6 +5,8 @@
 // trials and --check's one-domain reference run changed copies of it.
 #pragma once
 
+#include "peer_links.hpp"
+
 #include "comm_mode.hpp"
 #include "config/options.hpp"
 #include "gpu_aware.hpp"
@@ -61,7 +63,9 @@ struct RunPlan {
 // why not.
 std::string plan_grids(const Options& o, int ranks, RunPlan& plan);
 
-// The halo path for --comm, and why, into `plan`; "" or why it cannot be had.
-std::string plan_comm(CommChoice choice, const GpuAwareness& aware, RunPlan& plan);
+// The halo path for --comm, and why, into `plan`; "" or why it cannot be
+// had. `reach`: whether auto may take the peer path (peer_links.hpp).
+std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerReach& reach,
+                      RunPlan& plan);
 
 } // namespace stencil

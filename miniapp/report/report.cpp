@@ -123,6 +123,7 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
     MPI_CHECK(MPI_Allreduce(cells, sums_cells, 2, MPI_DOUBLE, MPI_SUM, comm));
     r.redundant_share = sums_cells[0] > 0 ? 1.0 - sums_cells[1] / sums_cells[0] : 0;
     r.faces = sim.halo_faces(r.self_faces);
+    r.face_routes = sim.face_routes();
     r.fused_pack = sim.fused_pack();
     r.fused_pack_applies = sim.fused_pack_applies();
     unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
@@ -180,6 +181,9 @@ void print_problem(const Report& r) {
             "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
             "not sent\n",
             r.self_faces, r.faces);
+    if (r.plan.comm_mode == CommMode::Peer)
+        std::printf("  rank 0's faces: %s (peer: stored into the neighbour's halo)\n",
+                    r.face_routes.empty() ? "none" : r.face_routes.c_str());
     const auto [pack, why] = halo_pack(r);
     std::printf("  halo pack %s (%s)\n", pack, why.c_str());
     print_trials(r.plan.trials);
@@ -268,6 +272,7 @@ Json phases_json(const Report& r) {
 Json halo_faces_json(const Report& r) {
     return {{"halo_faces_rank0", r.faces},
             {"self_faces_rank0", r.self_faces},
+            {"face_routes_rank0", r.face_routes},
             {"fused_pack", r.fused_pack},
             {"halo_pack", halo_pack(r).first},
             {"pack_reason", halo_pack(r).second}};

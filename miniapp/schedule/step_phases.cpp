@@ -14,11 +14,12 @@ std::vector<Phase> step_phases(const ScheduleInputs& in, int ring_step) {
         // launched after it: launched first, its slabs held SMs the whole
         // interior then waited for, and the step was slower (H100, 256^3:
         // interior 181 us instead of 137; docs/performance-history.md).
-        s.insert(s.end(), {{K::Fork, Lane::Compute},
-                           {K::Interior, Lane::Compute},
-                           {K::Boundary, Lane::Halo},
+        s.insert(s.end(), {{K::Fork, Lane::Compute}, {K::Interior, Lane::Compute}});
+        if (in.links_peers) s.push_back({K::Await, Lane::Halo});
+        s.insert(s.end(), {{K::Boundary, Lane::Halo},
                            {K::Join, Lane::Compute},
                            {K::Source, Lane::Compute}});
+        if (in.links_peers) s.push_back({K::Signal, Lane::Compute});
         return s;
     }
     if (in.moves_data) {
@@ -39,10 +40,14 @@ std::vector<Phase> step_phases(const ScheduleInputs& in, int ring_step) {
     // The shell follows the unpack on the high-priority halo stream, so it
     // starts as soon as the halos are in, beside the interior's last blocks
     // rather than behind them. With nothing exchanged, on compute.
+    // Linked neighbours store into this rank's halos, and it into theirs,
+    // only once both have finished the step before (kernels/epochs.hpp).
     const Lane update = in.moves_data ? Lane::Halo : Lane::Compute;
+    if (in.links_peers) s.push_back({K::Await, update});
     s.push_back({in.overlap ? K::Boundary : K::Whole, update});
     if (in.moves_data) s.push_back({K::Join, Lane::Compute});
     s.push_back({K::Source, Lane::Compute});
+    if (in.links_peers) s.push_back({K::Signal, Lane::Compute});
     return s;
 }
 
@@ -97,6 +102,10 @@ const char* phase_name(PhaseKind kind) {
         return "boundary";
     case PhaseKind::Whole:
         return "whole";
+    case PhaseKind::Await:
+        return "await";
+    case PhaseKind::Signal:
+        return "signal";
     case PhaseKind::Join:
         return "join";
     case PhaseKind::Source:

@@ -27,8 +27,11 @@ enum class PhaseKind {
     Boundary, // the shell between the interior and the halo: the slabs, which
               // with the fused pack also store the next exchange's faces
     Whole,    // the whole box at once (overlap off), after the halos are in
+    Await,    // --comm peer: the device waits until every linked neighbour has
+              // finished the step before (its faces stored into this rank's halos)
     Join,     // the compute stream waits for the halo stream
     Source,   // the Ricker source, after the update of its cell
+    Signal,   // --comm peer: this rank's step raised in its linked neighbours
     Fault,    // a planted fault (testing/planted_phases.hpp), never in a run's
               // own schedule: the halo faults' work at this point (Phase::fault)
 };
@@ -39,6 +42,7 @@ enum class FaultSite {
     BeforePack,     // the received halos filled with NaN (--poison-halo)
     AfterUnpack,    // the first received face zeroed (drop-face)
     BeforeBoundary, // fused pack: NaN over the halos the slabs fill, the face zeroed
+    StallStores,    // --comm peer: the slabs held back (ranks but 0), so a race is lost
 };
 
 // Where a phase runs: on the host, or on one of the two streams.
@@ -57,8 +61,12 @@ struct ScheduleInputs {
     bool host_between = true;           // MPI: the host acts between pack and unpack
     bool pack_reaches_interior = false; // the pack reads cells the interior writes
     // The fused pack with nothing to receive (a rank whose faces are all its
-    // own): the halos are in when the step starts, filled by the last one.
+    // own, or stored by neighbours on its node): the halos are in when the
+    // step starts, filled by the last one.
     bool halos_ready = false;
+    // --comm peer with linked faces: the slabs wait for the neighbours'
+    // last step, and the step ends by raising this rank's.
+    bool links_peers = false;
 };
 
 // The phases of a step `ring_step` steps after an exchange: 0 for the

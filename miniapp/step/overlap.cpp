@@ -77,6 +77,14 @@ OverlapDecision choose_overlap(const RunContext& run) {
                               ? "the HOST back-end runs the phases in order"
                               : nullptr;
     const int depth = c.halo_depth > 0 ? c.halo_depth : 1;
+    if (plan.comm_mode == CommMode::Peer) {
+        // The slabs store the faces into the neighbours' halos: nothing
+        // else would (plan_comm refused --overlap off and --pack separate).
+        d.overlap = true, d.fused_pack = true;
+        d.reason = "--comm peer: the boundary kernels store the faces";
+        d.pack_reason = "--comm peer: fused, into the neighbours' halos";
+        return d;
+    }
     if (c.overlap == OverlapChoice::Off) {
         d.overlap = false, d.reason = "--overlap off";
     } else if (c.overlap == OverlapChoice::On) {

@@ -3,6 +3,7 @@
 #include "step/simulation.hpp"
 #include "step/simulation_impl.hpp"
 
+#include "epochs.hpp"
 #include "field_ops.hpp"
 #include "stencil.hpp"
 #include "testing/planted_phases.hpp"
@@ -34,6 +35,7 @@ void SimulationOf<T>::setup_schedules() {
     // the interior, where the interior update writes.
     in.pack_reaches_interior = depth_ >= 3;
     in.halos_ready = exchange_->fuses_pack() && !exchange_->moves_data();
+    in.links_peers = exchange_->linked_faces() > 0;
     for (int ring_step = 0; ring_step < depth_; ++ring_step) {
         schedules_.push_back(step_phases(in, ring_step));
         plant_in_schedule(schedules_.back(), plan_.aids, exchange_->fuses_pack()); // test aids
@@ -77,10 +79,14 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
         return timed_update(t.interior_start, t.interior_stop,
                             [&] { update_(s.p, s.next, vel_view(), whole_, stream); });
+    case PhaseKind::Await:
+        return exchange_->await_peers(stream);
+    case PhaseKind::Signal:
+        return exchange_->signal_peers(stream);
     case PhaseKind::Join:
         return compute_.wait_for(halo_);
     case PhaseKind::Fault:
-        return strike(phase.fault, s);
+        return strike(phase.fault, s, stream);
     case PhaseKind::Source:
         if (adds_source_)
             launch_add_source(source_cells_[std::size_t(s.ring_step)][array_of(s.next)], source_,
@@ -90,7 +96,9 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
 }
 
 template <class T>
-void SimulationOf<T>::strike(FaultSite site, const StepState& s) {
+void SimulationOf<T>::strike(FaultSite site, const StepState& s, Stream& stream) {
+    if (site == FaultSite::StallStores && plan_.aids.stalls_stores(d_.rank))
+        launch_stall(TestAids::kPeerStallMicroseconds, stream);
     if (!faults_) return;
     if (site == FaultSite::BeforePack) faults_->before_pack(s.p, s.next);
     if (site == FaultSite::AfterUnpack) faults_->after_unpack(s.p, s.next);
@@ -194,6 +202,12 @@ void SimulationOf<T>::settle_timers() const {
 
 template <class T>
 void SimulationOf<T>::start_window() {
+    // The fused pack's priming outside the window: with --comm peer it holds
+    // two barriers.
+    if (!primed_ && steps_done_ % depth_ == 0) {
+        exchange_->prime(view(current_), compute_);
+        primed_ = true;
+    }
     settle_timers(); // every stream of this rank idle, every step so far collected
     MPI_CHECK(MPI_Barrier(d_.cart.get()));
     clock_.open_window();
@@ -203,8 +217,8 @@ template <class T>
 void SimulationOf<T>::rewind() {
     settle_timers(); // and so every exchange is complete: nothing reads the fields now
     const std::vector<T> zeros(layout_.allocation(), T(0));
-    for (auto& f : fields_)
-        copy_to_device(f, zeros.data());
+    for (T* f : fields_)
+        copy(f, zeros.data(), field_bytes());
     const long long zero = 0;
     copy_to_device(source_step_, &zero);
     // Step 0 again with p in fields_[0], as the graphs were captured.
@@ -231,7 +245,7 @@ void SimulationOf<T>::restore(int step, const std::vector<double>& p,
             for (int j = owned.y0; j < owned.y1; ++j)
                 for (int i = owned.x0; i < owned.x1; ++i)
                     v(i, j, k) = T(values[n++]);
-        copy_to_device(fields_[level], host.data()); // p in fields_[0], as current_ = 0 says
+        copy(fields_[std::size_t(level)], host.data(), field_bytes()); // p in fields_[0], as current_ = 0 says
     }
     const long long source_steps = step; // the source's clock is the physics time
     copy_to_device(source_step_, &source_steps);

@@ -139,6 +139,8 @@ public:
     virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
     // This rank's halo faces; `self`: those it is its own neighbour for.
     virtual int halo_faces(int& self) const = 0;
+    // How this rank's faces are filled (HaloExchange::face_routes).
+    virtual std::string face_routes() const = 0;
     // Whether the boundary kernels store faces the next exchange sends (the
     // fused pack: no pack launch, no unpack of the rank's own faces); false
     // where all of this rank's faces are z faces, which go in place.

@@ -46,6 +46,7 @@ public:
         self = exchange_->self_faces();
         return exchange_->faces();
     }
+    std::string face_routes() const override { return exchange_->face_routes(); }
     bool fused_pack() const override { return exchange_->stores_faces(); }
     bool fused_pack_applies() const override { return exchange_->fuses_pack(); }
     int steps_done() const override { return first_step_ + steps_done_; }
@@ -125,7 +126,7 @@ private:
     // Enqueues (or, on the host, does) one phase; `sampled`: with its events.
     void enqueue(const Phase& phase, const StepState& s, bool sampled);
     // A planted Fault phase's work (testing/planted_phases.hpp).
-    void strike(FaultSite site, const StepState& s);
+    void strike(FaultSite site, const StepState& s, Stream& stream);
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
     // --timeline: the phase's mark (timeline.hpp); it records in sampled
     // steps only (and in the sampled twin of a captured graph).
@@ -168,11 +169,11 @@ private:
     static auto updated_boxes(Self& self);
     // Whether this rank owns global `cell`, and its index in the padded layout.
     bool owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const;
-    FieldView<T> view(int which) { return view_of(fields_[which].data(), layout_); }
+    FieldView<T> view(int which) { return view_of(fields_[std::size_t(which)], layout_); }
     int array_of(FieldView<T> f) const {
-        return f.origin == view_of(fields_[0].data(), layout_).origin ? 0 : 1;
+        return f.origin == view_of(fields_[0], layout_).origin ? 0 : 1;
     }
-    FieldView<const T> current_view() const { return view_of(fields_[current_].data(), layout_); }
+    FieldView<const T> current_view() const { return view_of(fields_[std::size_t(current_)], layout_); }
     FieldView<const T> vel_view() const { return view_of(vel_.data(), layout_); }
 
     Options options_;
@@ -184,7 +185,13 @@ private:
     // result, so the const queries may (settle_timers).
     mutable StepClock clock_{1};
     Layout layout_;            // halo k * R wide
-    DeviceArray<T> fields_[2]; // p and p_prev; the update writes p_next over p_prev
+    // p and p_prev, the update writing p_next over p_prev: both time levels
+    // in one segment, which with --comm peer the node's other ranks map
+    // (halo/node_memory.hpp; node_ is then their communicator).
+    Communicator node_;
+    NodeSegment field_memory_;
+    std::array<T*, 2> fields_{};
+    std::size_t field_bytes() const { return layout_.allocation() * sizeof(T); }
     DeviceArray<T> vel_;       // dt^2 c^2
     int current_ = 0;          // index of p in fields_
     // Before everything that enqueues on them, so they go last. The const

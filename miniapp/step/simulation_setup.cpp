@@ -58,12 +58,16 @@ template <class T>
 void SimulationOf<T>::setup_fields() {
     // Device memory first: if it does not fit, the allocator says how much
     // was asked for and how much is free, before any host staging is made.
-    for (auto& f : fields_)
-        f = DeviceArray<T>(layout_.allocation());
+    // Each time level starts on a 256-byte boundary of the one segment.
+    const std::size_t stride = (field_bytes() + 255) / 256 * 256;
+    if (plan_.comm_mode == CommMode::Peer) node_ = Communicator(split_node(d_.cart.get()));
+    field_memory_ = NodeSegment(2 * stride, node_.get(), SegmentKind::Fields);
+    for (std::size_t a = 0; a < 2; ++a)
+        fields_[a] = reinterpret_cast<T*>(static_cast<char*>(field_memory_.data()) + a * stride);
     vel_ = DeviceArray<T>(layout_.allocation());
     std::vector<T> host(layout_.allocation(), T(0));
-    for (auto& f : fields_)
-        copy_to_device(f, host.data()); // zero halos are the Dirichlet boundary
+    for (T* f : fields_)
+        copy(f, host.data(), field_bytes()); // zero halos are the Dirichlet boundary
     // dt^2 c^2 everywhere, the halo included: deep halos update a ring of
     // it, which must see the owner's values (wrapped along a periodic z).
     const FieldView<T> v = view_of(host.data(), layout_);
@@ -103,15 +107,18 @@ SimulationOf<T>::SimulationOf(const RunContext& run, MPI_Comm comm)
     // off it could store them from the whole-box update run as a one-box
     // table, but that step ran 5% slower than the plain whole-box kernel
     // with its pack and unpack (H100, 512^3; performance-history.md, 34).
-    exchange_ =
-        std::make_unique<HaloExchange<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
-                                          std::vector<T*>{fields_[0].data(), fields_[1].data()},
-                                          halo_, plan_.fused_pack && plan_.overlap);
+    PeerMemory peer{node_.get(), &field_memory_, {}};
+    for (std::size_t a = 0; a < 2; ++a)
+        peer.origin_bytes[a] = std::size_t(reinterpret_cast<char*>(view(int(a)).origin) -
+                                           static_cast<char*>(field_memory_.data()));
+    exchange_ = std::make_unique<HaloExchange<T>>(
+        d_, layout_, options_.radius, depth_, plan_.comm_mode,
+        std::vector<T*>{fields_[0], fields_[1]}, halo_, plan_.fused_pack && plan_.overlap, peer);
     const TestAids& aids = plan_.aids; // the halo faults it plants, if any
-    if (aids.poison_halo() || aids.drop_face() || aids.short_fused_pack())
+    if (aids.poison_halo() || aids.drop_face() || aids.short_fused_pack() || aids.peer_wrong_face())
         faults_ = std::make_unique<HaloFaults<T>>(
-            *exchange_,
-            HaloFaultSet{aids.poison_halo(), aids.drop_face(), aids.short_fused_pack()});
+            *exchange_, HaloFaultSet{aids.poison_halo(), aids.drop_face(), aids.short_fused_pack(),
+                                     aids.peer_wrong_face()});
     setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with

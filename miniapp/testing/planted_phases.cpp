@@ -26,10 +26,29 @@ void insert_fault(Phases& phases, Phases::iterator at, FaultSite site) {
     phases.insert(at, Phase{PhaseKind::Fault, Lane::Halo, site});
 }
 
+// --comm peer's planted races: the wait left out, or the signal raised
+// right after the wait (before the slabs store the faces); the slabs then
+// held back, so that a neighbour reads halos not yet stored.
+void plant_peer_races(Phases& phases, const TestAids& aids) {
+    const auto await = find(phases, PhaseKind::Await);
+    const auto signal = find(phases, PhaseKind::Signal);
+    if (await == phases.end() || signal == phases.end()) return;
+    if (aids.peer_early_signal()) {
+        const Phase moved = *signal;
+        phases.erase(signal);
+        phases.insert(find(phases, PhaseKind::Await) + 1, moved);
+    }
+    if (aids.peer_skip_wait()) phases.erase(find(phases, PhaseKind::Await));
+    const auto boundary = find(phases, PhaseKind::Boundary);
+    if ((aids.peer_skip_wait() || aids.peer_early_signal()) && boundary != phases.end())
+        phases.insert(boundary, Phase{PhaseKind::Fault, boundary->lane, FaultSite::StallStores});
+}
+
 } // namespace
 
 void plant_in_schedule(Phases& phases, const TestAids& aids, bool fused) {
     if (aids.early_boundary()) boundary_first(phases);
+    plant_peer_races(phases, aids);
     const auto pack = find(phases, PhaseKind::Pack);
     if (aids.poison_halo() && pack != phases.end())
         insert_fault(phases, pack, FaultSite::BeforePack);

@@ -15,7 +15,9 @@ namespace stencil {
 // moves the slabs right after the fork, before any halo arrives;
 // --poison-halo and drop-face add Fault phases on the halo stream (before
 // the pack, and after the unpack; with the fused pack, whose slabs fill
-// halos themselves, before the boundary update too). Unchanged without
+// halos themselves, before the boundary update too); peer-skip-wait and
+// peer-early-signal drop the Await or move the Signal before the slabs,
+// which a StallStores fault then holds back. Unchanged without
 // aids, or where the list exchanges nothing (a ring step).
 void plant_in_schedule(std::vector<Phase>& phases, const TestAids& aids, bool fused);
 

@@ -47,10 +47,17 @@ std::string TestAids::inject_fault(const std::string& value) {
         short_fused_pack_ = true;
     else if (value == "early-boundary")
         early_boundary_ = true;
+    else if (value == "peer-skip-wait")
+        peer_skip_wait_ = true;
+    else if (value == "peer-early-signal")
+        peer_early_signal_ = true;
+    else if (value == "peer-wrong-face")
+        peer_wrong_face_ = true;
     else
         return "'" + value +
-               "' is not drop-face, short-ring, short-fused-pack, early-boundary, nan, "
-               "fail-rank=N, late-rank=N or write-error";
+               "' is not drop-face, short-ring, short-fused-pack, early-boundary, "
+               "peer-skip-wait, peer-early-signal, peer-wrong-face, nan, fail-rank=N, "
+               "late-rank=N or write-error";
     return {};
 }
 
@@ -64,6 +71,9 @@ std::string TestAids::planted() const {
     add(short_ring_, "--inject-fault short-ring");
     add(short_fused_pack_, "--inject-fault short-fused-pack");
     add(early_boundary_, "--inject-fault early-boundary");
+    add(peer_skip_wait_, "--inject-fault peer-skip-wait");
+    add(peer_early_signal_, "--inject-fault peer-early-signal");
+    add(peer_wrong_face_, "--inject-fault peer-wrong-face");
     add(nan_, "--inject-fault nan");
     add(fail_rank_ >= 0, "--inject-fault fail-rank=" + std::to_string(fail_rank_));
     add(late_rank_ >= 0, "--inject-fault late-rank=" + std::to_string(late_rank_));

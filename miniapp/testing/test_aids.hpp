@@ -15,7 +15,8 @@ public:
     static constexpr int kFaultStep = 3;
 
     // --inject-fault's value (drop-face, short-ring, short-fused-pack,
-    // early-boundary, nan, fail-rank=N, late-rank=N, write-error) plants that
+    // early-boundary, peer-skip-wait, peer-early-signal, peer-wrong-face,
+    // nan, fail-rank=N, late-rank=N, write-error) plants that
     // fault; returns "" or why the value is none of them, for the caller to
     // put after the option's name.
     std::string inject_fault(const std::string& value);
@@ -38,6 +39,19 @@ public:
     bool short_fused_pack() const { return short_fused_pack_; }
     // Launch the boundary slabs before their halos arrive.
     bool early_boundary() const { return early_boundary_; }
+    // --comm peer: every rank skips its wait for the neighbours' step; or
+    // raises its own step before its faces are stored; and in both, every
+    // rank but 0 stores its faces kPeerStallMicroseconds late, so that the
+    // race is lost on every step (stalls_stores).
+    static constexpr int kPeerStallMicroseconds = 20000;
+    bool peer_skip_wait() const { return peer_skip_wait_; }
+    bool peer_early_signal() const { return peer_early_signal_; }
+    bool stalls_stores(int rank) const {
+        return (peer_skip_wait_ || peer_early_signal_) && rank != 0;
+    }
+    // Swap the targets of two linked faces of the same shape: a face stored
+    // into the wrong neighbour's halo.
+    bool peer_wrong_face() const { return peer_wrong_face_; }
     // A write error is planted (it needs snapshots to strike).
     bool write_error() const { return write_error_; }
     // Put a NaN at the source after `step`.
@@ -62,6 +76,7 @@ public:
         TestAids clean = *this;
         clean.drop_face_ = clean.short_ring_ = false;
         clean.short_fused_pack_ = clean.early_boundary_ = false;
+        clean.peer_skip_wait_ = clean.peer_early_signal_ = clean.peer_wrong_face_ = false;
         return clean;
     }
 
@@ -71,6 +86,7 @@ private:
     bool short_ring_ = false;
     bool short_fused_pack_ = false;
     bool early_boundary_ = false;
+    bool peer_skip_wait_ = false, peer_early_signal_ = false, peer_wrong_face_ = false;
     bool nan_ = false;
     int fail_rank_ = -1;
     int late_rank_ = -1;

@@ -1,0 +1,77 @@
+// --comm peer's links to the neighbours on this node: their fields and
+// step counts mapped into this process, so that the boundary update stores
+// this rank's faces straight into their halos (the fused pack's sinks,
+// pointed at them) and raises its step count in their memory
+// (kernels/epochs.hpp). No pack, no unpack, no message; faces to ranks on
+// other nodes still go by MPI (HaloExchange keeps those).
+//
+// Made once, collectively: the node's ranks exchange, per linked face, the
+// handles of both segments, where each time level's origin lies in them,
+// their layout and which step-count slot is theirs to raise. Peer access
+// between two GPUs is enabled explicitly (HIP long ignored the lazy flag).
+#pragma once
+
+#include "epochs.hpp"
+#include "layout.hpp"
+#include "mpi_util.hpp"
+#include "node_memory.hpp"
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace stencil {
+
+// Whether --comm auto may take the peer path over `comm`, after each rank
+// has bound its GPU: every rank reaches every GPU of its node (the same
+// one, or peer access), and whether the job is one node. Collective.
+struct PeerReach {
+    bool reachable = false, one_node = false;
+    std::string why; // not reachable
+};
+PeerReach peer_reach(MPI_Comm comm);
+
+class PeerLinks {
+public:
+    // A face this rank sends towards `direction` (decomposition.hpp's index)
+    // to `peer` (a rank of `cart`, never this one).
+    struct Face {
+        int direction = 0, peer = 0;
+    };
+    // Where a linked face's cells land: the neighbour's layout and the
+    // origin of each of its time levels, as mapped here. The neighbour's
+    // arrays are indexed as this rank's: the one p(t_n+1) is written into.
+    struct Landing {
+        Layout layout;
+        std::array<char*, 2> origin{};
+    };
+    // `fields`: this rank's segment of both time levels, whose origins lie
+    // `origin_bytes` into it; `node`: the communicator it was made over
+    // (split_node). Collective over `cart`.
+    PeerLinks(MPI_Comm cart, MPI_Comm node, const std::vector<Face>& faces, const Layout& layout,
+              const NodeSegment& fields, const std::array<std::size_t, 2>& origin_bytes);
+    // Unmaps every neighbour, then waits for the node's other ranks to have
+    // done so, so that no segment is freed while mapped elsewhere.
+    ~PeerLinks();
+    PeerLinks(const PeerLinks&) = delete;
+    PeerLinks& operator=(const PeerLinks&) = delete;
+
+    // Whether face `f` (an index into the faces given) is on this node.
+    bool linked(std::size_t f) const { return landing_[f].origin[0] != nullptr; }
+    const Landing& landing(std::size_t f) const { return landing_[f]; }
+    int links() const { return epochs_.count; }
+    const EpochLinks& epochs() const { return epochs_; }
+    // Zeroes this rank's counts, with every rank of `cart` settled (no raise
+    // in flight); the caller holds a barrier before and after.
+    void reset_counts();
+
+private:
+    MPI_Comm cart_;
+    NodeSegment signals_;
+    std::vector<MappedSegment> mapped_; // of neighbours: fields, then signals, per linked face
+    std::vector<Landing> landing_;
+    EpochLinks epochs_;
+};
+
+} // namespace stencil

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""The table of tools/gpu-peer.sh: each multi-GPU case and halo path against
+one GPU's --comm none step of the same box, measured in the same call.
+
+usage: tools/peer-table.py RESULTS_FOLDER
+
+Weak cases (the same box per GPU) give one GPU's step over the step of the
+case (efficiency, 100% is perfect); the strong case gives the speed-up,
+one GPU's step over the case's. Each round's reports are paired with that
+round's one-GPU runs; the table shows every round, then the median.
+The step is the slowest rank's mean (phases_ms.step.max). Also written to
+RESULTS_FOLDER/table.txt.
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+CASES = {  # case: (one-GPU baseline, kind)
+    "weak512": ("one-512", "weak"),
+    "weak128": ("one-128", "weak"),
+    "strong256": ("one-256", "strong"),
+}
+
+
+def step_ms(path):
+    with open(path) as f:
+        return json.load(f)["phases_ms"]["step"]["max"]
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    folder = sys.argv[1]
+    runs = {}
+    for path in glob.glob(os.path.join(folder, "r*-*.json")):
+        m = re.match(r"r(\d+)-(.+)\.json$", os.path.basename(path))
+        if m:
+            runs[(int(m.group(1)), m.group(2))] = step_ms(path)
+    rounds = sorted({r for r, _ in runs})
+    rows = [["case", "path", "steps ms (rounds)", "over one GPU, per round", "median"]]
+    for case, (base, kind) in CASES.items():
+        modes = sorted({n.split("-", 1)[1] for _, n in runs if n.startswith(case + "-")})
+        for mode in modes:
+            steps, ratios = [], []
+            for r in rounds:
+                if (r, f"{case}-{mode}") in runs and (r, base) in runs:
+                    s, one = runs[(r, f"{case}-{mode}")], runs[(r, base)]
+                    steps.append(f"{s:.4f}")
+                    ratios.append(one / s)
+            if not ratios:
+                continue
+            fmt = (lambda x: f"{100 * x:.0f}%") if kind == "weak" else (lambda x: f"{x:.2f}x")
+            rows.append([case, mode, " ".join(steps), " ".join(fmt(x) for x in ratios),
+                         fmt(statistics.median(ratios))])
+    for r in rounds:
+        for base in ("one-512", "one-128", "one-256"):
+            if (r, base) in runs:
+                rows.append([f"one GPU {base[4:]}^3", "none", f"{runs[(r, base)]:.4f}", f"round {r}", ""])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    text = "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
+    print(text)
+    with open(os.path.join(folder, "table.txt"), "w") as f:
+        f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
