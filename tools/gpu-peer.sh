@@ -10,7 +10,8 @@
 # the planted bugs (peer-skip-wait, peer-early-signal, peer-wrong-face) must
 # fail their check. Then the timings, each against one GPU's --comm none
 # step of the same box in this call: weak 512^3 and 128^3 per GPU, strong
-# 256^3; --repeat rounds, interleaved; a --timeline of one peer step.
+# 256^3 (and 512^3) on two (and four) GPUs; --repeat rounds, interleaved;
+# a --timeline of a two-GPU periodic 512^3 run per path.
 # Reports and logs go to the results folder $OUT (default .out).
 #
 # usage: tools/gpu-peer.sh [--repeat N] [--gpus N]
@@ -72,34 +73,62 @@ check 2 peer-z-open-R1 --grid $g --procs 1,1,2 --radius 1 --comm peer
 check 2 peer-y-open-fp64 --grid $g --procs 1,2,1 --radius 4 --comm peer --precision fp64
 check 2 peer-auto --grid $g --procs 2,1,1 --periodic x
 CUDA_VISIBLE_DEVICES=0 check 2 peer-one-gpu-two-ranks --grid $g --procs 2,1,1 --periodic x,y,z --comm peer
-check 4 peer-four-ranks-two-gpus --grid $g --procs 2,2,1 --periodic x,y,z --radius 5 --comm peer
-[[ $modes == *gpu-aware* ]] &&
+CUDA_VISIBLE_DEVICES=0,1 check 4 peer-four-ranks-two-gpus --grid $g --procs 2,2,1 --periodic x,y,z --radius 5 \
+  --comm peer
+if [ "$gpus" -ge 4 ]; then
+  check 4 peer-four-2x2x1-periodic --grid $g --procs 2,2,1 --periodic x,y,z --comm peer
+  check 4 peer-four-1x2x2-open-fp64-R7 --grid $g --procs 1,2,2 --radius 7 --comm peer --precision fp64
+  check 4 peer-four-2x2x1-graphs-off-R2 --grid $g --procs 2,2,1 --periodic x,y,z --radius 2 --comm peer \
+    --graphs off
+fi
+if [[ $modes == *gpu-aware* ]]; then # some faces (or all) forced onto MPI
   STENCIL_NODE_RANKS=1 check 2 peer-forced-mpi --grid $g --procs 2,1,1 --periodic x,y,z --comm peer
+  [ "$gpus" -lt 4 ] ||
+    STENCIL_NODE_RANKS=2 check 4 peer-hybrid --grid $g --procs 2,2,1 --periodic x,y,z --comm peer
+fi
 planted 2 planted-skip-wait --grid $g --procs 2,1,1 --periodic x,y,z --comm peer --inject-fault peer-skip-wait
 planted 2 planted-early-signal --grid $g --procs 2,1,1 --periodic x,y,z --comm peer --inject-fault peer-early-signal
 CUDA_VISIBLE_DEVICES=0 planted 3 planted-wrong-face --grid $g --procs 3,1,1 --periodic x --comm peer \
   --inject-fault peer-wrong-face
 grep -h -E "^  (comm|rank 0's faces)" "$OUT/peer-auto.txt" || true
 
-# Timings: at least 1 s of timed steps each; one GPU's --comm none beside.
-timed() { # timed RANKS NAME STEPS ARGS...
+# Timings: about 1 s or more of timed steps each; one GPU's --comm none of
+# the same box beside them in every round. Cases (name, ranks, steps, args):
+cases=("two-weak512|2|2000|--local 512,512,512 --procs 2,1,1 --periodic x,y,z"
+       "two-weak128|2|30000|--local 128,128,128 --procs 1,1,2"
+       "two-strong256|2|10000|--grid 256,256,256")
+if [ "$gpus" -ge 4 ]; then
+  cases+=("four-weak512|4|2000|--local 512,512,512 --procs 2,2,1 --periodic x,y,z"
+          "four-weak128|4|30000|--local 128,128,128 --procs 2,2,1 --periodic x,y,z"
+          "four-strong256|4|10000|--grid 256,256,256"
+          "four-strong512|4|6000|--grid 512,512,512")
+fi
+timed() { # timed RANKS NAME STEPS ARGS...: prints the slowest rank's step
   local ranks=$1 name=$2 steps=$3; shift 3
-  run "$ranks" "$name" --steps "$steps" --warmup 20 --radius 4 --report "$OUT/$name.json" "$@" ||
-    { echo "FAILED  $name"; tail -5 "$OUT/$name.txt"; status=1; }
+  if run "$ranks" "$name" --steps "$steps" --warmup 20 --radius 4 --report "$OUT/$name.json" "$@"; then
+    echo "$name: $(grep -h -E "^  step " "$OUT/$name.txt" | awk '{print $4}') ms"
+  else
+    echo "FAILED  $name"; tail -5 "$OUT/$name.txt"; status=1
+  fi
 }
 for round in $(seq 1 "$repeat"); do
-  timed 1 "r$round-one-512" 2000 --local 512,512,512 --comm none --periodic x,y,z
-  timed 1 "r$round-one-128" 20000 --local 128,128,128 --comm none
-  timed 1 "r$round-one-256" 5000 --grid 256,256,256 --comm none
-  for mode in $modes; do
-    [ "$mode" = none ] && continue
-    timed "$gpus" "r$round-weak512-$mode" 2000 --local 512,512,512 --procs "$gpus",1,1 --periodic x,y,z --comm "$mode"
-    timed "$gpus" "r$round-weak128-$mode" 20000 --local 128,128,128 --procs 1,1,"$gpus" --comm "$mode"
-    timed "$gpus" "r$round-strong256-$mode" 5000 --grid 256,256,256 --comm "$mode"
+  timed 1 "r$round-one-512" 2000 --local 512,512,512 --comm none
+  timed 1 "r$round-one-128" 30000 --local 128,128,128 --comm none
+  timed 1 "r$round-one-256" 10000 --grid 256,256,256 --comm none
+  for spec in "${cases[@]}"; do
+    IFS='|' read -r case ranks steps args <<<"$spec"
+    for mode in $modes; do
+      [ "$mode" = none ] && continue
+      # shellcheck disable=SC2086 # args are words
+      timed "$ranks" "r$round-$case-$mode" "$steps" $args --comm "$mode"
+    done
   done
 done
-run "$gpus" timeline-peer --local 512,512,512 --procs "$gpus",1,1 --periodic x,y,z --comm peer --steps 400 \
-  --timeline "$OUT/timeline-peer.json" || status=1
+for mode in $modes; do
+  [ "$mode" = none ] && continue
+  run 2 "timeline-$mode" --local 512,512,512 --procs 2,1,1 --periodic x,y,z --comm "$mode" --steps 400 \
+    --timeline "$OUT/timeline-$mode.json" || status=1
+done
 python3 tools/peer-table.py "$OUT" || status=1
 (cd "$OUT" && tar czf reports.tgz ./*.txt ./*.json && find . -maxdepth 1 -type f ! -name reports.tgz ! -name table.txt -delete)
 exit $status

@@ -19,9 +19,13 @@ import statistics
 import sys
 
 CASES = {  # case: (one-GPU baseline, kind)
-    "weak512": ("one-512", "weak"),
-    "weak128": ("one-128", "weak"),
-    "strong256": ("one-256", "strong"),
+    "two-weak512": ("one-512", "weak"),
+    "two-weak128": ("one-128", "weak"),
+    "two-strong256": ("one-256", "strong"),
+    "four-weak512": ("one-512", "weak"),
+    "four-weak128": ("one-128", "weak"),
+    "four-strong256": ("one-256", "strong"),
+    "four-strong512": ("one-512", "strong"),
 }
 
 
@@ -43,7 +47,7 @@ def main():
     rounds = sorted({r for r, _ in runs})
     rows = [["case", "path", "steps ms (rounds)", "over one GPU, per round", "median"]]
     for case, (base, kind) in CASES.items():
-        modes = sorted({n.split("-", 1)[1] for _, n in runs if n.startswith(case + "-")})
+        modes = sorted({n[len(case) + 1:] for _, n in runs if n.startswith(case + "-")})
         for mode in modes:
             steps, ratios = [], []
             for r in rounds:
