@@ -17,6 +17,11 @@
 
 #include "box.hpp"
 
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#include "device_vec.hpp"
+#include <cstdint>
+#endif
+
 namespace stencil {
 
 inline constexpr int kMaxFaceSinks = 6;
@@ -68,9 +73,25 @@ struct FaceSinks {
             const int z0 = cells.z0 > f.z0 ? cells.z0 : f.z0,
                       z1 = cells.z1 < f.z1 ? cells.z1 : f.z1;
             for (int k = z0; k < z1; ++k)
-                for (int j = y0; j < y1; ++j)
+                for (int j = y0; j < y1; ++j) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+                    // A whole 16-byte group to an aligned target in one
+                    // store, not four: where the target is another GPU's
+                    // halo (--comm peer) each store crosses the link, and
+                    // an x face's row of R cells is a group at R = 4.
+                    T* to = at(s, x0, j, k);
+                    const T* from = &field(x0, j, k);
+                    if (x1 - x0 == device::kLanes<T> &&
+                        ((reinterpret_cast<std::uintptr_t>(to) |
+                          reinterpret_cast<std::uintptr_t>(from)) &
+                         15) == 0) {
+                        device::store_vec(to, device::load_vec(from));
+                        continue;
+                    }
+#endif
                     for (int x = x0; x < x1; ++x)
                         *at(s, x, j, k) = field(x, j, k);
+                }
         }
     }
 };

@@ -14,16 +14,17 @@
 # a --timeline of a two-GPU periodic 512^3 run per path.
 # Reports and logs go to the results folder $OUT (default .out).
 #
-# usage: tools/gpu-peer.sh [--repeat N] [--gpus N]
+# usage: tools/gpu-peer.sh [--repeat N] [--gpus N] [--cases "two-weak512 four-strong512 ..."]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
-repeat=2 gpus=$(nvidia-smi -L | wc -l)
+repeat=2 gpus=$(nvidia-smi -L | wc -l) only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeat) repeat=$2; shift ;;
     --gpus) gpus=$2; shift ;;
+    --cases) only=$2; shift ;;
     *) echo "gpu-peer: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -117,6 +118,7 @@ for round in $(seq 1 "$repeat"); do
   timed 1 "r$round-one-256" 10000 --grid 256,256,256 --comm none
   for spec in "${cases[@]}"; do
     IFS='|' read -r case ranks steps args <<<"$spec"
+    [ -z "$only" ] || [[ " $only " == *" $case "* ]] || continue
     for mode in $modes; do
       [ "$mode" = none ] && continue
       # shellcheck disable=SC2086 # args are words
