@@ -53,9 +53,6 @@ void HaloExchange<T>::allocate_buffers() {
         return device_buffers_.back().data();
     };
     for (Face& f : faces_) {
-        if (f.linked && f.dir[0] != 0)
-            for (T*& stage : f.stage_by_array)
-                stage = device_buffer(f.count);
         if (!f.in_place && !f.linked && !(fused_ && f.self)) {
             // The fused pack writes step n+1's faces while step n's may
             // still be in flight: two send buffers, one per time-level array.
@@ -209,16 +206,8 @@ void HaloExchange<T>::await_peers(Stream& stream) {
 }
 
 template <class T>
-void HaloExchange<T>::signal_peers(FieldView<T> next, Stream& stream) {
-    if (!peers_) return;
-    forward_staged(array_of(next.origin), stream);
-    launch_raise_epochs(peers_->epochs(), stream);
-}
-
-template <class T>
-void HaloExchange<T>::forward_staged(int array, Stream& stream) {
-    for (const Forward& f : forwards_[array])
-        launch_unpack_faces<T>(f.neighbour, f.cells, stream);
+void HaloExchange<T>::signal_peers(Stream& stream) {
+    if (peers_) launch_raise_epochs(peers_->epochs(), stream);
 }
 
 template <class T>

@@ -137,7 +137,7 @@ public:
     // finished its step (after the update and the source).
     int linked_faces() const { return linked_; }
     void await_peers(Stream& stream);
-    void signal_peers(FieldView<T> next, Stream& stream);
+    void signal_peers(Stream& stream);
     std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
     void prime(FieldView<T> field, Stream& stream);
     // The phases of the step that used `slot`, once the device has finished
@@ -167,14 +167,6 @@ private:
         T* recv_device = nullptr;
         int opposite = -1; // self: the message towards -dir, whose cells fill this halo
         bool linked = false; // peer: stored into the neighbour's halo by the boundary update
-        T* stage_by_array[2] = {}; // peer, x faces: staged here, then forwarded (forwards_)
-    };
-    // A linked x face's staged cells, copied into the neighbour's halo by
-    // a kernel of one thread per cell: its rows are R cells, and stored from
-    // the slabs' few threads each crossed the link alone (forward_staged).
-    struct Forward {
-        FieldView<T> neighbour; // its time-level array, as mapped here
-        FaceTable<T> cells;     // its halo box, from the staging buffer
     };
     // The constructor's steps: the messages of the plan; their device
     // buffers; the pack and unpack tables by time level; the path that
@@ -190,7 +182,6 @@ private:
     // A linked face's sink: `cells` of this rank stored into the
     // neighbour's halo of its time-level array `array`.
     bool add_linked_sink(FaceSinks<T>& sinks, int array, std::size_t face, const Box& cells);
-    void forward_staged(int array, Stream& stream);
     int array_of(const T* origin) const;
     // Where a message's cells are sent from and received into: its buffers,
     // or for an in-place message the planes of `field` or `previous`.
@@ -215,7 +206,6 @@ private:
     std::unique_ptr<HaloPath<T>> path_; // the messages to other ranks; none where none go
     std::unique_ptr<PeerLinks> peers_;  // CommMode::Peer: the neighbours on this node
     std::vector<std::size_t> linked_index_; // by face: its index among the faces given peers_
-    std::vector<Forward> forwards_[2];      // by the time-level array written
     MPI_Comm cart_ = MPI_COMM_NULL;
     int array_ = 0;                     // of the step in progress: array_origins_ index of p
     struct SlotTimers {

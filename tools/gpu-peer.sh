@@ -15,18 +15,16 @@
 # Reports and logs go to the results folder $OUT (default .out).
 #
 # usage: tools/gpu-peer.sh [--repeat N] [--gpus N] [--cases "two-weak512 four-strong512 ..."]
-#                          [--modes "peer nccl"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/.out}
 mkdir -p "$OUT"
-repeat=2 gpus=$(nvidia-smi -L | wc -l) only="" only_modes=""
+repeat=2 gpus=$(nvidia-smi -L | wc -l) only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeat) repeat=$2; shift ;;
     --gpus) gpus=$2; shift ;;
     --cases) only=$2; shift ;;
-    --modes) only_modes=$2; shift ;;
     *) echo "gpu-peer: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -44,7 +42,6 @@ fi
 cmake -S . -B build-gpu-peer -DSTENCIL_BACKEND=CUDA -DSTENCIL_BUILD_TESTS=OFF "${prefix[@]}" "${mpi[@]}" \
   >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
 grep -q "NCCL/RCCL *OFF" "$OUT/configure.log" && modes=${modes/nccl /}
-[ -z "$only_modes" ] || modes="$only_modes none"
 cmake --build build-gpu-peer -j"$(nproc)" --target stencil-miniapp >"$OUT/build.log" 2>&1 ||
   { grep -A5 error "$OUT/build.log" | head -40; exit 1; }
 app=build-gpu-peer/miniapp/stencil-miniapp

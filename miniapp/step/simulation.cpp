@@ -82,7 +82,7 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Await:
         return exchange_->await_peers(stream);
     case PhaseKind::Signal:
-        return exchange_->signal_peers(s.next, stream);
+        return exchange_->signal_peers(stream);
     case PhaseKind::Join:
         return compute_.wait_for(halo_);
     case PhaseKind::Fault:
