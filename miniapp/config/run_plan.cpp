@@ -92,18 +92,15 @@ std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerRea
         plan.comm_mode = choice.mode, plan.comm_reason = asked.reason;
         return {};
     }
+    // Peer is not taken by auto: at 512^3 per GPU its x faces, rows of R
+    // cells stored across the link, made the step slower than MPI's (two
+    // and four H200s, docs/PERFORMANCE.md), and auto must never be slower.
     const bool aware_mpi = aware.supported;
-    std::string why_not = !reach.reachable ? reach.why
-                          : !peer_stops.empty() ? peer_stops + " leaves the slabs nothing to store"
-                          : !reach.one_node && !aware_mpi
-                              ? "faces to other nodes need a GPU-aware MPI"
-                              : "";
-    if (why_not.empty()) {
-        plan.comm_mode = CommMode::Peer;
-        plan.comm_reason = std::string("auto: every rank reaches its node's GPUs") +
-                           (reach.one_node ? "" : "; faces to other nodes by GPU-aware MPI");
-        return {};
-    }
+    const std::string why_not =
+        !reach.reachable ? reach.why
+        : !peer_stops.empty()
+            ? peer_stops + " leaves the slabs nothing to store"
+            : "only when asked (--comm peer): faster with small boxes, slower at 512^3 per GPU";
     plan.comm_mode = aware_mpi ? CommMode::GpuAware : CommMode::Staged;
     plan.comm_reason = std::string("auto: ") + (aware_mpi ? "" : "staged, since ") + aware.reason +
                        "; not peer: " + why_not;
