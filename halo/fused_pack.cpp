@@ -93,6 +93,14 @@ bool HaloExchange<T>::add_linked_sink(FaceSinks<T>& sinks, int array, std::size_
             shift[axis] = f.dir[std::size_t(axis)] > 0 ? -extent[0][axis] : extent[1][axis];
     const Box there = shifted(cells, shift[0], shift[1], shift[2]);
     T* origin = reinterpret_cast<T*>(l.origin[std::size_t(array)]);
+    if (T* staged = f.stage_by_array[array]) { // an x face: sent whole to the mailbox
+        if (!l.mailbox[std::size_t(array)]) fatal("--comm peer: an x face without a mailbox");
+        forwards_[array].push_back(
+            {staged, reinterpret_cast<T*>(l.mailbox[std::size_t(array)]), cells.cells()});
+        const bool added = mailbox_unpack_[array].add(
+            f.parts[0].recv, reinterpret_cast<T*>(peers_->mailbox(linked_index_[face], array)));
+        return added && sinks.add(cells, staged, cells.nx(), (long long)cells.nx() * cells.ny());
+    }
     return sinks.add(cells, origin + l.layout.index(there.x0, there.y0, there.z0), l.layout.line,
                      (long long)l.layout.slice);
 }
@@ -129,6 +137,7 @@ void HaloExchange<T>::prime(FieldView<T> field, Stream& stream) {
         peers_->reset_counts();
     }
     launch_store_faces<T>(field, sinks_[array_of(field.origin)], stream);
+    forward_staged(array_of(field.origin), stream);
     if (peers_) { // every neighbour's stores in before any rank's first step
         stream.synchronize();
         MPI_CHECK(MPI_Barrier(cart_));

@@ -2,6 +2,7 @@
 
 #include "field_ops.hpp"
 #include "peer_links.hpp"
+#include "stencil.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -53,6 +54,9 @@ void HaloExchange<T>::allocate_buffers() {
         return device_buffers_.back().data();
     };
     for (Face& f : faces_) {
+        if (f.linked && f.dir[0] != 0)
+            for (T*& stage : f.stage_by_array)
+                stage = device_buffer(f.count);
         if (!f.in_place && !f.linked && !(fused_ && f.self)) {
             // The fused pack writes step n+1's faces while step n's may
             // still be in flight: two send buffers, one per time-level array.
@@ -145,8 +149,10 @@ void HaloExchange<T>::link_peers(const Decomposition& d, const PeerMemory& peer)
     linked_index_.assign(faces_.size(), 0);
     for (std::size_t f = 0; f < faces_.size(); ++f)
         if (!faces_[f].self) {
+            // x faces, rows of R cells, land whole in a mailbox (Forward).
+            const std::size_t mailbox = faces_[f].dir[0] != 0 ? faces_[f].count * sizeof(T) : 0;
             linked_index_[f] = others.size();
-            others.push_back({direction_index(faces_[f].dir), faces_[f].peer});
+            others.push_back({direction_index(faces_[f].dir), faces_[f].peer, mailbox});
             index.push_back(f);
         }
     peers_ = std::make_unique<PeerLinks>(d.cart.get(), peer.node, others, layout_, *peer.fields,
@@ -201,13 +207,26 @@ std::string HaloExchange<T>::face_routes() const {
 }
 
 template <class T>
-void HaloExchange<T>::await_peers(Stream& stream) {
-    if (peers_) launch_await_epochs(peers_->epochs(), stream);
+void HaloExchange<T>::await_peers(FieldView<T> field, Stream& stream) {
+    if (!peers_) return;
+    launch_await_epochs(peers_->epochs(), stream);
+    const FaceTable<T>& mailboxes = mailbox_unpack_[array_of(field.origin)];
+    if (mailboxes.count) launch_unpack_faces<T>(field, mailboxes, stream);
 }
 
 template <class T>
-void HaloExchange<T>::signal_peers(Stream& stream) {
-    if (peers_) launch_raise_epochs(peers_->epochs(), stream);
+void HaloExchange<T>::signal_peers(FieldView<T> next, Stream& stream) {
+    if (!peers_) return;
+    forward_staged(array_of(next.origin), stream);
+    launch_raise_epochs(peers_->epochs(), stream);
+}
+
+template <class T>
+void HaloExchange<T>::forward_staged(int array, Stream& stream) {
+    // A kernel, not a copy engine: its stores are ordered before the raise
+    // by the same system fence as the slabs' (kernels/epochs.hpp).
+    for (const Forward& f : forwards_[array])
+        launch_copy<T>(f.staged, f.mailbox, f.cells, stream);
 }
 
 template <class T>

@@ -133,11 +133,13 @@ public:
     const FaceSinks<T>& sinks_for(FieldView<T> next) const;
     // Linked faces (CommMode::Peer): whether any; on `stream`, wait until
     // every linked neighbour has finished the step this rank is about to
-    // take (before the boundary update), and tell them this rank has
-    // finished its step (after the update and the source).
+    // take, then unpack the mailboxes into `field`'s halos (before the
+    // boundary update); and send the staged faces of `next` to the
+    // neighbours' mailboxes and tell them this rank has finished its step
+    // (after the update and the source).
     int linked_faces() const { return linked_; }
-    void await_peers(Stream& stream);
-    void signal_peers(Stream& stream);
+    void await_peers(FieldView<T> field, Stream& stream);
+    void signal_peers(FieldView<T> next, Stream& stream);
     std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
     void prime(FieldView<T> field, Stream& stream);
     // The phases of the step that used `slot`, once the device has finished
@@ -167,6 +169,16 @@ private:
         T* recv_device = nullptr;
         int opposite = -1; // self: the message towards -dir, whose cells fill this halo
         bool linked = false; // peer: stored into the neighbour's halo by the boundary update
+        T* stage_by_array[2] = {}; // peer, x faces: the slabs' stores, sent whole (Forward)
+    };
+    // A linked x face's cells, copied whole from where the slabs staged
+    // them into the neighbour's mailbox, which it unpacks after its wait:
+    // rows of R cells stored across the link one by one cost the step
+    // more than the whole face copied in one piece (PERFORMANCE.md).
+    struct Forward {
+        const T* staged;
+        T* mailbox; // the neighbour's, mapped here
+        std::size_t cells;
     };
     // The constructor's steps: the messages of the plan; their device
     // buffers; the pack and unpack tables by time level; the path that
@@ -182,6 +194,7 @@ private:
     // A linked face's sink: `cells` of this rank stored into the
     // neighbour's halo of its time-level array `array`.
     bool add_linked_sink(FaceSinks<T>& sinks, int array, std::size_t face, const Box& cells);
+    void forward_staged(int array, Stream& stream);
     int array_of(const T* origin) const;
     // Where a message's cells are sent from and received into: its buffers,
     // or for an in-place message the planes of `field` or `previous`.
@@ -206,6 +219,8 @@ private:
     std::unique_ptr<HaloPath<T>> path_; // the messages to other ranks; none where none go
     std::unique_ptr<PeerLinks> peers_;  // CommMode::Peer: the neighbours on this node
     std::vector<std::size_t> linked_index_; // by face: its index among the faces given peers_
+    std::vector<Forward> forwards_[2];      // by the time-level array written
+    FaceTable<T> mailbox_unpack_[2];        // by the array that is p: this rank's mailboxes
     MPI_Comm cart_ = MPI_COMM_NULL;
     int array_ = 0;                     // of the step in progress: array_origins_ index of p
     struct SlotTimers {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -18,14 +19,21 @@ namespace {
 constexpr int kSignalWords = 32;
 constexpr int kOwnWord = kDirections;
 
+} // namespace
+
 // What a rank tells the neighbour across one face, plain bytes for MPI.
-struct LandingMessage {
-    SegmentHandle fields, signals;
+struct PeerLinks::LandingMessage {
+    SegmentHandle fields, signals, mailboxes;
     std::uint64_t origin_bytes[2] = {};
+    std::uint64_t mailbox_offset[2] = {}; // the sender's mailbox for this face, if any
+    int has_mailbox = 0;
     int extent[3] = {}, halo = 0;
     int slot = 0; // the sender's count slot for this face: the receiver raises it
     char bus_id[32] = {};
 };
+
+namespace {
+using LandingMessage = PeerLinks::LandingMessage;
 
 void current_bus_id(char (&bus)[32]) {
 #if STENCIL_HAS_GPU
@@ -35,6 +43,27 @@ void current_bus_id(char (&bus)[32]) {
 #else
     std::strcpy(bus, "host");
 #endif
+}
+
+// `sent[f]` to each linked face's neighbour, towards the face's direction;
+// what each neighbour sent back across it, received as the message from
+// the opposite side (the exchange's tags, halo_plan.hpp).
+std::vector<LandingMessage> swap_landing(MPI_Comm cart, const std::vector<PeerLinks::Face>& faces,
+                                         const std::vector<bool>& linked,
+                                         const std::vector<LandingMessage>& sent) {
+    std::vector<LandingMessage> got(faces.size());
+    std::vector<MPI_Request> requests;
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+        if (!linked[f]) continue;
+        requests.resize(requests.size() + 2);
+        MPI_CHECK(MPI_Irecv(&got[f], int(sizeof(LandingMessage)), MPI_BYTE, faces[f].peer,
+                            message_tag(opposite(faces[f].direction), 0), cart,
+                            &requests[requests.size() - 2]));
+        MPI_CHECK(MPI_Isend(&sent[f], int(sizeof(LandingMessage)), MPI_BYTE, faces[f].peer,
+                            message_tag(faces[f].direction, 0), cart, &requests.back()));
+    }
+    MPI_CHECK(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+    return got;
 }
 
 // Peer access from this rank's GPU to the one on `bus`, enabled
@@ -135,34 +164,41 @@ PeerLinks::PeerLinks(MPI_Comm cart, MPI_Comm node, const std::vector<Face>& face
                      const Layout& layout, const NodeSegment& fields,
                      const std::array<std::size_t, 2>& origin_bytes)
     : cart_(cart), signals_(kSignalWords * sizeof(unsigned), node, SegmentKind::Signals),
-      landing_(faces.size()) {
-    unsigned* words = static_cast<unsigned*>(signals_.data());
-    epochs_.own = words + kOwnWord;
+      mailbox_offset_(faces.size()), landing_(faces.size()) {
+    epochs_.own = static_cast<unsigned*>(signals_.data()) + kOwnWord;
     const std::vector<bool> linked = on_node(cart, node, faces);
+    // Every linked face's mailboxes in one segment, each 256-byte aligned
+    // (a segment of at least that much: every rank of the node makes one).
+    std::size_t mailbox_bytes = 0;
+    for (std::size_t f = 0; f < faces.size(); ++f)
+        for (std::size_t& offset : mailbox_offset_[f]) {
+            offset = mailbox_bytes;
+            if (linked[f]) mailbox_bytes += (faces[f].mailbox_bytes + 255) / 256 * 256;
+        }
+    mailboxes_ = NodeSegment(std::max<std::size_t>(mailbox_bytes, 256), node, SegmentKind::Fields);
     LandingMessage mine;
     mine.fields = fields.handle(), mine.signals = signals_.handle();
+    mine.mailboxes = mailboxes_.handle();
     mine.extent[0] = layout.nx, mine.extent[1] = layout.ny, mine.extent[2] = layout.nz;
     mine.halo = layout.halo;
     for (int a = 0; a < 2; ++a)
         mine.origin_bytes[a] = origin_bytes[std::size_t(a)];
     current_bus_id(mine.bus_id);
-    // Sent towards each face's direction; the neighbour receives it as the
-    // message from the opposite side (the exchange's tags, halo_plan.hpp).
-    std::vector<LandingMessage> sent(faces.size(), mine), got(faces.size());
-    std::vector<MPI_Request> requests;
+    std::vector<LandingMessage> sent(faces.size(), mine);
     for (std::size_t f = 0; f < faces.size(); ++f) {
-        if (!linked[f]) continue;
         sent[f].slot = faces[f].direction;
-        requests.resize(requests.size() + 2);
-        MPI_CHECK(MPI_Irecv(&got[f], int(sizeof(LandingMessage)), MPI_BYTE, faces[f].peer,
-                            message_tag(opposite(faces[f].direction), 0), cart,
-                            &requests[requests.size() - 2]));
-        MPI_CHECK(MPI_Isend(&sent[f], int(sizeof(LandingMessage)), MPI_BYTE, faces[f].peer,
-                            message_tag(faces[f].direction, 0), cart, &requests.back()));
+        sent[f].has_mailbox = faces[f].mailbox_bytes > 0;
+        for (int a = 0; a < 2; ++a)
+            sent[f].mailbox_offset[a] = mailbox_offset_[f][std::size_t(a)];
     }
-    MPI_CHECK(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+    link(faces, linked, swap_landing(cart, faces, linked, sent), fields);
+}
+
+void PeerLinks::link(const std::vector<Face>& faces, const std::vector<bool>& linked,
+                     const std::vector<LandingMessage>& got, const NodeSegment& fields) {
+    unsigned* words = static_cast<unsigned*>(signals_.data());
     // Each neighbour mapped once, however many faces it is across.
-    std::map<int, std::array<std::size_t, 2>> mapped_of;
+    std::map<int, std::size_t> mapped_of; // the neighbour's first segment in mapped_
     for (std::size_t f = 0; f < faces.size(); ++f) {
         if (!linked[f]) continue;
         const LandingMessage& m = got[f];
@@ -171,17 +207,18 @@ PeerLinks::PeerLinks(MPI_Comm cart, MPI_Comm node, const std::vector<Face>& face
             reach_gpu(m.bus_id, faces[f].peer);
             mapped_.emplace_back(m.fields, fields);
             mapped_.emplace_back(m.signals, signals_);
-            found = mapped_of.emplace(faces[f].peer,
-                                      std::array<std::size_t, 2>{mapped_.size() - 2,
-                                                                 mapped_.size() - 1})
-                        .first;
+            mapped_.emplace_back(m.mailboxes, mailboxes_);
+            found = mapped_of.emplace(faces[f].peer, mapped_.size() - 3).first;
         }
-        char* their_fields = static_cast<char*>(mapped_[found->second[0]].data());
-        auto* their_words = static_cast<unsigned*>(mapped_[found->second[1]].data());
+        char* their_fields = static_cast<char*>(mapped_[found->second].data());
+        auto* their_words = static_cast<unsigned*>(mapped_[found->second + 1].data());
+        char* their_mailboxes = static_cast<char*>(mapped_[found->second + 2].data());
         Landing& l = landing_[f];
         l.layout = Layout(m.extent[0], m.extent[1], m.extent[2], m.halo);
-        for (int a = 0; a < 2; ++a)
+        for (int a = 0; a < 2; ++a) {
             l.origin[std::size_t(a)] = their_fields + m.origin_bytes[a];
+            if (m.has_mailbox) l.mailbox[std::size_t(a)] = their_mailboxes + m.mailbox_offset[a];
+        }
         if (!epochs_.add(their_words + m.slot, words + faces[f].direction))
             fatal("--comm peer: more linked faces than a step's count table holds");
     }

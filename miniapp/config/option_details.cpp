@@ -89,6 +89,16 @@ the same work on every rank. A sponge has no edge to absorb at there:
   mpirun -np 1 ./probe`.
 - `nccl` runs NCCL (CUDA) or RCCL (HIP) on the halo stream, where CMake
   found the library (docs/BUILDING.md).
+- `peer`: the boundary kernels store each face straight into the halo of a
+  neighbour on the same node (GPU memory mapped by IPC; on the HOST back-end
+  an MPI shared-memory window), and step counts raised on the device order
+  the ranks: no pack, unpack or message, and with every face on the node no
+  host between steps. Faces to other nodes go by GPU-aware MPI. It needs
+  overlap on and halo depth 1 (`auto` resolves to them) and every GPU of a
+  node visible to every rank. Faster than MPI for small boxes, slower at
+  512^3 per GPU (docs/PERFORMANCE.md), so `auto` does not take it.
+  `STENCIL_NODE_RANKS=N` treats blocks of N ranks as nodes, to try faces
+  that leave the node on one machine.
 - `none` moves no halos: one GPU's arithmetic alone.)md"},
     {"--overlap",
      R"md(On: the interior kernel runs while the halos travel, then the shell

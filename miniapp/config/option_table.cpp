@@ -96,7 +96,8 @@ const OptionSpec kOptions[] = {
 
     {"Execution", "--comm", comm_words(),
      "halo exchange (default auto: gpu-aware when the MPI library\n"
-     "reports GPU support, else staged; nccl where built)",
+     "reports GPU support, else staged; nccl where built; peer stores\n"
+     "faces into the halos of ranks on the same node)",
      [](S& s, const char* n, V v) { s.config.comm = comm_choice(v, n); }},
     {"Execution", "--overlap", "auto|on|off",
      "overlap the exchange with the interior kernel (default auto:\n"

@@ -80,9 +80,9 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return timed_update(t.interior_start, t.interior_stop,
                             [&] { update_(s.p, s.next, vel_view(), whole_, stream); });
     case PhaseKind::Await:
-        return exchange_->await_peers(stream);
+        return exchange_->await_peers(s.p, stream);
     case PhaseKind::Signal:
-        return exchange_->signal_peers(stream);
+        return exchange_->signal_peers(s.next, stream);
     case PhaseKind::Join:
         return compute_.wait_for(halo_);
     case PhaseKind::Fault:
