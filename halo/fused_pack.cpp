@@ -61,7 +61,8 @@ void HaloExchange<T>::build_fused_tables() {
                 const Box& from = faces_[std::size_t(f.opposite)].parts[0].send;
                 const Box& to = f.parts[0].recv;
                 const Box cells = intersect(from, owned);
-                const Box filled = shifted(cells, to.x0 - from.x0, to.y0 - from.y0, to.z0 - from.z0);
+                const Box filled =
+                    shifted(cells, to.x0 - from.x0, to.y0 - from.y0, to.z0 - from.z0);
                 T* target = origin + layout_.index(filled.x0, filled.y0, filled.z0);
                 added = sinks_[a].add(cells, target, layout_.line, (long long)layout_.slice);
                 if (a == 0) self_targets_.push_back(filled);
@@ -85,8 +86,8 @@ bool HaloExchange<T>::add_linked_sink(FaceSinks<T>& sinks, int array, std::size_
     // axis by this rank's extent (towards +) or the neighbour's (towards -).
     const Face& f = faces_[face];
     const PeerLinks::Landing& l = peers_->landing(linked_index_[face]);
-    const int extent[2][3] = {{layout_.nx, layout_.ny, layout_.nz}, {l.layout.nx, l.layout.ny,
-                                                                      l.layout.nz}};
+    const int extent[2][3] = {{layout_.nx, layout_.ny, layout_.nz},
+                              {l.layout.nx, l.layout.ny, l.layout.nz}};
     int shift[3] = {0, 0, 0};
     for (int axis = 0; axis < 3; ++axis)
         if (f.dir[std::size_t(axis)] != 0)

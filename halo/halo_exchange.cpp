@@ -199,9 +199,9 @@ std::string HaloExchange<T>::face_routes() const {
         int axis = 0;
         while (f.dir[std::size_t(axis)] == 0)
             ++axis;
-        routes += std::string(routes.empty() ? "" : ", ") + (f.dir[std::size_t(axis)] < 0 ? "-" : "+") +
-                  "xyz"[axis] + " " +
-                  (f.self ? "self" : f.linked ? "peer" : comm_mode_name(carried));
+        const char* route = f.self ? "self" : f.linked ? "peer" : comm_mode_name(carried);
+        routes += std::string(routes.empty() ? "" : ", ") +
+                  (f.dir[std::size_t(axis)] < 0 ? "-" : "+") + "xyz"[axis] + " " + route;
     }
     return routes;
 }

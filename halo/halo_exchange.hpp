@@ -109,7 +109,8 @@ public:
 
     // Whether any of the above puts work on the halo stream: false with no
     // neighbour, with CommMode::None, or with the fused pack where every
-    // face is the rank's own; then a step need not touch the halo stream.
+    // face is the rank's own or a linked neighbour's (CommMode::Peer); then
+    // a step need not touch the halo stream for the exchange.
     bool moves_data() const { return !idle() && !(fused_ && by_message_ == 0); }
     // Whether the host must act between pack and unpack (MPI knows nothing
     // of streams); with NCCL the whole exchange is stream-ordered.
@@ -167,8 +168,8 @@ private:
         T* send_device = nullptr;                         // pack buffer (every packed message)
         T* send_by_array[2] = {};                         // fused: the faces of array a's values
         T* recv_device = nullptr;
-        int opposite = -1; // self: the message towards -dir, whose cells fill this halo
-        bool linked = false; // peer: stored into the neighbour's halo by the boundary update
+        int opposite = -1;         // self: the message towards -dir, whose cells fill this halo
+        bool linked = false;       // peer: stored into the neighbour's halo by the boundary update
         T* stage_by_array[2] = {}; // peer, x faces: the slabs' stores, sent whole (Forward)
     };
     // A linked x face's cells, copied whole from where the slabs staged
@@ -189,7 +190,7 @@ private:
     void connect_path(const Decomposition& d);
     void link_peers(const Decomposition& d, const PeerMemory& peer);
     // The fused pack's tables (fused_pack.cpp): per time-level array, the
-    // sinks and the priming pack; the self faces' priming unpack.
+    // sinks, and for linked x faces the forwards and the mailbox unpack.
     void build_fused_tables();
     // A linked face's sink: `cells` of this rank stored into the
     // neighbour's halo of its time-level array `array`.
@@ -214,15 +215,15 @@ private:
     FaceTable<T> pack_table_[2], unpack_table_[2], received_[2];
     std::vector<T*> array_origins_; // of the time-level arrays, in the order given
     bool fused_ = false;
-    FaceSinks<T> sinks_[2]; // fused: by the array the boundary writes
-    std::vector<Box> self_targets_;     // fused: the halo boxes the sinks fill
-    std::unique_ptr<HaloPath<T>> path_; // the messages to other ranks; none where none go
-    std::unique_ptr<PeerLinks> peers_;  // CommMode::Peer: the neighbours on this node
+    FaceSinks<T> sinks_[2];                 // fused: by the array the boundary writes
+    std::vector<Box> self_targets_;         // fused: the halo boxes the sinks fill
+    std::unique_ptr<HaloPath<T>> path_;     // the messages to other ranks; none where none go
+    std::unique_ptr<PeerLinks> peers_;      // CommMode::Peer: the neighbours on this node
     std::vector<std::size_t> linked_index_; // by face: its index among the faces given peers_
     std::vector<Forward> forwards_[2];      // by the time-level array written
     FaceTable<T> mailbox_unpack_[2];        // by the array that is p: this rank's mailboxes
     MPI_Comm cart_ = MPI_COMM_NULL;
-    int array_ = 0;                     // of the step in progress: array_origins_ index of p
+    int array_ = 0; // of the step in progress: array_origins_ index of p
     struct SlotTimers {
         Event pack_start, pack_done, unpack_start, unpack_done;
         double post_ms = 0, wait_ms = 0; // host-side

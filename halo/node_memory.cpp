@@ -67,8 +67,8 @@ NodeSegment::NodeSegment(std::size_t bytes, MPI_Comm node, SegmentKind kind) : b
     MPI_Info info;
     MPI_CHECK(MPI_Info_create(&info));
     MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
-    MPI_CHECK(MPI_Win_allocate_shared(MPI_Aint(bytes + kAlignment), 1, info, node, &base_,
-                                      &window_));
+    MPI_CHECK(
+        MPI_Win_allocate_shared(MPI_Aint(bytes + kAlignment), 1, info, node, &base_, &window_));
     MPI_CHECK(MPI_Info_free(&info));
     const auto at = reinterpret_cast<std::uintptr_t>(base_);
     data_ = reinterpret_cast<void*>((at + kAlignment - 1) / kAlignment * kAlignment);

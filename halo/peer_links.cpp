@@ -5,9 +5,9 @@
 #include "halo_plan.hpp"
 #include "memory.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <map>
 #include <string>
 
@@ -156,7 +156,8 @@ PeerReach peer_reach(MPI_Comm comm) {
     int everywhere = 0;
     MPI_CHECK(MPI_Allreduce(&ok, &everywhere, 1, MPI_INT, MPI_MIN, comm));
     r.reachable = everywhere != 0;
-    if (!r.reachable) r.why = "a rank cannot reach every GPU of its node (visibility or peer access)";
+    if (!r.reachable)
+        r.why = "a rank cannot reach every GPU of its node (visibility or peer access)";
     return r;
 }
 

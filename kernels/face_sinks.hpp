@@ -81,10 +81,9 @@ struct FaceSinks {
                     // an x face's row of R cells is a group at R = 4.
                     T* to = at(s, x0, j, k);
                     const T* from = &field(x0, j, k);
-                    if (x1 - x0 == device::kLanes<T> &&
-                        ((reinterpret_cast<std::uintptr_t>(to) |
-                          reinterpret_cast<std::uintptr_t>(from)) &
-                         15) == 0) {
+                    if (x1 - x0 == device::kLanes<T> && ((reinterpret_cast<std::uintptr_t>(to) |
+                                                          reinterpret_cast<std::uintptr_t>(from)) &
+                                                         15) == 0) {
                         device::store_vec(to, device::load_vec(from));
                         continue;
                     }

@@ -114,7 +114,7 @@ void launch_store_faces(FieldView<const T> field, const FaceSinks<T>& sinks, Str
         largest = std::max(largest, sinks.box[s].cells());
     const unsigned blocks = unsigned(std::min<std::size_t>((largest + 255) / 256, 4096));
     store_faces_kernel<<<dim3(blocks, unsigned(sinks.count)), 256, 0, stream.handle()>>>(field,
-                                                                                       sinks);
+                                                                                         sinks);
     GPU_CHECK_LAUNCH();
 }
 

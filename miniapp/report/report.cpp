@@ -270,12 +270,9 @@ Json phases_json(const Report& r) {
 
 // Rank 0's halo faces and how they were packed.
 Json halo_faces_json(const Report& r) {
-    return {{"halo_faces_rank0", r.faces},
-            {"self_faces_rank0", r.self_faces},
-            {"face_routes_rank0", r.face_routes},
-            {"fused_pack", r.fused_pack},
-            {"halo_pack", halo_pack(r).first},
-            {"pack_reason", halo_pack(r).second}};
+    return {{"halo_faces_rank0", r.faces},        {"self_faces_rank0", r.self_faces},
+            {"face_routes_rank0", r.face_routes}, {"fused_pack", r.fused_pack},
+            {"halo_pack", halo_pack(r).first},    {"pack_reason", halo_pack(r).second}};
 }
 
 // What the run asked to be told besides its speed: where the timeline went,

@@ -16,9 +16,8 @@ std::vector<Phase> step_phases(const ScheduleInputs& in, int ring_step) {
         // interior 181 us instead of 137; docs/performance-history.md).
         s.insert(s.end(), {{K::Fork, Lane::Compute}, {K::Interior, Lane::Compute}});
         if (in.links_peers) s.push_back({K::Await, Lane::Halo});
-        s.insert(s.end(), {{K::Boundary, Lane::Halo},
-                           {K::Join, Lane::Compute},
-                           {K::Source, Lane::Compute}});
+        s.insert(s.end(),
+                 {{K::Boundary, Lane::Halo}, {K::Join, Lane::Compute}, {K::Source, Lane::Compute}});
         if (in.links_peers) s.push_back({K::Signal, Lane::Compute});
         return s;
     }

@@ -245,7 +245,8 @@ void SimulationOf<T>::restore(int step, const std::vector<double>& p,
             for (int j = owned.y0; j < owned.y1; ++j)
                 for (int i = owned.x0; i < owned.x1; ++i)
                     v(i, j, k) = T(values[n++]);
-        copy(fields_[std::size_t(level)], host.data(), field_bytes()); // p in fields_[0], as current_ = 0 says
+        copy(fields_[std::size_t(level)], host.data(),
+             field_bytes()); // p in fields_[0], as current_ = 0 says
     }
     const long long source_steps = step; // the source's clock is the physics time
     copy_to_device(source_step_, &source_steps);

@@ -173,7 +173,9 @@ private:
     int array_of(FieldView<T> f) const {
         return f.origin == view_of(fields_[0], layout_).origin ? 0 : 1;
     }
-    FieldView<const T> current_view() const { return view_of(fields_[std::size_t(current_)], layout_); }
+    FieldView<const T> current_view() const {
+        return view_of(fields_[std::size_t(current_)], layout_);
+    }
     FieldView<const T> vel_view() const { return view_of(vel_.data(), layout_); }
 
     Options options_;
@@ -184,7 +186,7 @@ private:
     // The steps' timers, windows and totals; reading them back changes no
     // result, so the const queries may (settle_timers).
     mutable StepClock clock_{1};
-    Layout layout_;            // halo k * R wide
+    Layout layout_; // halo k * R wide
     // p and p_prev, the update writing p_next over p_prev: both time levels
     // in one segment, which with --comm peer the node's other ranks map
     // (halo/node_memory.hpp; node_ is then their communicator).
@@ -192,8 +194,8 @@ private:
     NodeSegment field_memory_;
     std::array<T*, 2> fields_{};
     std::size_t field_bytes() const { return layout_.allocation() * sizeof(T); }
-    DeviceArray<T> vel_;       // dt^2 c^2
-    int current_ = 0;          // index of p in fields_
+    DeviceArray<T> vel_; // dt^2 c^2
+    int current_ = 0;    // index of p in fields_
     // Before everything that enqueues on them, so they go last. The const
     // queries wait for the compute stream (below).
     mutable Stream compute_{StreamPriority::Normal};

@@ -57,8 +57,8 @@ void SimulationOf<T>::local_interior_into(std::vector<T>& interior, bool previou
     const int depth = owned.z1 - owned.z0;
     const int planes = int(std::clamp<std::size_t>((std::size_t(64) << 20) / (plane * sizeof(T)), 1,
                                                    std::size_t(depth)));
-    const FieldView<const T> field =
-        view_of(static_cast<const T*>(fields_[std::size_t(previous ? 1 - current_ : current_)]), layout_);
+    const FieldView<const T> field = view_of(
+        static_cast<const T*>(fields_[std::size_t(previous ? 1 - current_ : current_)]), layout_);
     interior.resize(owned.cells()); // a buffer the caller reuses keeps its pages
     DeviceArray<T> slab(plane * std::size_t(planes));
     for (int z = owned.z0; z < owned.z1; z += planes) {
