@@ -8,7 +8,8 @@ usage:
   project.py CALIBRATION --machine M.json weak --local 512,512,512 [--nodes 1,2,...]
   project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
   project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
-  common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best] [--markdown FILE] [--plot FILE.png]
+  common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best] [--comm mpi|peer]
+          [--markdown FILE] [--plot FILE.png]
 
 CALIBRATION is a folder with (tools/gpu-miniapp.sh --sweep ... --scaling):
   sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
@@ -38,6 +39,11 @@ The model, per rank, per step (the job takes its slowest rank):
     holds the pack: no pack term is added at depth 1.
   kernel(cells): interpolated in the sweep (log-log); slabs R thick use the
     same curve, x slabs times the measured thin-slab factor
+  --comm peer (overlap on, depth 1, with shell/): the faces to ranks of
+    the same node carry no pack, message or host; the shell is the
+    measured one, and each x face adds its copy across the link (face
+    bytes / link bandwidth) and its unpack on the other side; faces to
+    other nodes go by MPI as below
   exchange: max over the rank's neighbours in its node of
     latency + face bytes / link bandwidth, and, for neighbours on other
     nodes, network latency + the node's off-node bytes / its NICs' bandwidth
@@ -112,11 +118,17 @@ def directions(depth):
     return out
 
 
-def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, False, False), depth=1):
+def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, False, False), depth=1,
+                peer=False):
     """Time per step (ms) of the slowest rank, and what made it. Along a
     `periodic` axis every rank has both neighbours; a rank alone there is
     its own, and fills those halos on the device (no message). At `depth`
-    k the step is the mean over a k-step cycle (module docstring)."""
+    k the step is the mean over a k-step cycle (module docstring). With
+    `peer` (--comm peer) faces to ranks of the same node are stored by the
+    slabs (module docstring); the others go by MPI."""
+    if peer and not (overlap and depth == 1 and cal.shell_points):
+        raise SystemExit("project: --comm peer runs overlap on at halo depth 1, and its model needs "
+                         "the shell calibration (shell/*.json)")
     px, py, pz = procs
     gpn = machine["gpus_per_node"]
     nic_bytes_per_ms = machine.get("nics_per_node", 1) * machine.get("nic_GBps", 0) * 1e9 / 1e3
@@ -186,6 +198,8 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
         for _ in range(per_axis[0]):
             t_bnd += cal.x_slab_factor * kernel(width * inner[1] * inner[2])
         sent = [f for f in faces if not f[3]]  # faces to itself move no message
+        linked = [f for f in sent if peer and not f[2]]  # stored into on-node neighbours
+        sent = [f for f in sent if not (peer and not f[2])]
 
         def strided_ms(per_byte, which):
             return per_byte * sum(f[4] for f in which) * share * scale
@@ -219,7 +233,11 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
             shell = cells - math.prod(inner)
             full = cells - math.prod(max(0, n - 2 * radius) for n in local)
             t_bnd = cal.shell_ms(cells) * scale * share * (shell / full if full else 0.0)
-            step = fixed + kernel(math.prod(g)) + t_bnd + waits + \
+            # Peer: each linked x face copied whole into the neighbour's
+            # mailbox after the step, then unpacked there after the wait.
+            t_link = sum(f[1] / link_bytes_per_ms for f in linked if f[0] == 0) + \
+                strided_ms(cal.unpack_ms_per_byte, [f for f in linked if f[0] == 0])
+            step = fixed + kernel(math.prod(g)) + t_bnd + waits + t_link + \
                 max(0.0, t_pack - waits + t_ex + t_unpack - t_int)
         elif overlap:
             step = fixed + waits + max(t_int, t_pack - waits + t_ex) + t_unpack + t_bnd
@@ -251,44 +269,44 @@ def node_series(maximum):
 BEST_DEPTHS = (1, 2, 4, 8)
 
 
-def project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth):
+def project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer=False):
     """project_run at `depth`, or with depth "best" the fastest of
     BEST_DEPTHS whose k*R every rank's box holds (the mini-app's check).
     With overlap "auto", the faster of on and off, the row saying which."""
     if overlap == "auto":
-        runs = [dict(project_depth(cal, machine, grid, procs, radius, on, periodic, depth), chosen=name)
+        runs = [dict(project_depth(cal, machine, grid, procs, radius, on, periodic, depth, peer), chosen=name)
                 for on, name in ((True, "on"), (False, "off"))]
         return min(runs, key=lambda r: r["step_ms"])
     if depth != "best":
-        return project_run(cal, machine, grid, procs, radius, overlap, periodic, depth)
+        return project_run(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
     runs = [project_run(cal, machine, grid, procs, radius, overlap, periodic, k) for k in BEST_DEPTHS
             if all(grid[a] // procs[a] >= k * radius for a in range(3) if procs[a] > 1 or periodic[a])]
     return min(runs, key=lambda r: r["step_ms"])
 
 
-def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, False), depth=1):
+def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, False), depth=1, peer=False):
     # Against one GPU with the same boundaries: with every axis periodic,
     # a lone rank pays the whole shell too, as every rank of the job does.
-    base = project_depth(cal, machine, local, (1, 1, 1), radius, overlap, periodic, depth)["step_ms"]
+    base = project_depth(cal, machine, local, (1, 1, 1), radius, overlap, periodic, depth, peer)["step_ms"]
     rows = []
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
         grid = [local[a] * procs[a] for a in range(3)]
-        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth)
+        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
         r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / r["step_ms"])
         rows.append(r)
     return rows
 
 
-def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False), depth=1):
+def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False), depth=1, peer=False):
     rows, base = [], None
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
         if any(procs[a] > 1 and grid[a] // procs[a] < 2 * radius + 1 for a in range(3)):
             break  # boxes thinner than 2R+1: no interior left
-        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth)
+        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
         base = base or r["step_ms"] * n
         r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n))
         rows.append(r)
@@ -316,11 +334,13 @@ def validate(cal, machine, folder, tolerance):
     """Projection against each measured report; calibration inputs marked."""
     rows, worst, other = [], 0.0, set()
     for r in load_reports(os.path.join(folder, "**", "*.json")):
-        if r["ranks"] > 1 and r["comm"] != cal.mode:
+        peer = r["comm"] == "peer"
+        if r["ranks"] > 1 and r["comm"] != cal.mode and not peer:
             other.add(r["comm"])  # the model's exchange is the calibrated mode's
             continue
         projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
-                                axes_of(r.get("periodic", "none")), r.get("halo_depth", 1))["step_ms"]
+                                axes_of(r.get("periodic", "none")), r.get("halo_depth", 1),
+                                peer and r["ranks"] > 1)["step_ms"]
         measured = phase(r, "step")
         error = projected / measured - 1
         role = "calibration" if os.path.realpath(r["_path"]) in cal.inputs else "validation"
@@ -332,7 +352,7 @@ def validate(cal, machine, folder, tolerance):
     out = ["| report | GPUs | procs | grid | overlap | halo depth | measured ms | projected ms | error | role |",
            "|" + "---|" * 10]
     for name, ranks, procs, grid, ov, k, m, p, e, role in sorted(rows, key=lambda x: (x[9], x[0])):
-        out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {k} | {m:.3f} | {p:.3f} | {100 * e:+.1f}% | "
+        out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {k} | {m:.4f} | {p:.4f} | {100 * e:+.1f}% | "
                    f"{role} |")
     if other:
         out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs with --comm "
@@ -400,6 +420,8 @@ def main(argv):
                     help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
     ap.add_argument("--halo-depth", type=depth_arg, default=1,
                     help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
+    ap.add_argument("--comm", choices=("mpi", "peer"), default="mpi",
+                    help="peer: faces to ranks of the same node stored by the slabs (--comm peer)")
     ap.add_argument("--markdown")
     ap.add_argument("--plot")
     sub = ap.add_subparsers(dest="study", required=True)
@@ -431,9 +453,10 @@ def main(argv):
                      f"(tolerance {100 * a.tolerance:.0f}%)", ""]
             status |= worst > a.tolerance
             continue
-        rows = weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic, a.halo_depth) \
+        peer = a.comm == "peer"
+        rows = weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic, a.halo_depth, peer) \
             if a.study == "weak" else \
-            strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic, a.halo_depth)
+            strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic, a.halo_depth, peer)
         by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
         if a.halo_depth != 1:  # the plot shows what the depth bought
             by_label[f"{name}, halo depth 1"] = \
@@ -442,6 +465,7 @@ def main(argv):
         what = f"local {'x'.join(map(str, a.local))}" if a.study == "weak" else f"grid {'x'.join(map(str, a.grid))}"
         bounds = "periodic " + ",".join(x for x, p in zip("xyz", a.periodic) if p) if any(a.periodic) else "open edges"
         depth = "" if a.halo_depth == 1 else f", halo depth {a.halo_depth}"
+        depth += ", --comm peer on each node" if peer else ""
         text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
                  "(PROJECTION)", "",
                  table(rows, a.study), ""]
