@@ -63,8 +63,11 @@ void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Repor
     MPI_CHECK(MPI_Allreduce(&halo, &sum_halo, 1, MPI_DOUBLE, MPI_SUM, comm));
     r.halo_ms = sum_halo / ranks;
     r.unhidden_why = r.plan.comm_mode == CommMode::None ? "--comm none"
-                     : sum_halo == 0                    ? "nothing exchanged"
-                     : !r.plan.overlap                  ? "overlap off"
+                     : sum_halo == 0 && r.plan.comm_mode == CommMode::Peer
+                         ? "--comm peer: the boundary kernels store the faces, and the wait "
+                           "for the neighbours runs beside the interior"
+                     : sum_halo == 0       ? "nothing exchanged"
+                     : !r.plan.overlap     ? "overlap off"
                      : r.backend == "HOST" ? "the HOST back-end runs the phases in order"
                                            : "";
     if (r.unhidden_why.empty()) r.hidden_fraction = sum_hidden / ranks;
