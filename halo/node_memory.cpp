@@ -5,6 +5,8 @@
 #include "memory.hpp"
 #include "mpi_util.hpp"
 
+#include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -37,12 +39,26 @@ void* allocate_gpu_segment(std::size_t bytes, SegmentKind kind) {
 
 } // namespace
 
+std::string node_ranks_problem() {
+    const char* text = std::getenv("STENCIL_NODE_RANKS");
+    if (!text) return {};
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end != '\0' || errno == ERANGE || n < 1 || n > INT_MAX)
+        return std::string("STENCIL_NODE_RANKS='") + text +
+               "' is not a whole number of ranks per node, 1 or more; unset it to take the nodes "
+               "MPI sees";
+    return {};
+}
+
 MPI_Comm split_node(MPI_Comm comm) {
     MPI_Comm shared = MPI_COMM_NULL;
     MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared));
     const char* blocks = std::getenv("STENCIL_NODE_RANKS");
-    const int per_node = blocks ? std::atoi(blocks) : 0;
-    if (per_node <= 0) return shared;
+    if (!blocks) return shared;
+    if (const std::string why = node_ranks_problem(); !why.empty()) fatal(why);
+    const int per_node = std::atoi(blocks);
     int rank = 0;
     MPI_CHECK(MPI_Comm_rank(shared, &rank));
     MPI_Comm node = MPI_COMM_NULL;

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace stencil {
 
@@ -33,6 +34,8 @@ struct SegmentHandle {
 // STENCIL_NODE_RANKS=N splits that further into blocks of N ranks, so that
 // one machine can try faces that cross "nodes" (tests/README.md).
 MPI_Comm split_node(MPI_Comm comm);
+// "" or why STENCIL_NODE_RANKS, where set, is not a whole number from 1.
+std::string node_ranks_problem();
 
 // An owner of one segment, 256-byte aligned. Collective over `node` on the
 // HOST back-end: every rank of it makes its segments in the same order.

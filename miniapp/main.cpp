@@ -87,16 +87,29 @@ long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
 
 // --inject-fault short-fused-pack plants nothing where no rank's
 // slabs store a face (no fused pack: overlap off, a deeper halo, --pack
-// separate; or only z faces, which go in place), and a --check that passes
-// then proves nothing: said, so it is not read as caught.
+// separate; or only z faces, which go in place), nor peer-wrong-face where
+// no rank has two linked faces of one shape (a face and its opposite: a
+// periodic axis, or three ranks along one); a --check that passes then
+// proves nothing: said, so it is not read as caught.
 void warn_if_nothing_planted(const Simulation& sim, const TestAids& aids) {
-    if (!aids.short_fused_pack()) return;
-    int mine = sim.short_fused_pack_planted() ? 1 : 0, any = 0;
-    MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    if (!any)
-        print_warnings({"--inject-fault short-fused-pack plants nothing: no rank's boundary "
-                        "kernels store a face (" +
-                        fused_pack_needs() + "; z faces go in place)"});
+    const struct {
+        bool asked, planted;
+        std::string why;
+    } faults[] = {
+        {aids.short_fused_pack(), sim.short_fused_pack_planted(),
+         "--inject-fault short-fused-pack plants nothing: no rank's boundary kernels store a face "
+         "(" +
+             fused_pack_needs() + "; z faces go in place)"},
+        {aids.peer_wrong_face(), sim.wrong_face_planted(),
+         "--inject-fault peer-wrong-face plants nothing: no rank's boundary kernels store two "
+         "faces of one shape (a face and its opposite: a periodic axis, or three ranks along one)"},
+    };
+    for (const auto& f : faults) {
+        if (!f.asked) continue;
+        int mine = f.planted ? 1 : 0, any = 0;
+        MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+        if (!any) print_warnings({f.why});
+    }
 }
 
 // --preflight: a face to each neighbour and back, device and staged.

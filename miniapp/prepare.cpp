@@ -59,6 +59,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     run.aware = detect_gpu_aware_mpi();
     run.binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
     run.binding.team = team;
+    if (const std::string why = node_ranks_problem(); !why.empty()) return why;
     const PeerReach reach = peer_reach(MPI_COMM_WORLD); // of the GPUs just bound
     if (const std::string why = plan_comm(c, run.aware, reach, plan); !why.empty()) return why;
     if (const std::string why = check_memory(c, plan, run.binding); !why.empty()) return why;

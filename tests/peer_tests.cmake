@@ -48,3 +48,11 @@ foreach(bad "--overlap;off" "--pack;separate" "--halo-depth;2")
                       "--comm peer stores the faces from the boundary kernels.*${option}"
                       --grid 40,36,44 --comm peer ${bad})
 endforeach()
+# A planted fault that plants nothing says so; a bad STENCIL_NODE_RANKS is refused before step 1.
+stencil_mpi_test(peer_unplanted_wrong_face_warns 4 --grid 61,47,53 --steps 4 --comm peer
+                 --inject-fault peer-wrong-face)
+set_tests_properties(peer_unplanted_wrong_face_warns PROPERTIES PASS_REGULAR_EXPRESSION
+                     "warning: --inject-fault peer-wrong-face plants nothing")
+stencil_mpi_failure(peer_refuses_bad_node_ranks 2 30 "STENCIL_NODE_RANKS='2x' is not a whole number"
+                    --grid 40,36,44 --comm peer)
+stencil_mpi_env(peer_refuses_bad_node_ranks STENCIL_NODE_RANKS=2x)

@@ -341,7 +341,11 @@ signal R cells along one axis per step), with the `--steps` that reach all; the 
     {"--inject-fault",
      R"md(Each planted bug must be caught: by `--check`, the NaN check, the
 abort path or the write checks. `late-rank=N` is caught by the timing: the
-reported step time must not hold rank N's 2 s.)md"},
+reported step time must not hold rank N's 2 s. `peer-skip-wait` and
+`peer-early-signal` are races made certain by holding back the other
+ranks' stores: where some faces also go by MPI (`STENCIL_NODE_RANKS`), the
+messages order the ranks too and may hide them. `peer-wrong-face` and
+`short-fused-pack` warn where they plant nothing.)md"},
 };
 
 } // namespace

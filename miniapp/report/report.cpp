@@ -185,8 +185,11 @@ void print_problem(const Report& r) {
             "not sent\n",
             r.self_faces, r.faces);
     if (r.plan.comm_mode == CommMode::Peer)
-        std::printf("  rank 0's faces: %s (peer: stored into the neighbour's halo)\n",
-                    r.face_routes.empty() ? "none" : r.face_routes.c_str());
+        std::printf("  rank 0's faces: %s%s\n",
+                    r.face_routes.empty() ? "none" : r.face_routes.c_str(),
+                    r.face_routes.find("peer") == std::string::npos
+                        ? " (none on this rank's node)"
+                        : " (peer: stored into the neighbour's halo)");
     const auto [pack, why] = halo_pack(r);
     std::printf("  halo pack %s (%s)\n", pack, why.c_str());
     print_trials(r.plan.trials);

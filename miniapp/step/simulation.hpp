@@ -158,6 +158,8 @@ public:
     // Whether --inject-fault short-fused-pack shortened a face on this rank
     // (none where no face is stored by the slabs: z faces go in place).
     virtual bool short_fused_pack_planted() const = 0;
+    // Whether --inject-fault peer-wrong-face swapped two stored faces here.
+    virtual bool wrong_face_planted() const = 0;
 };
 
 // Collective over `comm`. The plan gives the global and process grids, the

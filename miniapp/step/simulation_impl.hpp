@@ -87,6 +87,7 @@ public:
     bool short_fused_pack_planted() const override {
         return faults_ && faults_->short_fused_pack_planted();
     }
+    bool wrong_face_planted() const override { return faults_ && faults_->wrong_face_planted(); }
 
 private:
     // The wave update with the radius already fixed (dispatched once): over
