@@ -77,8 +77,8 @@ struct FaceSinks {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
                     // A whole 16-byte group to an aligned target in one
                     // store, not four: where the target is another GPU's
-                    // halo (--comm peer) each store crosses the link, and
-                    // an x face's row of R cells is a group at R = 4.
+                    // halo (--comm peer's y and z faces) each store
+                    // crosses the link on its own.
                     T* to = at(s, x0, j, k);
                     const T* from = &field(x0, j, k);
                     if (x1 - x0 == device::kLanes<T> && ((reinterpret_cast<std::uintptr_t>(to) |
