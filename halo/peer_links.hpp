@@ -1,14 +1,16 @@
-// --comm peer's links to the neighbours on this node: their fields and
-// step counts mapped into this process, so that the boundary update stores
-// this rank's faces straight into their halos (the fused pack's sinks,
-// pointed at them) and raises its step count in their memory
-// (kernels/epochs.hpp). No pack, no unpack, no message; faces to ranks on
-// other nodes still go by MPI (HaloExchange keeps those).
+// --comm peer's links to the neighbours on this node: their fields, step
+// counts and mailboxes mapped into this process, so that the boundary
+// update stores this rank's faces straight into their halos (the fused
+// pack's sinks, pointed at them; x faces, rows of R cells, whole into a
+// mailbox the neighbour unpacks) and raises its step count in their memory
+// (kernels/epochs.hpp). No pack, no message; faces to ranks on other nodes
+// still go by MPI (HaloExchange keeps those).
 //
 // Made once, collectively: the node's ranks exchange, per linked face, the
-// handles of both segments, where each time level's origin lies in them,
-// their layout and which step-count slot is theirs to raise. Peer access
-// between two GPUs is enabled explicitly (HIP long ignored the lazy flag).
+// handles of their three segments, where each time level's origin and the
+// face's mailbox lie in them, their layout and which step-count slot is
+// theirs to raise. Peer access between two GPUs is enabled explicitly (HIP
+// long ignored the lazy flag).
 #pragma once
 
 #include "epochs.hpp"
