@@ -145,10 +145,17 @@ void HaloExchange<T>::prime(FieldView<T> field, Stream& stream) {
     }
 }
 
-// Both precisions: an explicit instantiation of the class instantiates the
-// members defined in this file (C++17 [temp.explicit]/10), as
-// halo_exchange.cpp's does those defined there.
-template class HaloExchange<float>;
-template class HaloExchange<double>;
+// The members defined in this file, for both precisions. The class itself
+// is instantiated once, in halo_exchange.cpp: a class's explicit
+// instantiation may stand in one translation unit only ([temp.spec]).
+#define STENCIL_FUSED_PACK_MEMBERS(T)                                                              \
+    template void HaloExchange<T>::build_fused_tables();                                           \
+    template bool HaloExchange<T>::add_linked_sink(FaceSinks<T>&, int, std::size_t, const Box&);   \
+    template int HaloExchange<T>::array_of(const T*) const;                                        \
+    template const FaceSinks<T>& HaloExchange<T>::sinks_for(FieldView<T>) const;                   \
+    template std::vector<T*> HaloExchange<T>::sink_copies(FieldView<T>, int, int, int) const;      \
+    template void HaloExchange<T>::prime(FieldView<T>, Stream&);
+STENCIL_FUSED_PACK_MEMBERS(float)
+STENCIL_FUSED_PACK_MEMBERS(double)
 
 } // namespace stencil

@@ -297,7 +297,8 @@ HaloPhaseTimes HaloExchange<T>::times(int slot) const {
     return h;
 }
 
-// The members defined here; fused_pack.cpp instantiates its own.
+// The class for both precisions, with the members defined here;
+// fused_pack.cpp instantiates its own members one by one.
 template class HaloExchange<float>;
 template class HaloExchange<double>;
 

@@ -193,10 +193,24 @@ void SimulationOf<T>::set_value_at(const std::array<int, 3>& cell, double value)
     primed_ = false; // the cell's copies in the faces are the old value's
 }
 
-// Both precisions: an explicit instantiation of the class instantiates the
-// members defined in this file (C++17 [temp.explicit]/10); each of the
-// class's files says the same, so no list of members is kept by hand.
-template class SimulationOf<float>;
-template class SimulationOf<double>;
+// The members defined in this file, for both precisions. The class itself
+// is instantiated once, in simulation.cpp: a class's explicit
+// instantiation may stand in one translation unit only ([temp.spec]).
+#define STENCIL_QUERY_MEMBERS(T)                                                                   \
+    template std::vector<T> SimulationOf<T>::local_interior(bool) const;                           \
+    template void SimulationOf<T>::local_interior_into(std::vector<T>&, bool) const;               \
+    template bool SimulationOf<T>::owns(const std::array<int, 3>&, std::array<int, 3>&) const;     \
+    template std::uint64_t SimulationOf<T>::checksum() const;                                      \
+    template std::vector<double> SimulationOf<T>::gather() const;                                  \
+    template double SimulationOf<T>::energy() const;                                               \
+    template double SimulationOf<T>::value_at(const std::array<int, 3>&) const;                    \
+    template bool SimulationOf<T>::all_finite() const;                                             \
+    template std::vector<double> SimulationOf<T>::interior_copy(bool) const;                       \
+    template bool SimulationOf<T>::local_offset(const std::array<int, 3>&, std::size_t&) const;    \
+    template void SimulationOf<T>::sample(const std::size_t*, int, double*);                       \
+    template int SimulationOf<T>::first_nonfinite_rank() const;                                    \
+    template void SimulationOf<T>::set_value_at(const std::array<int, 3>&, double);
+STENCIL_QUERY_MEMBERS(float)
+STENCIL_QUERY_MEMBERS(double)
 
 } // namespace stencil

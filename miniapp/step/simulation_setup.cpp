@@ -167,8 +167,15 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
     });
 }
 
-// Both precisions: the members defined in this file (see simulation_queries.cpp).
-template class SimulationOf<float>;
-template class SimulationOf<double>;
+// The members defined in this file, for both precisions (the class is
+// instantiated in simulation.cpp alone; see simulation_queries.cpp).
+#define STENCIL_SETUP_MEMBERS(T)                                                                   \
+    template SimulationOf<T>::SimulationOf(const RunContext&, MPI_Comm);                           \
+    template void SimulationOf<T>::setup_boxes();                                                  \
+    template void SimulationOf<T>::setup_source();                                                 \
+    template void SimulationOf<T>::setup_fields();                                                 \
+    template void SimulationOf<T>::setup_update(const std::array<int, 3>&);
+STENCIL_SETUP_MEMBERS(float)
+STENCIL_SETUP_MEMBERS(double)
 
 } // namespace stencil
