@@ -76,7 +76,13 @@ for study in weak strong; do
   job=$(sbatch --parsable --wait -N 1 --ntasks-per-node=4 -o "$work/%x-%j.out" "jobscripts/generic/$study.sbatch") ||
     { cat "$work"/*.out; fail "$study: sbatch --wait failed"; }
   job=${job%%;*}
-  state=$(scontrol show job "$job" | grep -o "JobState=[A-Z]*" | head -1)
+  # sbatch --wait can return while the job still reads COMPLETING (its
+  # processes being reaped): wait up to 30 s for the state it ends in.
+  for _ in $(seq 60); do
+    state=$(scontrol show job "$job" | grep -o "JobState=[A-Z]*" | head -1)
+    [ "$state" != JobState=COMPLETING ] && break
+    sleep 0.5
+  done
   code=$(scontrol show job "$job" | grep -o " ExitCode=[0-9:]*" | head -1)
   if [ "$state" != JobState=COMPLETED ] || [ "$code" != " ExitCode=0:0" ]; then
     cat "$work/stencil-$study-$job.out"
