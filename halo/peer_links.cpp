@@ -66,30 +66,42 @@ std::vector<LandingMessage> swap_landing(MPI_Comm cart, const std::vector<PeerLi
     return got;
 }
 
-// Peer access from this rank's GPU to the one on `bus`, enabled
-// explicitly; nothing where both ranks share one GPU.
-void reach_gpu(const char* bus, int peer) {
+// How this rank's GPU reaches the GPU on `bus`: the same GPU, by peer
+// access, or not at all (not visible, or no peer access).
+enum class Reach { Same, Peer, None };
+Reach reach_of(const char* bus, int& other) {
 #if STENCIL_HAS_GPU
-    int device = 0, other = 0;
+    int device = 0, can = 0;
     GPU_CHECK(STENCIL_RT(GetDevice)(&device));
     if (STENCIL_RT(DeviceGetByPCIBusId)(&other, bus) != gpu::kSuccess) {
         (void)STENCIL_RT(GetLastError)();
-        fatal(std::string("--comm peer: rank ") + std::to_string(peer) + "'s GPU (" + bus +
-              ") is not visible to this rank; let every rank see every GPU of its node");
+        return Reach::None;
     }
-    if (other == device) return;
-    int can = 0;
+    if (other == device) return Reach::Same;
     GPU_CHECK(STENCIL_RT(DeviceCanAccessPeer)(&can, device, other));
-    if (!can)
+    return can ? Reach::Peer : Reach::None;
+#else
+    (void)bus, (void)other;
+    return Reach::Same;
+#endif
+}
+
+// Peer access from this rank's GPU to rank `peer`'s on `bus`, enabled
+// explicitly; nothing where both ranks share one GPU.
+void reach_gpu(const char* bus, int peer) {
+    int other = 0;
+    const Reach reach = reach_of(bus, other);
+    if (reach == Reach::None)
         fatal(std::string("--comm peer: this GPU cannot reach rank ") + std::to_string(peer) +
-              "'s (" + bus + ") directly; use --comm gpu-aware");
+              "'s (" + bus +
+              "): let every rank see every GPU of its node, or use --comm gpu-aware");
+#if STENCIL_HAS_GPU
+    if (reach != Reach::Peer) return;
     const gpu::Error err = STENCIL_RT(DeviceEnablePeerAccess)(other, 0);
     if (err == STENCIL_RT(ErrorPeerAccessAlreadyEnabled))
         (void)STENCIL_RT(GetLastError)();
     else
         GPU_CHECK(err);
-#else
-    (void)bus, (void)peer;
 #endif
 }
 
@@ -112,24 +124,6 @@ std::vector<bool> on_node(MPI_Comm cart, MPI_Comm node, const std::vector<PeerLi
     return result;
 }
 
-// Whether this rank's GPU reaches the GPU on `bus`.
-bool reaches(const char* bus) {
-#if STENCIL_HAS_GPU
-    int device = 0, other = 0, can = 0;
-    GPU_CHECK(STENCIL_RT(GetDevice)(&device));
-    if (STENCIL_RT(DeviceGetByPCIBusId)(&other, bus) != gpu::kSuccess) {
-        (void)STENCIL_RT(GetLastError)();
-        return false;
-    }
-    if (other == device) return true;
-    GPU_CHECK(STENCIL_RT(DeviceCanAccessPeer)(&can, device, other));
-    return can != 0;
-#else
-    (void)bus;
-    return true;
-#endif
-}
-
 } // namespace
 
 PeerReach peer_reach(MPI_Comm comm) {
@@ -150,9 +144,9 @@ PeerReach peer_reach(MPI_Comm comm) {
     std::vector<char> all(std::size_t(node_size) * sizeof mine);
     MPI_CHECK(MPI_Allgather(mine, int(sizeof mine), MPI_CHAR, all.data(), int(sizeof mine),
                             MPI_CHAR, node.get()));
-    int ok = 1;
+    int ok = 1, other = 0;
     for (int n = 0; n < node_size; ++n)
-        ok = ok && reaches(&all[std::size_t(n) * sizeof mine]);
+        ok = ok && reach_of(&all[std::size_t(n) * sizeof mine], other) != Reach::None;
     int everywhere = 0;
     MPI_CHECK(MPI_Allreduce(&ok, &everywhere, 1, MPI_INT, MPI_MIN, comm));
     r.reachable = everywhere != 0;
