@@ -25,6 +25,7 @@ struct Options {
     // benchmark (named .../rows=N); empty: the default for R and precision.
     std::vector<int> rows;
     int warmup = 3;
+    int slab_x = 0; // --slab-x: the shell's x slabs this many cells deep (0: R)
     // --tuning: "off" (default shapes only), "auto" (the default cache
     // path) or a cache file; then the fused Laplacian and wave also run in
     // their tuned shape, as .../tuned. --tune-only fills the cache and exits.

@@ -1,6 +1,7 @@
 // The boundary of a rank with six neighbours: the interior split as the
-// mini-app splits it (split_shell), each part's wave update alone, in the
-// shapes the mini-app gives it (the slabs as one table launch). shell_x,
+// mini-app splits it (split_shell, the x slabs slab_x_depth wide), each
+// part's wave update alone, on the kernels and in the shapes the mini-app
+// gives it (the slabs in one launch a table). shell_x,
 // shell_y and shell_z are the two slabs thin along that axis; shell_slabs
 // all six, shell_inner the interior they surround. Their Gcell/s against
 // each other is what a thin slab costs per cell.
@@ -21,6 +22,7 @@ struct ShellPart {
     Layout layout;
     std::vector<Box> boxes;
     bool inner;
+    int x_depth; // cells of the x slabs
     Coefficients<R, T> c;
     Options o;
 };
@@ -66,8 +68,12 @@ void run_part(benchmark::State& st, const ShellPart<R, T>& part) {
     std::vector<LaunchBox> launch;
     double cells = 0;
     for (const Box& box : part.boxes) {
-        shapes.push_back(wave_shape<R, T>(part.o.shape, x.layout, box));
-        launch.push_back({box, shapes.back()});
+        // The interior in the mini-app's shape for it; the slabs on the
+        // mini-app's kernel for them, with --window as a sweep of their z window.
+        const bool thin = slab_runs_thin(x.layout, box, kLanes<T>, part.x_depth);
+        shapes.push_back(part.inner ? wave_shape<R, T>(part.o.shape, x.layout, box)
+                                    : slab_shape<R, T>(x.layout, box, thin, part.o.shape.window));
+        launch.push_back({box, shapes.back(), thin});
         cells += double(box.cells());
     }
     const std::vector<WaveTable> tables = wave_tables(x.layout, launch, kLanes<T>);
@@ -101,13 +107,15 @@ void register_parts(const Size& s, const Options& o) {
                                                               {"shell_slabs", {0, 1, 2, 3, 4, 5}}};
     const Layout layout(s.nx, s.ny, s.nz, R);
     const bool all_sides[6] = {true, true, true, true, true, true};
-    const ShellSplit split = split_shell(layout.interior(), R, all_sides);
+    // The x slabs as the mini-app makes them (--slab-x auto), or --slab-x's.
+    const int x_depth = slab_x_depth(o.slab_x, R, s.nx, precision_of<T>());
+    const ShellSplit split = split_shell(layout.interior(), {x_depth, R, R}, all_sides);
     for (const auto& [name, which] : parts) {
         if (!o.wants(name) && !o.wants("shell")) continue;
         const std::vector<Box> boxes = part_boxes(split, which);
         if (boxes.empty()) continue; // a box too small to have this part
         const std::string label = std::string(name) + "/R" + std::to_string(R) + "/" + key;
-        const ShellPart<R, T> part{label, layout, boxes, which.empty(), c, o};
+        const ShellPart<R, T> part{label, layout, boxes, which.empty(), x_depth, c, o};
         register_timed(label, [part](benchmark::State& st) { run_part(st, part); });
     }
 }

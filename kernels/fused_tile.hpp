@@ -62,16 +62,17 @@ __device__ inline void stage_ring(Vec<T>* tile, const TilePlace& t, FieldView<co
     }
 }
 
-// The x terms from a staged row, the y terms from a column of 2R+1 groups
-// (its centre is the cell's own group) and the z terms from the window,
-// summed in the canonical order of cell_math.hpp.
-template <int R, bool WithZ, class T>
-__device__ inline Vec<T> laplacian_of(const Vec<T>* row, const Vec<T> (&y)[2 * R + 1],
-                                      const Vec<T> (&w)[2 * R + 1], const Coefficients<R, T>& c) {
+// The x terms from the 2G+1 groups of the cell's row (x_group(s), the
+// centre at s = G), the y terms from a column of 2R+1 groups (its centre is
+// the cell's own group) and the z terms from the window, summed in the
+// canonical order of cell_math.hpp.
+template <int R, bool WithZ, class T, class Group>
+__device__ __forceinline__ Vec<T> laplacian_from(Group&& x_group, const Vec<T> (&y)[2 * R + 1],
+                                                 const Vec<T> (&w)[2 * R + 1],
+                                                 const Coefficients<R, T>& c) {
     constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
-    // row: slots tx .. tx+2G of the staged row; the centre slot is y[R].
     T xr[L * (2 * G + 1)];
-    x_row<R>(xr, [&](int s) { return s == G ? y[R] : row[s]; });
+    x_row<R>(xr, x_group);
     Vec<T> lap;
 #pragma unroll
     for (int q = 0; q < L; ++q) {
@@ -86,6 +87,15 @@ __device__ inline Vec<T> laplacian_of(const Vec<T>* row, const Vec<T> (&y)[2 * R
         lap.v[q] = acc;
     }
     return lap;
+}
+
+// laplacian_from with the x groups from a staged row: slots tx .. tx+2G of
+// the row, whose centre slot is y[R].
+template <int R, bool WithZ, class T>
+__device__ inline Vec<T> laplacian_of(const Vec<T>* row, const Vec<T> (&y)[2 * R + 1],
+                                      const Vec<T> (&w)[2 * R + 1], const Coefficients<R, T>& c) {
+    constexpr int G = kHaloGroups<R, T>;
+    return laplacian_from<R, WithZ>([&](int s) { return s == G ? y[R] : row[s]; }, y, w, c);
 }
 
 } // namespace stencil::device

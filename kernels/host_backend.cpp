@@ -75,6 +75,16 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
     return resolve_shape(requested, R, precision_of<T>(), FusedKernel::Wave);
 }
 
+template <int R, class T>
+LaunchShape slab_shape(const Layout& layout, const Box& box, bool thin, int window) {
+    if (!thin) return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
+    LaunchShape t = slab_block(layout, box, R, precision_of<T>());
+    if (window > 0) t.window = window;
+    // No device to fill: the longest window a GPU would walk.
+    if (t.window == 0) t.window = slab_window(1, box.nz(), 0);
+    return t;
+}
+
 template <class T>
 void launch_copy(const T* src, T* dst, std::size_t count, Stream& stream) {
     (void)stream;

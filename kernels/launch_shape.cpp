@@ -1,5 +1,7 @@
 #include "launch_shape.hpp"
 
+#include "launch_table.hpp"
+
 #include <algorithm>
 
 namespace stencil {
@@ -80,6 +82,49 @@ int auto_wave_window(long long blocks_per_layer, int nz, long long resident_bloc
     for (const int window : {16, 8, 4, 2})
         if (4 * blocks(window) >= 3 * resident_blocks) return window;
     return 1;
+}
+
+namespace {
+
+// The axis a box is thinnest along (0, 1, 2), its x extent counted in
+// whole 16-byte groups.
+int thin_axis(const Layout& layout, const Box& box, int lanes) {
+    const int wide = std::max(1, XGroups::of(layout, box.x0, box.x1, lanes).count) * lanes;
+    if (wide <= box.ny() && wide <= box.nz()) return 0;
+    return box.ny() <= box.nz() ? 1 : 2;
+}
+
+} // namespace
+
+bool slab_runs_thin(const Layout& layout, const Box& box, int lanes, int x_depth) {
+    return x_depth >= 8 * lanes && thin_axis(layout, box, lanes) != 2;
+}
+
+LaunchShape slab_block(const Layout& layout, const Box& box, int radius, Precision precision) {
+    const int lanes = 16 / element_bytes(precision);
+    const int groups = std::max(1, XGroups::of(layout, box.x0, box.x1, lanes).count);
+    const int most_x = kSlabThreads / radius;
+    LaunchShape t{0, 0, 0, 1};
+    if (thin_axis(layout, box, lanes) == 0) { // lanes along y
+        t.block_x = std::min(groups, most_x);
+        t.block_y = kSlabThreads / t.block_x;
+    } else { // the whole thin extent in one block
+        t.block_y = std::max(1, std::min(box.ny(), 64));
+        t.block_x = std::min(groups, kSlabThreads / std::max(t.block_y, radius));
+    }
+    return t;
+}
+
+int slab_x_depth(int requested, int shell, int nx, Precision precision) {
+    if (requested > 0) return std::max(requested, shell);
+    const int line = 128 / element_bytes(precision);
+    return nx >= 16 * line && shell <= line ? line : shell;
+}
+
+int slab_window(long long blocks_per_layer, int nz, long long resident_blocks) {
+    for (const int window : {16, 8})
+        if (2 * blocks_per_layer * ((nz + window - 1) / window) >= resident_blocks) return window;
+    return std::max(1, std::min(4, nz));
 }
 
 std::size_t fused_tile_bytes(const LaunchShape& t, int radius, int rows, Precision precision) {

@@ -102,6 +102,52 @@ LaunchShape fit_block_to_box(const LaunchShape& defaults, int groups);
 template <int R, class T>
 LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const Box& box);
 
+// The thin-slab kernel (slab_walk.hpp): kSlabThreads threads a block, one
+// 16-byte group and one row each, block_x groups by block_y rows shaped to
+// the slab's thin axis by slab_block: for a box thinnest along x its
+// groups by as many rows (lanes along y); along y its rows by as many
+// groups. block_x stays within kSlabThreads / R, so each thread stages at
+// most two LDS ring slots. The window is left 0 for slab_window.
+inline constexpr int kSlabThreads = 256;
+LaunchShape slab_block(const Layout& layout, const Box& box, int radius, Precision precision);
+
+// Whether a boundary slab runs on the thin-slab kernel rather than the
+// interior's z-walking tile: where the x slabs are a 128-byte line of cells
+// wide or more (`x_depth`, slab_x_depth; `lanes` cells a 16-byte group),
+// the x and y slabs do, and z slabs never. Measured on an H100
+// (docs/performance-history.md, "The thin-slab kernel"): the thin kernel
+// ran y slabs 20-30% faster and line-wide x slabs at 100 Gcell/s, but
+// R-wide x slabs 10% slower at 512^3 and z slabs 20% slower, and a second
+// launch loses the one launch's overlap of short and long slabs; so a
+// split with R-wide x slabs keeps every slab on the tile, in one launch.
+bool slab_runs_thin(const Layout& layout, const Box& box, int lanes, int x_depth);
+
+// Cells of the x boundary slabs: `requested` (--slab-x) or, left 0, a
+// 128-byte line of cells (32 floats, 16 doubles) where the box is at least
+// 16 lines wide, else `shell`, the cells the halo reaches (R, or k*R with
+// deep halos); never fewer than `shell`. An x slab R cells wide pays for
+// every row's cache lines and DRAM pages to update R cells of it, so a
+// whole line costs little more, and the interior loses those cells: at
+// 512^3 on an H100 the interior and the slabs took 4% less; at 256^3 3%,
+// which wider slabs after the exchange could lose again, so it stays R
+// there (docs/performance-history.md, "The thin-slab kernel").
+int slab_x_depth(int requested, int shell, int nx, Precision precision);
+
+// The slab kernel's z window for a box walked along z: the longest of 16, 8
+// and 4 planes whose launch has at least half as many blocks as the device
+// holds at once, else 4 (or the box's depth, if less). The 2R planes a
+// block loads before its first are one column's centres only, so shorter
+// windows than the interior's cost little (docs/performance-history.md,
+// "The thin-slab kernel").
+int slab_window(long long blocks_per_layer, int nz, long long resident_blocks);
+
+// The launch shape of a boundary slab `box` of `layout`: on the thin-slab
+// kernel (`thin`, slab_runs_thin), slab_block with its window by
+// slab_window; on the tile, wave_shape's default. `window`, if given, is
+// the window (the benchmark's sweep).
+template <int R, class T>
+LaunchShape slab_shape(const Layout& layout, const Box& box, bool thin, int window = 0);
+
 // Bytes of one LDS tile of the fused kernels: rows*block_y + 2R staged rows
 // of block_x + 2*ceil(R/lanes) 16-byte groups. The xyz and wave kernels use
 // two (double-buffered); fused xy one, with rows 1.

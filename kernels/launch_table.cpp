@@ -4,12 +4,13 @@
 
 namespace stencil {
 
-ShellSplit split_shell(const Box& w, int radius, const bool (&shrink)[6]) {
+ShellSplit split_shell(const Box& w, const std::array<int, 3>& depth, const bool (&shrink)[6]) {
     int lo[3], hi[3];
     const int w0[3] = {w.x0, w.y0, w.z0}, w1[3] = {w.x1, w.y1, w.z1};
     for (int a = 0; a < 3; ++a) {
-        lo[a] = std::min(w0[a] + (shrink[2 * a] ? radius : 0), w1[a]);
-        hi[a] = std::max(w1[a] - (shrink[2 * a + 1] ? radius : 0), lo[a]);
+        const int d = depth[std::size_t(a)];
+        lo[a] = std::min(w0[a] + (shrink[2 * a] ? d : 0), w1[a]);
+        hi[a] = std::max(w1[a] - (shrink[2 * a + 1] ? d : 0), lo[a]);
     }
     const Box in{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
     const ShellSplit split{in,
@@ -28,17 +29,19 @@ std::vector<WaveTable> wave_tables(const Layout& layout, const std::vector<Launc
     for (const LaunchBox& b : boxes) {
         if (b.box.empty()) continue;
         const LaunchShape& t = b.shape;
-        const int threads = t.block_x * t.block_y;
+        const bool tile = !b.thin;
+        const int rows = tile ? t.rows : 1;
         WaveTable* home = nullptr;
         for (WaveTable& table : tables)
-            if (table.threads == threads && table.rows == t.rows && table.count < kMaxTableBoxes) {
+            if (table.tile == tile && table.rows == rows && table.count < kMaxTableBoxes &&
+                (!tile || table.threads == t.block_x * t.block_y)) {
                 home = &table;
                 break;
             }
         if (!home) {
             home = &tables.emplace_back();
-            home->threads = threads;
-            home->rows = t.rows;
+            home->tile = tile;
+            home->rows = rows;
         }
         home->add(layout, b.box, lanes, t.block_x, t.block_y, t.window);
     }

@@ -106,10 +106,9 @@ STENCIL_HD inline FaceCell locate_face_cell(const FaceTable<T>& table, long long
 // ---- Slabs: one block per tile ------------------------------------------------
 
 // One box of a wave-update table with its launch shape, and its place in the
-// launch's flat block index. Every box of a table runs the same kernel
-// instantiation (rows per thread) with the same threads per block, but
-// each keeps its own block_x x block_y split and z window: a 4-cell-wide
-// x slab and a 512-wide z slab can share a launch.
+// launch's flat block index. The boxes of a table share a launch, but each
+// keeps its own block_x x block_y split and z window: a 4-cell-wide x slab
+// and a 512-wide y slab share a launch.
 struct TableBox {
     Box box;
     XGroups groups{0, 0}; // the 16-byte groups covering [x0, x1)
@@ -118,14 +117,19 @@ struct TableBox {
     long long first_block = 0;  // flat index of this box's first block
 };
 
+// Which kernel a table launches: the thin-slab kernel (slab_walk.hpp, one
+// row a thread, any block of at most kSlabThreads threads), or the
+// interior's z-walking tile (fused_walk.hpp), whose boxes share threads per
+// block and rows per thread (one instantiation).
 struct WaveTable {
     int count = 0;
-    int rows = 0;    // rows per thread, shared by every box
-    int threads = 0; // block_x * block_y, shared by every box
+    bool tile = false; // the z-walking tile kernel
+    int rows = 1;      // rows per thread (tile only)
+    int threads = 0;   // the most block_x * block_y of its boxes
     TableBox box[kMaxTableBoxes];
     long long blocks = 0; // all boxes together: the launch's grid
 
-    // Appends `b` of `layout` with its shape; rows and threads are set first.
+    // Appends `b` of `layout` with its shape.
     void add(const Layout& layout, const Box& b, int lanes, int block_x, int block_y, int window) {
         TableBox& e = box[count++];
         e.box = b;
@@ -136,6 +140,7 @@ struct WaveTable {
         const int grid_z = (b.nz() + window - 1) / window;
         e.first_block = blocks;
         blocks += (long long)e.grid_x * e.grid_y * grid_z;
+        threads = threads > block_x * block_y ? threads : block_x * block_y;
     }
 };
 
@@ -182,28 +187,35 @@ STENCIL_HD inline Box tile_cells(const TablePlace& p, int lanes, int rows) {
             clamp_hi(z0 + e.window, e.box.z1)};
 }
 
-// A box of the wave update with its resolved launch shape (wave_shape).
+// A box of the wave update with its resolved launch shape (wave_shape, or
+// for a boundary slab slab_shape), and for a slab its kernel.
 struct LaunchBox {
     Box box;
     LaunchShape shape;
+    bool thin = false; // a slab on the thin-slab kernel (slab_runs_thin), else the tile
 };
 
-// `whole` split for overlap: the inner box, `whole` less R cells on each
-// side marked in `shrink` (x low, x high, y low, y high, z low, z high),
-// which needs no halo from those sides, and the rest as six
-// non-overlapping slabs, some of them empty, in this order: z low and high
-// spanning the whole x-y extent, y low and high over the remaining z, x low
-// and high over the rest.
+// `whole` split for overlap: the inner box, `whole` less depth[a] cells
+// (at least R) on each side marked in `shrink` (x low, x high, y low, y
+// high, z low, z high), which needs no halo from those sides, and the rest
+// as six non-overlapping slabs, some of them empty, in this order: z low
+// and high spanning the whole x-y extent, y low and high over the
+// remaining z, x low and high over the rest.
 struct ShellSplit {
     Box inner;
     std::array<Box, 6> slabs;
 };
-ShellSplit split_shell(const Box& whole, int radius, const bool (&shrink)[6]);
+ShellSplit split_shell(const Box& whole, const std::array<int, 3>& depth, const bool (&shrink)[6]);
+inline ShellSplit split_shell(const Box& whole, int radius, const bool (&shrink)[6]) {
+    return split_shell(whole, {radius, radius, radius}, shrink);
+}
 
-// The wave tables one launch each covers `boxes` with, in order: a box
-// joins the first table whose boxes share its threads per block and rows
-// per thread (one instantiation), so the boundary slabs of a step with the
-// built-in shapes make one table. `lanes`: cells per 16-byte group.
+// The wave tables one launch each covers `boxes` with (their shapes
+// slab_shape's), in order: a box joins the first table of its kernel
+// (LaunchBox::thin) with room, and a tile table's boxes also share threads
+// per block and rows per thread. The six boundary slabs of a step make one
+// table, or two with line-wide x slabs: the z slabs, and the rest.
+// `lanes`: cells per 16-byte group.
 std::vector<WaveTable> wave_tables(const Layout& layout, const std::vector<LaunchBox>& boxes,
                                    int lanes);
 

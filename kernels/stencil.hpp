@@ -56,9 +56,9 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const LaunchShape& shape = {});
 
-// launch_wave_step over every box of `boxes` (each with its resolved shape),
-// one launch per table of wave_tables: bitwise the same cells and values as
-// one launch per box, in fewer launches. Each updated cell is also stored
+// launch_wave_step over every box of `tables` (wave_tables of boxes with
+// slab_shape's shapes), one launch a table on its kernel: bitwise the same
+// cells and values as launch_wave_step on each box. Each updated cell is also stored
 // into the `sinks` that hold it (the fused pack, face_sinks.hpp).
 template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
@@ -73,6 +73,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
                                           const Coefficients<R, T>&, Stream&, const LaunchShape&);
 #define STENCIL_INSTANTIATE_WAVE(R, T)                                                             \
     template LaunchShape wave_shape<R, T>(const LaunchShape&, const Layout&, const Box&);          \
+    template LaunchShape slab_shape<R, T>(const Layout&, const Box&, bool, int);                   \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
                                          Stream&, const LaunchShape&);                             \

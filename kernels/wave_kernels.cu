@@ -1,18 +1,33 @@
-// The wave update: one box per launch (the interior, or the whole box), or
-// every box of a table per launch (the boundary slabs), on the z-walking
-// body of fused_walk.hpp; and the per-box launch shape. One source,
-// compiled as HIP or CUDA.
+// The wave update: one box per launch (the interior, or the whole box) on
+// the z-walking body of fused_walk.hpp, or every box of a table per launch
+// (the boundary slabs) on the thin-slab body of slab_walk.hpp; and their
+// launch shapes. One source, compiled as HIP or CUDA.
 #include "fused_walk.hpp"
+#include "slab_walk.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace stencil::detail {
 namespace {
 
-// The wave update over every box of a table in one launch: a 1-D grid of
-// all boxes' blocks, each block finding its box, tile and 2-D thread
-// shape in the table (launch_table.hpp), and storing the faces the next
-// exchange sends into their sinks as it goes (face_sinks.hpp).
+// The thin slabs' table in one launch: a 1-D grid of all boxes' blocks,
+// each block finding its box, tile and 2-D thread shape in the table
+// (launch_table.hpp), and storing the faces the next exchange sends into
+// their sinks as it goes (face_sinks.hpp).
+template <int R, class T>
+__global__ void __launch_bounds__(kSlabThreads)
+    slab_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
+                      WaveTable table, Coefficients<R, T> c, Sponge sponge, FaceSinks<T> sinks) {
+    const TablePlace place = locate_block(table, blockIdx.x);
+    const TableBox& e = place.entry;
+    const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
+    slab_walk<R, T>(p, out, vel, e.box, c, sponge, e.groups, e.window,
+                    {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz}, sinks);
+}
+
+// A table of slabs on the interior's z-walking tile (slab_runs_thin), in
+// the same way.
 template <int R, class T, int Rows, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     wave_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
@@ -58,6 +73,46 @@ auto wave_table_kernel_for(const WaveTable& table) {
     return wave_table_kernel_with_rows<R, T, 1>(sync_ring);
 }
 
+template <int R, class T>
+std::size_t slab_lds_bytes(int block_x, int block_y) {
+    return 2 * std::size_t(block_y + 2 * R) * std::size_t(block_x) * 16;
+}
+
+template <int R, class T>
+void launch_tile_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                       const WaveTable& table, const Coefficients<R, T>& c, const Sponge& sponge,
+                       Stream& stream, const FaceSinks<T>& sinks) {
+    std::size_t lds = 0;
+    for (int e = 0; e < table.count; ++e) {
+        const TableBox& b = table.box[e];
+        const LaunchShape t{b.block_x, b.block_y, b.window, table.rows};
+        lds = std::max(lds, fused_lds_bytes<R, T>(t));
+    }
+    wave_table_kernel_for<R, T>(
+        table)<<<unsigned(table.blocks), table.threads, lds, stream.handle()>>>(
+        p, p_prev, vel, table, c, sponge, sinks);
+    GPU_CHECK_LAUNCH();
+}
+
+template <int R, class T>
+void launch_slab_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                       const WaveTable& table, const Coefficients<R, T>& c, const Sponge& sponge,
+                       Stream& stream, const FaceSinks<T>& sinks) {
+    std::size_t lds = 0;
+    for (int e = 0; e < table.count; ++e) {
+        const TableBox& b = table.box[e];
+        if (b.block_x * b.block_y > kSlabThreads ||
+            2 * R * b.block_x > kSlabRingPerThread * kSlabThreads)
+            fatal("slab kernel: a block of " + std::to_string(b.block_x) + " x " +
+                  std::to_string(b.block_y) + " is beyond its " + std::to_string(kSlabThreads) +
+                  " threads or its LDS ring at R=" + std::to_string(R));
+        lds = std::max(lds, slab_lds_bytes<R, T>(b.block_x, b.block_y));
+    }
+    slab_table_kernel<R, T><<<unsigned(table.blocks), kSlabThreads, lds, stream.handle()>>>(
+        p, p_prev, vel, table, c, sponge, sinks);
+    GPU_CHECK_LAUNCH();
+}
+
 } // namespace
 } // namespace stencil::detail
 
@@ -87,21 +142,31 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 }
 
 template <int R, class T>
+LaunchShape slab_shape(const Layout& layout, const Box& box, bool thin, int window) {
+    if (!thin) return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
+    LaunchShape t = slab_block(layout, box, R, precision_of<T>());
+    if (window > 0) t.window = window;
+    if (t.window > 0 || box.empty()) return t;
+    const XGroups g = XGroups::of(layout, box.x0, box.x1, kLanes<T>);
+    const long long per_layer = (long long)((g.count + t.block_x - 1) / t.block_x) *
+                                ((box.ny() + t.block_y - 1) / t.block_y);
+    const long long resident =
+        detail::resident_blocks(reinterpret_cast<const void*>(detail::slab_table_kernel<R, T>),
+                                kSlabThreads, detail::slab_lds_bytes<R, T>(t.block_x, t.block_y));
+    t.window = slab_window(per_layer, box.nz(), resident);
+    return t;
+}
+
+template <int R, class T>
 void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const std::vector<WaveTable>& tables, const Coefficients<R, T>& c,
                        const Sponge& sponge, Stream& stream, const FaceSinks<T>& sinks) {
     for (const WaveTable& table : tables) {
         if (table.blocks == 0) continue;
-        std::size_t lds = 0;
-        for (int e = 0; e < table.count; ++e) {
-            const TableBox& b = table.box[e];
-            const LaunchShape t{b.block_x, b.block_y, b.window, table.rows};
-            lds = std::max(lds, detail::fused_lds_bytes<R, T>(t));
-        }
-        detail::wave_table_kernel_for<R, T>(
-            table)<<<unsigned(table.blocks), table.threads, lds, stream.handle()>>>(
-            p, p_prev, vel, table, c, sponge, sinks);
-        GPU_CHECK_LAUNCH();
+        if (table.tile)
+            detail::launch_tile_table<R, T>(p, p_prev, vel, table, c, sponge, stream, sinks);
+        else
+            detail::launch_slab_table<R, T>(p, p_prev, vel, table, c, sponge, stream, sinks);
     }
 }
 

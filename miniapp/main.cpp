@@ -103,6 +103,9 @@ void warn_if_nothing_planted(const Simulation& sim, const TestAids& aids) {
         {aids.peer_wrong_face(), sim.wrong_face_planted(),
          "--inject-fault peer-wrong-face plants nothing: no rank's boundary kernels store two "
          "faces of one shape (a face and its opposite: a periodic axis, or three ranks along one)"},
+        {aids.skip_slab_cell(), sim.slab_cell_planted(),
+         "--inject-fault skip-slab-cell plants nothing: no rank updates boundary slabs (overlap "
+         "off, or no neighbour)"},
     };
     for (const auto& f : faults) {
         if (!f.asked) continue;

@@ -42,6 +42,9 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     plan.aids = c.aids; // test aid: the run plants what the options ask for
     if (const std::string why = plan.aids.rank_problem(world_size()); !why.empty()) return why;
     if (const std::string why = plan_grids(c, world_size(), plan); !why.empty()) return why;
+    if (c.slab_x > 0 && c.slab_x < c.radius)
+        return "--slab-x " + std::to_string(c.slab_x) + " is narrower than the stencil radius " +
+               std::to_string(c.radius) + ": the x slabs must hold the cells that read the halo";
     if (c.model == ModelKind::File)
         if (const std::string why = check_model_file(c, plan, physics.c_min, physics.c_max);
             !why.empty())

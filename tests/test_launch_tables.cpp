@@ -168,6 +168,11 @@ TEST_P(MergedLaunches, FacesMoveTheSameCells) {
                        [&](auto zero) { check_faces<decltype(zero)>(std::get<0>(GetParam())); });
 }
 
+// The z slabs of shell_slabs, R cells thin along z.
+bool slab_on_z(const Box& b) {
+    return b.nz() < b.ny() && b.nz() < b.nx();
+}
+
 // Runs the slabs one launch per box and merged, from the same poisoned
 // p_prev, and compares every cell; returns the merged launch's tables.
 template <int R, class T>
@@ -193,11 +198,9 @@ std::size_t check_slabs(std::vector<LaunchBox> slabs) {
     const auto c = make_coefficients<R, T>(1, 1, 1);
     DeviceField<T> d_p(p), d_vel(vel), one_by_one(prev), together(prev);
     Stream stream;
-    for (LaunchBox& s : slabs) {
-        s.shape = wave_shape<R, T>(s.shape, L, s.box);
+    for (const LaunchBox& s : slabs) // the interior's kernel, one launch a box
         launch_wave_step<R, T>(d_p.view(), one_by_one.view(), d_vel.view(), s.box, c, sponge,
-                               stream, s.shape);
-    }
+                               stream, wave_shape<R, T>(LaunchShape{}, L, s.box));
     const std::vector<WaveTable> tables = wave_tables(L, slabs, kLanes<T>);
     launch_wave_boxes<R, T>(d_p.view(), together.view(), d_vel.view(), tables, c, sponge, stream);
     stream.synchronize();
@@ -228,22 +231,36 @@ TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
             const Layout L = odd_layout(R);
             std::vector<LaunchBox> slabs;
             for (const Box& b : shell_slabs(L))
-                slabs.push_back({b, LaunchShape{}});
-            // The built-in shapes: one launch for all six slabs.
+                slabs.push_back({b, slab_shape<R, T>(L, b, false), false});
+            // R-wide x slabs: every slab on the tile, one launch.
             EXPECT_EQ((check_slabs<R, T>(slabs)), 1u) << "built-in slab shapes need one launch";
-            // Shapes that differ per slab but share threads and rows (one
-            // launch), and windows that leave remainders.
-            const LaunchShape shapes[6] = {{32, 4, 3, 1}, {16, 8, 1, 1}, {8, 16, 5, 1},
-                                           {64, 2, 7, 1}, {8, 16, 2, 1}, {4, 32, 16, 1}};
+            // The x and y slabs on the thin-slab kernel, as beside
+            // line-wide x slabs: two launches.
+            for (LaunchBox& s : slabs) {
+                s.thin = !slab_on_z(s.box);
+                s.shape = slab_shape<R, T>(L, s.box, s.thin);
+            }
+            EXPECT_EQ((check_slabs<R, T>(slabs)), 2u) << "built-in slab shapes need two launches";
+            // Other blocks (within slab_block's bound of kSlabThreads / R
+            // groups for the thin kernel) and windows that leave
+            // remainders: still two launches.
+            const LaunchShape shapes[6] = {{32, 4, 3, 1}, {16, 8, 1, 1},  {1, 256, 5, 1},
+                                           {32, 2, 7, 1}, {2, 128, 2, 1}, {4, 32, 16, 1}};
             for (int n = 0; n < 6; ++n)
                 slabs[n].shape = shapes[n];
-            EXPECT_EQ((check_slabs<R, T>(slabs)), 1u);
-            // Rows and threads that differ: one launch per distinct pair
-            // (rows only where the radius is built for two).
-            const int rows = std::min(2, max_fused_rows(R, FusedKernel::Wave));
-            slabs[1].shape = {16, 4, 4, rows};
-            slabs[3].shape = {16, 4, 4, rows};
-            slabs[5].shape = {16, 16, 4, 1};
+            EXPECT_EQ((check_slabs<R, T>(slabs)), 2u);
+            // More thin boxes than a table holds: the y slabs and the first
+            // x slab each in two halves along their long axis make seven,
+            // two launches besides the z slabs'.
+            for (const int n : {2, 3, 4}) {
+                Box& b = slabs[std::size_t(n)].box;
+                Box half = b;
+                if (n == 4)
+                    b.y1 = half.y0 = (b.y0 + b.y1) / 2;
+                else
+                    b.x1 = half.x0 = (b.x0 + b.x1) / 2;
+                slabs.push_back({half, slab_shape<R, T>(L, half, true), true});
+            }
             EXPECT_EQ((check_slabs<R, T>(slabs)), 3u);
         });
     });
@@ -256,29 +273,35 @@ INSTANTIATE_TEST_SUITE_P(Radii, MergedLaunches,
                                     precision_name(std::get<1>(info.param));
                          });
 
-TEST(WaveTables, GroupBySharedThreadsAndRows) {
+TEST(WaveTables, EachKernelItsTablesSixBoxesATable) {
     const Layout L = odd_layout(4);
     std::vector<LaunchBox> boxes;
     for (const Box& b : shell_slabs(L))
-        boxes.push_back({b, LaunchShape{16, 8, 4, 2}});
-    boxes[2].shape = {8, 16, 4, 2}; // same threads and rows: same table
-    boxes[4].shape = {16, 8, 4, 1}; // other rows
+        boxes.push_back({b, LaunchShape{16, 8, 4, 1}, !slab_on_z(b)});
+    boxes[2].shape = {1, 256, 4, 1}; // a thin table launches its largest block
+    for (int n = 0; n < 3; ++n)
+        boxes.push_back(boxes[5]);
     const std::vector<WaveTable> tables = wave_tables(L, boxes, 4);
-    ASSERT_EQ(tables.size(), 2u);
-    EXPECT_EQ(tables[0].count, 5);
-    EXPECT_EQ(tables[1].count, 1);
+    ASSERT_EQ(tables.size(), 3u);
+    EXPECT_TRUE(tables[0].tile);
+    EXPECT_EQ(tables[0].count, 2);
+    EXPECT_FALSE(tables[1].tile);
+    EXPECT_EQ(tables[1].count, 6);
+    EXPECT_EQ(tables[1].threads, 256);
+    EXPECT_EQ(tables[2].count, 1);
+    EXPECT_EQ(tables[2].threads, 128);
     // Blocks are numbered box after box, with no gap.
     long long next = 0;
-    for (int e = 0; e < tables[0].count; ++e) {
-        EXPECT_EQ(tables[0].box[e].first_block, next);
-        const TableBox& b = tables[0].box[e];
+    for (int e = 0; e < tables[1].count; ++e) {
+        EXPECT_EQ(tables[1].box[e].first_block, next);
+        const TableBox& b = tables[1].box[e];
         next += (long long)b.grid_x * b.grid_y * ((b.box.nz() + b.window - 1) / b.window);
     }
-    EXPECT_EQ(tables[0].blocks, next);
+    EXPECT_EQ(tables[1].blocks, next);
     // Every block finds the box it was numbered under.
-    for (int e = 0; e < tables[0].count; ++e) {
-        const TableBox& b = tables[0].box[e];
-        EXPECT_EQ(locate_block(tables[0], b.first_block).entry.first_block, b.first_block);
+    for (int e = 0; e < tables[1].count; ++e) {
+        const TableBox& b = tables[1].box[e];
+        EXPECT_EQ(locate_block(tables[1], b.first_block).entry.first_block, b.first_block);
     }
 }
 

@@ -245,6 +245,26 @@ TEST(StepBoxes, TheShellAndTheInnerBoxMakeTheWholeBox) {
     EXPECT_EQ(cells(alone.slabs), 0u);
 }
 
+TEST(StepBoxes, WiderXSlabsNarrowTheInnerBoxAlongXOnly) {
+    const Layout L(20, 16, 12, 2);
+    const StepBoxes b = step_boxes(L, 2, 1, {true, true, true, true, true, true}, 6);
+    EXPECT_EQ(b.inner.nx(), 8);
+    EXPECT_EQ(b.inner.ny(), 12);
+    EXPECT_EQ(b.inner.cells() + cells(b.slabs), b.whole.cells());
+    // Never narrower than the halo reaches.
+    EXPECT_EQ(step_boxes(L, 2, 1, {true, true, true, true, true, true}, 1).inner.nx(), 16);
+}
+
+TEST(SlabXDepth, ALineOfCellsWhereTheBoxIsWideElseTheShell) {
+    EXPECT_EQ(slab_x_depth(0, 4, 512, Precision::FP32), 32);
+    EXPECT_EQ(slab_x_depth(0, 4, 511, Precision::FP32), 4);
+    EXPECT_EQ(slab_x_depth(0, 4, 256, Precision::FP32), 4);
+    EXPECT_EQ(slab_x_depth(0, 4, 256, Precision::FP64), 16);
+    EXPECT_EQ(slab_x_depth(0, 40, 512, Precision::FP32), 40); // deep halos reach further
+    EXPECT_EQ(slab_x_depth(10, 4, 64, Precision::FP32), 10);  // --slab-x 10
+    EXPECT_EQ(slab_x_depth(2, 4, 512, Precision::FP32), 4);
+}
+
 TEST(StepBoxes, DeepHalosGrowTheBoxOnTheSidesWithANeighbour) {
     // Depth 3, R = 2, neighbours along x only: the exchange step updates
     // the interior grown by (k-1)*R = 4 cells on both x sides, the ring
@@ -258,7 +278,7 @@ TEST(StepBoxes, DeepHalosGrowTheBoxOnTheSidesWithANeighbour) {
     EXPECT_EQ(b.rings[1].nx(), 20);
     // The planted short ring: one cell short on the first grown side.
     const StepBoxes short_ring =
-        step_boxes(L, 2, 3, {true, true, false, false, false, false}, true);
+        step_boxes(L, 2, 3, {true, true, false, false, false, false}, 0, true);
     EXPECT_EQ(short_ring.whole.x0, b.whole.x0 + 1);
     EXPECT_EQ(short_ring.rings[1].x0, b.rings[1].x0); // the owned box is never short
 }

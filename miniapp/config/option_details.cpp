@@ -345,7 +345,9 @@ reported step time must not hold rank N's 2 s. `peer-skip-wait` and
 `peer-early-signal` are races made certain by holding back the other
 ranks' stores: where some faces also go by MPI (`STENCIL_NODE_RANKS`), the
 messages order the ranks too and may hide them. `peer-wrong-face` and
-`short-fused-pack` warn where they plant nothing.)md"},
+`short-fused-pack` warn where they plant nothing; `skip-slab-cell` plants
+nothing where a rank has no boundary slabs (`--overlap off`, or no
+neighbour).)md"},
 };
 
 } // namespace

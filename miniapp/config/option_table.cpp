@@ -122,6 +122,11 @@ const OptionSpec kOptions[] = {
              throw BadOption{std::string(n) + ": " + v + " is outside 1.." +
                              std::to_string(kMaxHaloDepth)};
      }},
+    {"Execution", "--slab-x", "N|auto",
+     "cells of the x boundary slabs, at least R (default auto: a 128-byte\n"
+     "line of cells where the subdomain is 16 lines wide or more, else the\n"
+     "halo's depth; see docs/PERFORMANCE.md)",
+     [](S& s, const char* n, V v) { s.config.slab_x = v == "auto" ? 0 : positive(v, n); }},
     {"Execution", "--graphs", "auto|on|off",
      "replay each step's device work as HIP/CUDA graphs (default\n"
      "auto: on for steps with NCCL or nothing to exchange, off for MPI\n"
@@ -243,16 +248,18 @@ const OptionSpec kOptions[] = {
      [](S& s, const char*, V) { s.config.aids.set_poison_halo(); }},
     {"Testing aids", "--inject-fault",
      "drop-face|short-ring|short-fused-pack|early-boundary|peer-skip-wait|"
-     "peer-early-signal|peer-wrong-face|nan|fail-rank=N|late-rank=N|write-error",
+     "peer-early-signal|peer-wrong-face|skip-slab-cell|nan|fail-rank=N|late-rank=N|"
+     "write-error",
      "plant a bug: zero a received face; update the ghost ring of deep\n"
      "halos one cell short; store the fused pack's first face one cell\n"
      "short; launch the boundary slabs before their halos arrive;\n"
      "--comm peer: skip the wait for the neighbours, or tell them before\n"
      "the faces are stored (ranks but 0 storing 20 ms late), or store a\n"
-     "face into the wrong neighbour's halo; put a\n"
-     "NaN at the source at step 3; make rank N fail at step 3; hold rank\n"
-     "N back 2 s before the timed steps; the last rank's part of the\n"
-     "2nd snapshot meets a full disk",
+     "face into the wrong neighbour's halo; leave one boundary slab cell\n"
+     "as it was before the slabs' update; put a NaN at the source at\n"
+     "step 3; make rank N fail at step 3; hold rank N back 2 s before the\n"
+     "timed steps; the last rank's part of the 2nd snapshot meets a full\n"
+     "disk",
      [](S& s, const char* n, V v) { inject_fault(s.config, n, v); }},
     {"Testing aids", "--help", nullptr, "this text", nullptr},
     {"Testing aids", "--help-markdown", nullptr,

@@ -49,6 +49,8 @@ struct Options {
     // --halo-depth: k, a halo k*R deep exchanged once every k steps; 0:
     // auto, chosen per run (step/halo_depth.hpp, RunPlan::halo_depth).
     int halo_depth = 0;
+    // --slab-x: cells of the x boundary slabs; 0: auto (slab_x_depth).
+    int slab_x = 0;
     GraphChoice graphs = GraphChoice::Auto;
     ModelKind model = ModelKind::Constant;
     std::string model_path;                // --model file:PATH: the raw file (model_file.hpp)

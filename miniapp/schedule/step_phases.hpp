@@ -39,10 +39,12 @@ enum class PhaseKind {
 // Where a planted fault strikes (halo/halo_faults.hpp says what it does).
 enum class FaultSite {
     None,
-    BeforePack,     // the received halos filled with NaN (--poison-halo)
-    AfterUnpack,    // the first received face zeroed (drop-face)
-    BeforeBoundary, // fused pack: NaN over the halos the slabs fill, the face zeroed
-    StallStores,    // --comm peer: the slabs held back (ranks but 0), so a race is lost
+    BeforePack,      // the received halos filled with NaN (--poison-halo)
+    AfterUnpack,     // the first received face zeroed (drop-face)
+    BeforeBoundary,  // fused pack: NaN over the halos the slabs fill, the face zeroed
+    StallStores,     // --comm peer: the slabs held back (ranks but 0), so a race is lost
+    SaveSlabCell,    // skip-slab-cell: one slab cell's old value kept before the slabs
+    RestoreSlabCell, // and put back after them, as if the slab kernel had skipped it
 };
 
 // Where a phase runs: on the host, or on one of the two streams.

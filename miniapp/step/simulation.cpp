@@ -99,10 +99,42 @@ template <class T>
 void SimulationOf<T>::strike(FaultSite site, const StepState& s, Stream& stream) {
     if (site == FaultSite::StallStores && plan_.aids.stalls_stores(d_.rank))
         launch_stall(TestAids::kPeerStallMicroseconds, stream);
+    if ((site == FaultSite::SaveSlabCell || site == FaultSite::RestoreSlabCell) &&
+        !slabs_.empty()) {
+        const auto [i, j, k] = slab_cell_nearest_source();
+        T* cell = s.next.ptr(i, j, k);
+        if (site == FaultSite::SaveSlabCell)
+            copy_async(skipped_cell_.data(), cell, sizeof(T), stream);
+        else
+            copy_async(cell, skipped_cell_.data(), sizeof(T), stream);
+    }
     if (!faults_) return;
     if (site == FaultSite::BeforePack) faults_->before_pack(s.p, s.next);
     if (site == FaultSite::AfterUnpack) faults_->after_unpack(s.p, s.next);
     if (site == FaultSite::BeforeBoundary) faults_->before_boundary(s.p, s.next);
+}
+
+// --inject-fault skip-slab-cell's cell: the slab cell nearest the source,
+// which the wave reaches first (a cell it has not reached is zero at every
+// step, and skipping it would change nothing).
+template <class T>
+std::array<int, 3> SimulationOf<T>::slab_cell_nearest_source() const {
+    std::array<int, 3> best{}, source{};
+    for (int a = 0; a < 3; ++a)
+        source[std::size_t(a)] = physics_.source[std::size_t(a)] - d_.offset[a] + layout_.halo;
+    long long best_distance = -1;
+    for (const LaunchBox& slab : slabs_) {
+        const Box& b = slab.box;
+        const int lo[3] = {b.x0, b.y0, b.z0}, hi[3] = {b.x1 - 1, b.y1 - 1, b.z1 - 1};
+        std::array<int, 3> cell{};
+        long long distance = 0;
+        for (std::size_t a = 0; a < 3; ++a) {
+            cell[a] = std::clamp(source[a], lo[a], hi[a]);
+            distance += (long long)(cell[a] - source[a]) * (cell[a] - source[a]);
+        }
+        if (best_distance < 0 || distance < best_distance) best = cell, best_distance = distance;
+    }
+    return best;
 }
 
 template <class T>

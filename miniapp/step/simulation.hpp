@@ -160,6 +160,9 @@ public:
     virtual bool short_fused_pack_planted() const = 0;
     // Whether --inject-fault peer-wrong-face swapped two stored faces here.
     virtual bool wrong_face_planted() const = 0;
+    // Whether --inject-fault skip-slab-cell strikes here: a step of this
+    // rank updates boundary slabs.
+    virtual bool slab_cell_planted() const = 0;
 };
 
 // Collective over `comm`. The plan gives the global and process grids, the

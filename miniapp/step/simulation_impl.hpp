@@ -88,6 +88,12 @@ public:
         return faults_ && faults_->short_fused_pack_planted();
     }
     bool wrong_face_planted() const override { return faults_ && faults_->wrong_face_planted(); }
+    bool slab_cell_planted() const override {
+        for (const std::vector<Phase>& phases : schedules_)
+            for (const Phase& phase : phases)
+                if (phase.fault == FaultSite::SaveSlabCell && !slabs_.empty()) return true;
+        return false;
+    }
 
 private:
     // The wave update with the radius already fixed (dispatched once): over
@@ -128,6 +134,7 @@ private:
     void enqueue(const Phase& phase, const StepState& s, bool sampled);
     // A planted Fault phase's work (testing/planted_phases.hpp).
     void strike(FaultSite site, const StepState& s, Stream& stream);
+    std::array<int, 3> slab_cell_nearest_source() const; // skip-slab-cell's cell
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
     // --timeline: the phase's mark (timeline.hpp); it records in sampled
     // steps only (and in the sampled twin of a captured graph).
@@ -203,6 +210,7 @@ private:
     Stream halo_{StreamPriority::High};
     std::unique_ptr<HaloExchange<T>> exchange_;
     std::unique_ptr<HaloFaults<T>> faults_; // planted by --poison-halo, --inject-fault
+    DeviceArray<T> skipped_cell_{1};        // --inject-fault skip-slab-cell's kept value
     // The boxes of the wave update, each with its resolved launch shape
     // (wave_shape asks the occupancy API once here, not every step). With
     // deep halos "whole" is the interior grown by the ring the exchange

@@ -21,12 +21,14 @@ void SimulationOf<T>::setup_boxes() {
         sides[std::size_t(2 * a)] = d_.has_neighbour(a, Low),
                               sides[std::size_t(2 * a + 1)] = d_.has_neighbour(a, High);
     // --inject-fault short-ring plants the ring one cell short.
+    const int x_depth =
+        slab_x_depth(options_.slab_x, depth_ * options_.radius, layout_.nx, precision_of<T>());
     const StepBoxes boxes =
-        step_boxes(layout_, options_.radius, depth_, sides, plan_.aids.short_ring());
+        step_boxes(layout_, options_.radius, depth_, sides, x_depth, plan_.aids.short_ring());
     whole_.box = boxes.whole;
     inner_.box = boxes.inner;
     for (const Box& b : boxes.slabs)
-        slabs_.push_back({b, LaunchShape{}});
+        slabs_.push_back({b, LaunchShape{}, slab_runs_thin(layout_, b, kLanes<T>, x_depth)});
     for (const Box& b : boxes.rings)
         ring_.push_back({b, LaunchShape{}});
 }
@@ -152,9 +154,10 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
         const auto c = make_coefficients<RR, T>(h, h, h);
         for (LaunchBox* u : {&whole_, &inner_})
             u->shape = wave_shape<RR, T>(options_.shape, layout_, u->box);
-        for (auto* boxes : {&slabs_, &ring_})
-            for (LaunchBox& u : *boxes)
-                u.shape = wave_shape<RR, T>(options_.shape, layout_, u.box);
+        for (LaunchBox& u : ring_)
+            u.shape = wave_shape<RR, T>(options_.shape, layout_, u.box);
+        for (LaunchBox& u : slabs_) // their kernel's default shapes; --block is the interior's
+            u.shape = slab_shape<RR, T>(layout_, u.box, u.thin);
         update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                                      const std::vector<WaveTable>& tables,
                                      const FaceSinks<T>& sinks, Stream& stream) {

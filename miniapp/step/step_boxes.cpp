@@ -1,9 +1,11 @@
 #include "step/step_boxes.hpp"
 
+#include <algorithm>
+
 namespace stencil {
 
 StepBoxes step_boxes(const Layout& layout, int radius, int depth, const std::array<bool, 6>& sides,
-                     bool short_ring) {
+                     int x_depth, bool short_ring) {
     // A physical boundary's halo is zero and never exchanged, so cells next
     // to it need not wait, and no neighbour's cells lie beyond it. The box
     // updated s steps after an exchange is the interior grown by (k-1-s)*R
@@ -29,9 +31,12 @@ StepBoxes step_boxes(const Layout& layout, int radius, int depth, const std::arr
     StepBoxes boxes;
     boxes.whole = ring_box(0);
     // What the exchange step can update before the halos arrive: the
-    // interior shrunk by R, which reads owned cells only.
+    // interior shrunk by k*R (along x by x_depth), which reads owned cells
+    // only.
     const bool side[6] = {sides[0], sides[1], sides[2], sides[3], sides[4], sides[5]};
-    const ShellSplit split = split_shell(boxes.whole, depth * radius, side);
+    const int shell = depth * radius;
+    const ShellSplit split =
+        split_shell(boxes.whole, {std::max(x_depth, shell), shell, shell}, side);
     boxes.inner = split.inner;
     for (const Box& b : split.slabs)
         if (!b.empty()) boxes.slabs.push_back(b);

@@ -21,10 +21,11 @@ struct StepBoxes {
 };
 
 // `sides`: whether each face (x low, x high, y low, ...) has a neighbour;
-// only those exchange, shrink and grow. `short_ring`: the planted fault
+// only those exchange, shrink and grow. `x_depth`: cells of the x slabs,
+// at least depth * radius (slab_x_depth). `short_ring`: the planted fault
 // that makes every grown box one cell short on its first grown side.
 StepBoxes step_boxes(const Layout& layout, int radius, int depth, const std::array<bool, 6>& sides,
-                     bool short_ring = false);
+                     int x_depth = 0, bool short_ring = false);
 
 // The source cell and its images one period away along each periodic
 // axis, in this rank's padded index space, that lie inside `box`: a rank

@@ -44,6 +44,17 @@ void plant_peer_races(Phases& phases, const TestAids& aids) {
         phases.insert(boundary, Phase{PhaseKind::Fault, boundary->lane, FaultSite::StallStores});
 }
 
+// skip-slab-cell: one cell's value kept before the slabs and put back
+// after them, on the slabs' own stream.
+void skip_slab_cell(Phases& phases, const TestAids& aids) {
+    const auto boundary = find(phases, PhaseKind::Boundary);
+    if (!aids.skip_slab_cell() || boundary == phases.end()) return;
+    const Lane lane = boundary->lane;
+    const auto after =
+        phases.insert(boundary + 1, Phase{PhaseKind::Fault, lane, FaultSite::RestoreSlabCell});
+    phases.insert(after - 1, Phase{PhaseKind::Fault, lane, FaultSite::SaveSlabCell});
+}
+
 } // namespace
 
 void plant_in_schedule(Phases& phases, const TestAids& aids, bool fused) {
@@ -60,6 +71,7 @@ void plant_in_schedule(Phases& phases, const TestAids& aids, bool fused) {
     const auto boundary = find(phases, PhaseKind::Boundary);
     if (fused && (aids.poison_halo() || aids.drop_face()) && boundary != phases.end())
         insert_fault(phases, boundary, FaultSite::BeforeBoundary);
+    skip_slab_cell(phases, aids);
 }
 
 } // namespace stencil

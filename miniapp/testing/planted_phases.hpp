@@ -17,7 +17,8 @@ namespace stencil {
 // the pack, and after the unpack; with the fused pack, whose slabs fill
 // halos themselves, before the boundary update too); peer-skip-wait and
 // peer-early-signal drop the Await or move the Signal before the slabs,
-// which a StallStores fault then holds back. Unchanged without
+// which a StallStores fault then holds back; skip-slab-cell puts a slab
+// cell's old value back after the slabs. Unchanged without
 // aids, or where the list exchanges nothing (a ring step).
 void plant_in_schedule(std::vector<Phase>& phases, const TestAids& aids, bool fused);
 

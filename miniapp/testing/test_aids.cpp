@@ -53,10 +53,13 @@ std::string TestAids::inject_fault(const std::string& value) {
         peer_early_signal_ = true;
     else if (value == "peer-wrong-face")
         peer_wrong_face_ = true;
+    else if (value == "skip-slab-cell")
+        skip_slab_cell_ = true;
     else
         return "'" + value +
                "' is not drop-face, short-ring, short-fused-pack, early-boundary, "
-               "peer-skip-wait, peer-early-signal, peer-wrong-face, nan, fail-rank=N, "
+               "peer-skip-wait, peer-early-signal, peer-wrong-face, skip-slab-cell, nan, "
+               "fail-rank=N, "
                "late-rank=N or write-error";
     return {};
 }
@@ -74,6 +77,7 @@ std::string TestAids::planted() const {
     add(peer_skip_wait_, "--inject-fault peer-skip-wait");
     add(peer_early_signal_, "--inject-fault peer-early-signal");
     add(peer_wrong_face_, "--inject-fault peer-wrong-face");
+    add(skip_slab_cell_, "--inject-fault skip-slab-cell");
     add(nan_, "--inject-fault nan");
     add(fail_rank_ >= 0, "--inject-fault fail-rank=" + std::to_string(fail_rank_));
     add(late_rank_ >= 0, "--inject-fault late-rank=" + std::to_string(late_rank_));

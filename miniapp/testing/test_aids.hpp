@@ -16,6 +16,7 @@ public:
 
     // --inject-fault's value (drop-face, short-ring, short-fused-pack,
     // early-boundary, peer-skip-wait, peer-early-signal, peer-wrong-face,
+    // skip-slab-cell,
     // nan, fail-rank=N, late-rank=N, write-error) plants that
     // fault; returns "" or why the value is none of them, for the caller to
     // put after the option's name.
@@ -52,6 +53,9 @@ public:
     // Swap the targets of two linked faces of the same shape: a face stored
     // into the wrong neighbour's halo.
     bool peer_wrong_face() const { return peer_wrong_face_; }
+    // One cell of the boundary slabs left as it was before the slab kernel:
+    // a cell the kernel skips.
+    bool skip_slab_cell() const { return skip_slab_cell_; }
     // A write error is planted (it needs snapshots to strike).
     bool write_error() const { return write_error_; }
     // Put a NaN at the source after `step`.
@@ -77,6 +81,7 @@ public:
         clean.drop_face_ = clean.short_ring_ = false;
         clean.short_fused_pack_ = clean.early_boundary_ = false;
         clean.peer_skip_wait_ = clean.peer_early_signal_ = clean.peer_wrong_face_ = false;
+        clean.skip_slab_cell_ = false;
         return clean;
     }
 
@@ -87,6 +92,7 @@ private:
     bool short_fused_pack_ = false;
     bool early_boundary_ = false;
     bool peer_skip_wait_ = false, peer_early_signal_ = false, peer_wrong_face_ = false;
+    bool skip_slab_cell_ = false;
     bool nan_ = false;
     int fail_rank_ = -1;
     int late_rank_ = -1;
