@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The boundary slabs on one GPU, before and after a change, in one call:
+# builds this tree and REV (the mini-app and stencil-bench, CUDA, with the
+# resource table of this tree), checks this tree bit for bit against one
+# domain with 2 ranks sharing the GPU (R = 1, 4, 8, both precisions, and a
+# planted skipped slab cell that must fail), then, interleaved round by
+# round: the shell benchmark of both trees, of this tree at each slab
+# window and each x slab depth (--slab-x), and one GPU's step at 512^3
+# with --comm none and --periodic x,y,z --overlap on (this tree also with
+# --slab-x R). Tables last. Everything is packed into $OUT/shell.tgz after
+# each part, so a run cut short still leaves what it measured.
+#
+# usage: tools/gpu-shell.sh [--against REV] [--repeat N] [--sizes "256,512"] [--windows "4 8 16"]
+#                           [--slab-x "32"] [--steps N]
+# env:   OUT (default .out), STENCIL_CUDA_ARCHS (default 90)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/.out}
+mkdir -p "$OUT"
+against="" repeat=2 sizes="256,512" windows="" slab_x="32" steps=2000
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --against) against=$2; shift ;;
+    --repeat) repeat=$2; shift ;;
+    --sizes) sizes=$2; shift ;;
+    --windows) windows=$2; shift ;;
+    --slab-x) slab_x=$2; shift ;;
+    --steps) steps=$2; shift ;;
+    *) echo "gpu-shell: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+# shellcheck source=tools/offline-deps.sh
+source tools/offline-deps.sh # sets prefix
+export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+work=$(mktemp -d)
+log=$work/shell
+mkdir -p "$log"
+pack() { (cd "$work" && tar czf "$OUT/shell.tgz" shell); }
+{
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  echo "revision: $(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)${against:+ against $against}"
+  echo "command: $0 ${against:+--against $against} --repeat $repeat --sizes $sizes --windows \"$windows\" --steps $steps"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit --format=csv,noheader
+} | tee "$log/environment.txt"
+
+build() { # build SOURCE_DIR BUILD_DIR [extra cmake args]
+  local src=$1 dir=$2; shift 2
+  if ! cmake -S "$src" -B "$dir" -DSTENCIL_BACKEND=CUDA -DSTENCIL_CUDA_ARCHS="${STENCIL_CUDA_ARCHS:-90}" \
+         -DSTENCIL_BUILD_TESTS=OFF -DSTENCIL_BUILD_BENCH=ON "$@" "${prefix[@]}" \
+         >"$log/$(basename "$dir")-configure.log" 2>&1 ||
+     ! cmake --build "$dir" -j"$(nproc)" --target stencil-miniapp stencil-bench \
+         >"$log/$(basename "$dir")-build.log" 2>&1; then
+    echo "gpu-shell: building $src failed" >&2
+    tail -40 "$log/$(basename "$dir")-build.log" >&2
+    exit 1
+  fi
+}
+trees=(now)
+build . build-shell -DSTENCIL_RESOURCE_REPORT=ON
+python3 tools/resource-report.py cuda "$log/build-shell-build.log" >"$log/resources.txt" || true
+if [ -n "$against" ]; then
+  rm -rf .before && mkdir -p .before && git archive "$against" | tar x -C .before
+  build .before build-shell-before
+  trees=(before now)
+fi
+app() { [ "$1" = before ] && echo build-shell-before/miniapp/stencil-miniapp || echo build-shell/miniapp/stencil-miniapp; }
+bench() { [ "$1" = before ] && echo build-shell-before/bench/stencil-bench || echo build-shell/bench/stencil-bench; }
+
+# Bit for bit against one domain, this tree: 2 ranks on the one GPU, the
+# x slabs R cells wide and wider (--slab-x, all three kernels' paths).
+checks=0 failed=0
+for precision in fp32 fp64; do
+  for radius in 1 4 8; do
+    for case in "2,1,1 auto" "1,2,1 auto" "2,1,1 32" "1,2,1 13"; do
+      read -r procs x <<<"$case"
+      checks=$((checks + 1))
+      mpirun --oversubscribe -np 2 "$(app now)" --grid 136,120,104 --procs "$procs" --periodic x,y,z \
+        --radius "$radius" --precision "$precision" --slab-x "$x" --overlap on --steps 40 --check \
+        --quiet >>"$log/checks.txt" 2>&1 ||
+        { failed=$((failed + 1)); echo "FAILED: R=$radius $precision --procs $procs --slab-x $x" |
+          tee -a "$log/checks.txt"; }
+    done
+  done
+done
+if mpirun --oversubscribe -np 2 "$(app now)" --grid 136,120,104 --procs 2,1,1 --periodic x,y,z --steps 40 \
+     --overlap on --inject-fault skip-slab-cell --check --quiet >>"$log/checks.txt" 2>&1; then
+  failed=$((failed + 1)); echo "FAILED: the planted skipped slab cell passed --check" | tee -a "$log/checks.txt"
+fi
+echo "checks: $checks runs and one planted fault, $failed failed"
+pack
+
+for round in $(seq 1 "$repeat"); do
+  for tree in "${trees[@]}"; do
+    "$(bench "$tree")" --variants=shell --sizes="$sizes" --radii=4 --precision=fp32 \
+      --benchmark_out="$log/bench-$tree-r$round.json" --benchmark_out_format=json \
+      >"$log/bench-$tree-r$round.txt" 2>&1 || echo "gpu-shell: FAILED bench $tree round $round"
+  done
+  for w in $windows; do
+    "$(bench now)" --variants=shell --sizes="$sizes" --radii=4 --precision=fp32 --window="$w" \
+      --benchmark_filter='shell_[xyzs]' --benchmark_out="$log/bench-window$w-r$round.json" \
+      --benchmark_out_format=json >"$log/bench-window$w-r$round.txt" 2>&1 ||
+      echo "gpu-shell: FAILED bench window $w round $round"
+  done
+  for x in $slab_x; do
+    "$(bench now)" --variants=shell --sizes="$sizes" --radii=4 --precision=fp32 --slab-x="$x" \
+      --benchmark_filter='shell_[ixs]' --benchmark_out="$log/bench-slabx$x-r$round.json" \
+      --benchmark_out_format=json >"$log/bench-slabx$x-r$round.txt" 2>&1 ||
+      echo "gpu-shell: FAILED bench slab-x $x round $round"
+  done
+  pack
+  for variant in before-none before-periodic now-none now-periodic now-periodic-xR; do
+    tree=${variant%%-*}
+    [ "$tree" = before ] && [ -z "$against" ] && continue
+    args=(--comm none)
+    case $variant in
+      *-periodic) args=(--periodic "x,y,z" --overlap on) ;;
+      *-periodic-xR) args=(--periodic "x,y,z" --overlap on --slab-x 4) ;;
+    esac
+    "$(app "$tree")" --local 512,512,512 --radius 4 --steps "$steps" --warmup 50 "${args[@]}" --quiet \
+      --label "$variant" --report "$log/run-$variant-r$round.json" \
+      >"$log/run-$variant-r$round.txt" 2>&1 || echo "gpu-shell: FAILED run $variant"
+  done
+  pack
+done
+for tree in "${trees[@]}"; do
+  "$(app "$tree")" --local 512,512,512 --radius 4 --steps 200 --periodic x,y,z --overlap on --pack fused \
+    --timeline "$log/timeline-$tree.json" --quiet >"$log/timeline-$tree.txt" 2>&1 || true
+done
+
+pack
+grep -E "slab_table_kernel|wave_table_kernel" "$log/resources.txt" | head -20 || true
+for f in "$log"/bench-*-r"$repeat".json; do echo "== $(basename "$f" .json)"; python3 tools/bench-table.py "$f" | grep -E "shell|copy" || true; done
+python3 tools/miniapp-table.py "$log"/run-*.json || true
