@@ -78,6 +78,15 @@ std::size_t slab_lds_bytes(int block_x, int block_y) {
     return 2 * std::size_t(block_y + 2 * R) * std::size_t(block_x) * 16;
 }
 
+// Blocks of the slab kernel the device holds at once. Asked here, inside
+// this file's unnamed namespace: hipcc 5.2 left the kernel's host stub
+// undefined where a function outside it took the kernel's address.
+template <int R, class T>
+long long slab_resident_blocks(int block_x, int block_y) {
+    return resident_blocks(reinterpret_cast<const void*>(slab_table_kernel<R, T>), kSlabThreads,
+                           slab_lds_bytes<R, T>(block_x, block_y));
+}
+
 template <int R, class T>
 void launch_tile_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const WaveTable& table, const Coefficients<R, T>& c, const Sponge& sponge,
@@ -150,9 +159,7 @@ LaunchShape slab_shape(const Layout& layout, const Box& box, bool thin, int wind
     const XGroups g = XGroups::of(layout, box.x0, box.x1, kLanes<T>);
     const long long per_layer = (long long)((g.count + t.block_x - 1) / t.block_x) *
                                 ((box.ny() + t.block_y - 1) / t.block_y);
-    const long long resident =
-        detail::resident_blocks(reinterpret_cast<const void*>(detail::slab_table_kernel<R, T>),
-                                kSlabThreads, detail::slab_lds_bytes<R, T>(t.block_x, t.block_y));
+    const long long resident = detail::slab_resident_blocks<R, T>(t.block_x, t.block_y);
     t.window = slab_window(per_layer, box.nz(), resident);
     return t;
 }
