@@ -40,6 +40,17 @@ for _name in ("wave_table_kernel<2, double, 4, false>", "wave_table_kernel<2, do
     EXPECTED_SPILLS[_name] = ("R = 2 at 4 rows per thread, at the register cap before the fused"
                               " pack's face-sink copy: a few bytes, not a default shape")
 
+# The thin-slab kernel (kernels/slab_walk.hpp) in FP32 at R = 1, 3, 4, 5 and
+# FP64 at R = 3 on sm_90: nvcc holds it to 128 registers (two blocks of 256
+# threads an SM; R = 1 at 80) and spills 28-136 bytes. Its figures in
+# docs/PERFORMANCE.md ("The boundary slabs") were measured so; 255 registers
+# (one block an SM) were not, so the spill stays until measured against it.
+for _name in ("slab_table_kernel<1, float>", "slab_table_kernel<3, float>",
+              "slab_table_kernel<3, double>", "slab_table_kernel<4, float>",
+              "slab_table_kernel<5, float>"):
+    EXPECTED_SPILLS[_name] = ("the thin-slab kernel at nvcc's 128-register choice, as measured;"
+                              " 255 registers not yet measured")
+
 
 def demangle(names):
     try:
