@@ -8,7 +8,8 @@ ShellSplit split_shell(const Box& w, const std::array<int, 3>& depth, const bool
     int lo[3], hi[3];
     const int w0[3] = {w.x0, w.y0, w.z0}, w1[3] = {w.x1, w.y1, w.z1};
     for (int a = 0; a < 3; ++a) {
-        const int d = depth[std::size_t(a)];
+        // At most the box: a --slab-x near INT_MAX must not wrap.
+        const int d = std::min(depth[std::size_t(a)], w1[a] - w0[a]);
         lo[a] = std::min(w0[a] + (shrink[2 * a] ? d : 0), w1[a]);
         hi[a] = std::max(w1[a] - (shrink[2 * a + 1] ? d : 0), lo[a]);
     }

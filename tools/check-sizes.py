@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The project's size rules for C++ sources: no file over 400 lines, no
-function over 60 (the kernels' bodies, kernels/*.cu and
-kernels/fused_walk.hpp, are exempt from the second rule). One line per
-offender, `path:line: ...`; exit 1 if any, 0 if none, 2 on bad input.
+function over 60 (the kernels' bodies, kernels/*.cu, fused_walk.hpp and
+slab_walk.hpp, are exempt from the second rule). One line per offender,
+`path:line: ...`; exit 1 if any, 0 if none, 2 on bad input.
 
 usage: check-sizes.py [--skip-without-ctags] [FILE...]
   without FILEs: every *.cpp, *.hpp and *.cu that `git ls-files` lists in
@@ -37,7 +37,7 @@ MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
 SOURCES = ("*.cpp", "*.hpp", "*.cu")
 # Kernel bodies are written out long on purpose: one walk per launch.
-FUNCTION_EXEMPT = ("kernels/*.cu", "kernels/fused_walk.hpp")
+FUNCTION_EXEMPT = ("kernels/*.cu", "kernels/fused_walk.hpp", "kernels/slab_walk.hpp")
 
 
 def git_sources():
