@@ -81,18 +81,18 @@ if [ -n "${MPI_HOME:-}" ]; then
 fi
 targets=(stencil-miniapp)
 [ -z "$bench_args" ] || targets+=(stencil-bench)
-build() { # build SOURCE_DIR BUILD_DIR
+build() { # build SOURCE_DIR BUILD_DIR [CMAKE_ARGS...]
   if ! cmake -S "$1" -B "$2" -DSTENCIL_BACKEND="$backend" -DSTENCIL_BUILD_TESTS=OFF \
          -DSTENCIL_BUILD_BENCH="$([ -n "$bench_args" ] && echo ON || echo OFF)" \
-         "${mpi[@]}" "${prefix[@]}" >"$out/$(basename "$2")-configure.log" 2>&1 ||
+         "${mpi[@]}" "${prefix[@]}" "${@:3}" >"$out/$(basename "$2")-configure.log" 2>&1 ||
      ! cmake --build "$2" -j"$(nproc)" --target "${targets[@]}" >"$out/$(basename "$2")-build.log" 2>&1; then
     echo "experiment: building $1 failed (logs in $out)" >&2
     exit 1
   fi
 }
 if [ -n "$against" ]; then
-  rm -rf .before && mkdir -p .before && git archive "$against" | tar x -C .before
-  build .before build-exp-before
+  unpack_revision "$against" /tmp/experiment-before || exit 1
+  build /tmp/experiment-before build-exp-before "${revision_args[@]}"
   labels=(before "${labels[@]}"); extra=("" "${extra[@]}")
 fi
 build . build-exp

@@ -56,20 +56,24 @@ start=$(date +%s)
 
 # Each library unpacks where it was configured to live (its --prefix, less
 # /install); its wrappers find their data only there.
-libs=(ob1) declare -A root=([ob1]=/tmp/gpumpi [ucx]=/tmp/gpumpi5) archive=([ob1]=ompi-4.1.4 [ucx]=ompi-ucx)
+libs=(ob1)
 [ -f .deps/ompi-ucx-cuda-install.tar.xz ] && libs+=(ucx)
-build() { # build LIB SOURCE_DIR BUILD_DIR
+declare -A root=([ob1]=/tmp/gpumpi [ucx]=/tmp/gpumpi5) archive=([ob1]=ompi-4.1.4 [ucx]=ompi-ucx)
+for lib in "${libs[@]}"; do # before the builds, which share them
+  [ -x "${root[$lib]}/install/bin/mpirun" ] ||
+    { mkdir -p "${root[$lib]}" && tar xJf ".deps/${archive[$lib]}-cuda-install.tar.xz" -C "${root[$lib]}"; } || exit 1
+done
+build() { # build LIB SOURCE_DIR BUILD_DIR [CMAKE_ARGS...]
   local r=${root[$1]}
-  [ -x "$r/install/bin/mpirun" ] || { mkdir -p "$r" && tar xJf ".deps/${archive[$1]}-cuda-install.tar.xz" -C "$r"; }
   if ! PATH=$r/install/bin:$PATH cmake -S "$2" -B "$3" -G Ninja -DSTENCIL_BACKEND=CUDA -DSTENCIL_BUILD_TESTS=OFF \
-         -DSTENCIL_BUILD_BENCH=OFF -DMPI_HOME="$r/install" "${prefix[@]}" >"$OUT/$(basename "$3").log" 2>&1 ||
+         -DSTENCIL_BUILD_BENCH=OFF -DMPI_HOME="$r/install" "${prefix[@]}" "${@:4}" >"$OUT/$(basename "$3").log" 2>&1 ||
      ! cmake --build "$3" -j"$(nproc)" --target stencil-miniapp >>"$OUT/$(basename "$3").log" 2>&1; then
     echo "gpu-node: building $3 failed" >&2; tail -30 "$OUT/$(basename "$3").log" >&2; return 1
   fi
 }
 for lib in "${libs[@]}"; do build "$lib" . "build-node-$lib" & done
 if [ -n "$against" ]; then
-  rm -rf .before && mkdir -p .before && git archive "$against" | tar x -C .before && build ob1 .before build-node-before &
+  unpack_revision "$against" /tmp/node-before && build ob1 /tmp/node-before build-node-before "${revision_args[@]}" &
 fi
 for job in $(jobs -p); do wait "$job" || exit 1; done
 echo "builds: $(($(date +%s) - start)) s"
@@ -126,12 +130,12 @@ fi
 case $gpus in
   8) weak_grids="2,2,2" ;; 4) weak_grids="2,2,1 1,2,2" ;; 2) weak_grids="2,1,1" ;; *) weak_grids="" ;;
 esac
-counts=$(for n in 2 4 8; do [ "$n" -le "$gpus" ] && echo "$n"; done)
+counts=$(for n in 2 4 8; do [ "$n" -le "$gpus" ] && echo -n "$n "; done)
 for round in $(seq 1 "$repeat"); do
   r=r$round
   if wants weak || wants choices || wants strong; then
     timed none 1 "$r-one-512" one 1600 --local 512,512,512
-    timed none 1 "$r-one-128" one 30000 --local 128,128,128
+    timed none 1 "$r-one-128" one 60000 --local 128,128,128
   fi
   if wants weak; then
     for grid in $weak_grids; do

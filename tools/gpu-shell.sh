@@ -60,8 +60,8 @@ trees=(now)
 build . build-shell -DSTENCIL_RESOURCE_REPORT=ON
 python3 tools/resource-report.py cuda "$log/build-shell-build.log" >"$log/resources.txt" || true
 if [ -n "$against" ]; then
-  rm -rf .before && mkdir -p .before && git archive "$against" | tar x -C .before
-  build .before build-shell-before
+  unpack_revision "$against" /tmp/shell-before || exit 1
+  build /tmp/shell-before build-shell-before "${revision_args[@]}"
   trees=(before now)
 fi
 app() { [ "$1" = before ] && echo build-shell-before/miniapp/stencil-miniapp || echo build-shell/miniapp/stencil-miniapp; }

@@ -52,10 +52,10 @@ nvidia-smi -L >"$OUT/gpus.txt"
 nvidia-smi topo -m >"$OUT/topology.txt" 2>&1 || true
 start=$(date +%s)
 
-build() { # build SOURCE_DIR BUILD_DIR
+build() { # build SOURCE_DIR BUILD_DIR [CMAKE_ARGS...]
   local log
   log=$OUT/$(basename "$2")
-  if ! PATH=$mpi/install/bin:$PATH cmake -S "$1" -B "$2" -G Ninja -DSTENCIL_BACKEND=CUDA \
+  if ! PATH=$mpi/install/bin:$PATH cmake -S "$1" -B "$2" -G Ninja -DSTENCIL_BACKEND=CUDA "${@:3}" \
     -DSTENCIL_BUILD_TESTS=OFF -DMPI_HOME=$mpi/install "${prefix[@]}" >"$log-configure.log" 2>&1; then
     tail -20 "$log-configure.log"; exit 1
   fi
@@ -66,10 +66,10 @@ build . build-timing &
 if [ -n "$against" ]; then
   before=$against
   if [ ! -d "$against" ]; then # a revision: its tree, from git
-    before=/tmp/timing-before && rm -rf "$before" && mkdir -p "$before"
-    git archive "$against" | tar x -C "$before"
+    before=/tmp/timing-before
+    unpack_revision "$against" "$before" || exit 1
   fi
-  build "$before" build-timing-before &
+  build "$before" build-timing-before "${revision_args[@]}" &
 fi
 wait
 echo "builds: $(($(date +%s) - start)) s"
