@@ -13,6 +13,7 @@
 #    fields are null or of the wrong kind, shows a label of two lines (or
 #    with a |, in Markdown) in its row, and exits 1, the table printed,
 #    when a report failed its --check;
+#  - node-table refuses a folder without reports, or with a bad one;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
 #  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
@@ -53,6 +54,12 @@ for input in "$work"/{missing,truncated,deep,list,null-field}.json "$work/empty"
   expect 2 "timeline-svg $input" python3 "$repo/tools/timeline-svg.py" "$input" "$work/t.svg"
   expect nonzero "project --machine $input" python3 "$repo/jobscripts/project.py" "$work/empty" --machine "$input" weak
 done
+# node-table reads a folder of rN-CASE.json reports: each bad file as one.
+for input in "$work"/{truncated,deep,list,null-field}.json; do
+  rm -rf "$work/node" && mkdir -p "$work/node" && cp "$input" "$work/node/r1-case.json"
+  expect 2 "node-table $(basename "$input")" python3 "$repo/tools/node-table.py" "$work/node"
+done
+expect 2 "node-table on a folder without reports" python3 "$repo/tools/node-table.py" "$work/empty"
 # make-model.py with a Python that has NumPy, so that its own checks answer.
 numpy_python=python3
 python3 -c "import numpy" 2>/dev/null || numpy_python=/usr/bin/python3

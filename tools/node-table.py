@@ -35,7 +35,10 @@ def load_rounds(folder):
     for path in sorted(glob.glob(os.path.join(folder, "r*-*.json"))):
         match = re.match(r"r(\d+)-(.+)\.json$", os.path.basename(path))
         if match:
-            rounds.setdefault(int(match.group(1)), {})[match.group(2)] = load_json(path)
+            report = load_json(path)
+            if not isinstance(report, dict) or report.get("program") != "stencil-miniapp":
+                raise ToolError(f"{path}: not a stencil-miniapp report")
+            rounds.setdefault(int(match.group(1)), {})[match.group(2)] = report
     if not rounds:
         raise ToolError(f"no rN-CASE.json report in {folder}")
     return rounds
