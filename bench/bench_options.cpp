@@ -202,6 +202,10 @@ Options parse_options(int argc, char** argv) {
     if (o.tune_only && o.tuning_mode == "off") fail("--tune-only needs --tuning=auto or a file");
     if (o.radii.empty() || o.sizes.empty() || o.precisions.empty())
         fail("need at least one radius, size and precision");
+    if (const int R = *std::max_element(o.radii.begin(), o.radii.end());
+        o.slab_x > 0 && o.slab_x < R)
+        fail("--slab-x=" + std::to_string(o.slab_x) + " is narrower than the stencil radius " +
+             std::to_string(R) + ": the x slabs must hold the cells that read the halo");
     return o;
 }
 

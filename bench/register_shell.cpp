@@ -10,6 +10,7 @@
 #include "launch_table.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 namespace stencil::bench {
@@ -110,6 +111,11 @@ void register_parts(const Size& s, const Options& o) {
     // The x slabs as the mini-app makes them (--slab-x auto), or --slab-x's.
     const int x_depth = slab_x_depth(o.slab_x, R, s.nx, precision_of<T>());
     const ShellSplit split = split_shell(layout.interior(), {x_depth, R, R}, all_sides);
+    if (o.slab_x > 0 && 2 * x_depth >= s.nx)
+        std::fprintf(stderr,
+                     "stencil-bench: --slab-x=%d leaves no inner box at %s, R = %d: the x slabs "
+                     "take every cell the y and z slabs leave (no shell_inner)\n",
+                     o.slab_x, key.c_str(), R);
     for (const auto& [name, which] : parts) {
         if (!o.wants(name) && !o.wants("shell")) continue;
         const std::vector<Box> boxes = part_boxes(split, which);

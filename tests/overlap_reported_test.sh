@@ -7,7 +7,8 @@
 # pack (--pack: JSON "fused_pack" and "pack_reason", and the text's "halo
 # pack" line) runs with overlap on at depth 1 with a GPU-aware exchange,
 # never with overlap off, at depth 2 or with --pack separate. The share of
-# the exchange hidden is reported only where the exchange was overlapped.
+# the exchange hidden is reported only where the exchange was overlapped;
+# the x slabs' width (--slab-x) only where they run.
 # usage: overlap_reported_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -106,4 +107,27 @@ else # a GPU: overlap on hides a share of the exchange, the JSON's number
     fail "on: no share hidden"
 fi
 echo "the share hidden: a number only beside an overlapped exchange"
+# The x boundary slabs' width: in the text and the JSON ("slab_x") where
+# slabs run beside an x neighbour; null with overlap off or without one,
+# and --slab-x with overlap off warns that it does nothing.
+slab_x() { # NAME WANT: the JSON's slab_x (a number or None)
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["slab_x"])' "$work/$1.json"
+}
+if ! grep -q "^  x boundary slabs: 4 cells (auto: the halo's depth)$" "$work/on.txt" || [ "$(slab_x on)" != 4 ]; then
+  cat "$work/on.txt"; fail "on: the x slabs are not reported 4 cells wide"
+fi
+if [ "$(slab_x off)" != None ] || [ "$(slab_x z)" != None ] || grep -q "x boundary slabs" "$work/off.txt" "$work/z.txt"
+then
+  fail "off, z: x slabs reported where none ran"
+fi
+"$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 24,20,28 --steps 3 --warmup 1 --procs 2,1,1 \
+  --overlap on --slab-x 6 --report "$work/wide.json" >"$work/wide.txt" 2>&1 || fail "wide: the run failed"
+if ! grep -q "^  x boundary slabs: 6 cells (--slab-x)$" "$work/wide.txt" || [ "$(slab_x wide)" != 6 ]; then
+  cat "$work/wide.txt"; fail "wide: --slab-x 6 not reported"
+fi
+"$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 24,20,28 --steps 3 --warmup 1 --procs 2,1,1 \
+  --overlap off --slab-x 6 >"$work/wide_off.txt" 2>&1 || fail "wide_off: the run failed"
+grep -q "warning: --slab-x 6 does nothing with --overlap off" "$work/wide_off.txt" ||
+  { cat "$work/wide_off.txt"; fail "wide_off: no warning that --slab-x does nothing"; }
+echo "the x slabs' width: reported where they run"
 echo "overlap reported as it ran"

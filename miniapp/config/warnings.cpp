@@ -73,6 +73,10 @@ std::vector<std::string> input_warnings(const RunContext& run) {
     std::vector<std::string> warnings = c.repeated;
     if (std::string w = dispersion_warning(c, physics); !w.empty()) warnings.push_back(w);
     sponge_warnings(run, warnings);
+    if (c.slab_x > 0 && c.overlap == OverlapChoice::Off)
+        warnings.push_back("--slab-x " + std::to_string(c.slab_x) +
+                           " does nothing with --overlap off: each step updates the whole box "
+                           "in one kernel, without boundary slabs");
     if (c.snapshot_every > c.steps)
         warnings.push_back("--snapshot-every " + std::to_string(c.snapshot_every) +
                            " is longer than the run (" + std::to_string(c.steps) +

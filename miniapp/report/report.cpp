@@ -121,6 +121,7 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
     exchange_times(per_step, comm, d.size, r);
     r.halo_mib_per_step = sim.halo_bytes_per_step() / 1048576.0;
     r.halo_depth = sim.halo_depth();
+    r.slab_x = sim.slab_x();
     double cells[2], sums_cells[2];
     sim.updated_cells(cells[0], cells[1]);
     MPI_CHECK(MPI_Allreduce(cells, sums_cells, 2, MPI_DOUBLE, MPI_SUM, comm));
@@ -209,6 +210,11 @@ void print_launches(const Report& r) {
                     "(%s)\n",
                     r.shape.block_x, r.shape.block_y, r.shape.rows, r.shape.rows == 1 ? "" : "s",
                     r.shape.window, c.shape.window ? "--window" : "chosen for the box");
+    if (r.plan.overlap && r.slab_x > 0)
+        std::printf("  x boundary slabs: %d cells (%s)\n", r.slab_x,
+                    c.slab_x                             ? "--slab-x"
+                    : r.slab_x > r.halo_depth * c.radius ? "auto: a 128-byte line of cells"
+                                                         : "auto: the halo's depth");
     if (r.backend != "HOST" && c.tuning_mode != "off")
         for (const ShapeChoice& sc : r.shapes)
             std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",
@@ -320,6 +326,7 @@ Json run_context_json(const Report& r) {
             {"overlap_reason", r.plan.overlap_reason},
             {"fused_pack", r.fused_pack},
             {"halo_depth", r.halo_depth},
+            {"slab_x", r.plan.overlap && r.slab_x > 0 ? Json(r.slab_x) : Json(nullptr)},
             {"graphs", r.graphs},
             {"test_aids", planted.empty() ? Json(nullptr) : Json(planted)}};
 }

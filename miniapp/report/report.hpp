@@ -42,6 +42,7 @@ struct Report {
     std::string unhidden_why;              // why there is no such share, where there is none
     double halo_mib_per_step = 0;          // rank 0's messages, sent plus received, per exchange
     int halo_depth = 1;                    // one exchange every halo_depth steps
+    int slab_x = 0;                        // rank 0's x boundary slabs, cells; 0: none
     double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
     int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
     std::string face_routes;       // how rank 0's six faces are filled ("-x peer, +x gpu-aware")
