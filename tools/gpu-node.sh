@@ -15,7 +15,8 @@
 #   timelines  a --timeline of the weak 512^3 run per path
 # Every timed run is long enough (>= ~1 s of timed steps); --repeat rounds,
 # each with its own one-GPU baselines. With --against REV that revision is
-# built too and its weak 512^3 run (GPU-aware, ob1) is timed beside, with a
+# built too and its weak 512^3 runs (GPU-aware, ob1: each periodic grid,
+# and the open z split beside this tree's) are timed beside, with a
 # timeline. Reports and logs go to $OUT (default .out/node), the table last
 # (tools/node-table.py).
 # usage: tools/gpu-node.sh [--parts "checks weak strong choices timelines"] [--repeat N]
@@ -147,11 +148,15 @@ for round in $(seq 1 "$repeat"); do
           --periodic x,y,z
       done
     done
-    if [ -n "$against" ] && [ -n "$weak_grids" ]; then
-      grid=${weak_grids%% *}
+    if [ -n "$against" ]; then # REV beside: each periodic grid, and the open z split of both trees
       timed before-none 1 "$r-one-512-before" one 1600 --local 512,512,512
-      timed before "$gpus" "$r-w512-${grid//,/x}-before" weak 2000 --local 512,512,512 --procs "$grid" \
-        --periodic x,y,z
+      for grid in $weak_grids; do
+        timed before "$gpus" "$r-w512-${grid//,/x}-before" weak 2000 --local 512,512,512 --procs "$grid" \
+          --periodic x,y,z
+      done
+      for tree in ob1 before; do
+        timed "$tree" "$gpus" "$r-w512-z-open-$tree" weak 2000 --local 512,512,512 --procs "1,1,$gpus"
+      done
     fi
   fi
   if wants strong; then
