@@ -64,8 +64,8 @@ const char* kUsage =
     "                           at some R are skipped, saying so\n"
     "  --window=N               z planes per block (nw) of the window/fused kernels (default 16;\n"
     "                           the wave's, when not given: 16, 32 or 64 by R and box)\n"
-    "  --slab-x=N               shell: x slabs N cells deep (at least R), the inner box that\n"
-    "                           much narrower (default: the mini-app's --slab-x auto)\n"
+    "  --slab-x=N|auto          shell: x slabs N cells deep (at least R), the inner box that\n"
+    "                           much narrower (default auto: the mini-app's --slab-x auto)\n"
     "  --warmup=3               untimed launches before timing\n"
     "  --tuning=off|auto|FILE   also run fused_xyz and wave in the shape the self-tuner chose\n"
     "                           for this GPU (.../tuned), from the tuning cache (auto: the\n"
@@ -163,7 +163,7 @@ bool parse_single(Options& o, const std::string& key, const std::string& value) 
     } else if (key == "--window") {
         o.shape.window = parse_int(value, "window");
     } else if (key == "--slab-x") {
-        o.slab_x = parse_int(value, "slab-x");
+        o.slab_x = value == "auto" ? 0 : parse_int(value, "slab-x");
     } else if (key == "--tuning") {
         if (value.empty()) fail("--tuning needs off, auto or a file");
         o.tuning_mode = value;

@@ -111,7 +111,11 @@ void register_parts(const Size& s, const Options& o) {
     // The x slabs as the mini-app makes them (--slab-x auto), or --slab-x's.
     const int x_depth = slab_x_depth(o.slab_x, R, s.nx, precision_of<T>());
     const ShellSplit split = split_shell(layout.interior(), {x_depth, R, R}, all_sides);
-    if (o.slab_x > 0 && 2 * x_depth >= s.nx)
+    const bool any_part =
+        o.wants("shell") || std::any_of(std::begin(parts), std::end(parts),
+                                        [&](const auto& p) { return o.wants(p.first); });
+    if (any_part && o.slab_x > 0 && split.inner.empty() &&
+        !split_shell(layout.interior(), {R, R, R}, all_sides).inner.empty())
         std::fprintf(stderr,
                      "stencil-bench: --slab-x=%d leaves no inner box at %s, R = %d: the x slabs "
                      "take every cell the y and z slabs leave (no shell_inner)\n",

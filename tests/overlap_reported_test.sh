@@ -125,6 +125,17 @@ fi
 if ! grep -q "^  x boundary slabs: 6 cells (--slab-x)$" "$work/wide.txt" || [ "$(slab_x wide)" != 6 ]; then
   cat "$work/wide.txt"; fail "wide: --slab-x 6 not reported"
 fi
+# As they ran: capped at the 12-cell box, raised to a halo 2R deep.
+for spec in "capped|--slab-x 1000|12 cells (--slab-x 1000, capped: the slabs fill the box)" \
+            "raised|--slab-x 4 --halo-depth 2|8 cells (--slab-x 4, raised to the halo's depth)"; do
+  IFS='|' read -r name args want <<<"$spec"
+  # shellcheck disable=SC2086 # args are words
+  "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 24,20,28 --steps 3 --warmup 1 --procs 2,1,1 \
+    --overlap on $args --report "$work/$name.json" >"$work/$name.txt" 2>&1 || fail "$name: the run failed"
+  if ! grep -qF "  x boundary slabs: $want" "$work/$name.txt" || [ "$(slab_x "$name")" != "${want%% *}" ]; then
+    cat "$work/$name.txt"; fail "$name: not 'x boundary slabs: $want'"
+  fi
+done
 "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --grid 24,20,28 --steps 3 --warmup 1 --procs 2,1,1 \
   --overlap off --slab-x 6 >"$work/wide_off.txt" 2>&1 || fail "wide_off: the run failed"
 grep -q "warning: --slab-x 6 does nothing with --overlap off" "$work/wide_off.txt" ||

@@ -196,6 +196,18 @@ void print_problem(const Report& r) {
     print_trials(r.plan.trials);
 }
 
+// Why rank 0's x slabs ran as wide as they did: --slab-x as asked, raised
+// to the halo's depth or capped at the box, or auto's rule.
+std::string slab_x_reason(const Report& r) {
+    const Options& c = r.options;
+    const std::string asked = "--slab-x " + std::to_string(c.slab_x);
+    if (c.slab_x == r.slab_x) return "--slab-x";
+    if (c.slab_x > r.slab_x) return asked + ", capped: the slabs fill the box";
+    if (c.slab_x > 0) return asked + ", raised to the halo's depth";
+    return r.slab_x > r.halo_depth * c.radius ? "auto: a 128-byte line of cells"
+                                              : "auto: the halo's depth";
+}
+
 // How the steps were launched: graphs, the kernels' shapes, tuning.
 void print_launches(const Report& r) {
     const Options& c = r.options;
@@ -211,10 +223,7 @@ void print_launches(const Report& r) {
                     r.shape.block_x, r.shape.block_y, r.shape.rows, r.shape.rows == 1 ? "" : "s",
                     r.shape.window, c.shape.window ? "--window" : "chosen for the box");
     if (r.plan.overlap && r.slab_x > 0)
-        std::printf("  x boundary slabs: %d cells (%s)\n", r.slab_x,
-                    c.slab_x                             ? "--slab-x"
-                    : r.slab_x > r.halo_depth * c.radius ? "auto: a 128-byte line of cells"
-                                                         : "auto: the halo's depth");
+        std::printf("  x boundary slabs: %d cells (%s)\n", r.slab_x, slab_x_reason(r).c_str());
     if (r.backend != "HOST" && c.tuning_mode != "off")
         for (const ShapeChoice& sc : r.shapes)
             std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",

@@ -133,8 +133,9 @@ public:
     virtual std::size_t halo_bytes_per_step() const = 0; // per exchange, sent and received
     // The halo depth k: a halo k*R deep, exchanged once every k steps.
     virtual int halo_depth() const = 0;
-    // Cells of this rank's x boundary slabs (--slab-x), 0 where it has none
-    // (no neighbour along x). Overlap off runs the whole box instead.
+    // Cells of this rank's widest x boundary slab as it runs (--slab-x,
+    // capped at the box), 0 where it has none (no neighbour along x).
+    // Overlap off runs the whole box instead.
     virtual int slab_x() const = 0;
     // Cells this rank updates per k steps, and how many of them it owns (k
     // times its interior); the rest are its neighbours', updated again here.
