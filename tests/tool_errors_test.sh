@@ -13,7 +13,8 @@
 #    fields are null or of the wrong kind, shows a label of two lines (or
 #    with a |, in Markdown) in its row, and exits 1, the table printed,
 #    when a report failed its --check;
-#  - node-table refuses a folder without reports, or with a bad one;
+#  - node-table refuses a folder without reports, or with a bad one or a
+#    step of 0 ms, and pairs a run only with a baseline of its precision;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
 #  - results/ (jobscripts/local/scaling.sh) and __pycache__/ are git-ignored.
@@ -121,6 +122,26 @@ PYTHONPATH=$work/no-matplotlib expect 0 "collect.py without matplotlib" \
   python3 "$repo/jobscripts/collect.py" "$work/reports"
 grep -q "the plots need matplotlib" "$work/out.txt" || fail "collect.py did not say the plots need matplotlib"
 [ -f "$work/reports/scaling.md" ] || fail "collect.py wrote no table without matplotlib"
+
+echo "== node-table pairs a run with the baseline of its box, radius and precision"
+mkdir -p "$work/node-runs"
+python3 - "$work/reports/weak-n1.json" "$work/reports/weak-n2.json" "$work/node-runs" <<'PY'
+import copy, json, sys
+one, two, folder = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+def put(name, doc, step):
+    doc = copy.deepcopy(doc)
+    doc["phases_ms"]["step"]["max"] = step
+    json.dump(doc, open("%s/%s.json" % (folder, name), "w"))
+one.update(label="one", comm="none")
+put("r1-one-16", one, 2.0)  # the baseline: 2.0 ms
+put("r1-one-z16", dict(one, precision="fp64"), 50.0)  # sorts last; fp64: must not pair
+put("r1-w16", two, 4.0)  # so 2.0 / 4.0: 50%
+PY
+expect 0 "node-table pairs by precision" python3 "$repo/tools/node-table.py" "$work/node-runs"
+grep -qE "^ *w16 .* 50% +50%$" "$work/out.txt" || { cat "$work/out.txt"; fail "node-table: w16 not 50% against its fp32 baseline"; }
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["phases_ms"]["step"]["max"] = 0
+json.dump(d, open(sys.argv[1], "w"))' "$work/node-runs/r1-w16.json"
+expect 2 "node-table with a step of 0 ms" python3 "$repo/tools/node-table.py" "$work/node-runs"
 
 echo "== miniapp-table on reports with fields null, a label of two lines, a failed --check"
 mkdir -p "$work/table"
