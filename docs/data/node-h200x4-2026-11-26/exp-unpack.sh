@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Experiment (not committed): the upper bound of reading received faces in place.
+# Experiment, kept as it ran (from the repository root of a 4-GPU node, OUT set):
 # This tree against a copy whose exchange skips the unpack of p's received faces
 # (results wrong, timing only), 4 GPUs, 512^3 per GPU, 2,2,1 periodic, ob1, overlap on.
 set -uo pipefail
