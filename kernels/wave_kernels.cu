@@ -87,16 +87,22 @@ long long slab_resident_blocks(int block_x, int block_y) {
                            slab_lds_bytes<R, T>(block_x, block_y));
 }
 
+// The LDS a table's launch needs: the most any of its boxes asks for.
+template <class BoxBytes>
+std::size_t largest_lds(const WaveTable& table, BoxBytes bytes_of) {
+    std::size_t lds = 0;
+    for (int e = 0; e < table.count; ++e)
+        lds = std::max(lds, bytes_of(table.box[e]));
+    return lds;
+}
+
 template <int R, class T>
 void launch_tile_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const WaveTable& table, const Coefficients<R, T>& c, const Sponge& sponge,
                        Stream& stream, const FaceSinks<T>& sinks) {
-    std::size_t lds = 0;
-    for (int e = 0; e < table.count; ++e) {
-        const TableBox& b = table.box[e];
-        const LaunchShape t{b.block_x, b.block_y, b.window, table.rows};
-        lds = std::max(lds, fused_lds_bytes<R, T>(t));
-    }
+    const std::size_t lds = largest_lds(table, [&](const TableBox& b) {
+        return fused_lds_bytes<R, T>(LaunchShape{b.block_x, b.block_y, b.window, table.rows});
+    });
     wave_table_kernel_for<R, T>(
         table)<<<unsigned(table.blocks), table.threads, lds, stream.handle()>>>(
         p, p_prev, vel, table, c, sponge, sinks);
@@ -107,16 +113,14 @@ template <int R, class T>
 void launch_slab_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                        const WaveTable& table, const Coefficients<R, T>& c, const Sponge& sponge,
                        Stream& stream, const FaceSinks<T>& sinks) {
-    std::size_t lds = 0;
-    for (int e = 0; e < table.count; ++e) {
-        const TableBox& b = table.box[e];
+    const std::size_t lds = largest_lds(table, [](const TableBox& b) {
         if (b.block_x * b.block_y > kSlabThreads ||
             2 * R * b.block_x > kSlabRingPerThread * kSlabThreads)
             fatal("slab kernel: a block of " + std::to_string(b.block_x) + " x " +
                   std::to_string(b.block_y) + " is beyond its " + std::to_string(kSlabThreads) +
                   " threads or its LDS ring at R=" + std::to_string(R));
-        lds = std::max(lds, slab_lds_bytes<R, T>(b.block_x, b.block_y));
-    }
+        return slab_lds_bytes<R, T>(b.block_x, b.block_y);
+    });
     slab_table_kernel<R, T><<<unsigned(table.blocks), kSlabThreads, lds, stream.handle()>>>(
         p, p_prev, vel, table, c, sponge, sinks);
     GPU_CHECK_LAUNCH();

@@ -12,6 +12,7 @@
 #include "step/step_clock.hpp"
 #include "step/timeline.hpp"
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <memory>
@@ -40,7 +41,9 @@ public:
     Precision precision() const override { return precision_of<T>(); }
     std::size_t halo_bytes_per_step() const override { return exchange_->bytes_per_exchange(); }
     int halo_depth() const override { return depth_; }
-    int slab_x() const override { return slab_x_; }
+    int slab_x() const override { // as they run: split_shell caps them at the box
+        return std::max(inner_.box.x0 - whole_.box.x0, whole_.box.x1 - inner_.box.x1);
+    }
     void updated_cells(double& updated, double& owned) const override;
     std::size_t largest_face_bytes() const override;
     int halo_faces(int& self) const override {
@@ -191,8 +194,7 @@ private:
     RunPlan plan_;
     Physics physics_;
     Decomposition d_;
-    int depth_ = 1;  // the halo depth k: one exchange every k steps
-    int slab_x_ = 0; // cells of the x boundary slabs; 0: no x neighbour
+    int depth_ = 1; // the halo depth k: one exchange every k steps
     // The steps' timers, windows and totals; reading them back changes no
     // result, so the const queries may (settle_timers).
     mutable StepClock clock_{1};

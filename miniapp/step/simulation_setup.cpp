@@ -25,10 +25,6 @@ void SimulationOf<T>::setup_boxes() {
         slab_x_depth(options_.slab_x, depth_ * options_.radius, layout_.nx, precision_of<T>());
     const StepBoxes boxes =
         step_boxes(layout_, options_.radius, depth_, sides, x_depth, plan_.aids.short_ring());
-    // As they ran: split_shell caps them at the box, the far one first.
-    slab_x_ = sides[0] || sides[1]
-                  ? std::max(boxes.inner.x0 - boxes.whole.x0, boxes.whole.x1 - boxes.inner.x1)
-                  : 0;
     whole_.box = boxes.whole;
     inner_.box = boxes.inner;
     for (const Box& b : boxes.slabs)

@@ -59,8 +59,7 @@ std::string TestAids::inject_fault(const std::string& value) {
         return "'" + value +
                "' is not drop-face, short-ring, short-fused-pack, early-boundary, "
                "peer-skip-wait, peer-early-signal, peer-wrong-face, skip-slab-cell, nan, "
-               "fail-rank=N, "
-               "late-rank=N or write-error";
+               "fail-rank=N, late-rank=N or write-error";
     return {};
 }
 
