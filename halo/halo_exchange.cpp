@@ -1,7 +1,6 @@
 #include "halo_exchange.hpp"
 
 #include "field_ops.hpp"
-#include "peer_links.hpp"
 #include "stencil.hpp"
 
 #include <algorithm>
@@ -14,20 +13,17 @@ namespace stencil {
 template <class T>
 HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth,
                               CommMode mode, const std::vector<T*>& arrays, Stream& halo_stream,
-                              bool fuse_pack, const PeerMemory& peer)
-    : mode_(mode), layout_(layout), stream_(halo_stream), cart_(d.cart.get()) {
+                              bool fuse_pack, const std::array<bool, kDirections>& elsewhere)
+    : mode_(mode), layout_(layout), stream_(halo_stream) {
+    if (mode == CommMode::Peer) fatal("--comm peer is a link path, not a halo path");
     for (T* base : arrays)
         array_origins_.push_back(view_of(base, layout).origin);
-    plan_faces(d, radius, depth);
+    plan_faces(d, radius, depth, elsewhere);
     // Staged copies each face to pinned memory after a pack: only a rank
     // that sends nothing to others skips it.
     fused_ = fuse_pack && depth == 1 && !idle() && arrays.size() == 2 &&
              (takes_fused_pack(mode) || self_faces_ == faces());
-    if (mode == CommMode::Peer && !idle()) {
-        if (!fused_) fatal("--comm peer: " + fused_pack_needs());
-        link_peers(d, peer);
-    }
-    by_message_ = faces() - self_faces_ - linked_;
+    by_message_ = faces() - self_faces_;
     allocate_buffers();
     build_face_tables();
     if (fused_) build_fused_tables();
@@ -35,10 +31,14 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
 }
 
 template <class T>
-void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth) {
+void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth,
+                                 const std::array<bool, kDirections>& elsewhere) {
     for (const HaloMessage& m : plan_halo_messages(d, layout_, radius, depth)) {
         largest_ = std::max(largest_, m.count);
-        if (mode_ == CommMode::None) continue; // sizes only
+        // CommMode::None moves no message, but a rank's own faces are no
+        // messages: a rank alone on a periodic box keeps its physics.
+        if ((mode_ == CommMode::None && !m.self) || elsewhere[std::size_t(direction_index(m.dir))])
+            continue; // sizes only
         if (m.count > std::size_t(INT_MAX))
             fatal("a halo message of " + std::to_string(m.count) +
                   " cells exceeds MPI's int count");
@@ -54,10 +54,7 @@ void HaloExchange<T>::allocate_buffers() {
         return device_buffers_.back().data();
     };
     for (Face& f : faces_) {
-        if (f.linked && f.dir[0] != 0)
-            for (T*& stage : f.stage_by_array)
-                stage = device_buffer(f.count);
-        if (!f.in_place && !f.linked && !(fused_ && f.self)) {
+        if (!f.in_place && !(fused_ && f.self)) {
             // The fused pack writes step n+1's faces while step n's may
             // still be in flight: two send buffers, one per time-level array.
             if (fused_ && !f.self)
@@ -85,7 +82,7 @@ void HaloExchange<T>::build_face_tables() {
     // no self face here (the boundary update fills those halos).
     for (Face& f : faces_) {
         if (f.self) f.opposite = int(matching(f));
-        if (f.in_place || f.linked || (fused_ && f.self)) continue;
+        if (f.in_place || (fused_ && f.self)) continue;
         const Face& source = f.self ? faces_[std::size_t(f.opposite)] : f;
         T* send = f.send_device;
         const T* recv = f.self ? source.send_device : f.recv_device;
@@ -98,7 +95,7 @@ void HaloExchange<T>::build_face_tables() {
     }
     for (const Face& f : faces_)
         for (const HaloPart& part : f.parts)
-            if (!(fused_ && f.self) && !f.linked) add(received_[part.level], part.recv, nullptr);
+            if (!(fused_ && f.self)) add(received_[part.level], part.recv, nullptr);
 }
 
 template <class T>
@@ -111,7 +108,7 @@ void HaloExchange<T>::connect_path(const Decomposition& d) {
     std::vector<std::array<int, 2>> order; // each message's opposite direction and level
     const auto view_at = [&](T* origin) { return view_of(origin - layout_.front, layout_); };
     for (const Face& f : faces_) {
-        if (f.self || f.linked) continue;
+        if (f.self) continue;
         const int towards = direction_index(f.dir);
         PathMessage<T> m;
         m.peer = f.peer, m.count = f.count;
@@ -135,33 +132,7 @@ void HaloExchange<T>::connect_path(const Decomposition& d) {
         receive_order[n] = n;
     std::stable_sort(receive_order.begin(), receive_order.end(),
                      [&](std::size_t a, std::size_t b) { return order[a][0] < order[b][0]; });
-    // Peer: the faces that leave the node go by GPU-aware MPI.
-    const CommMode path = mode_ == CommMode::Peer ? CommMode::GpuAware : mode_;
-    path_ = make_halo_path<T>(path, messages, receive_order, d.cart.get());
-}
-
-template <class T>
-void HaloExchange<T>::link_peers(const Decomposition& d, const PeerMemory& peer) {
-    if (peer.fields == nullptr || peer.node == MPI_COMM_NULL)
-        fatal("--comm peer: the fields are not in memory the node shares");
-    std::vector<PeerLinks::Face> others;
-    std::vector<std::size_t> index;
-    linked_index_.assign(faces_.size(), 0);
-    for (std::size_t f = 0; f < faces_.size(); ++f)
-        if (!faces_[f].self) {
-            // x faces, rows of R cells, land whole in a mailbox (Forward).
-            const std::size_t mailbox = faces_[f].dir[0] != 0 ? faces_[f].count * sizeof(T) : 0;
-            linked_index_[f] = others.size();
-            others.push_back({direction_index(faces_[f].dir), faces_[f].peer, mailbox});
-            index.push_back(f);
-        }
-    peers_ = std::make_unique<PeerLinks>(d.cart.get(), peer.node, others, layout_, *peer.fields,
-                                         peer.origin_bytes);
-    for (std::size_t n = 0; n < others.size(); ++n)
-        if (peers_->linked(n)) {
-            faces_[index[n]].linked = true;
-            ++linked_;
-        }
+    path_ = make_halo_path<T>(mode_, messages, receive_order, d.cart.get());
 }
 
 template <class T>
@@ -189,45 +160,6 @@ T* HaloExchange<T>::recv_target(const Face& f, FieldView<T> field, FieldView<T> 
 
 template <class T>
 HaloExchange<T>::~HaloExchange() = default;
-
-template <class T>
-std::string HaloExchange<T>::face_routes() const {
-    const CommMode carried = mode_ == CommMode::Peer ? CommMode::GpuAware : mode_;
-    std::string routes;
-    for (const Face& f : faces_) {
-        if (std::abs(f.dir[0]) + std::abs(f.dir[1]) + std::abs(f.dir[2]) != 1) continue;
-        int axis = 0;
-        while (f.dir[std::size_t(axis)] == 0)
-            ++axis;
-        const char* route = f.self ? "self" : f.linked ? "peer" : comm_mode_name(carried);
-        routes += std::string(routes.empty() ? "" : ", ") +
-                  (f.dir[std::size_t(axis)] < 0 ? "-" : "+") + "xyz"[axis] + " " + route;
-    }
-    return routes;
-}
-
-template <class T>
-void HaloExchange<T>::await_peers(FieldView<T> field, Stream& stream) {
-    if (!peers_) return;
-    launch_await_epochs(peers_->epochs(), stream);
-    const FaceTable<T>& mailboxes = mailbox_unpack_[array_of(field.origin)];
-    if (mailboxes.count) launch_unpack_faces<T>(field, mailboxes, stream);
-}
-
-template <class T>
-void HaloExchange<T>::signal_peers(FieldView<T> next, Stream& stream) {
-    if (!peers_) return;
-    forward_staged(array_of(next.origin), stream);
-    launch_raise_epochs(peers_->epochs(), stream);
-}
-
-template <class T>
-void HaloExchange<T>::forward_staged(int array, Stream& stream) {
-    // A kernel, not a copy engine: its stores are ordered before the raise
-    // by the same system fence as the slabs' (kernels/epochs.hpp).
-    for (const Forward& f : forwards_[array])
-        launch_copy<T>(f.staged, f.mailbox, f.cells, stream);
-}
 
 template <class T>
 void HaloExchange<T>::begin(FieldView<T> field, FieldView<T> previous, int slot) {

@@ -1,7 +1,9 @@
-// The halo exchange of a star stencil: every step the six faces of the
-// current field (depth 1), or every k steps a halo k*R deep of both time
-// levels, edges and corners included (depth k; halo_plan.hpp says what each
-// message carries and why).
+// The halo exchange of a star stencil: the faces that travel as messages
+// (a halo path carries them, halo_path.hpp) and the faces a rank sends to
+// itself, every step (depth 1), or every k steps a halo k*R deep of both
+// time levels, edges and corners included (depth k; halo_plan.hpp says what
+// each message carries and why). Faces that another route fills (a linked
+// neighbour's stores, face_routes.hpp) are not its business.
 //
 // Packed parts are copied into send buffers by one kernel per time level
 // and out of receive buffers by one more; depth 1's z faces are R whole
@@ -9,20 +11,13 @@
 // itself. Buffers, and the path's requests (one set per time-level array,
 // since in-place faces live in the array), are made once.
 //
-// The fused pack (depth 1 with overlap, GPU-aware MPI or NCCL, or a rank
-// whose every face is its own): the boundary slabs of step n store the
-// faces of p(t_n+1) into the send buffers (double-buffered by time-level
-// array) and the halos a rank fills for itself, once each thread has computed them
-// (kernels/face_sinks.hpp). Step n+1 then launches no pack, unpacks only
+// The fused pack (depth 1; face_routes.hpp says when): the update kernels
+// of step n store the faces of p(t_n+1) into the send buffers
+// (double-buffered by time-level array) and into the halos a rank fills
+// for itself, once each thread has computed them (kernels/face_sinks.hpp;
+// add_sinks() says where). Step n+1 then launches no pack, unpacks only
 // what came from other ranks, and a rank alone on a periodic box moves
-// nothing at all. prime() sets that state up once, where no step left it.
-//
-// What travels between ranks is a halo path's to carry (halo_path.hpp: MPI,
-// staged MPI, NCCL), one type per --comm choice; CommMode::None moves
-// nothing (timing only). CommMode::Peer links the faces to ranks on the
-// same node instead (peer_links.hpp): the sinks point into those ranks'
-// halos, and step counts on the device order the steps; faces to other
-// nodes go by GPU-aware MPI.
+// nothing at all.
 #pragma once
 
 #include "comm_mode.hpp"
@@ -34,7 +29,6 @@
 #include "launch_table.hpp"
 #include "layout.hpp"
 #include "memory.hpp"
-#include "node_memory.hpp"
 #include "stream.hpp"
 
 #include <array>
@@ -48,17 +42,6 @@ namespace stencil {
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
 inline constexpr int kHaloTimingSlots = 4;
 
-// --comm peer's shared memory: the node's communicator (split_node) and
-// this rank's segment of both time levels, whose origins lie origin_bytes
-// into it; the time-level arrays given to the exchange are those.
-struct PeerMemory {
-    MPI_Comm node = MPI_COMM_NULL;
-    const NodeSegment* fields = nullptr;
-    std::array<std::size_t, 2> origin_bytes{};
-};
-
-class PeerLinks;
-
 // Milliseconds spent in each phase of the last exchange.
 struct HaloPhaseTimes {
     double pack = 0, post = 0, wait = 0, unpack = 0;
@@ -70,13 +53,15 @@ class HaloExchange {
 public:
     // `arrays` are the bases of every allocation the exchange will be asked
     // to work on (the time levels), each of layout.allocation() elements;
-    // `layout`'s halo is depth * radius cells wide.
+    // `layout`'s halo is depth * radius cells wide; `mode` a halo path
+    // (not Peer, which is a link path).
     // With `fuse_pack`, the fused pack where it applies (fuses_pack()): the
-    // caller's update must then store into sinks_for() every step.
-    // CommMode::Peer needs `peer` (collective over the node) and the fused pack.
+    // caller's update must then store into add_sinks()' sinks every step.
+    // `elsewhere`: by direction index (decomposition.hpp), the faces that
+    // another route fills, which this exchange leaves out.
     HaloExchange(const Decomposition& d, const Layout& layout, int radius, int depth, CommMode mode,
                  const std::vector<T*>& arrays, Stream& halo_stream, bool fuse_pack = false,
-                 const PeerMemory& peer = {});
+                 const std::array<bool, kDirections>& elsewhere = {});
     ~HaloExchange();
 
     static constexpr int kTimingSlots = kHaloTimingSlots;
@@ -108,41 +93,26 @@ public:
     void unpack(FieldView<T> field, FieldView<T> previous, bool timed);
 
     // Whether any of the above puts work on the halo stream: false with no
-    // neighbour, with CommMode::None, or with the fused pack where every
-    // face is the rank's own or a linked neighbour's (CommMode::Peer); then
-    // a step need not touch the halo stream for the exchange.
+    // face to fill (CommMode::None fills only the rank's own), or with the
+    // fused pack where every face it fills is the rank's own; then a step
+    // need not touch the halo stream for the exchange.
     bool moves_data() const { return !idle() && !(fused_ && by_message_ == 0); }
     // Whether the host must act between pack and unpack (MPI knows nothing
     // of streams); with NCCL the whole exchange is stream-ordered.
     // Messages a rank exchanges with itself need no host either.
     bool host_between() const { return moves_data() && path_ && path_->host_between(); }
 
-    // The fused pack (see the top of this file). fuses_pack(): whether it
-    // applies. sinks_for(next): where the boundary update writing `next`
-    // (p(t_n+1)) stores the faces. sink_copies: the cells of `next` and of
-    // the send buffers holding copies of its cell (i, j, k), which a source
-    // added after the update must reach too. prime(field): on `stream`,
-    // store p(t_n)'s faces into the send buffers and this rank's own halos
-    // as the last boundary update would have (after the fields were set
-    // from outside a step). With linked faces prime is collective: every
-    // rank settles, zeroes its counts and stores into its neighbours'
-    // halos between two barriers.
+    // The fused pack (see the top of this file): whether it applies, and
+    // into `sinks`, where the update writing time-level array `array`
+    // (p(t_n+1)) stores the faces: the send buffers of the messages
+    // packed for other ranks, and this rank's own halos on the far side.
     bool fuses_pack() const { return fused_; }
-    // Whether this rank's boundary update stores any face: not where all
-    // its faces are z faces, which go whole and in place.
-    bool stores_faces() const { return fused_ && sinks_[0].count > 0; }
-    const FaceSinks<T>& sinks_for(FieldView<T> next) const;
-    // Linked faces (CommMode::Peer): whether any; on `stream`, wait until
-    // every linked neighbour has finished the step this rank is about to
-    // take, then unpack the mailboxes into `field`'s halos (before the
-    // boundary update); and send the staged faces of `next` to the
-    // neighbours' mailboxes and tell them this rank has finished its step
-    // (after the update and the source).
-    int linked_faces() const { return linked_; }
-    void await_peers(FieldView<T> field, Stream& stream);
-    void signal_peers(FieldView<T> next, Stream& stream);
-    std::vector<T*> sink_copies(FieldView<T> next, int i, int j, int k) const;
-    void prime(FieldView<T> field, Stream& stream);
+    void add_sinks(FaceSinks<T>& sinks, int array) const;
+    // The halo boxes the fused pack's own faces fill (a planted fault
+    // poisons them first).
+    const std::vector<Box>& self_targets() const { return self_targets_; }
+    // The index of the array that starts at `origin` among those given.
+    int array_of(const T* origin) const;
     // The phases of the step that used `slot`, once the device has finished
     // it (the caller has synchronised an event recorded after unpack()), if
     // that step was timed.
@@ -153,11 +123,9 @@ public:
     // Messages this rank exchanges with itself (a periodic axis it is alone
     // along): copied on the device, never through MPI or NCCL.
     int self_faces() const { return self_faces_; }
-    // How each of the six faces' halos is filled, "-x peer, +x mpi, -z self":
-    // by a linked neighbour's stores, by a message (its path's name), by
-    // this rank itself; a face without a neighbour is left out.
-    std::string face_routes() const;
     int faces() const { return int(faces_.size()); }
+    // Messages to other ranks, carried by a halo path.
+    int by_message() const { return by_message_; }
 
 private:
     template <class>
@@ -168,35 +136,18 @@ private:
         T* send_device = nullptr;                         // pack buffer (every packed message)
         T* send_by_array[2] = {};                         // fused: the faces of array a's values
         T* recv_device = nullptr;
-        int opposite = -1;         // self: the message towards -dir, whose cells fill this halo
-        bool linked = false;       // peer: stored into the neighbour's halo by the boundary update
-        T* stage_by_array[2] = {}; // peer, x faces: the slabs' stores, sent whole (Forward)
-    };
-    // A linked x face's cells, copied whole from where the slabs staged
-    // them into the neighbour's mailbox, which it unpacks after its wait:
-    // rows of R cells stored across the link one by one cost the step
-    // more than the whole face copied in one piece (PERFORMANCE.md).
-    struct Forward {
-        const T* staged;
-        T* mailbox; // the neighbour's, mapped here
-        std::size_t cells;
+        int opposite = -1; // self: the message towards -dir, whose cells fill this halo
     };
     // The constructor's steps: the messages of the plan; their device
     // buffers; the pack and unpack tables by time level; the path that
     // carries the messages to other ranks.
-    void plan_faces(const Decomposition& d, int radius, int depth);
+    void plan_faces(const Decomposition& d, int radius, int depth,
+                    const std::array<bool, kDirections>& elsewhere);
     void allocate_buffers();
     void build_face_tables();
     void connect_path(const Decomposition& d);
-    void link_peers(const Decomposition& d, const PeerMemory& peer);
-    // The fused pack's tables (fused_pack.cpp): per time-level array, the
-    // sinks, and for linked x faces the forwards and the mailbox unpack.
+    // The fused pack's own halo boxes (fused_pack.cpp).
     void build_fused_tables();
-    // A linked face's sink: `cells` of this rank stored into the
-    // neighbour's halo of its time-level array `array`.
-    bool add_linked_sink(FaceSinks<T>& sinks, int array, std::size_t face, const Box& cells);
-    void forward_staged(int array, Stream& stream);
-    int array_of(const T* origin) const;
     // Where a message's cells are sent from and received into: its buffers,
     // or for an in-place message the planes of `field` or `previous`.
     const T* send_source(const Face& f, FieldView<T> field, FieldView<T> previous) const;
@@ -204,7 +155,7 @@ private:
     // The message this rank's peer sends towards it for `f`: towards -dir,
     // with the same level; the same rank's own where f is a self message.
     std::size_t matching(const Face& f) const;
-    bool idle() const { return faces_.empty() || mode_ == CommMode::None; }
+    bool idle() const { return faces_.empty(); }
 
     CommMode mode_;
     Layout layout_;
@@ -215,15 +166,9 @@ private:
     FaceTable<T> pack_table_[2], unpack_table_[2], received_[2];
     std::vector<T*> array_origins_; // of the time-level arrays, in the order given
     bool fused_ = false;
-    FaceSinks<T> sinks_[2];                 // fused: by the array the boundary writes
-    std::vector<Box> self_targets_;         // fused: the halo boxes the sinks fill
-    std::unique_ptr<HaloPath<T>> path_;     // the messages to other ranks; none where none go
-    std::unique_ptr<PeerLinks> peers_;      // CommMode::Peer: the neighbours on this node
-    std::vector<std::size_t> linked_index_; // by face: its index among the faces given peers_
-    std::vector<Forward> forwards_[2];      // by the time-level array written
-    FaceTable<T> mailbox_unpack_[2];        // by the array that is p: this rank's mailboxes
-    MPI_Comm cart_ = MPI_COMM_NULL;
-    int array_ = 0; // of the step in progress: array_origins_ index of p
+    std::vector<Box> self_targets_;     // fused: the halo boxes the sinks fill
+    std::unique_ptr<HaloPath<T>> path_; // the messages to other ranks; none where none go
+    int array_ = 0;                     // of the step in progress: array_origins_ index of p
     struct SlotTimers {
         Event pack_start, pack_done, unpack_start, unpack_done;
         double post_ms = 0, wait_ms = 0; // host-side
@@ -232,7 +177,6 @@ private:
     int slot_ = 0; // of the step in progress
     std::size_t bytes_ = 0, largest_ = 0;
     int self_faces_ = 0;
-    int linked_ = 0;     // faces stored into a neighbour's halo (CommMode::Peer)
     int by_message_ = 0; // faces to other ranks by a halo path
 };
 

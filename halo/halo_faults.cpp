@@ -9,14 +9,31 @@
 namespace stencil {
 
 template <class T>
-HaloFaults<T>::HaloFaults(HaloExchange<T>& exchange, const HaloFaultSet& set)
-    : exchange_(exchange), set_(set) {
+HaloFaults<T>::HaloFaults(FaceRoutes<T>& routes, const HaloFaultSet& set)
+    : routes_(routes), set_(set) {
+    FaceSinks<T>(&sinks)[2] = routes_.sinks_;
     if (set.short_fused_pack)
-        for (FaceSinks<T>& sinks : exchange_.sinks_)
-            if (sinks.count) --sinks.box[0].x1, short_planted_ = true;
+        for (FaceSinks<T>& s : sinks)
+            if (s.count) --s.box[0].x1, short_planted_ = true;
     if (set.wrong_face)
-        for (FaceSinks<T>& sinks : exchange_.sinks_)
-            swap_first_pair(sinks);
+        for (FaceSinks<T>& s : sinks)
+            swap_first_pair(s);
+    // The first linked sink of each array stores into the other array:
+    // the time level the neighbour still reads in this step.
+    const int linked = routes_.first_linked_sink_;
+    if (set.wrong_level && linked < sinks[0].count) {
+        std::swap(sinks[0].target[linked], sinks[1].target[linked]);
+        level_planted_ = true;
+    }
+    // A face's first part: every depth reads all of it.
+    for (const auto& f : routes_.faces_)
+        if (std::abs(f.message.dir[0]) + std::abs(f.message.dir[1]) + std::abs(f.message.dir[2]) ==
+            1) {
+            first_face_ = &f.message;
+            first_face_stored_ = f.route == FaceRoute::Linked ||
+                                 (f.route == FaceRoute::Self && routes_.messages().fuses_pack());
+            break;
+        }
 }
 
 template <class T>
@@ -36,38 +53,32 @@ void HaloFaults<T>::swap_first_pair(FaceSinks<T>& sinks) {
 }
 
 template <class T>
-void HaloFaults<T>::before_pack(FieldView<T> field, FieldView<T> previous) {
-    HaloExchange<T>& x = exchange_;
+void HaloFaults<T>::before_pack(FieldView<T> field, FieldView<T> previous, Stream& stream) {
+    const HaloExchange<T>& x = routes_.messages();
     if (!set_.poison || !x.moves_data()) return; // nothing would wait for the fill
     const T nan = T(std::nan(""));
-    if (x.received_[0].count) launch_fill_faces(field, x.received_[0], nan, x.stream_);
-    if (x.received_[1].count) launch_fill_faces(previous, x.received_[1], nan, x.stream_);
+    if (x.received_[0].count) launch_fill_faces(field, x.received_[0], nan, stream);
+    if (x.received_[1].count) launch_fill_faces(previous, x.received_[1], nan, stream);
 }
 
 template <class T>
-void HaloFaults<T>::after_unpack(FieldView<T> field, FieldView<T> previous) {
-    if (set_.drop_face && !exchange_.fused_) drop_first_face(field, previous);
+void HaloFaults<T>::after_unpack(FieldView<T> field, FieldView<T> previous, Stream& stream) {
+    if (set_.drop_face && !first_face_stored_) drop_first_face(field, previous, stream);
 }
 
 template <class T>
-void HaloFaults<T>::before_boundary(FieldView<T> field, FieldView<T> next) {
-    HaloExchange<T>& x = exchange_;
-    if (!x.fused_) return;
-    if (set_.poison) // what the sinks must overwrite in `next`
-        for (const Box& b : x.self_targets_)
-            launch_fill(next, b, T(std::nan("")), x.stream_);
-    if (set_.drop_face) drop_first_face(field, field);
+void HaloFaults<T>::before_update(FieldView<T> field, FieldView<T> next, Stream& stream) {
+    if (set_.poison) // what the update's sinks must overwrite in `next`
+        for (const Box& b : routes_.messages().self_targets())
+            launch_fill(next, b, T(std::nan("")), stream);
+    if (set_.drop_face && first_face_stored_) drop_first_face(field, field, stream);
 }
 
 template <class T>
-void HaloFaults<T>::drop_first_face(FieldView<T> field, FieldView<T> previous) {
-    // A face's first part: every depth reads all of it.
-    for (const auto& f : exchange_.faces_)
-        if (std::abs(f.dir[0]) + std::abs(f.dir[1]) + std::abs(f.dir[2]) == 1) {
-            launch_fill(f.level() == 0 ? field : previous, f.parts[0].recv, T(0),
-                        exchange_.stream_);
-            return;
-        }
+void HaloFaults<T>::drop_first_face(FieldView<T> field, FieldView<T> previous, Stream& stream) {
+    if (!first_face_) return;
+    const HaloPart& part = first_face_->parts[0];
+    launch_fill(part.level == 0 ? field : previous, part.recv, T(0), stream);
 }
 
 template class HaloFaults<float>;

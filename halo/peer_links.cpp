@@ -23,10 +23,8 @@ constexpr int kOwnWord = kDirections;
 
 // What a rank tells the neighbour across one face, plain bytes for MPI.
 struct PeerLinks::LandingMessage {
-    SegmentHandle fields, signals, mailboxes;
+    SegmentHandle fields, signals;
     std::uint64_t origin_bytes[2] = {};
-    std::uint64_t mailbox_offset[2] = {}; // the sender's mailbox for this face, if any
-    int has_mailbox = 0;
     int extent[3] = {}, halo = 0;
     int slot = 0; // the sender's count slot for this face: the receiver raises it
     char bus_id[32] = {};
@@ -48,7 +46,7 @@ void current_bus_id(char (&bus)[32]) {
 // `sent[f]` to each linked face's neighbour, towards the face's direction;
 // what each neighbour sent back across it, received as the message from
 // the opposite side (the exchange's tags, halo_plan.hpp).
-std::vector<LandingMessage> swap_landing(MPI_Comm cart, const std::vector<PeerLinks::Face>& faces,
+std::vector<LandingMessage> swap_landing(MPI_Comm cart, const std::vector<LinkPath::Face>& faces,
                                          const std::vector<bool>& linked,
                                          const std::vector<LandingMessage>& sent) {
     std::vector<LandingMessage> got(faces.size());
@@ -106,12 +104,12 @@ void reach_gpu(const char* bus, int peer) {
 }
 
 // Which of `faces` lead to a rank of `node`.
-std::vector<bool> on_node(MPI_Comm cart, MPI_Comm node, const std::vector<PeerLinks::Face>& faces) {
+std::vector<bool> on_node(MPI_Comm cart, MPI_Comm node, const std::vector<LinkPath::Face>& faces) {
     MPI_Group cart_group, node_group;
     MPI_CHECK(MPI_Comm_group(cart, &cart_group));
     MPI_CHECK(MPI_Comm_group(node, &node_group));
     std::vector<int> ranks, in_node(faces.size());
-    for (const PeerLinks::Face& f : faces)
+    for (const LinkPath::Face& f : faces)
         ranks.push_back(f.peer);
     if (!faces.empty())
         MPI_CHECK(MPI_Group_translate_ranks(cart_group, int(ranks.size()), ranks.data(), node_group,
@@ -155,38 +153,25 @@ PeerReach peer_reach(MPI_Comm comm) {
     return r;
 }
 
-PeerLinks::PeerLinks(MPI_Comm cart, MPI_Comm node, const std::vector<Face>& faces,
-                     const Layout& layout, const NodeSegment& fields,
-                     const std::array<std::size_t, 2>& origin_bytes)
-    : cart_(cart), signals_(kSignalWords * sizeof(unsigned), node, SegmentKind::Signals),
-      mailbox_offset_(faces.size()), landing_(faces.size()) {
+PeerLinks::PeerLinks(MPI_Comm cart, const LinkMemory& memory, const std::vector<Face>& faces,
+                     const Layout& layout)
+    : cart_(cart), signals_(kSignalWords * sizeof(unsigned), memory.node, SegmentKind::Signals),
+      landing_(faces.size()) {
+    if (memory.fields == nullptr || memory.node == MPI_COMM_NULL)
+        fatal("--comm peer: the fields are not in memory the node shares");
     epochs_.own = static_cast<unsigned*>(signals_.data()) + kOwnWord;
-    const std::vector<bool> linked = on_node(cart, node, faces);
-    // Every linked face's mailboxes in one segment, each 256-byte aligned
-    // (a segment of at least that much: every rank of the node makes one).
-    std::size_t mailbox_bytes = 0;
-    for (std::size_t f = 0; f < faces.size(); ++f)
-        for (std::size_t& offset : mailbox_offset_[f]) {
-            offset = mailbox_bytes;
-            if (linked[f]) mailbox_bytes += (faces[f].mailbox_bytes + 255) / 256 * 256;
-        }
-    mailboxes_ = NodeSegment(std::max<std::size_t>(mailbox_bytes, 256), node, SegmentKind::Fields);
+    const std::vector<bool> linked = on_node(cart, memory.node, faces);
     LandingMessage mine;
-    mine.fields = fields.handle(), mine.signals = signals_.handle();
-    mine.mailboxes = mailboxes_.handle();
+    mine.fields = memory.fields->handle(), mine.signals = signals_.handle();
     mine.extent[0] = layout.nx, mine.extent[1] = layout.ny, mine.extent[2] = layout.nz;
     mine.halo = layout.halo;
     for (int a = 0; a < 2; ++a)
-        mine.origin_bytes[a] = origin_bytes[std::size_t(a)];
+        mine.origin_bytes[a] = memory.origin_bytes[std::size_t(a)];
     current_bus_id(mine.bus_id);
     std::vector<LandingMessage> sent(faces.size(), mine);
-    for (std::size_t f = 0; f < faces.size(); ++f) {
+    for (std::size_t f = 0; f < faces.size(); ++f)
         sent[f].slot = faces[f].direction;
-        sent[f].has_mailbox = faces[f].mailbox_bytes > 0;
-        for (int a = 0; a < 2; ++a)
-            sent[f].mailbox_offset[a] = mailbox_offset_[f][std::size_t(a)];
-    }
-    link(faces, linked, swap_landing(cart, faces, linked, sent), fields);
+    link(faces, linked, swap_landing(cart, faces, linked, sent), *memory.fields);
 }
 
 void PeerLinks::link(const std::vector<Face>& faces, const std::vector<bool>& linked,
@@ -202,18 +187,14 @@ void PeerLinks::link(const std::vector<Face>& faces, const std::vector<bool>& li
             reach_gpu(m.bus_id, faces[f].peer);
             mapped_.emplace_back(m.fields, fields);
             mapped_.emplace_back(m.signals, signals_);
-            mapped_.emplace_back(m.mailboxes, mailboxes_);
-            found = mapped_of.emplace(faces[f].peer, mapped_.size() - 3).first;
+            found = mapped_of.emplace(faces[f].peer, mapped_.size() - 2).first;
         }
         char* their_fields = static_cast<char*>(mapped_[found->second].data());
         auto* their_words = static_cast<unsigned*>(mapped_[found->second + 1].data());
-        char* their_mailboxes = static_cast<char*>(mapped_[found->second + 2].data());
         Landing& l = landing_[f];
         l.layout = Layout(m.extent[0], m.extent[1], m.extent[2], m.halo);
-        for (int a = 0; a < 2; ++a) {
+        for (int a = 0; a < 2; ++a)
             l.origin[std::size_t(a)] = their_fields + m.origin_bytes[a];
-            if (m.has_mailbox) l.mailbox[std::size_t(a)] = their_mailboxes + m.mailbox_offset[a];
-        }
         if (!epochs_.add(their_words + m.slot, words + faces[f].direction))
             fatal("--comm peer: more linked faces than a step's count table holds");
     }
@@ -224,7 +205,7 @@ PeerLinks::~PeerLinks() {
     MPI_Barrier(cart_); // no error check in a destructor: a failed barrier ends the job anyway
 }
 
-void PeerLinks::reset_counts() {
+void PeerLinks::restart_counts() {
     const std::vector<unsigned> zeros(kSignalWords, 0u);
     copy(signals_.data(), zeros.data(), zeros.size() * sizeof(unsigned));
 }

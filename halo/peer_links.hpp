@@ -1,20 +1,19 @@
-// --comm peer's links to the neighbours on this node: their fields, step
-// counts and mailboxes mapped into this process, so that the boundary
-// update stores this rank's faces straight into their halos (the fused
-// pack's sinks, pointed at them; x faces, rows of R cells, whole into a
-// mailbox the neighbour unpacks) and raises its step count in their memory
-// (kernels/epochs.hpp). No pack, no message; faces to ranks on other nodes
-// still go by MPI (HaloExchange keeps those).
+// --comm peer's links to the neighbours on this node (a LinkPath,
+// link_path.hpp): their fields and step counts mapped into this process,
+// so that the update kernels store this rank's faces straight into their
+// halos and raise its step count in their memory (kernels/epochs.hpp).
+// Faces to ranks on other nodes still go by MPI (face_routes.hpp).
 //
 // Made once, collectively: the node's ranks exchange, per linked face, the
-// handles of their three segments, where each time level's origin and the
-// face's mailbox lie in them, their layout and which step-count slot is
-// theirs to raise. Peer access between two GPUs is enabled explicitly (HIP
-// long ignored the lazy flag).
+// handles of their two segments, where each time level's origin lies in
+// them, their layout and which step-count slot is theirs to raise. Peer
+// access between two GPUs is enabled explicitly (HIP long ignored the
+// lazy flag).
 #pragma once
 
 #include "epochs.hpp"
 #include "layout.hpp"
+#include "link_path.hpp"
 #include "mpi_util.hpp"
 #include "node_memory.hpp"
 
@@ -34,49 +33,25 @@ struct PeerReach {
 };
 PeerReach peer_reach(MPI_Comm comm);
 
-class PeerLinks {
+// --comm peer's link path (link_path.hpp): each neighbour on the node
+// mapped once (its fields and its count words), the counts raised and
+// awaited by one-thread kernels (kernels/epochs.hpp).
+class PeerLinks final : public LinkPath {
 public:
-    // A face this rank sends towards `direction` (decomposition.hpp's index)
-    // to `peer` (a rank of `cart`, never this one).
-    // `mailbox_bytes`: a buffer per time level that the neighbour's
-    // cells for this face land in whole, for this rank to unpack (0: none,
-    // the neighbour stores straight into the halo).
-    struct Face {
-        int direction = 0, peer = 0;
-        std::size_t mailbox_bytes = 0;
-    };
-    // Where a linked face's cells land: the neighbour's layout and the
-    // origin of each of its time levels, as mapped here, and its mailbox
-    // for this face, if it has one. The neighbour's arrays are indexed as
-    // this rank's: the one p(t_n+1) is written into.
-    struct Landing {
-        Layout layout;
-        std::array<char*, 2> origin{};
-        std::array<char*, 2> mailbox{};
-    };
-    // `fields`: this rank's segment of both time levels, whose origins lie
-    // `origin_bytes` into it; `node`: the communicator it was made over
-    // (split_node). Collective over `cart`.
-    PeerLinks(MPI_Comm cart, MPI_Comm node, const std::vector<Face>& faces, const Layout& layout,
-              const NodeSegment& fields, const std::array<std::size_t, 2>& origin_bytes);
+    // Collective over `cart`.
+    PeerLinks(MPI_Comm cart, const LinkMemory& memory, const std::vector<Face>& faces,
+              const Layout& layout);
     // Unmaps every neighbour, then waits for the node's other ranks to have
     // done so, so that no segment is freed while mapped elsewhere.
-    ~PeerLinks();
+    ~PeerLinks() override;
     PeerLinks(const PeerLinks&) = delete;
     PeerLinks& operator=(const PeerLinks&) = delete;
 
-    // Whether face `f` (an index into the faces given) is on this node.
-    bool linked(std::size_t f) const { return landing_[f].origin[0] != nullptr; }
-    const Landing& landing(std::size_t f) const { return landing_[f]; }
-    // This rank's mailbox for face f and time level `array` (Face::mailbox_bytes).
-    char* mailbox(std::size_t f, int array) const {
-        return static_cast<char*>(mailboxes_.data()) + mailbox_offset_[f][std::size_t(array)];
-    }
-    int links() const { return epochs_.count; }
-    const EpochLinks& epochs() const { return epochs_; }
-    // Zeroes this rank's counts, with every rank of `cart` settled (no raise
-    // in flight); the caller holds a barrier before and after.
-    void reset_counts();
+    bool linked(std::size_t f) const override { return landing_[f].origin[0] != nullptr; }
+    const Landing& landing(std::size_t f) const override { return landing_[f]; }
+    void await(Stream& stream) override { launch_await_epochs(epochs_, stream); }
+    void signal(Stream& stream) override { launch_raise_epochs(epochs_, stream); }
+    void restart_counts() override;
 
     struct LandingMessage; // what ranks tell each other across a face (peer_links.cpp)
 
@@ -86,9 +61,8 @@ private:
     void link(const std::vector<Face>& faces, const std::vector<bool>& linked,
               const std::vector<LandingMessage>& got, const NodeSegment& fields);
     MPI_Comm cart_;
-    NodeSegment signals_, mailboxes_;
-    std::vector<std::array<std::size_t, 2>> mailbox_offset_; // by face, in mailboxes_
-    std::vector<MappedSegment> mapped_; // of neighbours: fields, signals, mailboxes, per neighbour
+    NodeSegment signals_;
+    std::vector<MappedSegment> mapped_; // of neighbours: fields, signals, per neighbour
     std::vector<Landing> landing_;
     EpochLinks epochs_;
 };

@@ -240,19 +240,25 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     // stored there. Inside the walk the store pushed the slab kernel past
     // its registers on ROCm 6.4 (performance-history.md, item 34).
     if constexpr (Sinks)
-        if (x_stores)
+        if (x_stores && sinks->count > 0)
             sinks->copy(out, Box{max(i, box.x0), min(i + L, box.x1), j0, min(j0 + Rows, box.y1),
                                  k_first, k_last});
 }
 
+// The one-box kernel. The wave update also stores the faces it computes
+// into `sinks` (none: count 0), so that one launch over the whole box
+// serves a step whose faces go to neighbours on the node or to the rank's
+// own halos (halo/face_routes.hpp): the stores spread over the whole run.
 template <int R, class T, bool Wave, int Rows, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
-                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
-    fused_walk<R, T, Wave, Rows, SyncRing>(p, out, vel, box, c, sponge, groups, window,
-                                           {int(blockDim.x), int(blockDim.y), int(threadIdx.x),
-                                            int(threadIdx.y), int(blockIdx.x), int(blockIdx.y),
-                                            int(blockIdx.z)});
+                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
+                 FaceSinks<T> sinks) {
+    fused_walk<R, T, Wave, Rows, SyncRing, Wave>(
+        p, out, vel, box, c, sponge, groups, window,
+        {int(blockDim.x), int(blockDim.y), int(threadIdx.x), int(threadIdx.y), int(blockIdx.x),
+         int(blockIdx.y), int(blockIdx.z)},
+        &sinks);
 }
 
 // The instantiation a launch shape runs: its rows per thread (only those
@@ -301,13 +307,13 @@ std::size_t fused_lds_bytes(const LaunchShape& t) {
 template <int R, class T, bool Wave>
 void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
-                  const LaunchShape& requested) {
+                  const LaunchShape& requested, const FaceSinks<T>& sinks = FaceSinks<T>{}) {
     if (box.empty()) return;
     const LaunchShape t = Wave ? wave_shape<R, T>(requested, p.layout, box)
                                : checked_shape<T>(requested, R, kFusedKernel<Wave>);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
-        p, out, vel, box, c, sponge, g.groups, t.window);
+        p, out, vel, box, c, sponge, g.groups, t.window, sinks);
     GPU_CHECK_LAUNCH();
 }
 

@@ -150,8 +150,8 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                      Stream& stream, const LaunchShape& shape) {
-    detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, shape);
+                      Stream& stream, const LaunchShape& shape, const FaceSinks<T>& sinks) {
+    detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, shape, sinks);
 }
 
 template <int R, class T>

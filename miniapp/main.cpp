@@ -86,11 +86,12 @@ long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
 }
 
 // --inject-fault short-fused-pack plants nothing where no rank's
-// slabs store a face (no fused pack: overlap off, a deeper halo, --pack
+// update stores a face (no fused pack: overlap off, a deeper halo, --pack
 // separate; or only z faces, which go in place), nor peer-wrong-face where
-// no rank has two linked faces of one shape (a face and its opposite: a
-// periodic axis, or three ranks along one); a --check that passes then
-// proves nothing: said, so it is not read as caught.
+// no rank stores two faces of one shape (a face and its opposite: a
+// periodic axis, or three ranks along one), nor peer-wrong-level where no
+// face is linked; a --check that passes then proves nothing: said, so it
+// is not read as caught.
 void warn_if_nothing_planted(const Simulation& sim, const TestAids& aids) {
     const struct {
         bool asked, planted;
@@ -101,8 +102,11 @@ void warn_if_nothing_planted(const Simulation& sim, const TestAids& aids) {
          "(" +
              fused_pack_needs() + "; z faces go in place)"},
         {aids.peer_wrong_face(), sim.wrong_face_planted(),
-         "--inject-fault peer-wrong-face plants nothing: no rank's boundary kernels store two "
-         "faces of one shape (a face and its opposite: a periodic axis, or three ranks along one)"},
+         "--inject-fault peer-wrong-face plants nothing: no rank's update stores two faces of one "
+         "shape (a face and its opposite: a periodic axis, or three ranks along one)"},
+        {aids.peer_wrong_level(), sim.wrong_level_planted(),
+         "--inject-fault peer-wrong-level plants nothing: no rank has a face linked to a "
+         "neighbour on its node (--comm peer)"},
         {aids.skip_slab_cell(), sim.slab_cell_planted(),
          "--inject-fault skip-slab-cell plants nothing: no rank updates boundary slabs (overlap "
          "off, or no neighbour)"},

@@ -8,6 +8,7 @@
 #include "report/timeline_file.hpp"
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
+#include "step/comm_choice.hpp"
 #include "step/halo_depth.hpp"
 #include "step/overlap.hpp"
 #include "thread_team.hpp"
@@ -70,11 +71,16 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
         const std::string table = binding_table(run.binding, MPI_COMM_WORLD);
         if (world_rank() == 0) std::printf("%s", table.c_str());
     }
-    // Overlap first (at the explicit depth, else 1), then the depth with it.
+    // The path first (peer or MPI's, where auto may try peer), then the
+    // overlap (at the explicit depth, else 1), then the depth with it.
+    CommDecision comm = choose_comm(context);
+    plan.comm_mode = comm.mode, plan.comm_reason = std::move(comm.reason);
+    plan.trials = std::move(comm.trials);
     OverlapDecision overlap = choose_overlap(context);
     plan.overlap = overlap.overlap, plan.overlap_reason = std::move(overlap.reason);
     plan.fused_pack = overlap.fused_pack, plan.pack_reason = std::move(overlap.pack_reason);
-    plan.trials = std::move(overlap.trials);
+    for (TrialRecord& trial : overlap.trials)
+        plan.trials.push_back(std::move(trial));
     HaloDepthChoice depth = choose_halo_depth(context, overlap.at_depth_one);
     plan.halo_depth = depth.depth, plan.halo_depth_reason = depth.reason;
     for (TrialRecord& trial : depth.trials)

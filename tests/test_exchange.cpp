@@ -5,14 +5,17 @@
 // global cell it stands for (wrapped along periodic axes), and no halo
 // cell may hold any other cell's value. Through the pack, MPI or the rank's own
 // messages, the fused pack's priming and the unpack, at depth 1 and 3,
-// fused and separate, GPU-aware (host memory on HOST) and staged. Run under
-// mpirun with 1 rank (periodic: every message the rank's own) and with 2.
+// fused and separate, GPU-aware (host memory on HOST) and staged; and the
+// linked route (--comm peer), whose priming stores each face straight into
+// the neighbour's halo. Run under mpirun with 1 rank (periodic: every
+// message the rank's own) and with 2.
 #include "decomposition.hpp"
-#include "halo_exchange.hpp"
+#include "face_routes.hpp"
 #include "halo_faults.hpp"
 #include "halo_plan.hpp"
 #include "memory.hpp"
 #include "mpi_util.hpp"
+#include "node_memory.hpp"
 
 #include <gtest/gtest.h>
 
@@ -111,33 +114,47 @@ int exchange_once(const Case& c, const std::array<int, 3>& grid, int radius, std
                   bool drop = false) {
     const Decomposition d = decompose(MPI_COMM_WORLD, grid, c.procs, c.periodic);
     const Layout L(d.local[0], d.local[1], d.local[2], c.depth * radius);
+    // Both time levels in one segment, which the node's ranks map for the
+    // linked route (the mini-app's own arrangement).
+    const bool peer = c.mode == CommMode::Peer;
+    const Communicator node(peer ? split_node(d.cart.get()) : MPI_COMM_NULL);
+    const std::size_t stride = (L.allocation() * sizeof(float) + 255) / 256 * 256;
+    const NodeSegment segment(2 * stride, node.get(), SegmentKind::Fields);
+    std::array<float*, 2> arrays{};
+    LinkMemory link{node.get(), &segment, {}};
     std::vector<float> host[2];
-    DeviceArray<float> arrays[2] = {DeviceArray<float>(L.allocation()),
-                                    DeviceArray<float>(L.allocation())};
     for (int level = 0; level < 2; ++level) {
+        arrays[std::size_t(level)] =
+            reinterpret_cast<float*>(static_cast<char*>(segment.data()) + level * stride);
+        link.origin_bytes[std::size_t(level)] =
+            std::size_t(reinterpret_cast<char*>(view_of(arrays[std::size_t(level)], L).origin) -
+                        static_cast<char*>(segment.data()));
         fill(host[level], d, L, level);
-        copy_to_device(arrays[level], host[level].data());
+        copy(arrays[std::size_t(level)], host[level].data(), L.allocation() * sizeof(float));
     }
-    const FieldView<float> field = view_of(arrays[0].data(), L);
-    const FieldView<float> previous = view_of(arrays[1].data(), L);
+    const FieldView<float> field = view_of(arrays[0], L);
+    const FieldView<float> previous = view_of(arrays[1], L);
     Stream halo_stream(StreamPriority::High);
-    HaloExchange<float> exchange(d, L, radius, c.depth, c.mode,
-                                 {arrays[0].data(), arrays[1].data()}, halo_stream, c.fused);
-    HaloFaults<float> faults(exchange, HaloFaultSet{false, drop, false});
-    if (c.fused) exchange.prime(field, halo_stream);
+    FaceRoutes<float> routes(d, L, radius, c.depth, c.mode, arrays, halo_stream, c.fused, link);
+    HaloExchange<float>& exchange = routes.messages();
+    HaloFaults<float> faults(routes, HaloFaultSet{false, drop, false});
+    if (c.fused || peer) routes.prime(field, halo_stream);
     exchange.begin(field, previous, 0);
     exchange.pack(field, previous, false);
     exchange.post();
     exchange.wait();
     exchange.unpack(field, previous, false);
-    faults.after_unpack(field, previous);
+    faults.after_unpack(field, previous, halo_stream);
+    faults.before_update(field, previous, halo_stream);
     halo_stream.synchronize();
+    MPI_Barrier(MPI_COMM_WORLD); // every neighbour's stores are in
     const std::vector<HaloMessage> plan = plan_halo_messages(d, L, radius, c.depth);
     int wrong = 0;
     for (int level = 0; level < (c.depth > 1 ? 2 : 1); ++level) {
-        copy_to_host(host[level].data(), arrays[level]);
+        copy(host[level].data(), arrays[std::size_t(level)], L.allocation() * sizeof(float));
         wrong += wrong_cells(host[level], d, L, filled_by_plan(plan, L, level), level, first);
     }
+    MPI_Barrier(MPI_COMM_WORLD); // no rank unmaps a segment another still reads
     return wrong;
 }
 
@@ -150,8 +167,10 @@ TEST(Exchange, EveryHaloCellHoldsItsGlobalCell) {
         for (const bool periodic : {true, false})
             for (const int depth : {1, 3})
                 for (const bool fused : {false, true})
-                    for (const CommMode mode : {CommMode::GpuAware, CommMode::Staged}) {
+                    for (const CommMode mode :
+                         {CommMode::GpuAware, CommMode::Staged, CommMode::Peer}) {
                         if (fused && (depth > 1 || mode == CommMode::Staged)) continue;
+                        if (mode == CommMode::Peer && (depth > 1 || !fused)) continue;
                         const Case c{procs, {periodic, periodic, periodic}, depth, fused, mode};
                         std::string first;
                         EXPECT_EQ(exchange_once(c, {13 * procs[0], 11 * procs[1], 9 * procs[2]}, 2,
@@ -162,11 +181,14 @@ TEST(Exchange, EveryHaloCellHoldsItsGlobalCell) {
 }
 
 // The check can fail: a received face zeroed in the unpack (drop-face) is
-// found, at depth 1 and 3. (With the fused pack drop-face strikes in
-// before_boundary, which a step calls before its boundary update.)
+// found, at depth 1 and 3; and a face the linked route stored, zeroed
+// where a step's first update would read it (before_update).
 TEST(Exchange, APlantedDroppedFaceIsFound) {
-    for (const int depth : {1, 3}) {
-        const Case c{{world_size(), 1, 1}, {true, true, true}, depth, false, CommMode::GpuAware};
+    const Case cases[] = {{{world_size(), 1, 1}, {true, true, true}, 1, false, CommMode::GpuAware},
+                          {{world_size(), 1, 1}, {true, true, true}, 3, false, CommMode::GpuAware},
+                          {{world_size(), 1, 1}, {false, false, false}, 1, true, CommMode::Peer}};
+    for (const Case& c : cases) {
+        if (world_size() == 1 && !c.periodic[0]) continue; // no face at all
         std::string first;
         const int wrong = exchange_once(c, {13 * world_size(), 11, 9}, 2, first, true);
         int total = 0;

@@ -15,10 +15,11 @@
 namespace stencil {
 namespace {
 
-ScheduleInputs inputs(bool overlap, bool moves_data, bool host_between, bool deep = false) {
+ScheduleInputs inputs(bool overlap, bool messages, bool host_between, bool deep = false,
+                      bool links = false) {
     ScheduleInputs in;
-    in.overlap = overlap, in.moves_data = moves_data, in.host_between = host_between;
-    in.pack_reaches_interior = deep;
+    in.overlap = overlap, in.messages = messages, in.host_between = host_between;
+    in.pack_reaches_interior = deep, in.links = links;
     return in;
 }
 
@@ -47,6 +48,24 @@ TEST(StepPhases, NothingToExchangeStaysOnCompute) {
               "begin@host whole@compute source@compute");
 }
 
+// Every face a rank's own or linked on the node: one update a step, after
+// the neighbours' last step and before this rank's is raised.
+TEST(StepPhases, LinkedFacesAloneMakeOneKernelAStep) {
+    EXPECT_EQ(describe(step_phases(inputs(false, false, false, false, true), 0)),
+              "begin@host await@compute whole@compute source@compute signal@compute");
+}
+
+// Faces off the node still travel: the wait comes first, so that both
+// streams follow it, and the raise last, after every store.
+TEST(StepPhases, LinkedAndMessageFacesWaitFirstAndSignalLast) {
+    EXPECT_EQ(describe(step_phases(inputs(true, true, true, false, true), 0)),
+              "begin@host await@compute fork@compute pack@halo interior@compute post@host "
+              "wait@host unpack@halo boundary@halo join@compute source@compute signal@compute");
+    EXPECT_EQ(describe(step_phases(inputs(false, true, true, false, true), 0)),
+              "begin@host await@compute fork@compute pack@halo post@host wait@host unpack@halo "
+              "whole@halo join@compute source@compute signal@compute");
+}
+
 TEST(StepPhases, DeepPackFencesTheInterior) {
     EXPECT_EQ(describe(step_phases(inputs(true, true, true, true), 0)),
               "begin@host fork@compute pack@halo join@compute interior@compute post@host "
@@ -72,21 +91,30 @@ std::size_t position(const std::vector<Phase>& s, PhaseKind kind) {
 
 // Every combination: the orderings the bitwise equality with one domain
 // rests on.
+ScheduleInputs inputs_of(int mask) {
+    return inputs(mask & 1, mask & 2, (mask & 2) && (mask & 4), mask & 8, mask & 16);
+}
+
 TEST(StepPhases, EveryScheduleKeepsTheOrderingRules) {
-    for (int mask = 0; mask < 16; ++mask) {
-        const ScheduleInputs in = inputs(mask & 1, mask & 2, (mask & 2) && (mask & 4), mask & 8);
+    for (int mask = 0; mask < 32; ++mask) {
+        const ScheduleInputs in = inputs_of(mask);
         const auto s = step_phases(in, 0);
         SCOPED_TRACE(describe(s));
         const std::size_t n = s.size();
         EXPECT_EQ(s.front().kind, PhaseKind::Begin);
-        EXPECT_EQ(s.back().kind, PhaseKind::Source);
+        EXPECT_EQ(s.back().kind, in.links ? PhaseKind::Signal : PhaseKind::Source);
         EXPECT_EQ(s.back().lane, Lane::Compute);
+        if (in.links) { // the wait before anything else, on the stream the halo stream forks from
+            EXPECT_EQ(s[1].kind, PhaseKind::Await);
+            EXPECT_EQ(s[1].lane, Lane::Compute);
+            EXPECT_EQ(s[n - 2].kind, PhaseKind::Source);
+        }
         const std::size_t update =
             std::min(position(s, PhaseKind::Boundary), position(s, PhaseKind::Whole));
         ASSERT_LT(update, n);
         EXPECT_EQ(position(s, PhaseKind::Interior) < n, in.overlap);
-        EXPECT_EQ(position(s, PhaseKind::Pack) < n, in.moves_data);
-        if (in.moves_data) {
+        EXPECT_EQ(position(s, PhaseKind::Pack) < n, in.messages);
+        if (in.messages) {
             EXPECT_LT(position(s, PhaseKind::Fork), position(s, PhaseKind::Pack));
             EXPECT_LT(position(s, PhaseKind::Pack), position(s, PhaseKind::Post));
             EXPECT_LT(position(s, PhaseKind::Unpack), update); // the shell reads the halos
@@ -98,7 +126,7 @@ TEST(StepPhases, EveryScheduleKeepsTheOrderingRules) {
             }
             EXPECT_LT(last_halo, last_join);
         }
-        if (in.overlap && in.moves_data) { // the interior runs while the halos travel
+        if (in.overlap && in.messages) { // the interior runs while the halos travel
             EXPECT_LT(position(s, PhaseKind::Interior), position(s, PhaseKind::Post));
         }
     }
@@ -135,26 +163,20 @@ TEST(GraphRuns, StreamOrderedStepsAreOneGraph) {
               "[interior source]@compute ");
 }
 
-// The fused pack with every face the rank's own: no exchange phase, and the
-// shell on the halo stream beside the interior, joined before the source
-// (which the shell's copies of the source cell need too).
-TEST(StepPhases, HalosReadyRunTheShellFirst) {
-    ScheduleInputs in = inputs(true, false, false);
-    in.halos_ready = true;
-    EXPECT_EQ(describe(step_phases(in, 0)),
-              "begin@host fork@compute interior@compute boundary@halo join@compute "
-              "source@compute");
-    EXPECT_EQ(describe_runs(step_phases(in, 0)),
-              "(begin) [fork interior boundary join source]@compute ");
-    in.overlap = false; // no slabs to store the faces: the plain whole-box step
-    EXPECT_EQ(describe(step_phases(in, 0)), "begin@host whole@compute source@compute");
+// The one-kernel step of linked faces replays as one graph, and with
+// messages the wait joins the first graph.
+TEST(GraphRuns, TheLinkedStepIsOneGraph) {
+    EXPECT_EQ(describe_runs(step_phases(inputs(false, false, false, false, true), 0)),
+              "(begin) [await whole source signal]@compute ");
+    EXPECT_EQ(describe_runs(step_phases(inputs(true, true, true, false, true), 0)),
+              "(begin) [await fork pack interior]@compute+join (post) (wait) [unpack "
+              "boundary]@halo (join) (source) (signal) ");
 }
 
 TEST(GraphRuns, CoverEveryPhaseOnceAndCaptureNoHostPhase) {
-    for (int mask = 0; mask < 16; ++mask)
+    for (int mask = 0; mask < 32; ++mask)
         for (int ring_step = 0; ring_step < 2; ++ring_step) {
-            const auto s = step_phases(
-                inputs(mask & 1, mask & 2, (mask & 2) && (mask & 4), mask & 8), ring_step);
+            const auto s = step_phases(inputs_of(mask), ring_step);
             SCOPED_TRACE(describe(s));
             std::size_t next = 0;
             for (const PhaseRun& r : graph_runs(s)) {
@@ -208,17 +230,24 @@ TEST(PlantedPhases, FaultsStrikeWhereTheyMust) {
               "begin fork fault#1 pack interior post wait unpack boundary join source");
     EXPECT_EQ(planted(mpi, aids_of("drop-face", false), false),
               "begin fork pack interior post wait unpack fault#2 boundary join source");
-    // Fused pack: and before the slabs, which fill the rank's own halos (#3).
+    // Fused pack: and before the first update, which stores the rank's own
+    // halos (#3), on compute ahead of the fork.
     EXPECT_EQ(planted(mpi, aids_of("drop-face", true), true),
-              "begin fork fault#1 pack interior post wait unpack fault#3 boundary join source");
+              "begin fault#3 fork fault#1 pack interior post wait unpack fault#2 boundary join "
+              "source");
     // early-boundary: the slabs right after the fork.
     EXPECT_EQ(planted(mpi, aids_of("early-boundary", false), false),
               "begin fork boundary pack interior post wait unpack join source");
-    // A rank alone on a periodic box with the fused pack: no pack, still #3.
-    ScheduleInputs alone = inputs(true, false, false);
-    alone.halos_ready = true;
-    EXPECT_EQ(planted(alone, aids_of(nullptr, true), true),
-              "begin fork interior fault#3 boundary join source");
+    // A rank alone on a periodic box with the fused pack: one kernel, still #3.
+    const ScheduleInputs alone = inputs(false, false, false);
+    EXPECT_EQ(planted(alone, aids_of(nullptr, true), true), "begin fault#3 whole source");
+    // The linked route's races: the wait left out, or the raise before the
+    // stores, with the update held back (#4) where the ranks but 0 run it.
+    const ScheduleInputs linked = inputs(false, false, false, false, true);
+    EXPECT_EQ(planted(linked, aids_of("peer-skip-wait", false), true),
+              "begin fault#4 whole source signal");
+    EXPECT_EQ(planted(linked, aids_of("peer-early-signal", false), true),
+              "begin await signal fault#4 whole source");
     // A deep halo's ring step exchanges nothing: nothing planted.
     std::vector<Phase> ring = step_phases(mpi, 1);
     plant_in_schedule(ring, aids_of("drop-face", true), false);

@@ -67,17 +67,23 @@ R = 3, 3.4 at R = 4, 2.7 at R = 8.)md"},
 are damped), or a sponge wider than half an axis, get a `warning:` line.)md"},
     {"--periodic",
      R"md(Past the last plane is the first. A rank exchanges with its neighbour
-across a periodic axis (itself where it is alone along it) through the
-same pack, exchange and unpack as any other face; weak-scaling studies get
-the same work on every rank. A sponge has no edge to absorb at there:
-`--sponge` with `--periodic` is refused.)md"},
+across a periodic axis as across any other face; weak-scaling studies get
+the same work on every rank. Where a rank is alone along the axis it is
+its own neighbour: the update that computes a face also stores it into
+the halo across the box (the fused pack), or the exchange copies it
+there, never through MPI; a rank alone on a periodic box then runs one
+kernel a step, with `--comm none` too. A sponge has no edge to absorb at
+there: `--sponge` with `--periodic` is refused.)md"},
     {"--comm",
      R"md(- `auto` is gpu-aware when the MPI library says it can take device
   pointers (Open MPI `MPIX_Query_{cuda,rocm}_support`, MPICH
   `MPIX_GPU_query_support`, Cray `MPICH_GPU_SUPPORT_ENABLED`), else staged
   through pinned host memory. `STENCIL_GPU_AWARE_MPI=1/0` overrides the
   detection; `--comm gpu-aware` on an MPI library that is not GPU-aware is
-  refused.
+  refused. Where every rank reaches the GPUs of its node, `auto` also
+  times `peer` against that path on the run's own steps and takes it where
+  it is faster by 2% and by more than the trials' spread; the report says
+  both times.
 - An Open MPI configured without `--with-rocm` (or `--with-cuda`), such as
   Debian's, answers 0, so `--comm auto` stages through host memory, and the
   report says so: "Open MPI was built without ROCm (MPIX_ROCM_AWARE_SUPPORT
@@ -89,25 +95,31 @@ the same work on every rank. A sponge has no edge to absorb at there:
   mpirun -np 1 ./probe`.
 - `nccl` runs NCCL (CUDA) or RCCL (HIP) on the halo stream, where CMake
   found the library (docs/BUILDING.md).
-- `peer`: the boundary kernels store each face straight into the halo of a
-  neighbour on the same node (GPU memory mapped by IPC; on the HOST back-end
-  an MPI shared-memory window), and step counts raised on the device order
-  the ranks: no pack, unpack or message, and with every face on the node no
-  host between steps. Faces to other nodes go by GPU-aware MPI. It needs
-  overlap on and halo depth 1 (`auto` resolves to them) and every GPU of a
-  node visible to every rank. Faster than MPI for small boxes, slower at
-  512^3 per GPU (docs/PERFORMANCE.md), so `auto` does not take it.
-  `STENCIL_NODE_RANKS=N` treats blocks of N ranks as nodes, to try faces
-  that leave the node on one machine.
-- `none` moves no halos: one GPU's arithmetic alone.)md"},
+- `peer`: the update kernel that computes a face cell also stores it
+  straight into the halo of a neighbour on the same node (GPU memory mapped
+  by IPC; on the HOST back-end an MPI shared-memory window), and step
+  counts raised on the device order the ranks: no pack, unpack, slab or
+  message. A rank whose faces are all on its node runs one kernel a step,
+  replayed as one graph with the wait and the raise. Faces to other nodes
+  go by GPU-aware MPI, behind the interior (overlap on, with slabs only at
+  those faces) or before one whole-box update (off), as `--overlap` says.
+  It needs halo depth 1 and the fused pack (`--halo-depth K` > 1 and
+  `--pack separate` are refused) and every GPU of a node visible to every
+  rank. `STENCIL_NODE_RANKS=N` treats blocks of N ranks as nodes, to try
+  faces that leave the node on one machine.
+- `none` moves no message: one GPU's arithmetic alone. A rank's own
+  periodic faces are no messages and are kept.)md"},
     {"--overlap",
      R"md(On: the interior kernel runs while the halos travel, then the shell
 of slabs next to the halos. Off: the exchange first, then one whole-box
 kernel. `auto` times both on the run's own steps in the warm-up (at the
 explicit `--halo-depth`, else at 1, before the depth is chosen) and keeps
 on unless off is more than 2% faster. On the HOST back-end, with
-`--comm none` or without neighbours it is on. The report says which ran
-and why. Results are bit-identical either way.)md"},
+`--comm none` or without neighbours it is on. Where no face travels as a
+message (a rank alone on a periodic box, or `--comm peer` on one node)
+there is nothing to hide: one whole-box update a step stores every face,
+whatever `--overlap` says. The report says which ran and why. Results are
+bit-identical either way.)md"},
     {"--pack",
      R"md(Fused: the boundary kernels, as they write the owned faces, also
 store them into the next exchange's send buffers (and a rank's own faces
@@ -344,8 +356,8 @@ abort path or the write checks. `late-rank=N` is caught by the timing: the
 reported step time must not hold rank N's 2 s. `peer-skip-wait` and
 `peer-early-signal` are races made certain by holding back the other
 ranks' stores: where some faces also go by MPI (`STENCIL_NODE_RANKS`), the
-messages order the ranks too and may hide them. `peer-wrong-face` and
-`short-fused-pack` warn where they plant nothing; `skip-slab-cell` plants
+messages order the ranks too and may hide them. `peer-wrong-face`,
+`peer-wrong-level` and `short-fused-pack` warn where they plant nothing; `skip-slab-cell` plants
 nothing where a rank has no boundary slabs (`--overlap off`, or no
 neighbour).)md"},
 };

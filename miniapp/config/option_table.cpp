@@ -96,8 +96,9 @@ const OptionSpec kOptions[] = {
 
     {"Execution", "--comm", comm_words(),
      "halo exchange (default auto: gpu-aware when the MPI library\n"
-     "reports GPU support, else staged; nccl where built; peer stores\n"
-     "faces into the halos of ranks on the same node)",
+     "reports GPU support, else staged, or peer where timed faster;\n"
+     "nccl where built; peer: the update stores faces into the halos of\n"
+     "ranks on the same node)",
      [](S& s, const char* n, V v) { s.config.comm = comm_choice(v, n); }},
     {"Execution", "--overlap", "auto|on|off",
      "overlap the exchange with the interior kernel (default auto:\n"
@@ -248,14 +249,15 @@ const OptionSpec kOptions[] = {
      [](S& s, const char*, V) { s.config.aids.set_poison_halo(); }},
     {"Testing aids", "--inject-fault",
      "drop-face|short-ring|short-fused-pack|early-boundary|peer-skip-wait|"
-     "peer-early-signal|peer-wrong-face|skip-slab-cell|nan|fail-rank=N|late-rank=N|"
-     "write-error",
+     "peer-early-signal|peer-wrong-face|peer-wrong-level|skip-slab-cell|nan|"
+     "fail-rank=N|late-rank=N|write-error",
      "plant a bug: zero a received face; update the ghost ring of deep\n"
      "halos one cell short; store the fused pack's first face one cell\n"
      "short; launch the boundary slabs before their halos arrive;\n"
      "--comm peer: skip the wait for the neighbours, or tell them before\n"
      "the faces are stored (ranks but 0 storing 20 ms late), or store a\n"
-     "face into the wrong neighbour's halo; leave one boundary slab cell\n"
+     "face into the wrong neighbour's halo, or into the time level it\n"
+     "still reads; leave one boundary slab cell\n"
      "as it was before the slabs' update; put a NaN at the source at\n"
      "step 3; make rank N fail at step 3; hold rank N back 2 s before the\n"
      "timed steps; the last rank's part of the 2nd snapshot meets a full\n"

@@ -37,10 +37,9 @@ std::string size_problem(const std::array<long long, 3>& grid) {
     return {};
 }
 
-// "" or why the options leave --comm peer nothing to store from: the
-// boundary slabs store the faces, at depth 1, with overlap on.
+// "" or why the options leave --comm peer nothing it can do: the update
+// kernels store the faces every step (the fused pack, halo depth 1).
 std::string peer_problem(const Options& o) {
-    if (o.overlap == OverlapChoice::Off) return "--overlap off";
     if (o.pack == PackChoice::Separate) return "--pack separate";
     if (o.halo_depth > 1) return "--halo-depth " + std::to_string(o.halo_depth);
     return {};
@@ -80,31 +79,46 @@ std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerRea
                       RunPlan& plan) {
     const CommChoice choice = o.comm;
     const std::string peer_stops = peer_problem(o);
+    plan.one_node = reach.one_node;
     if (!choice.automatic) {
         const PathRequest asked = request_path(choice.mode, aware);
         if (!asked.problem.empty()) return asked.problem;
         if (choice.mode == CommMode::Peer && !peer_stops.empty())
-            return "--comm peer stores the faces from the boundary kernels, at halo depth 1 with "
-                   "overlap on; " +
+            return "--comm peer stores the faces from the update kernels, every step (the fused "
+                   "pack, halo depth 1); " +
                    peer_stops + " leaves none";
         if (choice.mode == CommMode::Peer && !reach.one_node && !aware.supported)
             return "--comm peer: faces to other nodes need a GPU-aware MPI (" + aware.reason + ")";
         plan.comm_mode = choice.mode, plan.comm_reason = asked.reason;
         return {};
     }
-    // Peer is not taken by auto: at 512^3 per GPU its x faces, rows of R
-    // cells stored across the link, made the step slower than MPI's (two
-    // and four H200s, docs/PERFORMANCE.md), and auto must never be slower.
+    // Auto: MPI's path, against which the peer path is timed
+    // (step/comm_choice.hpp) where it can run at all.
     const bool aware_mpi = aware.supported;
+    int ranks = 1;
+    for (const int p : plan.procs)
+        ranks *= p;
     const std::string why_not =
-        !reach.reachable ? reach.why
-        : !peer_stops.empty()
-            ? peer_stops + " leaves the slabs nothing to store"
-            : "only when asked (--comm peer): faster with small boxes, slower at 512^3 per GPU";
+        !reach.reachable                ? reach.why
+        : ranks == 1                    ? "one rank: its faces are its own"
+        : !peer_stops.empty()           ? peer_stops + " leaves the update nothing to store"
+        : !reach.one_node && !aware_mpi ? "faces to other nodes need a GPU-aware MPI"
+                                        : "";
     plan.comm_mode = aware_mpi ? CommMode::GpuAware : CommMode::Staged;
-    plan.comm_reason = std::string("auto: ") + (aware_mpi ? "" : "staged, since ") + aware.reason +
-                       "; not peer: " + why_not;
+    plan.comm_reason = std::string("auto: ") + (aware_mpi ? "" : "staged, since ") + aware.reason;
+    if (why_not.empty())
+        plan.peer_trial = "every rank reaches the GPUs of its node";
+    else
+        plan.comm_reason += "; not peer: " + why_not;
     return {};
+}
+
+bool every_face_stored(const Options& o, const RunPlan& plan) {
+    int ranks = 1;
+    for (const int p : plan.procs)
+        ranks *= p;
+    const bool fused = o.pack != PackChoice::Separate && o.halo_depth <= 1;
+    return fused && (ranks == 1 || (plan.comm_mode == CommMode::Peer && plan.one_node));
 }
 
 } // namespace stencil

@@ -34,6 +34,11 @@ struct RunPlan {
     std::array<int, 3> procs{1, 1, 1}; // the process grid
     CommMode comm_mode = CommMode::Staged;
     std::string comm_reason; // why this halo path (the report says)
+    // Whether every rank of the job is on one node (peer_reach), and, for
+    // --comm auto, why the link path may be tried against MPI's ("" where
+    // it may not; step/comm_choice.hpp times the two).
+    bool one_node = false;
+    std::string peer_trial;
     // One exchange of a halo halo_depth*R deep every halo_depth steps
     // (step/halo_depth.hpp), and why (the report says).
     int halo_depth = 1;
@@ -64,8 +69,14 @@ struct RunPlan {
 std::string plan_grids(const Options& o, int ranks, RunPlan& plan);
 
 // The halo path for --comm, and why, into `plan`; "" or why it cannot be
-// had. `reach`: whether auto may take the peer path (peer_links.hpp).
+// had. `reach`: whether auto may try the peer path (peer_links.hpp).
 std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerReach& reach,
                       RunPlan& plan);
+
+// Whether no face of any rank travels as a message, so that every step is
+// one update that stores each face where it is read next: every face is a
+// rank's own (one rank) or linked on its node (--comm peer, one node), at
+// halo depth 1 with the fused pack (face_routes.hpp).
+bool every_face_stored(const Options& o, const RunPlan& plan);
 
 } // namespace stencil

@@ -64,8 +64,8 @@ void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Repor
     r.halo_ms = sum_halo / ranks;
     r.unhidden_why = r.plan.comm_mode == CommMode::None ? "--comm none"
                      : sum_halo == 0 && r.plan.comm_mode == CommMode::Peer
-                         ? "--comm peer: the boundary kernels store the faces, and the wait "
-                           "for the neighbours runs beside the interior"
+                         ? "--comm peer: the update kernels store the faces into the "
+                           "neighbours' halos; nothing travels as a message"
                      : sum_halo == 0       ? "nothing exchanged"
                      : !r.plan.overlap     ? "overlap off"
                      : r.backend == "HOST" ? "the HOST back-end runs the phases in order"
@@ -181,10 +181,10 @@ void print_problem(const Report& r) {
                 r.halo_depth, r.plan.halo_depth_reason.c_str(), r.halo_depth,
                 r.halo_depth == 1 ? "" : "s", 100 * r.redundant_share);
     if (r.self_faces > 0)
-        std::printf(
-            "  %d of rank 0's %d halo messages are to itself (periodic): copied on the device, "
-            "not sent\n",
-            r.self_faces, r.faces);
+        std::printf("  %d of rank 0's %d halo messages are to itself (periodic): %s, not sent\n",
+                    r.self_faces, r.faces,
+                    r.fused_pack_applies ? "stored across the box by the update"
+                                         : "copied on the device");
     if (r.plan.comm_mode == CommMode::Peer)
         std::printf("  rank 0's faces: %s%s\n",
                     r.face_routes.empty() ? "none" : r.face_routes.c_str(),

@@ -9,29 +9,22 @@ std::vector<Phase> step_phases(const ScheduleInputs& in, int ring_step) {
     if (ring_step > 0) return {{K::Interior, Lane::Compute}, {K::Source, Lane::Compute}};
 
     std::vector<Phase> s{{K::Begin, Lane::Host}};
-    if (in.halos_ready && in.overlap) {
-        // The shell beside the interior on the high-priority halo stream,
-        // launched after it: launched first, its slabs held SMs the whole
-        // interior then waited for, and the step was slower (H100, 256^3:
-        // interior 181 us instead of 137; docs/performance-history.md).
-        s.insert(s.end(), {{K::Fork, Lane::Compute}, {K::Interior, Lane::Compute}});
-        if (in.links_peers) s.push_back({K::Await, Lane::Halo});
-        s.insert(s.end(),
-                 {{K::Boundary, Lane::Halo}, {K::Join, Lane::Compute}, {K::Source, Lane::Compute}});
-        if (in.links_peers) s.push_back({K::Signal, Lane::Compute});
-        return s;
-    }
-    if (in.moves_data) {
+    // Linked neighbours store into this rank's halos, and it into theirs,
+    // only once both have finished the step before (kernels/epochs.hpp):
+    // first, on compute, so that the halo stream's work forks after it.
+    if (in.links) s.push_back({K::Await, Lane::Compute});
+    if (in.messages) {
         // After the previous step, whose last work is on the compute stream.
         s.push_back({K::Fork, Lane::Compute});
         s.push_back({K::Pack, Lane::Halo});
         if (in.overlap && in.pack_reaches_interior) s.push_back({K::Join, Lane::Compute});
     }
     // Enqueued before Post, where the host waits for the pack: the interior
-    // reads only owned cells of p and writes p_next, which the exchange
-    // never touches, so the device need not idle while the host posts.
+    // reads only owned cells of p and halos already in, and writes p_next,
+    // which the exchange never touches, so the device need not idle while
+    // the host posts.
     if (in.overlap) s.push_back({K::Interior, Lane::Compute});
-    if (in.moves_data) {
+    if (in.messages) {
         s.push_back({K::Post, in.host_between ? Lane::Host : Lane::Halo});
         if (in.host_between) s.push_back({K::Wait, Lane::Host});
         s.push_back({K::Unpack, Lane::Halo});
@@ -39,14 +32,11 @@ std::vector<Phase> step_phases(const ScheduleInputs& in, int ring_step) {
     // The shell follows the unpack on the high-priority halo stream, so it
     // starts as soon as the halos are in, beside the interior's last blocks
     // rather than behind them. With nothing exchanged, on compute.
-    // Linked neighbours store into this rank's halos, and it into theirs,
-    // only once both have finished the step before (kernels/epochs.hpp).
-    const Lane update = in.moves_data ? Lane::Halo : Lane::Compute;
-    if (in.links_peers) s.push_back({K::Await, update});
+    const Lane update = in.messages ? Lane::Halo : Lane::Compute;
     s.push_back({in.overlap ? K::Boundary : K::Whole, update});
-    if (in.moves_data) s.push_back({K::Join, Lane::Compute});
+    if (in.messages) s.push_back({K::Join, Lane::Compute});
     s.push_back({K::Source, Lane::Compute});
-    if (in.links_peers) s.push_back({K::Signal, Lane::Compute});
+    if (in.links) s.push_back({K::Signal, Lane::Compute});
     return s;
 }
 

@@ -24,14 +24,16 @@ enum class PhaseKind {
     Post,     // MPI: wait for the pack, start the requests; NCCL: enqueue the group
     Wait,     // MPI: complete the requests
     Unpack,   // received faces into the halos
-    Boundary, // the shell between the interior and the halo: the slabs, which
-              // with the fused pack also store the next exchange's faces
-    Whole,    // the whole box at once (overlap off), after the halos are in
-    Await,    // --comm peer: the device waits until every linked neighbour has
-              // finished the step before (its faces stored into this rank's halos)
+    Boundary, // the shell between the interior and the halo: the slabs
+    Whole,    // the whole box at once (overlap off, or nothing to hide), after
+              // the halos are in. Every update stores the faces it computes
+              // where the routes say (halo/face_routes.hpp)
+    Await,    // the linked route: the device waits until every linked neighbour
+              // has finished the step before (its faces stored into this rank's
+              // halos, and done reading the halos this rank stores into)
     Join,     // the compute stream waits for the halo stream
     Source,   // the Ricker source, after the update of its cell
-    Signal,   // --comm peer: this rank's step raised in its linked neighbours
+    Signal,   // the linked route: this rank's step raised in its linked neighbours
     Fault,    // a planted fault (testing/planted_phases.hpp), never in a run's
               // own schedule: the halo faults' work at this point (Phase::fault)
 };
@@ -40,9 +42,10 @@ enum class PhaseKind {
 enum class FaultSite {
     None,
     BeforePack,      // the received halos filled with NaN (--poison-halo)
-    AfterUnpack,     // the first received face zeroed (drop-face)
-    BeforeBoundary,  // fused pack: NaN over the halos the slabs fill, the face zeroed
-    StallStores,     // --comm peer: the slabs held back (ranks but 0), so a race is lost
+    AfterUnpack,     // the first face zeroed where the exchange filled it (drop-face)
+    BeforeUpdate,    // the update storing faces: NaN over the halos it fills, the
+                     // first face zeroed where the last update stored it
+    StallStores,     // linked route: the update held back (ranks but 0), so a race is lost
     SaveSlabCell,    // skip-slab-cell: one slab cell's old value kept before the slabs
     RestoreSlabCell, // and put back after them, as if the slab kernel had skipped it
 };
@@ -56,19 +59,19 @@ struct Phase {
     FaultSite fault = FaultSite::None; // of a Fault phase
 };
 
-// What decides a schedule; all fixed at setup.
+// What decides a schedule, by the routes of the rank's faces
+// (halo/face_routes.hpp); all fixed at setup.
 struct ScheduleInputs {
-    bool overlap = true;                // the interior runs while the halos travel
-    bool moves_data = true;             // the exchange puts work on the halo stream
+    // The interior runs while the halos travel, the slabs after: some
+    // side's halo arrives during the step (a message, or a self face the
+    // exchange copies). Otherwise one whole-box update.
+    bool overlap = true;
+    bool messages = true;               // the message route: the exchange works on the halo stream
     bool host_between = true;           // MPI: the host acts between pack and unpack
     bool pack_reaches_interior = false; // the pack reads cells the interior writes
-    // The fused pack with nothing to receive (a rank whose faces are all its
-    // own, or stored by neighbours on its node): the halos are in when the
-    // step starts, filled by the last one.
-    bool halos_ready = false;
-    // --comm peer with linked faces: the slabs wait for the neighbours'
-    // last step, and the step ends by raising this rank's.
-    bool links_peers = false;
+    // The linked route: the step first waits for the linked neighbours'
+    // last step, and ends by raising this rank's.
+    bool links = false;
 };
 
 // The phases of a step `ring_step` steps after an exchange: 0 for the

@@ -38,7 +38,8 @@ Trial time_on(const RunContext& run, int depth, std::string& pack_reason,
     RunPlan p = plan;
     p.fused_pack = c.pack != PackChoice::Separate;
     const Trial on = time_trial({c, p, physics}, depth, true);
-    if (c.pack != PackChoice::Auto || !on.fused_pack) {
+    // Peer's update always stores the faces (plan_comm refused separate).
+    if (c.pack != PackChoice::Auto || !on.fused_pack || plan.comm_mode == CommMode::Peer) {
         trials.push_back(trial_record(true, depth, "", on));
         return on;
     }
@@ -77,19 +78,26 @@ OverlapDecision choose_overlap(const RunContext& run) {
                               ? "the HOST back-end runs the phases in order"
                               : nullptr;
     const int depth = c.halo_depth > 0 ? c.halo_depth : 1;
-    if (plan.comm_mode == CommMode::Peer) {
-        // The slabs store the faces into the neighbours' halos: nothing
-        // else would (plan_comm refused --overlap off and --pack separate).
-        d.overlap = true, d.fused_pack = true;
-        d.reason = "--comm peer: the boundary kernels store the faces";
+    const bool peer = plan.comm_mode == CommMode::Peer;
+    if (peer) { // the update stores the linked faces: nothing else would
+        d.fused_pack = true;
         d.pack_reason = "--comm peer: fused, into the neighbours' halos";
+    }
+    if (neighbours && every_face_stored(c, plan)) {
+        // Nothing travels: one update a step stores every face where it is
+        // read next. Overlap would only split it into an interior and slabs.
+        d.overlap = false;
+        d.reason = std::string("one kernel a step: every face is ") +
+                   (peer ? "a rank's own or linked on its node" : "the rank's own") +
+                   ", stored by the update" +
+                   (c.overlap == OverlapChoice::On ? " (--overlap on: nothing to hide)" : "");
         return d;
     }
     if (c.overlap == OverlapChoice::Off) {
         d.overlap = false, d.reason = "--overlap off";
     } else if (c.overlap == OverlapChoice::On) {
         d.reason = "--overlap on";
-        if (!untimed && c.pack == PackChoice::Auto && depth == 1) {
+        if (!untimed && !peer && c.pack == PackChoice::Auto && depth == 1) {
             const Trial on = time_on(run, depth, d.pack_reason, d.trials);
             d.fused_pack = on.fused_pack, d.at_depth_one = on;
         }

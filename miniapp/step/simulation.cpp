@@ -28,17 +28,16 @@ void SimulationOf<T>::shapes_changed() {
 template <class T>
 void SimulationOf<T>::setup_schedules() {
     ScheduleInputs in;
-    in.overlap = plan_.overlap;
-    in.moves_data = exchange_->moves_data();
-    in.host_between = exchange_->host_between();
+    in.overlap = overlapped_;
+    in.messages = exchange().moves_data();
+    in.host_between = exchange().host_between();
     // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R into
     // the interior, where the interior update writes.
     in.pack_reaches_interior = depth_ >= 3;
-    in.halos_ready = exchange_->fuses_pack() && !exchange_->moves_data();
-    in.links_peers = exchange_->linked_faces() > 0;
+    in.links = routes_->linked_faces() > 0;
     for (int ring_step = 0; ring_step < depth_; ++ring_step) {
         schedules_.push_back(step_phases(in, ring_step));
-        plant_in_schedule(schedules_.back(), plan_.aids, exchange_->fuses_pack()); // test aids
+        plant_in_schedule(schedules_.back(), plan_.aids, routes_->stores_faces()); // test aids
         runs_.push_back(graph_runs(schedules_.back()));
     }
 }
@@ -55,34 +54,33 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     StepTimers& t = s.timers;
     switch (phase.kind) {
     case PhaseKind::Begin:
-        return exchange_->begin(s.p, s.next, s.slot);
+        return exchange().begin(s.p, s.next, s.slot);
     case PhaseKind::Fork:
         return halo_.wait_for(compute_);
     case PhaseKind::Pack:
-        return exchange_->pack(s.p, s.next, sampled);
+        return exchange().pack(s.p, s.next, sampled);
     case PhaseKind::Interior: {
         const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
         return timed_update(t.interior_start, t.interior_stop,
-                            [&] { update_(s.p, s.next, vel_view(), box, stream); });
+                            [&] { update_(s.p, s.next, vel_view(), box, sinks_of(s), stream); });
     }
     case PhaseKind::Post:
-        return exchange_->post();
+        return exchange().post();
     case PhaseKind::Wait:
-        return exchange_->wait();
+        return exchange().wait();
     case PhaseKind::Unpack:
-        return exchange_->unpack(s.p, s.next, sampled);
+        return exchange().unpack(s.p, s.next, sampled);
     case PhaseKind::Boundary:
         return timed_update(t.boundary_start, t.boundary_stop, [&] {
-            update_tables_(s.p, s.next, vel_view(), slab_tables_, exchange_->sinks_for(s.next),
-                           stream);
+            update_tables_(s.p, s.next, vel_view(), slab_tables_, sinks_of(s), stream);
         });
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
         return timed_update(t.interior_start, t.interior_stop,
-                            [&] { update_(s.p, s.next, vel_view(), whole_, stream); });
-    case PhaseKind::Await:
-        return exchange_->await_peers(s.p, stream);
-    case PhaseKind::Signal:
-        return exchange_->signal_peers(s.next, stream);
+                            [&] { update_(s.p, s.next, vel_view(), whole_, sinks_of(s), stream); });
+    case PhaseKind::Await: // the linked route's: the neighbours' stores are in
+        return routes_->links()->await(stream);
+    case PhaseKind::Signal: // and this rank's are in theirs
+        return routes_->links()->signal(stream);
     case PhaseKind::Join:
         return compute_.wait_for(halo_);
     case PhaseKind::Fault:
@@ -109,9 +107,9 @@ void SimulationOf<T>::strike(FaultSite site, const StepState& s, Stream& stream)
             copy_async(cell, skipped_cell_.data(), sizeof(T), stream);
     }
     if (!faults_) return;
-    if (site == FaultSite::BeforePack) faults_->before_pack(s.p, s.next);
-    if (site == FaultSite::AfterUnpack) faults_->after_unpack(s.p, s.next);
-    if (site == FaultSite::BeforeBoundary) faults_->before_boundary(s.p, s.next);
+    if (site == FaultSite::BeforePack) faults_->before_pack(s.p, s.next, stream);
+    if (site == FaultSite::AfterUnpack) faults_->after_unpack(s.p, s.next, stream);
+    if (site == FaultSite::BeforeUpdate) faults_->before_update(s.p, s.next, stream);
 }
 
 // --inject-fault skip-slab-cell's cell: the slab cell nearest the source,
@@ -186,8 +184,8 @@ void SimulationOf<T>::replay(std::vector<Graph>& graphs, bool sampled, Stream& s
 template <class T>
 StepTimers& SimulationOf<T>::next_timers(bool timed, int ring_step) {
     StepTimers& t = clock_.begin(steps_done_, timed, compute_, [&](int n) { collect(n); });
-    t.exchanged = ring_step == 0 && exchange_->moves_data();
-    t.has_boundary = ring_step == 0 && plan_.overlap;
+    t.exchanged = ring_step == 0 && exchange().moves_data();
+    t.has_boundary = ring_step == 0 && overlapped_;
     return t;
 }
 
@@ -198,7 +196,7 @@ void SimulationOf<T>::step(bool timed) {
     if (timeline_ && t.sampled) timeline_->anchor(d_.cart.get(), compute_, halo_); // once
     const StepState state{t, view(current_), view(1 - current_), ring_step, steps_done_ % kSlots};
     if (ring_step == 0 && !primed_) { // before the graphs, which never hold it
-        exchange_->prime(state.p, compute_);
+        routes_->prime(state.p, compute_);
         primed_ = true;
     }
     if (use_graphs_)
@@ -215,7 +213,7 @@ void SimulationOf<T>::collect(int n) const {
     const StepTimers* t = clock_.read(n);
     if (!t) return; // untimed, or its phases not sampled
     if (t->exchanged) {
-        const HaloPhaseTimes h = exchange_->times(n % kSlots);
+        const HaloPhaseTimes h = exchange().times(n % kSlots);
         PhaseTotals& totals = clock_.totals();
         totals.pack += h.pack, totals.post += h.post, totals.wait += h.wait,
             totals.unpack += h.unpack;
@@ -234,10 +232,10 @@ void SimulationOf<T>::settle_timers() const {
 
 template <class T>
 void SimulationOf<T>::start_window() {
-    // The fused pack's priming outside the window: with --comm peer it holds
-    // two barriers.
+    // The fused pack's priming outside the window: with a link path it
+    // holds two barriers.
     if (!primed_ && steps_done_ % depth_ == 0) {
-        exchange_->prime(view(current_), compute_);
+        routes_->prime(view(current_), compute_);
         primed_ = true;
     }
     settle_timers(); // every stream of this rank idle, every step so far collected
@@ -289,7 +287,7 @@ template <class T>
 template <class Self>
 auto SimulationOf<T>::updated_boxes(Self& self) {
     std::vector<decltype(&self.whole_)> boxes;
-    if (!self.plan_.overlap) {
+    if (!self.overlapped_) {
         boxes.push_back(&self.whole_);
     } else {
         if (!self.inner_.box.empty()) boxes.push_back(&self.inner_);
@@ -320,7 +318,7 @@ void SimulationOf<T>::set_launch_shape(const std::array<int, 3>& extents,
 
 template <class T>
 std::size_t SimulationOf<T>::largest_face_bytes() const {
-    return sizeof(T) * exchange_->largest_message_cells();
+    return sizeof(T) * exchange().largest_message_cells();
 }
 
 template <class T>

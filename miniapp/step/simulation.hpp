@@ -162,8 +162,10 @@ public:
     // Whether --inject-fault short-fused-pack shortened a face on this rank
     // (none where no face is stored by the slabs: z faces go in place).
     virtual bool short_fused_pack_planted() const = 0;
-    // Whether --inject-fault peer-wrong-face swapped two stored faces here.
+    // Whether --inject-fault peer-wrong-face swapped two stored faces here,
+    // and peer-wrong-level pointed a linked face at the other time level.
     virtual bool wrong_face_planted() const = 0;
+    virtual bool wrong_level_planted() const = 0;
     // Whether --inject-fault skip-slab-cell strikes here: a step of this
     // rank updates boundary slabs.
     virtual bool slab_cell_planted() const = 0;

@@ -3,6 +3,7 @@
 // simulation.cpp, the collective queries in simulation_queries.cpp.
 #pragma once
 
+#include "face_routes.hpp"
 #include "graph.hpp"
 #include "halo_faults.hpp"
 #include "schedule/step_phases.hpp"
@@ -39,7 +40,7 @@ public:
     }
     const Decomposition& decomposition() const override { return d_; }
     Precision precision() const override { return precision_of<T>(); }
-    std::size_t halo_bytes_per_step() const override { return exchange_->bytes_per_exchange(); }
+    std::size_t halo_bytes_per_step() const override { return exchange().bytes_per_exchange(); }
     int halo_depth() const override { return depth_; }
     int slab_x() const override { // as they run: split_shell caps them at the box
         return std::max(inner_.box.x0 - whole_.box.x0, whole_.box.x1 - inner_.box.x1);
@@ -47,16 +48,16 @@ public:
     void updated_cells(double& updated, double& owned) const override;
     std::size_t largest_face_bytes() const override;
     int halo_faces(int& self) const override {
-        self = exchange_->self_faces();
-        return exchange_->faces();
+        self = routes_->self_faces();
+        return routes_->faces();
     }
-    std::string face_routes() const override { return exchange_->face_routes(); }
-    bool fused_pack() const override { return exchange_->stores_faces(); }
-    bool fused_pack_applies() const override { return exchange_->fuses_pack(); }
+    std::string face_routes() const override { return routes_->describe(); }
+    bool fused_pack() const override { return routes_->stores_faces(); }
+    bool fused_pack_applies() const override { return exchange().fuses_pack(); }
     int steps_done() const override { return first_step_ + steps_done_; }
     void start_window() override;
     const LaunchShape& interior_shape() const override {
-        return (plan_.overlap ? inner_ : whole_).shape;
+        return (overlapped_ ? inner_ : whole_).shape;
     }
     std::vector<LaunchBox> launch_boxes() const override;
     void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;
@@ -92,6 +93,7 @@ public:
         return faults_ && faults_->short_fused_pack_planted();
     }
     bool wrong_face_planted() const override { return faults_ && faults_->wrong_face_planted(); }
+    bool wrong_level_planted() const override { return faults_ && faults_->wrong_level_planted(); }
     bool slab_cell_planted() const override {
         for (const std::vector<Phase>& phases : schedules_)
             for (const Phase& phase : phases)
@@ -101,15 +103,18 @@ public:
 
 private:
     // The wave update with the radius already fixed (dispatched once): over
-    // one box, and over boxes merged into tables.
+    // one box, and over boxes merged into tables; each stores the faces it
+    // computes into the sinks given.
     using UpdateFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
-                                        const LaunchBox&, Stream&)>;
+                                        const LaunchBox&, const FaceSinks<T>&, Stream&)>;
     using UpdateTablesFn =
         std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
                            const std::vector<WaveTable>&, const FaceSinks<T>&, Stream&)>;
     static constexpr int kSlots = kHaloTimingSlots;
 
+    // The boxes, once the routes say which sides' halos arrive during the step.
     void setup_boxes();
+    void setup_routes();
     // The source cells each step of a k-step cycle adds to (the owned one,
     // and its copies in the ring this rank updates for its neighbours).
     void setup_source();
@@ -140,6 +145,13 @@ private:
     void strike(FaultSite site, const StepState& s, Stream& stream);
     std::array<int, 3> slab_cell_nearest_source() const; // skip-slab-cell's cell
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
+    HaloExchange<T>& exchange() { return routes_->messages(); }
+    const HaloExchange<T>& exchange() const { return routes_->messages(); }
+    // Where the update of a step `ring_step` after the exchange stores faces.
+    const FaceSinks<T>& sinks_of(const StepState& s) const {
+        static const FaceSinks<T> none{};
+        return s.ring_step ? none : routes_->sinks_for(s.next);
+    }
     // --timeline: the phase's mark (timeline.hpp); it records in sampled
     // steps only (and in the sampled twin of a captured graph).
     // `phase` is an element of the step's schedule, which gives its index.
@@ -212,7 +224,9 @@ private:
     // queries wait for the compute stream (below).
     mutable Stream compute_{StreamPriority::Normal};
     Stream halo_{StreamPriority::High};
-    std::unique_ptr<HaloExchange<T>> exchange_;
+    // Each face's route (self, linked, message), the exchange of the message
+    // faces, the link path and the sinks the update stores the faces into.
+    std::unique_ptr<FaceRoutes<T>> routes_;
     std::unique_ptr<HaloFaults<T>> faults_; // planted by --poison-halo, --inject-fault
     DeviceArray<T> skipped_cell_{1};        // --inject-fault skip-slab-cell's kept value
     // The boxes of the wave update, each with its resolved launch shape
@@ -220,7 +234,11 @@ private:
     // deep halos "whole" is the interior grown by the ring the exchange
     // step updates, (k-1)*R cells on each side with a neighbour.
     LaunchBox whole_, inner_;
-    std::vector<LaunchBox> slabs_;       // the shell whole - inner, as non-overlapping boxes
+    std::vector<LaunchBox> slabs_; // the shell whole - inner, as non-overlapping boxes
+    // The interior runs while the halos travel, with the slabs after it:
+    // overlap on, and some side's halo arrives during the step. Otherwise
+    // one update of the whole box a step.
+    bool overlapped_ = false;
     std::vector<WaveTable> slab_tables_; // the slabs in as few launches as their shapes allow
     std::vector<LaunchBox> ring_;        // deep halos: the box of each step after the exchange
     // By step of the cycle, then by the array the step writes (the cells

@@ -16,10 +16,9 @@ namespace stencil {
 
 template <class T>
 void SimulationOf<T>::setup_boxes() {
-    std::array<bool, 6> sides{};
-    for (int a = 0; a < 3; ++a)
-        sides[std::size_t(2 * a)] = d_.has_neighbour(a, Low),
-                              sides[std::size_t(2 * a + 1)] = d_.has_neighbour(a, High);
+    // The interior leaves to the slabs only the sides whose halo arrives
+    // during the step; a face the last update stored is in already.
+    const std::array<bool, 6> sides = routes_->exchanged_sides();
     // --inject-fault short-ring plants the ring one cell short.
     const int x_depth =
         slab_x_depth(options_.slab_x, depth_ * options_.radius, layout_.nx, precision_of<T>());
@@ -31,6 +30,25 @@ void SimulationOf<T>::setup_boxes() {
         slabs_.push_back({b, LaunchShape{}, slab_runs_thin(layout_, b, kLanes<T>, x_depth)});
     for (const Box& b : boxes.rings)
         ring_.push_back({b, LaunchShape{}});
+    overlapped_ = plan_.overlap && !slabs_.empty();
+}
+
+template <class T>
+void SimulationOf<T>::setup_routes() {
+    // The update stores the faces (the fused pack) where the plan asks for
+    // it and something reads them from there: the next exchange with overlap
+    // on, a neighbour on the node, or a rank alone whose every face is its
+    // own (then one kernel a step). With overlap off an MPI step packs them:
+    // stored by the whole-box update they cost 5% at 512^3 (the table
+    // kernel then; performance-history.md, 34).
+    const bool peer = plan_.comm_mode == CommMode::Peer;
+    const bool stores = plan_.fused_pack && (plan_.overlap || peer || d_.size == 1);
+    LinkMemory link{node_.get(), &field_memory_, {}};
+    for (std::size_t a = 0; a < 2; ++a)
+        link.origin_bytes[a] = std::size_t(reinterpret_cast<char*>(view(int(a)).origin) -
+                                           static_cast<char*>(field_memory_.data()));
+    routes_ = std::make_unique<FaceRoutes<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
+                                              fields_, halo_, stores, link);
 }
 
 template <class T>
@@ -45,7 +63,7 @@ void SimulationOf<T>::setup_source() {
             const FieldView<T> next = view(a);
             SourceCells<T>& cells = by_array[std::size_t(a)];
             for (const auto& [i, j, k] : images) {
-                std::vector<T*> copies = exchange_->sink_copies(next, i, j, k);
+                std::vector<T*> copies = routes_->sink_copies(next, i, j, k);
                 copies.push_back(next.origin + layout_.index(i, j, k));
                 for (T* copy : copies)
                     if (!cells.add(copy)) fatal("the source has more copies than it holds");
@@ -103,24 +121,15 @@ SimulationOf<T>::SimulationOf(const RunContext& run, MPI_Comm comm)
       d_(decompose(comm, plan_.grid, plan_.procs, options_.periodic)),
       depth_(std::max(plan_.halo_depth, 1)), clock_(depth_),
       layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options_.radius) {
-    setup_boxes();
     setup_fields();
-    // The fused pack stores the faces from the boundary slabs. With overlap
-    // off it could store them from the whole-box update run as a one-box
-    // table, but that step ran 5% slower than the plain whole-box kernel
-    // with its pack and unpack (H100, 512^3; performance-history.md, 34).
-    PeerMemory peer{node_.get(), &field_memory_, {}};
-    for (std::size_t a = 0; a < 2; ++a)
-        peer.origin_bytes[a] = std::size_t(reinterpret_cast<char*>(view(int(a)).origin) -
-                                           static_cast<char*>(field_memory_.data()));
-    exchange_ = std::make_unique<HaloExchange<T>>(
-        d_, layout_, options_.radius, depth_, plan_.comm_mode,
-        std::vector<T*>{fields_[0], fields_[1]}, halo_, plan_.fused_pack && plan_.overlap, peer);
+    setup_routes();
+    setup_boxes();
     const TestAids& aids = plan_.aids; // the halo faults it plants, if any
-    if (aids.poison_halo() || aids.drop_face() || aids.short_fused_pack() || aids.peer_wrong_face())
-        faults_ = std::make_unique<HaloFaults<T>>(
-            *exchange_, HaloFaultSet{aids.poison_halo(), aids.drop_face(), aids.short_fused_pack(),
-                                     aids.peer_wrong_face()});
+    const HaloFaultSet planted{aids.poison_halo(), aids.drop_face(), aids.short_fused_pack(),
+                               aids.peer_wrong_face(), aids.peer_wrong_level()};
+    if (planted.poison || planted.drop_face || planted.short_fused_pack || planted.wrong_face ||
+        planted.wrong_level)
+        faults_ = std::make_unique<HaloFaults<T>>(*routes_, planted);
     setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with
@@ -129,7 +138,7 @@ SimulationOf<T>::SimulationOf(const RunContext& run, MPI_Comm comm)
     setup_schedules();
     use_graphs_ =
         options_.graphs == GraphChoice::On ||
-        (options_.graphs == GraphChoice::Auto && graphs_available() && !exchange_->host_between());
+        (options_.graphs == GraphChoice::Auto && graphs_available() && !exchange().host_between());
     shapes_changed();
 }
 
@@ -164,8 +173,8 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream, sinks);
         };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
-                           const LaunchBox& u, Stream& stream) {
-            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.shape);
+                           const LaunchBox& u, const FaceSinks<T>& sinks, Stream& stream) {
+            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.shape, sinks);
         };
     });
 }
@@ -175,6 +184,7 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
 #define STENCIL_SETUP_MEMBERS(T)                                                                   \
     template SimulationOf<T>::SimulationOf(const RunContext&, MPI_Comm);                           \
     template void SimulationOf<T>::setup_boxes();                                                  \
+    template void SimulationOf<T>::setup_routes();                                                 \
     template void SimulationOf<T>::setup_source();                                                 \
     template void SimulationOf<T>::setup_fields();                                                 \
     template void SimulationOf<T>::setup_update(const std::array<int, 3>&);

@@ -22,13 +22,22 @@ void boundary_first(Phases& phases) {
     phases.insert(fork == phases.end() ? phases.begin() + 1 : fork + 1, moved);
 }
 
-void insert_fault(Phases& phases, Phases::iterator at, FaultSite site) {
-    phases.insert(at, Phase{PhaseKind::Fault, Lane::Halo, site});
+void insert_fault(Phases& phases, Phases::iterator at, FaultSite site, Lane lane = Lane::Halo) {
+    phases.insert(at, Phase{PhaseKind::Fault, lane, site});
 }
 
-// --comm peer's planted races: the wait left out, or the signal raised
-// right after the wait (before the slabs store the faces); the slabs then
-// held back, so that a neighbour reads halos not yet stored.
+// The step's first update or fork: where the faults that must strike before
+// every update go, on compute, so that the halo stream forks after them.
+Phases::iterator first_update(Phases& phases) {
+    return std::find_if(phases.begin(), phases.end(), [](const Phase& p) {
+        return p.kind == PhaseKind::Fork || p.kind == PhaseKind::Interior ||
+               p.kind == PhaseKind::Whole;
+    });
+}
+
+// The linked route's planted races: the wait left out, or the signal
+// raised right after the wait (before the update stores the faces); the
+// update then held back, so that a neighbour reads halos not yet stored.
 void plant_peer_races(Phases& phases, const TestAids& aids) {
     const auto await = find(phases, PhaseKind::Await);
     const auto signal = find(phases, PhaseKind::Signal);
@@ -39,9 +48,8 @@ void plant_peer_races(Phases& phases, const TestAids& aids) {
         phases.insert(find(phases, PhaseKind::Await) + 1, moved);
     }
     if (aids.peer_skip_wait()) phases.erase(find(phases, PhaseKind::Await));
-    const auto boundary = find(phases, PhaseKind::Boundary);
-    if ((aids.peer_skip_wait() || aids.peer_early_signal()) && boundary != phases.end())
-        phases.insert(boundary, Phase{PhaseKind::Fault, boundary->lane, FaultSite::StallStores});
+    if (aids.peer_skip_wait() || aids.peer_early_signal())
+        insert_fault(phases, first_update(phases), FaultSite::StallStores, Lane::Compute);
 }
 
 // skip-slab-cell: one cell's value kept before the slabs and put back
@@ -64,13 +72,12 @@ void plant_in_schedule(Phases& phases, const TestAids& aids, bool fused) {
     if (aids.poison_halo() && pack != phases.end())
         insert_fault(phases, pack, FaultSite::BeforePack);
     const auto unpack = find(phases, PhaseKind::Unpack);
-    if (aids.drop_face() && !fused && unpack != phases.end())
+    if (aids.drop_face() && unpack != phases.end())
         insert_fault(phases, unpack + 1, FaultSite::AfterUnpack);
-    // The fused pack's slabs fill the rank's own halos: also where nothing
-    // else is exchanged (a rank alone on a periodic box).
-    const auto boundary = find(phases, PhaseKind::Boundary);
-    if (fused && (aids.poison_halo() || aids.drop_face()) && boundary != phases.end())
-        insert_fault(phases, boundary, FaultSite::BeforeBoundary);
+    // The update stores the rank's own faces and its linked neighbours': its
+    // halos filled by the last step, and what this one must overwrite.
+    if (fused && (aids.poison_halo() || aids.drop_face()))
+        insert_fault(phases, first_update(phases), FaultSite::BeforeUpdate, Lane::Compute);
     skip_slab_cell(phases, aids);
 }
 

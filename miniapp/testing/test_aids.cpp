@@ -53,12 +53,16 @@ std::string TestAids::inject_fault(const std::string& value) {
         peer_early_signal_ = true;
     else if (value == "peer-wrong-face")
         peer_wrong_face_ = true;
+    else if (value == "peer-wrong-level")
+        peer_wrong_level_ = true;
     else if (value == "skip-slab-cell")
         skip_slab_cell_ = true;
     else
         return "'" + value +
                "' is not drop-face, short-ring, short-fused-pack, early-boundary, "
-               "peer-skip-wait, peer-early-signal, peer-wrong-face, skip-slab-cell, nan, "
+               "peer-skip-wait, peer-early-signal, peer-wrong-face, peer-wrong-level, "
+               "skip-slab-cell, "
+               "nan, "
                "fail-rank=N, late-rank=N or write-error";
     return {};
 }
@@ -76,6 +80,7 @@ std::string TestAids::planted() const {
     add(peer_skip_wait_, "--inject-fault peer-skip-wait");
     add(peer_early_signal_, "--inject-fault peer-early-signal");
     add(peer_wrong_face_, "--inject-fault peer-wrong-face");
+    add(peer_wrong_level_, "--inject-fault peer-wrong-level");
     add(skip_slab_cell_, "--inject-fault skip-slab-cell");
     add(nan_, "--inject-fault nan");
     add(fail_rank_ >= 0, "--inject-fault fail-rank=" + std::to_string(fail_rank_));

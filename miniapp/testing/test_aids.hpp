@@ -16,7 +16,7 @@ public:
 
     // --inject-fault's value (drop-face, short-ring, short-fused-pack,
     // early-boundary, peer-skip-wait, peer-early-signal, peer-wrong-face,
-    // skip-slab-cell,
+    // peer-wrong-level, skip-slab-cell,
     // nan, fail-rank=N, late-rank=N, write-error) plants that
     // fault; returns "" or why the value is none of them, for the caller to
     // put after the option's name.
@@ -53,6 +53,9 @@ public:
     // Swap the targets of two linked faces of the same shape: a face stored
     // into the wrong neighbour's halo.
     bool peer_wrong_face() const { return peer_wrong_face_; }
+    // Store a linked face into the neighbour's time level that it still
+    // reads in the same step, not the one it reads next.
+    bool peer_wrong_level() const { return peer_wrong_level_; }
     // One cell of the boundary slabs left as it was before the slab kernel:
     // a cell the kernel skips.
     bool skip_slab_cell() const { return skip_slab_cell_; }
@@ -81,6 +84,7 @@ public:
         clean.drop_face_ = clean.short_ring_ = false;
         clean.short_fused_pack_ = clean.early_boundary_ = false;
         clean.peer_skip_wait_ = clean.peer_early_signal_ = clean.peer_wrong_face_ = false;
+        clean.peer_wrong_level_ = false;
         clean.skip_slab_cell_ = false;
         return clean;
     }
@@ -92,6 +96,7 @@ private:
     bool short_fused_pack_ = false;
     bool early_boundary_ = false;
     bool peer_skip_wait_ = false, peer_early_signal_ = false, peer_wrong_face_ = false;
+    bool peer_wrong_level_ = false;
     bool skip_slab_cell_ = false;
     bool nan_ = false;
     int fail_rank_ = -1;
