@@ -82,6 +82,12 @@ FaceRoutes<T>::FaceRoutes(const Decomposition& d, const Layout& layout, int radi
         add_linked_sinks(sinks_[a], a);
         if (sinks_[a].count) sinks_[a].skip = cells_no_sink_holds(sinks_[a], layout.interior());
     }
+    publish_sinks();
+}
+
+template <class T>
+void FaceRoutes<T>::publish_sinks() {
+    copy_to_device(device_sinks_, sinks_);
 }
 
 template <class T>
@@ -128,6 +134,12 @@ std::array<bool, 6> FaceRoutes<T>::exchanged_sides() const {
 template <class T>
 const FaceSinks<T>& FaceRoutes<T>::sinks_for(FieldView<T> next) const {
     return sinks_[array_of(next.origin)];
+}
+
+template <class T>
+const FaceSinks<T>* FaceRoutes<T>::device_sinks_for(FieldView<T> next) const {
+    const int a = array_of(next.origin);
+    return sinks_[a].count ? device_sinks_.data() + a : nullptr;
 }
 
 template <class T>

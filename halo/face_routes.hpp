@@ -26,6 +26,7 @@
 #include "halo_plan.hpp"
 #include "layout.hpp"
 #include "link_path.hpp"
+#include "memory.hpp"
 #include "stream.hpp"
 
 #include <array>
@@ -64,8 +65,10 @@ public:
     std::array<bool, 6> exchanged_sides() const;
 
     // Where the update kernels writing `next` (p(t_n+1)) store the faces:
-    // none where nothing is stored.
+    // none where nothing is stored. The same table in device memory, which
+    // the one-box kernel reads (null where it is empty).
     const FaceSinks<T>& sinks_for(FieldView<T> next) const;
+    const FaceSinks<T>* device_sinks_for(FieldView<T> next) const;
     // Whether this rank's update stores any face (z faces of a message go
     // in place, so a rank with only those stores none).
     bool stores_faces() const { return sinks_[0].count > 0; }
@@ -99,6 +102,8 @@ private:
     // The linked faces' sinks: each face's owned cells, stored into the
     // neighbour's halo of the time-level array the update writes.
     void add_linked_sinks(FaceSinks<T>& sinks, int array) const;
+    // The sinks into device memory (again after a planted fault changed them).
+    void publish_sinks();
     int array_of(const T* origin) const { return exchange_->array_of(origin); }
 
     CommMode mode_;
@@ -108,7 +113,8 @@ private:
     std::unique_ptr<LinkPath> links_;
     std::vector<std::size_t> link_index_; // by face: its index among the link path's faces
     std::unique_ptr<HaloExchange<T>> exchange_;
-    FaceSinks<T> sinks_[2];     // by the time-level array the update writes
+    FaceSinks<T> sinks_[2]; // by the time-level array the update writes
+    DeviceArray<FaceSinks<T>> device_sinks_{2};
     int first_linked_sink_ = 0; // the linked faces' sinks follow the exchange's
     int linked_ = 0;
 };

@@ -25,6 +25,7 @@ HaloFaults<T>::HaloFaults(FaceRoutes<T>& routes, const HaloFaultSet& set)
         std::swap(sinks[0].target[linked], sinks[1].target[linked]);
         level_planted_ = true;
     }
+    routes_.publish_sinks();
     // A face's first part: every depth reads all of it.
     for (const auto& f : routes_.faces_)
         if (std::abs(f.message.dir[0]) + std::abs(f.message.dir[1]) + std::abs(f.message.dir[2]) ==

@@ -13,6 +13,14 @@
 // periodic axis never exchanges at all.
 //
 // Six sinks at most: one per face (depth 1 sends no edge or corner).
+//
+// The one-box update stores each group of cells into the sinks as it
+// computes it (store()); the slabs' table kernel copies its cells after its
+// walk (copy()): inside its walk the store pushed it past its registers on
+// ROCm 6.4 (performance-history.md, item 34). The read-back costs little in
+// a thin slab but, in the one-box kernel, each face thread walked its cells
+// again one dependent load after another, and a 128^3 step took 1.9 times
+// as long (PERFORMANCE.md, "One kernel a step").
 #pragma once
 
 #include "box.hpp"
@@ -50,6 +58,39 @@ struct FaceSinks {
     STENCIL_HD T* at(int s, int i, int j, int k) const {
         return target[s] + (i - box[s].x0) + (j - box[s].y0) * line[s] + (k - box[s].z0) * slice[s];
     }
+
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    // Stores lanes [lo, hi) of `v`, the group of cells from (i, j, k) that
+    // a thread of the update has just computed, into every sink that holds
+    // them: no read-back, so the stores spread over the kernel's walk. A
+    // whole group to an aligned target in one 16-byte store (one crossing
+    // of the link where the target is another GPU's halo), else lane by lane.
+    // Called on a table in device memory, behind a compiler barrier: each
+    // call reads the table anew, so that no sink's address is hoisted out
+    // of the walk into registers (in the kernel's arguments the table took
+    // 25 more registers at R = 4, and two kernels spilled).
+    __device__ void store(int i, int j, int k, int lo, int hi, const device::Vec<T>& v) const {
+        constexpr int L = device::kLanes<T>;
+        asm volatile("" ::: "memory");
+#pragma unroll
+        for (int s = 0; s < kMaxFaceSinks; ++s) {
+            if (s >= count) break;
+            const Box& f = box[s];
+            if (k < f.z0 || k >= f.z1 || j < f.y0 || j >= f.y1) continue;
+            const int a = lo > f.x0 ? lo : f.x0, b = hi < f.x1 ? hi : f.x1;
+            if (a >= b) continue;
+            // Lane 0's place; only lanes [a, b) are written.
+            T* to = target[s] + (i - f.x0) + (j - f.y0) * line[s] + (k - f.z0) * slice[s];
+            if (a == i && b == i + L && (reinterpret_cast<std::uintptr_t>(to) & 15) == 0) {
+                device::store_vec(to, v);
+                continue;
+            }
+#pragma unroll
+            for (int q = 0; q < L; ++q)
+                if (i + q >= a && i + q < b) to[q] = v.v[q];
+        }
+    }
+#endif
 
     // Copies the cells `cells` of `field` (cells one thread or one tile
     // of the update wrote) into every sink that holds them. Unrolled over

@@ -18,6 +18,7 @@
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
 
+#include <climits>
 #include <type_traits>
 
 // A per-kernel register budget. CUDA only: HIP's occupancy works in waves
@@ -45,6 +46,13 @@ template <int R, class T, bool Wave, int Rows>
 [[maybe_unused]] constexpr int kRegisterCap =
     !Wave && Rows == 2 && R <= 4 && std::is_same_v<T, float> ? 168 : 255;
 
+// How a walk stores the face cells it computes into the sinks
+// (face_sinks.hpp): not at all (the Laplacian); each group as it is
+// computed (the one-box wave kernel); or the thread's cells read back once
+// its walk is done (the slabs' table kernel, whose registers the store in
+// the walk exceeded on ROCm 6.4).
+enum class SinkStores { None, InWalk, AfterWalk };
+
 // Where a block and its thread sit: the block's shape, the thread within
 // it, and the block's tile along x, y and z. The one-box kernel reads them
 // from the launch; the table kernel from its table.
@@ -55,9 +63,8 @@ struct BlockPlace {
 };
 
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
-// Sinks (the boundary slabs' table kernel): after the walk, each thread
-// copies the cells it updated into the face sinks that hold them
-// (face_sinks.hpp).
+// Sinks: whether and how each thread also stores the cells it updated into
+// the face sinks that hold them (SinkStores).
 //
 // Each thread owns Rows consecutive rows of one vector group, so a block's
 // tile is block_x groups by Rows*block_y rows (Rows: LaunchShape::rows). The
@@ -70,7 +77,7 @@ struct BlockPlace {
 // registers, and are written into the other buffer at the next iteration.
 // Two buffers need one barrier per plane: a buffer is rewritten only after
 // every thread has passed the barrier that followed its last read.
-template <int R, class T, bool Wave, int Rows, bool SyncRing, bool Sinks = false>
+template <int R, class T, bool Wave, int Rows, bool SyncRing, SinkStores Sinks = SinkStores::None>
 __device__ __forceinline__ void
 fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
            const Coefficients<R, T>& c, const Sponge& sponge, XGroups groups, int window,
@@ -137,6 +144,22 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     for (int m = 0; m < Rows; ++m) {
         row_loads[m] = x_loads && j0 + m < box.y1 + R;
         row_stores[m] = x_stores && j0 + m < box.y1;
+    }
+    // In-walk sink stores: whether this thread's group or rows reach a face
+    // across x or y (then every plane is tested; else only z faces' planes),
+    // and the lanes of its group inside the box.
+    [[maybe_unused]] bool sink_xy = false;
+    [[maybe_unused]] int sink_z0 = 0,
+                         sink_z1 = 0; // planes that only z faces' sinks hold lie outside
+    [[maybe_unused]] const int lane_lo = max(i, box.x0), lane_hi = min(i + L, box.x1);
+    if constexpr (Sinks == SinkStores::InWalk) {
+        if (sinks && sinks->count > 0) {
+            const Box skip = sinks->skip;
+            sink_xy = i < skip.x0 || i + L > skip.x1 || j0 < skip.y0 || j0 + Rows > skip.y1;
+            sink_z0 = skip.z0, sink_z1 = skip.z1;
+        } else {
+            sink_z0 = INT_MIN, sink_z1 = INT_MAX; // none: no plane tests true
+        }
     }
 
     Vec<T> w[Rows][2 * R + 1] = {}; // planes k-R .. k+R of each of this thread's rows
@@ -222,6 +245,9 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                         next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
                                              sponge.template eta<T>(i + q, j, k));
                     store_vec_masked(target + m * line, i, box.x0, box.x1, next);
+                    if constexpr (Sinks == SinkStores::InWalk)
+                        if (sink_xy || k < sink_z0 || k >= sink_z1)
+                            sinks->store(i, j, k, lane_lo, lane_hi, next);
                 } else {
                     store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
                 }
@@ -239,26 +265,28 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     // that a face sink holds, read back (this thread wrote them) and
     // stored there. Inside the walk the store pushed the slab kernel past
     // its registers on ROCm 6.4 (performance-history.md, item 34).
-    if constexpr (Sinks)
+    if constexpr (Sinks == SinkStores::AfterWalk)
         if (x_stores && sinks->count > 0)
             sinks->copy(out, Box{max(i, box.x0), min(i + L, box.x1), j0, min(j0 + Rows, box.y1),
                                  k_first, k_last});
 }
 
 // The one-box kernel. The wave update also stores the faces it computes
-// into `sinks` (none: count 0), so that one launch over the whole box
-// serves a step whose faces go to neighbours on the node or to the rank's
-// own halos (halo/face_routes.hpp): the stores spread over the whole run.
+// into `sinks`, a table in device memory (null: none), so that one launch
+// over the whole box serves a step whose faces go to neighbours on the
+// node or to the rank's own halos (halo/face_routes.hpp): the stores
+// spread over the whole run.
 template <int R, class T, bool Wave, int Rows, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                  Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
-                 FaceSinks<T> sinks) {
-    fused_walk<R, T, Wave, Rows, SyncRing, Wave>(
+                 const FaceSinks<T>* sinks) {
+    constexpr SinkStores stores = Wave ? SinkStores::InWalk : SinkStores::None;
+    fused_walk<R, T, Wave, Rows, SyncRing, stores>(
         p, out, vel, box, c, sponge, groups, window,
         {int(blockDim.x), int(blockDim.y), int(threadIdx.x), int(threadIdx.y), int(blockIdx.x),
          int(blockIdx.y), int(blockIdx.z)},
-        &sinks);
+        sinks);
 }
 
 // The instantiation a launch shape runs: its rows per thread (only those
@@ -307,7 +335,7 @@ std::size_t fused_lds_bytes(const LaunchShape& t) {
 template <int R, class T, bool Wave>
 void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
-                  const LaunchShape& requested, const FaceSinks<T>& sinks = FaceSinks<T>{}) {
+                  const LaunchShape& requested, const FaceSinks<T>* sinks = nullptr) {
     if (box.empty()) return;
     const LaunchShape t = Wave ? wave_shape<R, T>(requested, p.layout, box)
                                : checked_shape<T>(requested, R, kFusedKernel<Wave>);

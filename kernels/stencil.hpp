@@ -53,11 +53,12 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
 //   p_prev <- (2 p - (1 - eta) p_prev + vel * L(p)) / (1 + eta),  vel = dt^2 c^2.
 // Each updated cell is also stored into the `sinks` that hold it: the faces
 // a whole-box update hands to its own halos and to neighbours on the node.
+// `sinks` is a table in device memory (DeviceArray), or null for none.
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const LaunchShape& shape = {},
-                      const FaceSinks<T>& sinks = FaceSinks<T>{});
+                      const FaceSinks<T>* sinks = nullptr);
 
 // launch_wave_step over every box of `tables` (wave_tables of boxes with
 // slab_shape's shapes), one launch a table on its kernel: bitwise the same
@@ -79,7 +80,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
     template LaunchShape slab_shape<R, T>(const Layout&, const Box&, bool, int);                   \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const LaunchShape&, const FaceSinks<T>&);        \
+                                         Stream&, const LaunchShape&, const FaceSinks<T>*);        \
     template void launch_wave_boxes<R, T>(                                                         \
         FieldView<const T>, FieldView<T>, FieldView<const T>, const std::vector<WaveTable>&,       \
         const Coefficients<R, T>&, const Sponge&, Stream&, const FaceSinks<T>&);

@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
     const TablePlace place = locate_block(table, blockIdx.x);
     const TableBox& e = place.entry;
     const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
-    fused_walk<R, T, true, Rows, SyncRing, true>(
+    fused_walk<R, T, true, Rows, SyncRing, SinkStores::AfterWalk>(
         p, out, vel, e.box, c, sponge, e.groups, e.window,
         {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz}, &sinks);
 }
@@ -150,7 +150,7 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                      Stream& stream, const LaunchShape& shape, const FaceSinks<T>& sinks) {
+                      Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks) {
     detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, shape, sinks);
 }
 

@@ -61,8 +61,9 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return exchange().pack(s.p, s.next, sampled);
     case PhaseKind::Interior: {
         const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
-        return timed_update(t.interior_start, t.interior_stop,
-                            [&] { update_(s.p, s.next, vel_view(), box, sinks_of(s), stream); });
+        return timed_update(t.interior_start, t.interior_stop, [&] {
+            update_(s.p, s.next, vel_view(), box, device_sinks_of(s), stream);
+        });
     }
     case PhaseKind::Post:
         return exchange().post();
@@ -75,8 +76,9 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
             update_tables_(s.p, s.next, vel_view(), slab_tables_, sinks_of(s), stream);
         });
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
-        return timed_update(t.interior_start, t.interior_stop,
-                            [&] { update_(s.p, s.next, vel_view(), whole_, sinks_of(s), stream); });
+        return timed_update(t.interior_start, t.interior_stop, [&] {
+            update_(s.p, s.next, vel_view(), whole_, device_sinks_of(s), stream);
+        });
     case PhaseKind::Await: // the linked route's: the neighbours' stores are in
         return routes_->links()->await(stream);
     case PhaseKind::Signal: // and this rank's are in theirs

@@ -106,7 +106,7 @@ private:
     // one box, and over boxes merged into tables; each stores the faces it
     // computes into the sinks given.
     using UpdateFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
-                                        const LaunchBox&, const FaceSinks<T>&, Stream&)>;
+                                        const LaunchBox&, const FaceSinks<T>*, Stream&)>;
     using UpdateTablesFn =
         std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
                            const std::vector<WaveTable>&, const FaceSinks<T>&, Stream&)>;
@@ -147,7 +147,11 @@ private:
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
     HaloExchange<T>& exchange() { return routes_->messages(); }
     const HaloExchange<T>& exchange() const { return routes_->messages(); }
-    // Where the update of a step `ring_step` after the exchange stores faces.
+    // Where the update of a step `ring_step` after the exchange stores
+    // faces: the one-box kernel's table in device memory, the slabs' own.
+    const FaceSinks<T>* device_sinks_of(const StepState& s) const {
+        return s.ring_step ? nullptr : routes_->device_sinks_for(s.next);
+    }
     const FaceSinks<T>& sinks_of(const StepState& s) const {
         static const FaceSinks<T> none{};
         return s.ring_step ? none : routes_->sinks_for(s.next);
