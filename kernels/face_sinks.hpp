@@ -25,7 +25,7 @@
 
 #include "box.hpp"
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDACC__) || defined(__HIPCC__) // both passes: device code calls it
 #include "device_vec.hpp"
 #include <cstdint>
 #endif
@@ -59,7 +59,7 @@ struct FaceSinks {
         return target[s] + (i - box[s].x0) + (j - box[s].y0) * line[s] + (k - box[s].z0) * slice[s];
     }
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDACC__) || defined(__HIPCC__) // both passes: device code calls it
     // Stores lanes [lo, hi) of `v`, the group of cells from (i, j, k) that
     // a thread of the update has just computed, into every sink that holds
     // them: no read-back, so the stores spread over the kernel's walk. A
