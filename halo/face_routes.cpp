@@ -50,7 +50,7 @@ template <class T>
 FaceRoutes<T>::FaceRoutes(const Decomposition& d, const Layout& layout, int radius, int depth,
                           CommMode mode, const std::array<T*, 2>& arrays, Stream& halo_stream,
                           bool stores_faces, const LinkMemory& link)
-    : mode_(mode), layout_(layout), cart_(d.cart.get()) {
+    : mode_(mode), layout_(layout), radius_(radius), cart_(d.cart.get()) {
     for (const HaloMessage& m : plan_halo_messages(d, layout, radius, depth))
         faces_.push_back({m, m.self ? FaceRoute::Self : FaceRoute::Message});
     std::array<bool, kDirections> linked{};
@@ -76,18 +76,38 @@ FaceRoutes<T>::FaceRoutes(const Decomposition& d, const Layout& layout, int radi
     exchange_ = std::make_unique<HaloExchange<T>>(d, layout, radius, depth, carried,
                                                   std::vector<T*>{arrays[0], arrays[1]},
                                                   halo_stream, stores_faces, linked);
+    // The faces the next update reads from where they are stored (self,
+    // then linked), then the send buffers: the one-box kernel never updates
+    // a message face's cells with overlap on, and with overlap off they are
+    // packed (setup in the step), so its table holds the first ones alone.
     for (int a = 0; a < 2; ++a) {
-        exchange_->add_sinks(sinks_[a], a);
+        exchange_->add_sinks(sinks_[a], a, false);
         first_linked_sink_ = sinks_[a].count;
         add_linked_sinks(sinks_[a], a);
-        if (sinks_[a].count) sinks_[a].skip = cells_no_sink_holds(sinks_[a], layout.interior());
+        stored_sinks_ = sinks_[a].count;
+        exchange_->add_sinks(sinks_[a], a, true);
     }
     publish_sinks();
 }
 
 template <class T>
 void FaceRoutes<T>::publish_sinks() {
-    copy_to_device(device_sinks_, sinks_);
+    // Faces no group of the update's cells can hold two of: a face and the
+    // gap to its opposite of two groups at least.
+    const int apart = radius_ + 2 * int(16 / sizeof(T));
+    const Box owned = layout_.interior();
+    FaceSinks<T> one_box[2];
+    for (int a = 0; a < 2; ++a) {
+        FaceSinks<T>& all = sinks_[a];
+        all.skip = all.count ? cells_no_sink_holds(all, owned) : Box{0, 0, 0, 0, 0, 0};
+        for (int s = 0; s < stored_sinks_; ++s)
+            one_box[a].add(all.box[s], all.target[s], all.line[s], all.slice[s]);
+        if (one_box[a].count) one_box[a].skip = cells_no_sink_holds(one_box[a], owned);
+        one_box[a].find_direct(owned, exchange_->array_origin(a), layout_.line,
+                               (long long)layout_.slice, apart);
+    }
+    copy_to_device(device_sinks_, one_box);
+    one_box_stores_ = one_box[0].count > 0;
 }
 
 template <class T>
@@ -138,8 +158,7 @@ const FaceSinks<T>& FaceRoutes<T>::sinks_for(FieldView<T> next) const {
 
 template <class T>
 const FaceSinks<T>* FaceRoutes<T>::device_sinks_for(FieldView<T> next) const {
-    const int a = array_of(next.origin);
-    return sinks_[a].count ? device_sinks_.data() + a : nullptr;
+    return one_box_stores_ ? device_sinks_.data() + array_of(next.origin) : nullptr;
 }
 
 template <class T>

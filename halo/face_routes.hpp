@@ -65,8 +65,9 @@ public:
     std::array<bool, 6> exchanged_sides() const;
 
     // Where the update kernels writing `next` (p(t_n+1)) store the faces:
-    // none where nothing is stored. The same table in device memory, which
-    // the one-box kernel reads (null where it is empty).
+    // none where nothing is stored. In device memory, the one-box kernel's
+    // table, of the faces the next update reads where they are stored (self
+    // and linked; null where none).
     const FaceSinks<T>& sinks_for(FieldView<T> next) const;
     const FaceSinks<T>* device_sinks_for(FieldView<T> next) const;
     // Whether this rank's update stores any face (z faces of a message go
@@ -102,12 +103,14 @@ private:
     // The linked faces' sinks: each face's owned cells, stored into the
     // neighbour's halo of the time-level array the update writes.
     void add_linked_sinks(FaceSinks<T>& sinks, int array) const;
-    // The sinks into device memory (again after a planted fault changed them).
+    // The skip boxes, and the one-box kernel's table into device memory
+    // (again after a planted fault changed the sinks).
     void publish_sinks();
     int array_of(const T* origin) const { return exchange_->array_of(origin); }
 
     CommMode mode_;
     Layout layout_;
+    int radius_;
     MPI_Comm cart_;
     std::vector<RoutedFace> faces_; // the plan's messages, each with its route
     std::unique_ptr<LinkPath> links_;
@@ -115,7 +118,9 @@ private:
     std::unique_ptr<HaloExchange<T>> exchange_;
     FaceSinks<T> sinks_[2]; // by the time-level array the update writes
     DeviceArray<FaceSinks<T>> device_sinks_{2};
-    int first_linked_sink_ = 0; // the linked faces' sinks follow the exchange's
+    int first_linked_sink_ = 0; // the linked faces' sinks follow the self ones
+    int stored_sinks_ = 0;      // self and linked, before the send buffers
+    bool one_box_stores_ = false;
     int linked_ = 0;
 };
 

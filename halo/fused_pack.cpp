@@ -35,13 +35,14 @@ void HaloExchange<T>::build_fused_tables() {
 }
 
 template <class T>
-void HaloExchange<T>::add_sinks(FaceSinks<T>& sinks, int array) const {
+void HaloExchange<T>::add_sinks(FaceSinks<T>& sinks, int array, bool messages) const {
     if (!fused_) return;
     const Box owned = layout_.interior();
     T* const origin = array_origins_[std::size_t(array)];
     std::size_t self = 0;
     for (const Face& f : faces_) {
         bool added = true;
+        if (f.self != !messages) continue;
         if (f.self) {
             const Box& from = faces_[std::size_t(f.opposite)].parts[0].send;
             const Box& filled = self_targets_[self++];
@@ -68,7 +69,7 @@ int HaloExchange<T>::array_of(const T* origin) const {
 // instantiation may stand in one translation unit only ([temp.spec]).
 #define STENCIL_FUSED_PACK_MEMBERS(T)                                                              \
     template void HaloExchange<T>::build_fused_tables();                                           \
-    template void HaloExchange<T>::add_sinks(FaceSinks<T>&, int) const;                            \
+    template void HaloExchange<T>::add_sinks(FaceSinks<T>&, int, bool) const;                      \
     template int HaloExchange<T>::array_of(const T*) const;
 STENCIL_FUSED_PACK_MEMBERS(float)
 STENCIL_FUSED_PACK_MEMBERS(double)

@@ -104,15 +104,17 @@ public:
 
     // The fused pack (see the top of this file): whether it applies, and
     // into `sinks`, where the update writing time-level array `array`
-    // (p(t_n+1)) stores the faces: the send buffers of the messages
-    // packed for other ranks, and this rank's own halos on the far side.
+    // (p(t_n+1)) stores the faces: this rank's own halos on the far side,
+    // or (`messages`) the send buffers of the messages packed for others.
     bool fuses_pack() const { return fused_; }
-    void add_sinks(FaceSinks<T>& sinks, int array) const;
+    void add_sinks(FaceSinks<T>& sinks, int array, bool messages) const;
     // The halo boxes the fused pack's own faces fill (a planted fault
     // poisons them first).
     const std::vector<Box>& self_targets() const { return self_targets_; }
-    // The index of the array that starts at `origin` among those given.
+    // The index of the array that starts at `origin` among those given, and
+    // the origin of array `a`.
     int array_of(const T* origin) const;
+    const T* array_origin(int a) const { return array_origins_[std::size_t(a)]; }
     // The phases of the step that used `slot`, once the device has finished
     // it (the caller has synchronised an event recorded after unpack()), if
     // that step was timed.

@@ -21,7 +21,7 @@ HaloFaults<T>::HaloFaults(FaceRoutes<T>& routes, const HaloFaultSet& set)
     // The first linked sink of each array stores into the other array:
     // the time level the neighbour still reads in this step.
     const int linked = routes_.first_linked_sink_;
-    if (set.wrong_level && linked < sinks[0].count) {
+    if (set.wrong_level && linked < routes_.stored_sinks_) {
         std::swap(sinks[0].target[linked], sinks[1].target[linked]);
         level_planted_ = true;
     }

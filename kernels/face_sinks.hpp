@@ -25,9 +25,10 @@
 
 #include "box.hpp"
 
+#include <cstdint>
+
 #if defined(__CUDACC__) || defined(__HIPCC__) // both passes: device code calls it
 #include "device_vec.hpp"
-#include <cstdint>
 #endif
 
 namespace stencil {
@@ -44,6 +45,18 @@ struct FaceSinks {
     // The cells no sink holds lie inside `skip`, which copy() tests first:
     // a slab's columns away from the faces pay one test, not six.
     Box skip{0, 0, 0, 0, 0, 0};
+    // Faces laid out as the written field (the rank's own halos, and linked
+    // neighbours of the same line and slice), by side (x low, x high, y
+    // low, y high, z low, z high): the sink there (-1: none), and how far
+    // each sink's cell lies from the updated cell, in elements. Where every
+    // sink is such a face (`direct`, set by find_direct), the one-box kernel
+    // stores each group at its own address plus that offset: a few
+    // instructions for a thread of a face. Walking the whole table for
+    // every group of an x face instead doubled a 128^3 step, since a thread
+    // of each 16-wide block row holds one (PERFORMANCE.md, "One kernel a step").
+    int side[6] = {-1, -1, -1, -1, -1, -1};
+    long long offset[kMaxFaceSinks] = {};
+    bool direct = false;
 
     // Appends a sink (empty boxes are skipped); false when the table is full.
     bool add(const Box& b, T* to, long long to_line, long long to_slice) {
@@ -54,41 +67,72 @@ struct FaceSinks {
         return true;
     }
 
+    // Host: `direct`, `side` and `offset` for sinks of a field whose cell
+    // (i, j, k) lies at origin + i + line * j + slice * k and whose owned
+    // cells are `owned`. Each sink must be a whole face of `owned` with the
+    // field's strides, one per side, and the two faces of an axis `apart`
+    // cells or more from each other (so that no group of cells holds both).
+    void find_direct(const Box& owned, const T* origin, long long to_line, long long to_slice,
+                     int apart) {
+        direct = count > 0;
+        for (int& s : side)
+            s = -1;
+        const int lo[3] = {owned.x0, owned.y0, owned.z0}, hi[3] = {owned.x1, owned.y1, owned.z1};
+        for (int s = 0; s < count; ++s) {
+            const Box& b = box[s];
+            const int b_lo[3] = {b.x0, b.y0, b.z0}, b_hi[3] = {b.x1, b.y1, b.z1};
+            int axis = -1, spans = 0;
+            for (int a = 0; a < 3; ++a) {
+                if (b_lo[a] == lo[a] && b_hi[a] == hi[a])
+                    ++spans;
+                else
+                    axis = a;
+            }
+            const bool low = axis >= 0 && b_lo[axis] == lo[axis];
+            const bool face = spans == 2 && (low || b_hi[axis] == hi[axis]) &&
+                              b_hi[axis] - b_lo[axis] + apart <= hi[axis] - lo[axis] &&
+                              line[s] == to_line && slice[s] == to_slice;
+            const long long bytes = (long long)(reinterpret_cast<std::uintptr_t>(target[s]) -
+                                                reinterpret_cast<std::uintptr_t>(origin));
+            if (!face || side[2 * axis + !low] >= 0 || bytes % (long long)sizeof(T) != 0) {
+                direct = false;
+                return;
+            }
+            side[2 * axis + !low] = s;
+            offset[s] = bytes / (long long)sizeof(T) - (b.x0 + to_line * b.y0 + to_slice * b.z0);
+        }
+    }
+
     // Where cell (i, j, k) of sink s goes.
     STENCIL_HD T* at(int s, int i, int j, int k) const {
         return target[s] + (i - box[s].x0) + (j - box[s].y0) * line[s] + (k - box[s].z0) * slice[s];
     }
 
 #if defined(__CUDACC__) || defined(__HIPCC__) // both passes: device code calls it
-    // Stores lanes [lo, hi) of `v`, the group of cells from (i, j, k) that
-    // a thread of the update has just computed, into every sink that holds
-    // them: no read-back, so the stores spread over the kernel's walk. A
-    // whole group to an aligned target in one 16-byte store (one crossing
-    // of the link where the target is another GPU's halo), else lane by lane.
-    // Called on a table in device memory, behind a compiler barrier: each
-    // call reads the table anew, so that no sink's address is hoisted out
-    // of the walk into registers (in the kernel's arguments the table took
-    // 25 more registers at R = 4, and two kernels spilled).
-    __device__ void store(int i, int j, int k, int lo, int hi, const device::Vec<T>& v) const {
+    // The direct path (find_direct): lanes `lanes` of `v` (a bit per lane),
+    // the group the update has just stored at `cell` in the field, into sink
+    // s, or the sink on side `face_side`, at `cell` plus its offset: no
+    // read-back, so the stores spread over the kernel's walk; a whole group
+    // to an aligned target in one 16-byte store (one crossing of the link
+    // where it is another GPU's halo). The table is read here, behind a
+    // compiler barrier, so that no sink's address is hoisted out of the
+    // walk into registers (from the kernel's arguments it took 25 more at
+    // R = 4, and two kernels spilled).
+    __device__ void store_side(int face_side, T* cell, const device::Vec<T>& v, int lanes) const {
+        asm volatile("" ::: "memory");
+        store_at(side[face_side], cell, v, lanes);
+    }
+    __device__ void store_at(int s, T* cell, const device::Vec<T>& v, int lanes) const {
         constexpr int L = device::kLanes<T>;
         asm volatile("" ::: "memory");
-#pragma unroll
-        for (int s = 0; s < kMaxFaceSinks; ++s) {
-            if (s >= count) break;
-            const Box& f = box[s];
-            if (k < f.z0 || k >= f.z1 || j < f.y0 || j >= f.y1) continue;
-            const int a = lo > f.x0 ? lo : f.x0, b = hi < f.x1 ? hi : f.x1;
-            if (a >= b) continue;
-            // Lane 0's place; only lanes [a, b) are written.
-            T* to = target[s] + (i - f.x0) + (j - f.y0) * line[s] + (k - f.z0) * slice[s];
-            if (a == i && b == i + L && (reinterpret_cast<std::uintptr_t>(to) & 15) == 0) {
-                device::store_vec(to, v);
-                continue;
-            }
-#pragma unroll
-            for (int q = 0; q < L; ++q)
-                if (i + q >= a && i + q < b) to[q] = v.v[q];
+        T* to = cell + offset[s];
+        if (lanes == (1 << L) - 1 && (reinterpret_cast<std::uintptr_t>(to) & 15) == 0) {
+            device::store_vec(to, v);
+            return;
         }
+#pragma unroll
+        for (int q = 0; q < L; ++q)
+            if (lanes >> q & 1) to[q] = v.v[q];
     }
 #endif
 

@@ -48,9 +48,10 @@ template <int R, class T, bool Wave, int Rows>
 
 // How a walk stores the face cells it computes into the sinks
 // (face_sinks.hpp): not at all (the Laplacian); each group as it is
-// computed (the one-box wave kernel); or the thread's cells read back once
-// its walk is done (the slabs' table kernel, whose registers the store in
-// the walk exceeded on ROCm 6.4).
+// computed where the sinks are direct, else read back after the walk (the
+// one-box wave kernel); or the thread's cells read back once its walk is
+// done (the slabs' table kernel, whose registers the store in the walk
+// exceeded on ROCm 6.4).
 enum class SinkStores { None, InWalk, AfterWalk };
 
 // Where a block and its thread sit: the block's shape, the thread within
@@ -145,20 +146,34 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         row_loads[m] = x_loads && j0 + m < box.y1 + R;
         row_stores[m] = x_stores && j0 + m < box.y1;
     }
-    // In-walk sink stores: whether this thread's group or rows reach a face
-    // across x or y (then every plane is tested; else only z faces' planes),
-    // and the lanes of its group inside the box.
-    [[maybe_unused]] bool sink_xy = false;
-    [[maybe_unused]] int sink_z0 = 0,
-                         sink_z1 = 0; // planes that only z faces' sinks hold lie outside
-    [[maybe_unused]] const int lane_lo = max(i, box.x0), lane_hi = min(i + L, box.x1);
+    // In-walk sink stores (SinkStores::InWalk), where every sink is a face
+    // laid out as the field (FaceSinks::direct; otherwise the thread's cells
+    // are copied after the walk). `faces` says, in one register, which lanes
+    // of this thread's group lie in an x face and which sink that is, and
+    // which of its rows lie in a y face; planes of z faces lie outside
+    // [sink_z0, sink_z1). Every value held all walk is a register: R = 2 at
+    // four rows spilled with five more.
+    constexpr int kDirect = 1 << 30, kRowBits = 8, kBoxLanes = 24;
+    [[maybe_unused]] int faces = 0, sink_z0 = INT_MIN, sink_z1 = INT_MAX;
     if constexpr (Sinks == SinkStores::InWalk) {
-        if (sinks && sinks->count > 0) {
+        if (sinks && sinks->direct) {
             const Box skip = sinks->skip;
-            sink_xy = i < skip.x0 || i + L > skip.x1 || j0 < skip.y0 || j0 + Rows > skip.y1;
             sink_z0 = skip.z0, sink_z1 = skip.z1;
-        } else {
-            sink_z0 = INT_MIN, sink_z1 = INT_MAX; // none: no plane tests true
+            faces = kDirect;
+            for (int x_side = 0; x_side < 2; ++x_side) {
+                const int s = sinks->side[x_side];
+                if (s < 0) continue;
+                const int lo = max(max(i, box.x0), sinks->box[s].x0);
+                const int hi = min(min(i + L, box.x1), sinks->box[s].x1);
+                int lanes = 0;
+                for (int q = 0; q < L; ++q)
+                    lanes |= (i + q >= lo && i + q < hi) << q;
+                if (lanes) faces |= lanes | (s + 1) << 4;
+            }
+            for (int m = 0; m < Rows; ++m)
+                faces |= (j0 + m < skip.y0 ? 1 : j0 + m >= skip.y1 ? 2 : 0) << (kRowBits + 2 * m);
+            for (int q = 0; q < L; ++q) // the group's lanes in the box, for y and z faces
+                faces |= (i + q >= box.x0 && i + q < box.x1) << (kBoxLanes + q);
         }
     }
 
@@ -246,8 +261,16 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                                              sponge.template eta<T>(i + q, j, k));
                     store_vec_masked(target + m * line, i, box.x0, box.x1, next);
                     if constexpr (Sinks == SinkStores::InWalk)
-                        if (sink_xy || k < sink_z0 || k >= sink_z1)
-                            sinks->store(i, j, k, lane_lo, lane_hi, next);
+                        if (faces) {
+                            T* cell = target + m * line;
+                            if (faces & 15)
+                                sinks->store_at(((faces >> 4) & 7) - 1, cell, next, faces & 15);
+                            const int y_side = faces >> (kRowBits + 2 * m) & 3;
+                            const bool z_face = k < sink_z0 || k >= sink_z1;
+                            const int lanes = faces >> kBoxLanes & 15;
+                            if (y_side) sinks->store_side(1 + y_side, cell, next, lanes);
+                            if (z_face) sinks->store_side(k < sink_z0 ? 4 : 5, cell, next, lanes);
+                        }
                 } else {
                     store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
                 }
@@ -265,29 +288,35 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     // that a face sink holds, read back (this thread wrote them) and
     // stored there. Inside the walk the store pushed the slab kernel past
     // its registers on ROCm 6.4 (performance-history.md, item 34).
+    // (The table kernel's sinks are its argument: never null, and its
+    // address, tested, cost hipcc a copy of it in scratch.)
+    [[maybe_unused]] const Box mine{
+        max(i, box.x0), min(i + L, box.x1), j0, min(j0 + Rows, box.y1), k_first, k_last};
     if constexpr (Sinks == SinkStores::AfterWalk)
-        if (x_stores && sinks->count > 0)
-            sinks->copy(out, Box{max(i, box.x0), min(i + L, box.x1), j0, min(j0 + Rows, box.y1),
-                                 k_first, k_last});
+        if (x_stores && sinks->count > 0) sinks->copy(out, mine);
+    if constexpr (Sinks == SinkStores::InWalk) // a table that is not direct
+        if (x_stores && !faces && sinks && sinks->count > 0) sinks->copy(out, mine);
 }
 
-// The one-box kernel. The wave update also stores the faces it computes
-// into `sinks`, a table in device memory (null: none), so that one launch
-// over the whole box serves a step whose faces go to neighbours on the
-// node or to the rank's own halos (halo/face_routes.hpp): the stores
-// spread over the whole run.
 template <int R, class T, bool Wave, int Rows, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
-                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
-                 const FaceSinks<T>* sinks) {
-    constexpr SinkStores stores = Wave ? SinkStores::InWalk : SinkStores::None;
-    fused_walk<R, T, Wave, Rows, SyncRing, stores>(
-        p, out, vel, box, c, sponge, groups, window,
-        {int(blockDim.x), int(blockDim.y), int(threadIdx.x), int(threadIdx.y), int(blockIdx.x),
-         int(blockIdx.y), int(blockIdx.z)},
-        sinks);
+                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
+    fused_walk<R, T, Wave, Rows, SyncRing>(p, out, vel, box, c, sponge, groups, window,
+                                           {int(blockDim.x), int(blockDim.y), int(threadIdx.x),
+                                            int(threadIdx.y), int(blockIdx.x), int(blockIdx.y),
+                                            int(blockIdx.z)});
 }
+
+// The one-box kernels by instantiation: `get` names the kernel a launch of
+// `Rows` rows per thread runs (fused_kernel_for), for the plain update and
+// for the wave update that stores its faces (stored_wave_kernels.cu).
+struct PlainFusedKernels {
+    template <int R, class T, bool Wave, int Rows, bool SyncRing>
+    static auto get() {
+        return fused_kernel<R, T, Wave, Rows, SyncRing>;
+    }
+};
 
 // The instantiation a launch shape runs: its rows per thread (only those
 // max_fused_rows builds for R), and whether its ring is staged
@@ -295,11 +324,12 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
 // thread stage it in a variant of their own: in the prefetching kernel that
 // loop kept a dozen uniform values live and, at R = 8 on gfx90a, spilled
 // scalar registers.
-template <int R, class T, bool Wave, int Rows>
+template <int R, class T, bool Wave, int Rows, class Kernels>
 auto fused_kernel_with_rows(const LaunchShape& t) {
     const bool sync_ring = device::ring_slots<R, T>(t.block_x, Rows * t.block_y) >
                            kRingPrefetch * t.block_x * t.block_y;
-    return sync_ring ? fused_kernel<R, T, Wave, Rows, true> : fused_kernel<R, T, Wave, Rows, false>;
+    return sync_ring ? Kernels::template get<R, T, Wave, Rows, true>()
+                     : Kernels::template get<R, T, Wave, Rows, false>();
 }
 
 // The device templates keep a bool for the kernel, so their names (and the
@@ -307,23 +337,24 @@ auto fused_kernel_with_rows(const LaunchShape& t) {
 template <bool Wave>
 inline constexpr FusedKernel kFusedKernel = Wave ? FusedKernel::Wave : FusedKernel::Laplacian;
 
-template <int R, class T, bool Wave>
+template <int R, class T, bool Wave, class Kernels = PlainFusedKernels>
 auto fused_kernel_for(const LaunchShape& t) {
     constexpr int max_rows = max_fused_rows(R, kFusedKernel<Wave>);
     switch (t.rows) {
     case 2:
-        if constexpr (max_rows >= 2) return fused_kernel_with_rows<R, T, Wave, 2>(t);
+        if constexpr (max_rows >= 2) return fused_kernel_with_rows<R, T, Wave, 2, Kernels>(t);
         break;
     case 4:
-        if constexpr (max_rows >= 4) return fused_kernel_with_rows<R, T, Wave, 4>(t);
+        if constexpr (max_rows >= 4) return fused_kernel_with_rows<R, T, Wave, 4, Kernels>(t);
         break;
     case 8:
-        if constexpr (max_rows >= 8) return fused_kernel_with_rows<R, T, Wave, 8>(t);
+        if constexpr (max_rows >= 8) return fused_kernel_with_rows<R, T, Wave, 8, Kernels>(t);
         break;
     default:
         break;
     }
-    return fused_kernel_with_rows<R, T, Wave, 1>(t); // rows 1; checked_shape refused the rest
+    // rows 1; checked_shape refused the rest
+    return fused_kernel_with_rows<R, T, Wave, 1, Kernels>(t);
 }
 
 // LDS bytes of a fused launch: two tiles (double-buffered).
@@ -335,13 +366,13 @@ std::size_t fused_lds_bytes(const LaunchShape& t) {
 template <int R, class T, bool Wave>
 void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
-                  const LaunchShape& requested, const FaceSinks<T>* sinks = nullptr) {
+                  const LaunchShape& requested) {
     if (box.empty()) return;
     const LaunchShape t = Wave ? wave_shape<R, T>(requested, p.layout, box)
                                : checked_shape<T>(requested, R, kFusedKernel<Wave>);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
-        p, out, vel, box, c, sponge, g.groups, t.window, sinks);
+        p, out, vel, box, c, sponge, g.groups, t.window);
     GPU_CHECK_LAUNCH();
 }
 

@@ -151,7 +151,10 @@ template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks) {
-    detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, shape, sinks);
+    if (sinks)
+        detail::launch_stored_wave<R, T>(p, p_prev, vel, box, c, sponge, stream, shape, sinks);
+    else
+        detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, shape);
 }
 
 template <int R, class T>

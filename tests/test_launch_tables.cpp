@@ -266,6 +266,104 @@ TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
     });
 }
 
+// The one-box update with face sinks (the one-kernel step): each cell of a
+// face stored where its sink says, as it is computed, and nothing else.
+// `packed`: the -x face goes to a buffer of its own strides instead of the
+// halo across the box, which takes the kernel's general path (a direct
+// table holds only faces laid out as the field).
+template <int R, class T>
+void check_one_box_sinks(bool packed) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(testing::Message() << "seed " << seed << (packed ? ", packed -x face" : ""));
+    std::mt19937_64 rng(seed);
+    const Layout L = odd_layout(R);
+    const Box owned = L.interior();
+    HostField<T> p(L), prev(L, test::poison<T>()), vel(L);
+    test::fill_random(p, rng);
+    test::fill_random(vel, rng, 0.05, 0.2);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (int k = owned.z0; k < owned.z1; ++k)
+        for (int j = owned.y0; j < owned.y1; ++j)
+            for (int i = owned.x0; i < owned.x1; ++i)
+                prev(i, j, k) = T(dist(rng));
+    const auto c = make_coefficients<R, T>(1, 1, 1);
+    DeviceField<T> d_p(p), d_vel(vel), plain(prev), stored(prev);
+    // Each face into the halo across the box, as a rank alone on a periodic
+    // box stores it: shifted by the extent along the face's axis.
+    const std::vector<Box> faces = owned_faces(L);
+    const int shift[6][3] = {{L.nx, 0, 0},  {-L.nx, 0, 0}, {0, L.ny, 0},
+                             {0, -L.ny, 0}, {0, 0, L.nz},  {0, 0, -L.nz}};
+    FaceSinks<T> sinks;
+    T* const origin = stored.view().origin;
+    DeviceArray<T> buffer(faces[0].cells());
+    for (int f = 0; f < 6; ++f) {
+        const Box& b = faces[std::size_t(f)];
+        const bool own = !(packed && f == 0);
+        ASSERT_TRUE(own ? sinks.add(b,
+                                    origin + L.index(b.x0 + shift[f][0], b.y0 + shift[f][1],
+                                                     b.z0 + shift[f][2]),
+                                    L.line, (long long)L.slice)
+                        : sinks.add(b, buffer.data(), b.nx(), (long long)b.nx() * b.ny()));
+    }
+    sinks.skip = {owned.x0 + R, owned.x1 - R, owned.y0 + R,
+                  owned.y1 - R, owned.z0 + R, owned.z1 - R};
+    sinks.find_direct(owned, origin, L.line, (long long)L.slice, R + 2 * kLanes<T>);
+    EXPECT_EQ(sinks.direct, !packed);
+    DeviceArray<FaceSinks<T>> table(1);
+    copy_to_device(table, &sinks);
+    Stream stream;
+    const LaunchShape shape = wave_shape<R, T>(LaunchShape{}, L, owned);
+    launch_wave_step<R, T>(d_p.view(), plain.view(), d_vel.view(), owned, c, Sponge{}, stream,
+                           shape);
+    launch_wave_step<R, T>(d_p.view(), stored.view(), d_vel.view(), owned, c, Sponge{}, stream,
+                           shape, table.data());
+    stream.synchronize();
+    HostField<T> a(L), b(L);
+    plain.read_into(a);
+    stored.read_into(b);
+    const std::vector<T> packed_face = read(buffer);
+    std::vector<char> targeted(b.storage.size(), 0);
+    std::size_t wrong = 0;
+    for (int f = 0; f < 6; ++f)
+        for (int k = faces[f].z0; k < faces[f].z1; ++k)
+            for (int j = faces[f].y0; j < faces[f].y1; ++j)
+                for (int i = faces[f].x0; i < faces[f].x1; ++i) {
+                    const T want = a(i, j, k);
+                    T got;
+                    if (packed && f == 0) {
+                        got = packed_face[std::size_t(sinks.at(0, i, j, k) - buffer.data())];
+                    } else {
+                        const std::size_t n = std::size_t(sinks.at(f, i, j, k) - origin) + L.front;
+                        got = b.storage[n];
+                        targeted[n] = 1;
+                    }
+                    wrong += std::memcmp(&want, &got, sizeof(T)) != 0;
+                }
+    EXPECT_EQ(wrong, 0u) << "face cells stored wrong or not at all";
+    std::size_t differ = 0, stray = 0;
+    for (std::size_t n = 0; n < b.storage.size(); ++n) {
+        if (targeted[n]) continue;
+        differ += std::memcmp(&a.storage[n], &b.storage[n], sizeof(T)) != 0;
+        stray += !test::is_poison(b.storage[n]) && test::is_poison(a.storage[n]);
+    }
+    EXPECT_EQ(differ, 0u) << "cells the sinks do not target differ from the update without them";
+    EXPECT_EQ(stray, 0u) << "the sinks wrote where no sink points";
+}
+
+TEST_P(MergedLaunches, TheOneBoxUpdateStoresItsFacesAsItComputesThem) {
+    const int radius = std::get<0>(GetParam());
+    dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
+        using T = decltype(zero);
+        dispatch_radius(radius, [&](auto r) {
+            constexpr int R = decltype(r)::value;
+            SCOPED_TRACE(testing::Message()
+                         << "R=" << R << " " << precision_name(precision_of<T>()));
+            check_one_box_sinks<R, T>(false);
+            check_one_box_sinks<R, T>(true);
+        });
+    });
+}
+
 INSTANTIATE_TEST_SUITE_P(Radii, MergedLaunches,
                          testing::Combine(testing::Values(1, 2, 4, 8), kPrecisions),
                          [](const auto& info) {

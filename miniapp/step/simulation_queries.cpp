@@ -185,12 +185,15 @@ int SimulationOf<T>::first_nonfinite_rank() const {
 
 template <class T>
 void SimulationOf<T>::set_value_at(const std::array<int, 3>& cell, double value) {
+    // Every rank, not only the owner: the cell's copies in the stored faces
+    // are the old value's, and the priming that stores them again is
+    // collective with a link path (a lone owner priming waited for ever).
+    primed_ = false;
     std::array<int, 3> l;
     if (!owns(cell, l)) return;
     const Box one{l[0], l[0] + 1, l[1], l[1] + 1, l[2], l[2] + 1};
     launch_fill(view(current_), one, T(value), compute_);
     compute_.synchronize();
-    primed_ = false; // the cell's copies in the faces are the old value's
 }
 
 // The members defined in this file, for both precisions. The class itself

@@ -36,13 +36,14 @@ void SimulationOf<T>::setup_boxes() {
 template <class T>
 void SimulationOf<T>::setup_routes() {
     // The update stores the faces (the fused pack) where the plan asks for
-    // it and something reads them from there: the next exchange with overlap
-    // on, a neighbour on the node, or a rank alone whose every face is its
-    // own (then one kernel a step). With overlap off an MPI step packs them:
-    // stored by the whole-box update they cost 5% at 512^3 (the table
-    // kernel then; performance-history.md, 34).
-    const bool peer = plan_.comm_mode == CommMode::Peer;
-    const bool stores = plan_.fused_pack && (plan_.overlap || peer || d_.size == 1);
+    // it: with overlap on, the slabs those of the next messages and the
+    // interior the rest; where no face travels as a message (a rank alone,
+    // or peer on one node), one kernel a step stores them all. With overlap
+    // off and messages, a pack launch packs what travels and the exchange
+    // copies a rank's own faces: the whole-box kernel stores only the faces
+    // laid out as the field, directly (kernels/face_sinks.hpp). A linked
+    // face is always stored by the update that computes it (face_routes.hpp).
+    const bool stores = plan_.fused_pack && (plan_.overlap || every_face_stored(options_, plan_));
     LinkMemory link{node_.get(), &field_memory_, {}};
     for (std::size_t a = 0; a < 2; ++a)
         link.origin_bytes[a] = std::size_t(reinterpret_cast<char*>(view(int(a)).origin) -
