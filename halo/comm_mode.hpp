@@ -14,6 +14,13 @@ enum class CommMode { Staged, GpuAware, Nccl, Peer, None };
 inline constexpr CommMode kCommModes[] = {CommMode::Staged, CommMode::GpuAware, CommMode::Nccl,
                                           CommMode::Peer, CommMode::None};
 
+// Whether `mode` is a link path (link_path.hpp) rather than a halo path
+// (halo_path.hpp): faces to ranks on the node stored by the update kernels
+// into their halos, the rest carried by GPU-aware MPI.
+inline constexpr bool links_node(CommMode mode) {
+    return mode == CommMode::Peer;
+}
+
 // "staged", "gpu-aware", "nccl", "peer", "none": as --comm spells them.
 inline const char* comm_mode_name(CommMode mode) {
     switch (mode) {

@@ -54,8 +54,8 @@ FaceRoutes<T>::FaceRoutes(const Decomposition& d, const Layout& layout, int radi
     for (const HaloMessage& m : plan_halo_messages(d, layout, radius, depth))
         faces_.push_back({m, m.self ? FaceRoute::Self : FaceRoute::Message});
     std::array<bool, kDirections> linked{};
-    if (mode == CommMode::Peer) {
-        if (depth != 1) fatal("--comm peer stores the faces every step: halo depth 1 only");
+    if (links_node(mode)) {
+        if (depth != 1) fatal("a link path stores the faces every step: halo depth 1 only");
         std::vector<LinkPath::Face> towards;
         link_index_.assign(faces_.size(), 0);
         for (std::size_t f = 0; f < faces_.size(); ++f)
@@ -72,7 +72,7 @@ FaceRoutes<T>::FaceRoutes(const Decomposition& d, const Layout& layout, int radi
             }
     }
     // Faces that leave the node go by GPU-aware MPI.
-    const CommMode carried = mode == CommMode::Peer ? CommMode::GpuAware : mode;
+    const CommMode carried = links_node(mode) ? CommMode::GpuAware : mode;
     exchange_ = std::make_unique<HaloExchange<T>>(d, layout, radius, depth, carried,
                                                   std::vector<T*>{arrays[0], arrays[1]},
                                                   halo_stream, stores_faces, linked);
@@ -198,7 +198,7 @@ int FaceRoutes<T>::self_faces() const {
 
 template <class T>
 std::string FaceRoutes<T>::describe() const {
-    const CommMode carried = mode_ == CommMode::Peer ? CommMode::GpuAware : mode_;
+    const CommMode carried = links_node(mode_) ? CommMode::GpuAware : mode_;
     std::string routes;
     for (const RoutedFace& f : faces_) {
         const int axis = face_axis(f.message.dir);

@@ -15,7 +15,7 @@ HaloExchange<T>::HaloExchange(const Decomposition& d, const Layout& layout, int 
                               CommMode mode, const std::vector<T*>& arrays, Stream& halo_stream,
                               bool fuse_pack, const std::array<bool, kDirections>& elsewhere)
     : mode_(mode), layout_(layout), stream_(halo_stream) {
-    if (mode == CommMode::Peer) fatal("--comm peer is a link path, not a halo path");
+    if (links_node(mode)) fatal(std::string("--comm ") + comm_mode_name(mode) + " is a link path");
     for (T* base : arrays)
         array_origins_.push_back(view_of(base, layout).origin);
     plan_faces(d, radius, depth, elsewhere);

@@ -4,6 +4,7 @@
 #include "device.hpp"
 #include "fatal.hpp"
 #include "gpu_runtime.hpp"
+#include "link_path.hpp"
 #include "nccl_comm.hpp"
 #include "path_mpi.hpp"
 
@@ -16,7 +17,7 @@ std::unique_ptr<HaloPath<T>> make_nccl_path(const std::vector<PathMessage<T>>& m
                                             MPI_Comm comm);
 
 bool takes_fused_pack(CommMode mode) {
-    return mode == CommMode::GpuAware || mode == CommMode::Nccl || mode == CommMode::Peer;
+    return mode == CommMode::GpuAware || mode == CommMode::Nccl || links_node(mode);
 }
 
 std::string fused_pack_needs() {
@@ -29,10 +30,11 @@ std::string fused_pack_needs() {
 }
 
 CommMode reference_path(CommMode mode) {
-    return mode == CommMode::Nccl || mode == CommMode::Peer ? CommMode::Staged : mode;
+    return mode == CommMode::Nccl || links_node(mode) ? CommMode::Staged : mode;
 }
 
 PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
+    if (links_node(mode)) return request_link_path(mode);
     switch (mode) {
     case CommMode::None:
         return {{}, "requested; no halos move"};
@@ -49,14 +51,14 @@ PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
                         "ROCM_PATH for RCCL, and configure again; README, \"Building\")",
                     {}};
         return {{}, "requested; NCCL/RCCL on the halo stream"};
-    case CommMode::Peer:
-        return {{}, "requested; faces stored into the halos of ranks on this node"};
     case CommMode::GpuAware:
         if (!aware.supported)
             return {"--comm gpu-aware: the MPI library is not GPU-aware (" + aware.reason +
                         "); use --comm staged, or set STENCIL_GPU_AWARE_MPI=1 if you know better",
                     {}};
         return {{}, aware.reason};
+    default: // a link path: request_link_path, above
+        break;
     }
     return {"unknown --comm choice", {}};
 }
@@ -72,8 +74,7 @@ make_halo_path(CommMode mode, const std::vector<PathMessage<T>>& messages,
         return std::make_unique<MpiPath<T>>(messages, comm, true);
     case CommMode::Nccl:
         return make_nccl_path<T>(messages, receive_order, comm);
-    case CommMode::Peer: // the exchange stores into linked faces; no path carries them
-    case CommMode::None:
+    default: // None; a link path's faces are stored, not carried
         break;
     }
     fatal("no halo path moves the messages of --comm none");

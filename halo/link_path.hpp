@@ -19,6 +19,7 @@
 #pragma once
 
 #include "comm_mode.hpp"
+#include "halo_path.hpp"
 #include "layout.hpp"
 #include "node_memory.hpp"
 #include "stream.hpp"
@@ -73,7 +74,11 @@ struct LinkMemory {
     std::array<std::size_t, 2> origin_bytes{};
 };
 
-// The link path for `mode` (CommMode::Peer), over `faces` with `layout`:
+// Whether this build can take the link path `mode` (links_node(mode)): ""
+// and why it was taken, or one line saying why not (halo_path.hpp).
+PathRequest request_link_path(CommMode mode);
+
+// The link path for `mode` (links_node(mode)), over `faces` with `layout`:
 // collective over `cart`. Faces it cannot reach are left unlinked.
 std::unique_ptr<LinkPath> make_link_path(CommMode mode, MPI_Comm cart, const LinkMemory& memory,
                                          const std::vector<LinkPath::Face>& faces,

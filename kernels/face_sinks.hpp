@@ -20,7 +20,7 @@
 // ROCm 6.4 (performance-history.md, item 34). The read-back costs little in
 // a thin slab but, in the one-box kernel, each face thread walked its cells
 // again one dependent load after another, and a 128^3 step took 1.9 times
-// as long (PERFORMANCE.md, "One kernel a step").
+// as long (PERFORMANCE.md, "One kernel a step on a node").
 #pragma once
 
 #include "box.hpp"
@@ -53,7 +53,7 @@ struct FaceSinks {
     // stores each group at its own address plus that offset: a few
     // instructions for a thread of a face. Walking the whole table for
     // every group of an x face instead doubled a 128^3 step, since a thread
-    // of each 16-wide block row holds one (PERFORMANCE.md, "One kernel a step").
+    // of each 16-wide block row holds one (PERFORMANCE.md, "One kernel a step on a node").
     int side[6] = {-1, -1, -1, -1, -1, -1};
     long long offset[kMaxFaceSinks] = {};
     bool direct = false;

@@ -9,7 +9,7 @@
 // resolves, so the HOST back-end flushes them to zero, as GPU compilers do
 // under -ftz and as production CPU codes compiled with -ffast-math do.
 // The GPU back-ends keep IEEE subnormals: their FMA units handle them at
-// full rate (docs/PERFORMANCE.md, "Subnormals").
+// full rate (docs/performance-history.md, "(Moved from PERFORMANCE.md, 2026-11-27) Subnormals").
 #pragma once
 
 namespace stencil {

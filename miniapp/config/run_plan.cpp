@@ -83,12 +83,14 @@ std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerRea
     if (!choice.automatic) {
         const PathRequest asked = request_path(choice.mode, aware);
         if (!asked.problem.empty()) return asked.problem;
-        if (choice.mode == CommMode::Peer && !peer_stops.empty())
-            return "--comm peer stores the faces from the update kernels, every step (the fused "
-                   "pack, halo depth 1); " +
+        const std::string name = std::string("--comm ") + comm_mode_name(choice.mode);
+        if (links_node(choice.mode) && !peer_stops.empty())
+            return name +
+                   " stores the faces from the update kernels, every step (the fused pack, halo "
+                   "depth 1); " +
                    peer_stops + " leaves none";
-        if (choice.mode == CommMode::Peer && !reach.one_node && !aware.supported)
-            return "--comm peer: faces to other nodes need a GPU-aware MPI (" + aware.reason + ")";
+        if (links_node(choice.mode) && !reach.one_node && !aware.supported)
+            return name + ": faces to other nodes need a GPU-aware MPI (" + aware.reason + ")";
         plan.comm_mode = choice.mode, plan.comm_reason = asked.reason;
         return {};
     }
@@ -118,7 +120,7 @@ bool every_face_stored(const Options& o, const RunPlan& plan) {
     for (const int p : plan.procs)
         ranks *= p;
     const bool fused = o.pack != PackChoice::Separate && o.halo_depth <= 1;
-    return fused && (ranks == 1 || (plan.comm_mode == CommMode::Peer && plan.one_node));
+    return fused && (ranks == 1 || (links_node(plan.comm_mode) && plan.one_node));
 }
 
 } // namespace stencil

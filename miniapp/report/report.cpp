@@ -63,7 +63,7 @@ void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Repor
     MPI_CHECK(MPI_Allreduce(&halo, &sum_halo, 1, MPI_DOUBLE, MPI_SUM, comm));
     r.halo_ms = sum_halo / ranks;
     r.unhidden_why = r.plan.comm_mode == CommMode::None ? "--comm none"
-                     : sum_halo == 0 && r.plan.comm_mode == CommMode::Peer
+                     : sum_halo == 0 && links_node(r.plan.comm_mode)
                          ? "--comm peer: the update kernels store the faces into the "
                            "neighbours' halos; nothing travels as a message"
                      : sum_halo == 0       ? "nothing exchanged"
@@ -185,7 +185,7 @@ void print_problem(const Report& r) {
                     r.self_faces, r.faces,
                     r.fused_pack_applies ? "stored across the box by the update"
                                          : "copied on the device");
-    if (r.plan.comm_mode == CommMode::Peer)
+    if (links_node(r.plan.comm_mode))
         std::printf("  rank 0's faces: %s%s\n",
                     r.face_routes.empty() ? "none" : r.face_routes.c_str(),
                     r.face_routes.find("peer") == std::string::npos

@@ -37,7 +37,7 @@ HaloDepthChoice choose_halo_depth(const RunContext& run, const std::optional<Tri
     for (int a = 0; a < 3; ++a)
         neighbours = neighbours || procs[a] > 1 || c.periodic[a];
     if (mode == CommMode::None) return {1, "auto: --comm none exchanges nothing", {}};
-    if (mode == CommMode::Peer) return {1, "auto: --comm peer stores the faces every step", {}};
+    if (links_node(mode)) return {1, "auto: a link path stores the faces every step", {}};
     if (neighbours && every_face_stored(c, plan))
         return {1, "auto: one kernel a step stores every face, nothing is exchanged", {}};
     if (!neighbours) return {1, "auto: no rank has a neighbour", {}};

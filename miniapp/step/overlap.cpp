@@ -39,7 +39,7 @@ Trial time_on(const RunContext& run, int depth, std::string& pack_reason,
     p.fused_pack = c.pack != PackChoice::Separate;
     const Trial on = time_trial({c, p, physics}, depth, true);
     // Peer's update always stores the faces (plan_comm refused separate).
-    if (c.pack != PackChoice::Auto || !on.fused_pack || plan.comm_mode == CommMode::Peer) {
+    if (c.pack != PackChoice::Auto || !on.fused_pack || links_node(plan.comm_mode)) {
         trials.push_back(trial_record(true, depth, "", on));
         return on;
     }
@@ -78,7 +78,7 @@ OverlapDecision choose_overlap(const RunContext& run) {
                               ? "the HOST back-end runs the phases in order"
                               : nullptr;
     const int depth = c.halo_depth > 0 ? c.halo_depth : 1;
-    const bool peer = plan.comm_mode == CommMode::Peer;
+    const bool peer = links_node(plan.comm_mode);
     if (peer) { // the update stores the linked faces: nothing else would
         d.fused_pack = true;
         d.pack_reason = "--comm peer: fused, into the neighbours' halos";

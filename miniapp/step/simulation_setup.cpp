@@ -81,7 +81,7 @@ void SimulationOf<T>::setup_fields() {
     // was asked for and how much is free, before any host staging is made.
     // Each time level starts on a 256-byte boundary of the one segment.
     const std::size_t stride = (field_bytes() + 255) / 256 * 256;
-    if (plan_.comm_mode == CommMode::Peer) node_ = Communicator(split_node(d_.cart.get()));
+    if (links_node(plan_.comm_mode)) node_ = Communicator(split_node(d_.cart.get()));
     field_memory_ = NodeSegment(2 * stride, node_.get(), SegmentKind::Fields);
     for (std::size_t a = 0; a < 2; ++a)
         fields_[a] = reinterpret_cast<T*>(static_cast<char*>(field_memory_.data()) + a * stride);
