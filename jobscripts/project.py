@@ -39,11 +39,13 @@ The model, per rank, per step (the job takes its slowest rank):
     holds the pack: no pack term is added at depth 1.
   kernel(cells): interpolated in the sweep (log-log); slabs R thick use the
     same curve, x slabs times the measured thin-slab factor
-  --comm peer (overlap on, depth 1, with shell/): the faces to ranks of
-    the same node carry no pack, message or host; the shell is the
-    measured one, and each x face adds its copy across the link (face
-    bytes / link bandwidth) and its unpack on the other side; faces to
-    other nodes go by MPI as below
+  --comm peer (overlap on, depth 1, with shell/): the slab-based peer path
+    of 2026-11-26, which the one-kernel step replaced on 2026-11-27 (not
+    modelled yet; docs/scaling/PROJECTION.md, "What the one-kernel step
+    changes"): the faces to ranks of the same node carry no pack, message
+    or host; the shell is the measured one, and each x face adds its copy
+    across the link (face bytes / link bandwidth) and its unpack on the
+    other side; faces to other nodes go by MPI as below
   exchange: max over the rank's neighbours in its node of
     latency + face bytes / link bandwidth, and, for neighbours on other
     nodes, network latency + the node's off-node bytes / its NICs' bandwidth
@@ -421,7 +423,7 @@ def main(argv):
     ap.add_argument("--halo-depth", type=depth_arg, default=1,
                     help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
     ap.add_argument("--comm", choices=("mpi", "peer"), default="mpi",
-                    help="peer: faces to ranks of the same node stored by the slabs (--comm peer)")
+                    help="peer: the slab-based peer path of 2026-11-26 (superseded; see the docstring)")
     ap.add_argument("--markdown")
     ap.add_argument("--plot")
     sub = ap.add_subparsers(dest="study", required=True)
@@ -465,7 +467,7 @@ def main(argv):
         what = f"local {'x'.join(map(str, a.local))}" if a.study == "weak" else f"grid {'x'.join(map(str, a.grid))}"
         bounds = "periodic " + ",".join(x for x, p in zip("xyz", a.periodic) if p) if any(a.periodic) else "open edges"
         depth = "" if a.halo_depth == 1 else f", halo depth {a.halo_depth}"
-        depth += ", --comm peer on each node" if peer else ""
+        depth += ", the slab-based --comm peer of 2026-11-26 on each node" if peer else ""
         text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
                  "(PROJECTION)", "",
                  table(rows, a.study), ""]
