@@ -33,8 +33,15 @@ HaloFaults<T>::HaloFaults(FaceRoutes<T>& routes, const HaloFaultSet& set)
             first_face_ = &f.message;
             first_face_stored_ = f.route == FaceRoute::Linked ||
                                  (f.route == FaceRoute::Self && routes_.messages().fuses_pack());
+            first_face_filled_ = f.route != FaceRoute::Message || routes_.mode_ != CommMode::None;
             break;
         }
+}
+
+template <class T>
+bool HaloFaults<T>::poison_planted() const {
+    const HaloExchange<T>& x = routes_.messages();
+    return x.moves_data() || !x.self_targets().empty();
 }
 
 template <class T>

@@ -32,6 +32,10 @@ public:
     bool short_fused_pack_planted() const { return short_planted_; }
     bool wrong_face_planted() const { return wrong_planted_; }
     bool wrong_level_planted() const { return level_planted_; }
+    // Whether --poison-halo has a halo to poison (one the exchange fills,
+    // or the rank's own the update stores), and drop-face a filled face.
+    bool poison_planted() const;
+    bool drop_planted() const { return first_face_ && first_face_filled_; }
 
     // Each on `stream`. Before the pack: NaN over every halo cell the
     // exchange fills (the poison must not survive the exchange).
@@ -56,6 +60,7 @@ private:
     // update stores it rather than the exchange filling it.
     const HaloMessage* first_face_ = nullptr;
     bool first_face_stored_ = false;
+    bool first_face_filled_ = false; // stored, or filled by the exchange (not --comm none's)
 };
 
 } // namespace stencil

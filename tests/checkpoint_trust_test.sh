@@ -3,7 +3,9 @@
 # its CRC-32 and its folder's name) is not continued, the one before is,
 # to the uninterrupted run's checksum; a folder holding another run's
 # checkpoints is refused before step 1 and left as it was (--output-force
-# clears them); a folder named step_NNNNNN that the run did not write is
+# clears them); a checkpoint that does not verify (a byte, an emptied
+# checkpoint.json) is set aside whole as .kept, said so, and the run's
+# folder still verifies; a folder named step_NNNNNN that the run did not write is
 # never deleted; an unwritable --checkpoint-dir is refused before step 1; a
 # completed restart removes its run's .partial checkpoints; and
 # tools/verify-output.py checks every checkpoint file against its CRC-32.
@@ -47,6 +49,42 @@ grep -q "continuing from checkpoint .*step_000010 at step 10" "$work/edited.txt"
   { cat "$work/edited.txt"; fail "not continued from step 10"; }
 [ "$(checksum "$work/edited.txt")" = "$reference" ] || fail "edited step: $(checksum "$work/edited.txt"), uninterrupted $reference"
 echo "ok  edited step 20 -> 30 reported, continued from step 10: $reference"
+
+echo "== a damaged checkpoint is set aside whole, never removed, and the run's folder verifies"
+for damage in byte json; do
+  opts=(--steps 20 --checkpoint-every 10 --output "$work/damaged-$damage")
+  mini "$@" >/dev/null
+  newest=$work/damaged-$damage/checkpoints/step_000020
+  if [ $damage = byte ]; then # one byte of p flipped
+    python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[100] ^= 1
+open(sys.argv[1], "wb").write(b)' "$newest/p.raw"
+  else
+    : >"$newest/checkpoint.json"
+  fi
+  before=$(fingerprint "$newest")
+  # With checkpoints due where it lies (the byte), and without (the JSON).
+  opts=(--steps 40 --output "$work/damaged-$damage" --restart latest)
+  [ $damage = byte ] && opts+=(--checkpoint-every 10)
+  mini "$@" >"$work/damaged-$damage.txt" 2>&1 || { cat "$work/damaged-$damage.txt"; fail "$damage: the restart failed"; }
+  grep -q "note: checkpoint .*step_000020 does not .*; set aside as .*step_000020.kept" \
+    "$work/damaged-$damage.txt" || { cat "$work/damaged-$damage.txt"; fail "$damage: not set aside, or not said"; }
+  grep -q "continuing from checkpoint .*step_000010 at step 10" "$work/damaged-$damage.txt" ||
+    { cat "$work/damaged-$damage.txt"; fail "$damage: not continued from step 10"; }
+  [ "$(checksum "$work/damaged-$damage.txt")" = "$reference" ] || fail "$damage: $(checksum "$work/damaged-$damage.txt")"
+  kept=$newest.kept
+  [ -f "$kept/set-aside.txt" ] || fail "$damage: $kept has no set-aside.txt"
+  [ "$(fingerprint "$kept" | grep -v set-aside.txt)" = "$before" ] || fail "$damage: the set-aside checkpoint changed"
+  python3 "$verify" "$work/damaged-$damage" >"$work/damaged-$damage-verify.txt" ||
+    { cat "$work/damaged-$damage-verify.txt"; fail "$damage: verify-output failed the finished run's folder"; }
+  grep -q "step_000020.kept: a checkpoint set aside whole, by a restart: it does not" \
+    "$work/damaged-$damage-verify.txt" || { cat "$work/damaged-$damage-verify.txt"; fail "$damage: verify-output did not say"; }
+done
+# Where it was written, the same damage fails the folder: verify-output tells the two apart.
+opts=(--steps 20 --checkpoint-every 10 --output "$work/damaged-here")
+mini "$@" >/dev/null
+: >"$work/damaged-here/checkpoints/step_000020/checkpoint.json"
+python3 "$verify" "$work/damaged-here" >/dev/null && fail "a damaged checkpoint in place verified"
+echo "ok  a flipped byte and an emptied checkpoint.json: set aside as .kept, untouched, reported; the same checksum"
 
 echo "== a folder whose name disagrees with its checkpoint.json"
 opts=(--steps 20 --checkpoint-every 10 --output "$work/renamed")
@@ -195,9 +233,9 @@ mv "$work/nv/checkpoints/step_000020" "$work/nv/checkpoints/step_000035"
 opts=(--steps 40 --checkpoint-every 10 --output "$work/nv" --restart latest)
 mini "$@" >"$work/nv.txt" 2>&1 || { cat "$work/nv.txt"; fail "the restart failed"; }
 [ "$(checksum "$work/nv.txt")" = "$reference" ] || fail "not verifying: $(checksum "$work/nv.txt")"
-[ "$(cd "$work/nv/checkpoints" && echo step_*)" = "step_000030 step_000035 step_000040" ] ||
+[ "$(cd "$work/nv/checkpoints" && echo step_*)" = "step_000030 step_000035.kept step_000040" ] ||
   fail "after the restart: $(cd "$work/nv/checkpoints" && echo step_*)"
-echo "ok  step_000030 and step_000040 kept, step_000035 (does not verify) left alone"
+echo "ok  step_000030 and step_000040 kept, step_000035 (does not verify) set aside whole"
 
 echo "== another run's stale .partial is no restart candidate"
 opts=(--steps 20 --checkpoint-every 10 --source "6,6,6" --output "$work/o")

@@ -67,3 +67,13 @@ set_tests_properties(peer_unplanted_wrong_face_warns PROPERTIES PASS_REGULAR_EXP
 stencil_mpi_failure(peer_refuses_bad_node_ranks 2 30 "STENCIL_NODE_RANKS='2x' is not a whole number"
                     --grid 40,36,44 --comm peer)
 stencil_mpi_env(peer_refuses_bad_node_ranks STENCIL_NODE_RANKS=2x)
+# A planted NaN ends a peer run in bounded time, unstable at step 4: the
+# priming after it is collective (it waited for ever on every rank but the
+# cell's owner).
+stencil_mpi_failure(peer_nan_stops_unstable 2 30 "unstable: NaN or Inf in the field at step 4"
+                    --grid 36,36,36 --radius 2 --steps 12 --comm peer --inject-fault nan)
+# A fault the run cannot plant says so: peer runs at halo depth 1, so no ring.
+stencil_mpi_test(peer_unplanted_short_ring_warns 2 --grid 36,36,36 --radius 2 --steps 4 --comm peer
+                 --inject-fault short-ring)
+set_tests_properties(peer_unplanted_short_ring_warns PROPERTIES PASS_REGULAR_EXPRESSION
+                     "warning: --inject-fault short-ring plants nothing")

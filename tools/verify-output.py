@@ -10,7 +10,10 @@ folder's record of its run (stencil-miniapp.run.json) says how the run
 ended: complete, stopped by a signal (incomplete: it can be resumed),
 failed (a NaN, an output that could not be written), or never (killed);
 every file it lists must be there. A checkpoint's clean-up cut short
-(step_NNNNNN.pruning) is harmless and only noted.
+(step_NNNNNN.pruning) is harmless and only noted, and so is a checkpoint
+that a restart set aside because it did not verify (step_NNNNNN.kept, its
+set-aside.txt saying why): the run went on from the one before, so the
+folder is complete; a damaged checkpoint where it was written fails.
 
 usage: tools/verify-output.py FOLDER [FOLDER ...]
 Exit status:
@@ -147,14 +150,32 @@ def verify_manifest(folder, names, problems, unfinished):
     return set(files)
 
 
+def set_aside_reason(path):
+    """Why a restart set this checkpoint aside (its set-aside.txt), or ""."""
+    try:
+        with open(os.path.join(path, "set-aside.txt")) as f:
+            first = f.readline().strip()
+    except OSError:
+        return ""
+    return first.removeprefix("A restart passed this checkpoint by: ").rstrip(".")
+
+
 def pruning_notes(folder):
-    """Checkpoint clean-ups cut short: harmless, named so the user can remove them."""
+    """Checkpoint clean-ups cut short, and checkpoints a restart set aside:
+    harmless, named so the user can keep or remove them."""
     notes = []
     for where, prefix in ((folder, ""), (os.path.join(folder, "checkpoints"), "checkpoints/")):
-        if os.path.isdir(where):
-            notes += [f"{prefix}{n}: a checkpoint's clean-up cut short (harmless: it is no "
-                      "checkpoint; what is left in it is yours to keep or remove)"
-                      for n in sorted(os.listdir(where)) if re.match(r"step_\d{6,9}\.pruning$", n)]
+        if not os.path.isdir(where):
+            continue
+        for n in sorted(os.listdir(where)):
+            if re.match(r"step_\d{6,9}\.pruning$", n):
+                notes.append(f"{prefix}{n}: a checkpoint's clean-up cut short (harmless: it is no "
+                             "checkpoint; what is left in it is yours to keep or remove)")
+            elif re.match(r"step_\d{6,9}\.kept$", n):
+                why = set_aside_reason(os.path.join(where, n))
+                notes.append(f"{prefix}{n}: a checkpoint set aside whole, "
+                             + (f"by a restart: {why}" if why else "where a checkpoint was written")
+                             + " (the run went on without it; yours to keep or remove)")
     return notes
 
 

@@ -284,19 +284,22 @@ refused.)md"},
   their CRC-32 and the process that wrote it), written last and sealed by
   a CRC-32 of its own text. A checkpoint whose files, `checkpoint.json` or
   folder name (`step_NNNNNN`: the step) disagree does not verify: a
-  restart reports it and falls back to the one before.
+  restart reports it and falls back to the one before, and sets it aside
+  whole as `step_NNNNNN.kept` (with a `set-aside.txt` saying why) where it
+  lies in the folder the run writes its checkpoints to: never removed,
+  and `tools/verify-output.py` notes it rather than failing the folder.
 - Each is assembled under `step_NNNNNN.partial` (whose first file is a
   placeholder `checkpoint.json` naming the run's settings, so that a
   clean-up knows the folder as this run's) and renamed when complete. The
   two newest of the run's settings that verify are kept (one that does not
-  verify is left alone), and a completed run removes the `.partial` ones
+  verify is never removed), and a completed run removes the `.partial` ones
   of its settings; no other folder is ever removed, whatever its name. A
   checkpoint loses only the files its `checkpoint.json` lists, the files a
   checkpoint is written as and `checkpoint.json`, never through a link: a
   folder still holding files of the user's, or a link, is left with a
   `note:` line, or moved aside whole to `step_NNNNNN.kept` where the run
   (or `--output-force`) writes that step again. A newest checkpoint whose
-  `checkpoint.json` is damaged (truncated, emptied) is moved aside the same
+  `checkpoint.json` is damaged (truncated, emptied) is set aside the same
   way by a restart, which falls back to the one before.)md"},
     {"--checkpoint-dir",
      R"md(Checked before step 1, on rank 0 for all ranks, as `--output` is: not

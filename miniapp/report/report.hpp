@@ -57,6 +57,9 @@ struct Report {
     CheckReach reach;              // the rank boundaries the check could see
     bool has_checksum = false;
     std::uint64_t checksum = 0;
+    // Whether the field is the one-domain answer: not with --comm none on
+    // several ranks, where no message moved (a timing mode).
+    bool one_domain_answer() const { return !(comm_mode == "none" && ranks > 1); }
 };
 
 // Collective over the simulation's communicator; meaningful on rank 0.

@@ -222,12 +222,18 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
     if (found.empty())
         return "--restart " + c.restart + ": no checkpoint in " + named + hint(named);
     const Json mine = checkpoint_identity(run);
+    // One that does not verify in the folder this run writes its own
+    // checkpoints to is set aside: a later checkpoint of the same step
+    // would otherwise replace it. Elsewhere it is left where it is.
+    const bool own_folder = fs::path(named) == fs::path(checkpoint_folder(c)) && found.size() > 1;
     for (const std::string& dir : found) {
         const auto skip = [&](const std::string& why) {
-            if (world_rank() == 0)
-                std::fprintf(stderr,
-                             "note: checkpoint %s does not verify (%s); trying the one before\n",
-                             dir.c_str(), why.c_str());
+            MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank done reading it
+            if (world_rank() != 0) return;
+            const std::string moved = own_folder ? "; " + set_aside(dir, why) : "";
+            std::fprintf(stderr,
+                         "note: checkpoint %s does not verify (%s)%s; trying the one before\n",
+                         dir.c_str(), why.c_str(), moved.c_str());
         };
         Json doc = Json::parse(read_on_root(dir + "/checkpoint.json"), nullptr, false);
         if (const std::string why = doc_problem(dir, doc); !why.empty()) {

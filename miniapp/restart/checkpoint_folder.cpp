@@ -101,9 +101,10 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
         // where the restart will write again: moved aside, so that the
         // restart falls back to the checkpoint before it, as documented.
         if (!f.checkpoint && due && f.damaged && !c.restart.empty()) {
-            if (std::string why = move_aside(f.path); !why.empty()) return why;
-            notes.push_back(f.path + " does not read as a checkpoint (damaged?): moved aside to " +
-                            f.path + ".kept");
+            const std::string moved = set_aside(f.path, "it does not read as a checkpoint");
+            if (moved.rfind("left", 0) == 0) return "checkpoint " + f.path + ": " + moved;
+            notes.push_back("checkpoint " + f.path + " does not read as a checkpoint (damaged?); " +
+                            moved);
             continue;
         }
         // Not this program's: never touched, and refused where a checkpoint is due.
@@ -244,6 +245,19 @@ std::string move_aside(const std::string& path) {
     fs::rename(path, aside, error);
     if (error) return "checkpoint " + path + ": cannot move it aside (" + error.message() + ")";
     return {};
+}
+
+std::string set_aside(const std::string& path, const std::string& why) {
+    if (const std::string problem = move_aside(path); !problem.empty())
+        return "left in place: " + problem;
+    const std::string aside = path + ".kept";
+    if (FILE* f = std::fopen((aside + "/" + kSetAsideNote).c_str(), "w")) {
+        std::fprintf(f, "A restart passed this checkpoint by: it does not verify (%s).\n"
+                        "Set aside whole, never removed; the run continued from an earlier one.\n",
+                     why.c_str());
+        std::fclose(f);
+    }
+    return "set aside as " + aside;
 }
 
 void keep_two_newest(const std::string& folder, const std::string& mine) {

@@ -89,6 +89,14 @@ std::string remove_checkpoint(const StepFolder& f);
 // "" or why it could not (PATH.kept taken, or the rename failed).
 std::string move_aside(const std::string& path);
 
+// Rank 0: a checkpoint a restart passed by because it does not verify
+// (`why`), moved aside whole (move_aside) with kSetAsideNote in it saying
+// why, so that no later checkpoint of the run replaces or removes it, and
+// tools/verify-output.py tells it from a damaged checkpoint. The note line
+// for stderr: where it went, or why it stayed.
+inline constexpr const char* kSetAsideNote = "set-aside.txt";
+std::string set_aside(const std::string& path, const std::string& why);
+
 // Rank 0: makes room for this run's checkpoint folder `path` (settings
 // `mine`): removes one this run's settings left (an earlier try), moving
 // it aside as NAME.kept where it also holds files the program did not

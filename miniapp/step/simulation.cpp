@@ -138,6 +138,24 @@ std::array<int, 3> SimulationOf<T>::slab_cell_nearest_source() const {
 }
 
 template <class T>
+PlantedFaults SimulationOf<T>::planted_faults() const {
+    PlantedFaults p;
+    if (faults_) {
+        p.short_fused_pack = faults_->short_fused_pack_planted();
+        p.wrong_face = faults_->wrong_face_planted();
+        p.wrong_level = faults_->wrong_level_planted();
+        p.halos = faults_->poison_planted();
+        p.drop_face = faults_->drop_planted();
+    }
+    for (const Phase& phase : schedules_.front())
+        p.slab_cell = p.slab_cell || (phase.fault == FaultSite::SaveSlabCell && !slabs_.empty());
+    p.short_ring = !ring_.empty();
+    p.races = routes_->linked_faces() > 0;
+    p.early_boundary = overlapped_ && exchange().moves_data();
+    return p;
+}
+
+template <class T>
 void SimulationOf<T>::run_plain(const StepState& s) {
     for (const Phase& phase : schedules_[std::size_t(s.ring_step)])
         enqueue(phase, s, s.timers.sampled);

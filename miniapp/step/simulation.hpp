@@ -101,6 +101,20 @@ public:
     virtual const Timeline* timeline() const = 0;
 };
 
+// Where a rank's step plants the bugs --inject-fault and --poison-halo ask
+// for (warn_if_nothing_planted in main.cpp says which plant nothing).
+struct PlantedFaults {
+    bool short_fused_pack = false; // a stored face shortened (z faces of messages go in place)
+    bool wrong_face = false;       // two stored faces of one shape swapped
+    bool wrong_level = false;      // a linked face aimed at the level its neighbour reads
+    bool slab_cell = false;        // a step updates boundary slabs
+    bool short_ring = false;       // a deep halo's ring (depth 2 or more)
+    bool races = false;            // peer-skip-wait, peer-early-signal: a linked face
+    bool early_boundary = false;   // slabs after an exchange that moves data
+    bool halos = false;            // --poison-halo: a halo the exchange or the update fills
+    bool drop_face = false;        // the first face's halo is filled, by a message or a store
+};
+
 // The whole run, for the driver that owns it: the concerns above that a
 // caller takes on their own, and what only the owner asks.
 class Simulation : public FieldQueries, public LaunchShapes, public PhaseTimeline {
@@ -159,16 +173,9 @@ public:
     // short-fused-pack).
     // Collective: p at a global cell = value, on the rank that owns it.
     virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
-    // Whether --inject-fault short-fused-pack shortened a face on this rank
-    // (none where no face is stored by the slabs: z faces go in place).
-    virtual bool short_fused_pack_planted() const = 0;
-    // Whether --inject-fault peer-wrong-face swapped two stored faces here,
-    // and peer-wrong-level pointed a linked face at the other time level.
-    virtual bool wrong_face_planted() const = 0;
-    virtual bool wrong_level_planted() const = 0;
-    // Whether --inject-fault skip-slab-cell strikes here: a step of this
-    // rank updates boundary slabs.
-    virtual bool slab_cell_planted() const = 0;
+    // Which of the planted bugs asked for strike on this rank, as the run
+    // is configured (a bug that strikes nowhere is said to plant nothing).
+    virtual PlantedFaults planted_faults() const = 0;
 };
 
 // Collective over `comm`. The plan gives the global and process grids, the

@@ -89,17 +89,7 @@ public:
     void settle() override { settle_timers(); }
     int first_nonfinite_rank() const override;
     void set_value_at(const std::array<int, 3>& cell, double value) override;
-    bool short_fused_pack_planted() const override {
-        return faults_ && faults_->short_fused_pack_planted();
-    }
-    bool wrong_face_planted() const override { return faults_ && faults_->wrong_face_planted(); }
-    bool wrong_level_planted() const override { return faults_ && faults_->wrong_level_planted(); }
-    bool slab_cell_planted() const override {
-        for (const std::vector<Phase>& phases : schedules_)
-            for (const Phase& phase : phases)
-                if (phase.fault == FaultSite::SaveSlabCell && !slabs_.empty()) return true;
-        return false;
-    }
+    PlantedFaults planted_faults() const override;
 
 private:
     // The wave update with the radius already fixed (dispatched once): over
