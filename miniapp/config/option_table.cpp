@@ -17,6 +17,13 @@ constexpr std::pair<const char*, PackChoice> kPack[] = {
 constexpr std::pair<const char*, Precision> kPrecisions[] = {{"fp32", Precision::FP32},
                                                              {"fp64", Precision::FP64}};
 
+template <typename Choice, std::size_t N>
+const char* name_in(const std::pair<const char*, Choice> (&table)[N], Choice value) {
+    for (const auto& [name, choice] : table)
+        if (choice == value) return name;
+    return "?";
+}
+
 // "x,z" -> {true, false, true}; "none" -> all false.
 std::array<bool, 3> periodic_list(const std::string& text, const std::string& option) {
     std::array<bool, 3> axes{false, false, false};
@@ -269,6 +276,13 @@ const OptionSpec kOptions[] = {
 };
 
 } // namespace
+
+const char* choice_name(OverlapChoice choice) {
+    return name_in(kOverlap, choice);
+}
+const char* choice_name(PackChoice choice) {
+    return name_in(kPack, choice);
+}
 
 const OptionSpec* option_table(int& count) {
     count = int(sizeof kOptions / sizeof kOptions[0]);

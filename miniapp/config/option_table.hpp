@@ -37,6 +37,10 @@ struct OptionSpec {
 // and --help-markdown.
 const OptionSpec* option_table(int& count);
 
+// An --overlap or --pack value as the user writes it ("auto", "fused").
+const char* choice_name(OverlapChoice choice);
+const char* choice_name(PackChoice choice);
+
 // The option page's longer text (--help-markdown, docs/OPTIONS.md) for the
 // options that have more to say than their help line; option_details.cpp.
 struct OptionDetail {

@@ -4,6 +4,7 @@
 #include "graph.hpp"
 #include "halo_path.hpp"
 
+#include "config/option_table.hpp"
 #include "io/checked_io.hpp"
 #include "memory.hpp"
 
@@ -318,6 +319,16 @@ void add_outcome(Json& doc, const Report& r) {
 
 } // namespace
 
+// The settings as asked for ("auto" where the run chose). The scaling
+// tools group runs into series by these: what auto chose may differ from
+// one rank count to the next, and the runs are still one study.
+Json asked_json(const Options& c) {
+    return {{"comm", c.comm.automatic ? "auto" : comm_mode_name(c.comm.mode)},
+            {"overlap", choice_name(c.overlap)},
+            {"halo_depth", c.halo_depth == 0 ? Json("auto") : Json(c.halo_depth)},
+            {"pack", choice_name(c.pack)}};
+}
+
 Json run_context_json(const Report& r) {
     const Options& c = r.options;
     const std::string planted = c.aids.planted();
@@ -338,6 +349,7 @@ Json run_context_json(const Report& r) {
             {"fused_pack", r.fused_pack},
             {"halo_depth", r.halo_depth},
             {"slab_x", r.plan.overlap && r.slab_x > 0 ? Json(r.slab_x) : Json(nullptr)},
+            {"asked", asked_json(c)},
             {"graphs", r.graphs},
             {"test_aids", planted.empty() ? Json(nullptr) : Json(planted)}};
 }
