@@ -6,10 +6,11 @@ import glob
 import json
 import math
 import os
-import re
 import shutil
 import tarfile
 import tempfile
+
+from checked import ToolError, checked
 
 FLOAT = 4  # bytes of a cell in the calibration runs (FP32)
 
@@ -26,7 +27,7 @@ def folder_of(path):
     key = os.path.realpath(path)
     if key not in _unpacked:
         if not (os.path.isfile(path) and tarfile.is_tarfile(path)):
-            raise SystemExit(f"project.py: {path}: not a folder of reports or a tar archive of one")
+            raise ToolError(f"{path}: not a folder of reports or a tar archive of one")
         folder = tempfile.mkdtemp(prefix="project-")
         atexit.register(shutil.rmtree, folder, True)
         with tarfile.open(path) as archive:
@@ -43,7 +44,8 @@ def load_reports(pattern):
             r = json.load(open(path))
         except (OSError, ValueError, RecursionError):
             continue
-        if r.get("program") == "stencil-miniapp":
+        if isinstance(r, dict) and r.get("program") == "stencil-miniapp":
+            checked(r, "report", path, "a stencil-miniapp report")
             r["_path"] = path
             out.append(r)
     return out
@@ -79,7 +81,7 @@ class Calibration:
         sweep = [r for r in load_reports(os.path.join(folder, "sweep", "*.json"))
                  if r["ranks"] == 1 and r["comm"] == "none"]
         if len(sweep) < 2:
-            raise SystemExit(f"project: {folder}/sweep needs two or more one-GPU --comm none reports")
+            raise ToolError(f"{folder}/sweep needs two or more one-GPU --comm none reports")
         points = [(math.prod(r["grid"]), phase(r, "interior")) for r in sweep]
         fixed = sorted(phase(r, "step") - phase(r, "interior") - phase(r, "boundary") for r in sweep)
         rows = []
@@ -87,13 +89,15 @@ class Calibration:
             with open(path) as bench:
                 rows += halo_bench_rows(bench, mode)
         if len(rows) < 2:
-            raise SystemExit(f"project: no '{mode}' rows in {folder}/halo-bench-*.txt")
+            raise ToolError(f"no '{mode}' rows in {folder}/halo-bench-*.txt")
         latency, per_byte = fit_line(rows)
         # The bench's bytes are sent plus received by one rank with one
         # neighbour: S each way, at once, in latency + 2S * slope. So one
         # direction moves 1 / (2 * slope) bytes per ms.
         link = 1.0 / (2.0 * per_byte) if per_byte > 0 else float("inf")
         cal = cls(points, fixed[len(fixed) // 2], latency, link, mode=mode)
+        cal.radii = sorted({r["radius"] for r in sweep})
+        cal.folder = folder
         strided = load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json"))
         cal._strided_from(strided)
         shell = cal._shell_from(load_reports(os.path.join(folder, "shell", "*.json")), sweep)
@@ -127,6 +131,10 @@ class Calibration:
         self.unpack_ms_per_byte = phase(r, "unpack") / face
         slab = r["radius"] * ny * nz
         self.x_slab_factor = max(1.0, phase(on[0], "boundary") / self.kernel_ms(slab))
+
+    def box_range(self):
+        """The smallest and largest box the sweep measured, in cells."""
+        return self.points[0][0], self.points[-1][0]
 
     def kernel_ms(self, cells):
         """Kernel time for a box of `cells`, log-log between sweep points;
@@ -193,7 +201,7 @@ def fit_line(rows):
     sxx = sum(x * x for x, _ in rows)
     sxt = sum(x * t for x, t in rows)
     if n * sxx - sx * sx == 0:
-        raise SystemExit("project: a line needs two or more distinct sizes to fit, got %d rows" % n)
+        raise ToolError("a line needs two or more distinct sizes to fit, got %d rows" % n)
     b = (n * sxt - sx * st) / (n * sxx - sx * sx)
     return (st - b * sx) / n, b
 

@@ -46,11 +46,36 @@ stencil_rank_series() {
   echo "$max"
 }
 
-# stencil_run LABEL RANKS [mini-app options...]: one run, one report.
+# stencil_report_name LABEL RANKS [mini-app options...]: the report's name,
+# from what defines the run: the study, the box per rank or the grid (and
+# a forced process grid), R, the periodic edges, the halo depth, the path,
+# the overlap and the ranks. Runs of another box or edges in one RESULTS
+# no longer share a name.
+stencil_report_name() {
+  local label=$1 ranks=$2 box="" edges=${PERIODIC//,/}
+  shift 2
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --local | --grid) box+="-${1#--}${2//,/x}"; shift ;;
+      --procs) box+="-procs${2//,/x}"; shift ;;
+    esac
+    shift
+  done
+  echo "$label$box-R$RADIUS-periodic-$edges-depth-$HALO_DEPTH-$COMM-overlap-$OVERLAP-n$ranks"
+}
+
+# stencil_run LABEL RANKS [mini-app options...]: one run, one report. A
+# report of the same name already in RESULTS is never overwritten: the run
+# is refused in one line.
 stencil_run() {
   local label=$1 ranks=$2 name
   shift 2
-  name=$label-$COMM-overlap-$OVERLAP-n$ranks
+  name=$(stencil_report_name "$label" "$ranks" "$@")
+  if [ -e "$RESULTS/$name.json" ]; then
+    echo "stencil: $RESULTS/$name.json is there already (another study's, or this one run before);" \
+      "nothing is overwritten: choose another RESULTS" >&2
+    return 2
+  fi
   launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
     --comm "$COMM" --overlap "$OVERLAP" --periodic "$PERIODIC" --halo-depth "$HALO_DEPTH" \
     --tuning "$TUNING" --print-binding \

@@ -67,256 +67,20 @@ import math
 import os
 import sys
 
-from calibration import Calibration, fit_line, folder_of, halo_bench_rows, load_reports, phase  # noqa: F401
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from tool_errors import load_json, run  # noqa: E402
-
-FLOAT = 4
-
-
-# ---- decomposition, as the mini-app does it ------------------------------------
-
-def dims_create(ranks):
-    """MPI_Dims_create(ranks, 3): the most balanced factors, non-increasing."""
-    divisors = [d for d in range(1, int(math.isqrt(ranks)) + 1) if ranks % d == 0]
-    divisors = sorted(set(divisors + [ranks // d for d in divisors]))
-    best = None
-    for a in divisors:
-        for b in divisors:
-            if b > a or (ranks // a) % b:
-                continue
-            c = ranks // a // b
-            if c > b:
-                continue
-            key = (a - c, a)
-            if best is None or key < best[0]:
-                best = (key, (a, b, c))
-    return best[1]
+from calibration import Calibration, folder_of, load_reports
+from checked import checked
+from plot_style import count_axis, legend_below, series_style
+from projection_model import FLOAT, node_series, project_run, strong, weak
+from tool_errors import ToolError, load_json, run
 
 
-def process_grid(ranks):
-    a, b, c = dims_create(ranks)
-    return (c, b, a)  # reversed: z, the slowest index, gets the most ranks
+def load_machine(path):
+    """A machine file, checked against schemas/machine.json."""
+    return checked(load_json(path), "machine", path, "a machine file")
 
 
-def piece(n, parts, coord):
-    return n // parts + (1 if coord < n % parts else 0)
-
-
-# ---- the model -----------------------------------------------------------------
-
-def directions(depth):
-    """The neighbours a rank exchanges with at `depth`: those across at most
-    `depth` axes (halo/halo_plan.hpp): the six faces at depth 1, faces and
-    edges (18) at 2, all 26 from 3."""
-    out = []
-    for dz in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                moved = (dx != 0) + (dy != 0) + (dz != 0)
-                if 0 < moved <= depth:
-                    out.append((dx, dy, dz))
-    return out
-
-
-def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, False, False), depth=1,
-                peer=False):
-    """Time per step (ms) of the slowest rank, and what made it. Along a
-    `periodic` axis every rank has both neighbours; a rank alone there is
-    its own, and fills those halos on the device (no message). At `depth`
-    k the step is the mean over a k-step cycle (module docstring). With
-    `peer` (--comm peer) faces to ranks of the same node are stored by the
-    slabs (module docstring); the others go by MPI."""
-    if peer and not (overlap and depth == 1 and cal.shell_points):
-        raise SystemExit("project: --comm peer runs overlap on at halo depth 1, and its model needs "
-                         "the shell calibration (shell/*.json)")
-    px, py, pz = procs
-    gpn = machine["gpus_per_node"]
-    nic_bytes_per_ms = machine.get("nics_per_node", 1) * machine.get("nic_GBps", 0) * 1e9 / 1e3
-    net_latency_ms = machine.get("nic_latency_us", 0) * 1e-3
-    link_bytes_per_ms = cal.link_bytes_per_ms if machine.get("link_GBps") in (None, "measured") \
-        else machine["link_GBps"] * 1e9 / 1e3
-    # CPU ranks sharing cores (HOST back-end) all slow down together.
-    on_node = min(gpn, px * py * pz)
-    share = max(1.0, on_node / machine["cores_per_node"]) if machine.get("cores_per_node") else 1.0
-    scale = machine.get("kernel_time_scale", 1.0)  # another GPU than the calibration's (assumption)
-    floor = cal.points[0][1]
-
-    def kernel(cells):
-        # Only the part above the small-box floor is memory-bound and scales
-        # with the GPU's bandwidth; the floor (launch, too few blocks) does not.
-        t = cal.kernel_ms(cells)
-        return share * (min(t, floor) + max(0.0, t - floor) * scale)
-
-    ranks = []
-    node_offnode = {}
-    for cx in range(px):
-        for cy in range(py):
-            for cz in range(pz):
-                c = (cx, cy, cz)
-                local = [piece(grid[a], procs[a], c[a]) for a in range(3)]
-                rank = (cx * py + cy) * pz + cz
-                # (axis or -1 for an edge or corner, bytes, off-node, to itself, bytes packed)
-                faces = []
-                for d in directions(depth):
-                    n = [c[a] + d[a] for a in range(3)]
-                    if any(not 0 <= n[a] < procs[a] and not periodic[a] for a in range(3)):
-                        continue
-                    n = [n[a] % procs[a] for a in range(3)]
-                    other = (n[0] * py + n[1]) * pz + n[2]
-                    axis = [a for a in range(3) if d[a]][0] if sum(map(abs, d)) == 1 else -1
-                    cells = packed = 0
-                    moved = sum(1 for a in range(3) if d[a])
-                    for level, w in enumerate((depth * radius, (depth - 1) * radius)):
-                        # p(t_n-1) goes where at most depth-1 axes are crossed.
-                        n_cells = math.prod(w if d[a] else local[a] for a in range(3)) \
-                            if w and moved <= depth - level else 0
-                        cells += n_cells
-                        # z faces go in place, but p(t_n-1) from depth 3 (halo_plan.hpp).
-                        if axis != 2 or (level == 1 and depth >= 3):
-                            packed += n_cells
-                    faces.append((axis, cells * FLOAT, other // gpn != rank // gpn, other == rank,
-                                  packed * FLOAT))
-                node = rank // gpn
-                node_offnode[node] = node_offnode.get(node, 0) + sum(f[1] for f in faces if f[2])
-                ranks.append((rank, local, faces))
-    worst = None
-    for rank, local, faces in ranks:
-        per_axis = [sum(1 for f in faces if f[0] == a) for a in range(3)]
-        inner = [max(0, local[a] - radius * per_axis[a]) for a in range(3)]
-        # The box step s of the cycle updates: grown by (k-1-s)*R per side.
-        grown = [[local[a] + (depth - 1 - s) * radius * per_axis[a] for a in range(3)]
-                 for s in range(depth)]
-        t_int = kernel(math.prod(inner))
-        # Slabs, depth*R thick: z slabs span x and y; y slabs the remaining z;
-        # x slabs the rest.
-        width, g = depth * radius, grown[0]
-        t_bnd = 0.0
-        for _ in range(per_axis[2]):
-            t_bnd += kernel(g[0] * g[1] * width)
-        for _ in range(per_axis[1]):
-            t_bnd += kernel(g[0] * width * inner[2])
-        for _ in range(per_axis[0]):
-            t_bnd += cal.x_slab_factor * kernel(width * inner[1] * inner[2])
-        sent = [f for f in faces if not f[3]]  # faces to itself move no message
-        linked = [f for f in sent if peer and not f[2]]  # stored into on-node neighbours
-        sent = [f for f in sent if not (peer and not f[2])]
-
-        def strided_ms(per_byte, which):
-            return per_byte * sum(f[4] for f in which) * share * scale
-
-        # The fused pack: at depth 1 with overlap on, the slabs store the
-        # sent faces; the measured shell holds that cost.
-        fused = overlap and depth == 1 and cal.shell_points and cal.shell_fused_pack
-        t_pack = 0.0 if fused else strided_ms(cal.pack_ms_per_byte, sent)
-        t_unpack = strided_ms(cal.unpack_ms_per_byte, sent)
-        t_ex = 0.0
-        for axis, size, off, _, _ in sent:
-            if not off:
-                t_ex = max(t_ex, cal.latency_ms + size / link_bytes_per_ms)
-        if any(f[2] for f in faces):
-            if nic_bytes_per_ms <= 0:
-                raise SystemExit(f"project: {machine['name']} has no NICs (nics_per_node, nic_GBps), "
-                                 f"but {len(ranks)} ranks need {len(ranks) // gpn} nodes")
-            t_ex = max(t_ex, cal.latency_ms + net_latency_ms +
-                       node_offnode[rank // gpn] / nic_bytes_per_ms)
-        fixed = cal.fixed_ms * share
-        # From k = 3 the interior waits for the pack (it reads p(t_n-1)
-        # cells the interior overwrites).
-        waits = t_pack if depth >= 3 else 0.0
-        if overlap and cal.shell_points:
-            # Measured: the whole box alone, plus the shell a periodic
-            # one-GPU run paid (its share for the sides this rank has), plus
-            # whatever of the messages the interior does not hide. Deep
-            # halos' thicker slabs are in the grown box's kernel time; the
-            # split's own cost is taken as the R-thick one's (assumption).
-            cells = math.prod(local)
-            shell = cells - math.prod(inner)
-            full = cells - math.prod(max(0, n - 2 * radius) for n in local)
-            t_bnd = cal.shell_ms(cells) * scale * share * (shell / full if full else 0.0)
-            # Peer: each linked x face copied whole into the neighbour's
-            # mailbox after the step, then unpacked there after the wait.
-            t_link = sum(f[1] / link_bytes_per_ms for f in linked if f[0] == 0) + \
-                strided_ms(cal.unpack_ms_per_byte, [f for f in linked if f[0] == 0])
-            step = fixed + kernel(math.prod(g)) + t_bnd + waits + t_link + \
-                max(0.0, t_pack - waits + t_ex + t_unpack - t_int)
-        elif overlap:
-            step = fixed + waits + max(t_int, t_pack - waits + t_ex) + t_unpack + t_bnd
-        else:
-            # Every strided face is packed and unpacked before the one
-            # launch, the faces a rank fills itself too.
-            step = fixed + strided_ms(cal.pack_ms_per_byte, faces) + t_ex + \
-                strided_ms(cal.unpack_ms_per_byte, faces) + kernel(math.prod(g))
-        # The steps between exchanges: one launch each over a shrinking box.
-        step = (step + sum(fixed + kernel(math.prod(b)) for b in grown[1:])) / depth
-        row = {"step_ms": step, "interior_ms": t_int, "exchange_ms": t_pack + t_ex,
-               "boundary_ms": t_bnd, "hidden": overlap and t_pack + t_ex <= t_int, "local": local,
-               "face_mib": max((f[1] for f in faces), default=0) / 1048576, "depth": depth}
-        if worst is None or step > worst["step_ms"]:
-            worst = row
-    return worst
-
-
-# ---- studies -------------------------------------------------------------------
-
-def node_series(maximum):
-    n, out = 1, []
-    while n < maximum:
-        out.append(n)
-        n *= 2
-    return out + [maximum]
-
-
-BEST_DEPTHS = (1, 2, 4, 8)
-
-
-def project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer=False):
-    """project_run at `depth`, or with depth "best" the fastest of
-    BEST_DEPTHS whose k*R every rank's box holds (the mini-app's check).
-    With overlap "auto", the faster of on and off, the row saying which."""
-    if overlap == "auto":
-        runs = [dict(project_depth(cal, machine, grid, procs, radius, on, periodic, depth, peer), chosen=name)
-                for on, name in ((True, "on"), (False, "off"))]
-        return min(runs, key=lambda r: r["step_ms"])
-    if depth != "best":
-        return project_run(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
-    runs = [project_run(cal, machine, grid, procs, radius, overlap, periodic, k) for k in BEST_DEPTHS
-            if all(grid[a] // procs[a] >= k * radius for a in range(3) if procs[a] > 1 or periodic[a])]
-    return min(runs, key=lambda r: r["step_ms"])
-
-
-def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, False), depth=1, peer=False):
-    # Against one GPU with the same boundaries: with every axis periodic,
-    # a lone rank pays the whole shell too, as every rank of the job does.
-    base = project_depth(cal, machine, local, (1, 1, 1), radius, overlap, periodic, depth, peer)["step_ms"]
-    rows = []
-    for n in nodes:
-        ranks = n * machine["gpus_per_node"]
-        procs = process_grid(ranks)
-        grid = [local[a] * procs[a] for a in range(3)]
-        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
-        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / r["step_ms"])
-        rows.append(r)
-    return rows
-
-
-def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False), depth=1, peer=False):
-    rows, base = [], None
-    for n in nodes:
-        ranks = n * machine["gpus_per_node"]
-        procs = process_grid(ranks)
-        if any(procs[a] > 1 and grid[a] // procs[a] < 2 * radius + 1 for a in range(3)):
-            break  # boxes thinner than 2R+1: no interior left
-        r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
-        base = base or r["step_ms"] * n
-        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n))
-        rows.append(r)
-    return rows
-
-
-def table(rows, study):
-    deep = any(r["depth"] != 1 for r in rows)
+def table(rows, study, best=False):
+    deep = best or any(r["depth"] != 1 for r in rows)
     auto = any("chosen" in r for r in rows)
     head = ("| nodes | GPUs | procs | local box | " + ("halo depth | " if deep else "") +
             ("overlap | " if auto else "") + "largest face MiB | interior ms | exchange ms | hidden | "
@@ -343,7 +107,7 @@ def validate(cal, machine, folder, tolerance):
         projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
                                 axes_of(r.get("periodic", "none")), r.get("halo_depth", 1),
                                 peer and r["ranks"] > 1)["step_ms"]
-        measured = phase(r, "step")
+        measured = r["phases_ms"]["step"]["max"]  # the slowest rank's, as collect.py takes it
         error = projected / measured - 1
         role = "calibration" if os.path.realpath(r["_path"]) in cal.inputs else "validation"
         if role == "validation":
@@ -351,7 +115,8 @@ def validate(cal, machine, folder, tolerance):
         rows.append((os.path.relpath(r["_path"], folder), r["ranks"], "x".join(map(str, r["procs"])),
                      "x".join(map(str, r["grid"])), "on" if r["overlap"] else "off",
                      r.get("halo_depth", 1), measured, projected, error, role))
-    out = ["| report | GPUs | procs | grid | overlap | halo depth | measured ms | projected ms | error | role |",
+    out = ["| report | GPUs | procs | grid | overlap | halo depth | measured ms (slowest rank) | "
+           "projected ms | error | role |",
            "|" + "---|" * 10]
     for name, ranks, procs, grid, ov, k, m, p, e, role in sorted(rows, key=lambda x: (x[9], x[0])):
         out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {k} | {m:.4f} | {p:.4f} | {100 * e:+.1f}% | "
@@ -362,30 +127,39 @@ def validate(cal, machine, folder, tolerance):
     return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"])
 
 
+def require_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ToolError("--plot needs python3-matplotlib (apt-get install python3-matplotlib)") from None
+
+
 def plot(rows_by_label, study, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for label, rows in rows_by_label.items():
+    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    nodes = sorted({r["nodes"] for rows in rows_by_label.values() for r in rows})
+    for n, (label, rows) in enumerate(rows_by_label.items()):
         x = [r["nodes"] for r in rows]
-        if study == "weak":
-            ax.plot(x, [100 * r["efficiency"] for r in rows], marker="o", label=label)
-        else:
-            ax.plot(x, [r["step_ms"] for r in rows], marker="o", label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("nodes")
+        y = [100 * r["efficiency"] for r in rows] if study == "weak" else [r["step_ms"] for r in rows]
+        ax.plot(x, y, label=label, **series_style(n, len(rows_by_label)))
     if study == "weak":
+        ax.axhline(100, color="grey", ls=":", lw=1, label="ideal (100%)")
         ax.set_ylabel("weak-scaling efficiency (%)")
-        ax.set_ylim(0, 105)
+        ax.set_ylim(0, 110)
     else:
+        first = next(iter(rows_by_label.values()))
+        t0, n0 = first[0]["step_ms"], first[0]["nodes"]
+        ax.plot(nodes, [t0 * n0 / n for n in nodes], color="grey", ls=":", lw=1,
+                label="ideal (time / nodes)")
         ax.set_yscale("log")
-        ax.set_ylabel("time per step (ms)")
+        ax.set_ylabel("time per step (ms, log scale)")
+    count_axis(ax, nodes, "nodes")
     ax.set_title(f"PROJECTION, not a measurement: {study} scaling")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    legend_below(ax)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
 def axes_of(text):
@@ -405,27 +179,91 @@ def depth_arg(text):
 
 
 def triple(text):
-    v = [int(x) for x in text.split(",")]
+    try:
+        v = [int(x) for x in text.split(",")]
+    except ValueError:
+        v = []
     if len(v) != 3 or min(v) <= 0:
         raise argparse.ArgumentTypeError(f"'{text}' is not three positive integers")
     return v
 
 
-def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def radius_arg(text):
+    if not text.isdigit() or not 1 <= int(text) <= 8:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a stencil radius 1..8 (the mini-app's)")
+    return int(text)
+
+
+def node_counts(text, machine):
+    """--nodes: positive whole numbers, none past the machine's nodes."""
+    counts = []
+    for part in text.split(","):
+        if not part.isdigit() or int(part) < 1:
+            raise ToolError(f"--nodes {text}: '{part}' is not a whole number of nodes, 1 or more")
+        counts.append(int(part))
+    if max(counts) > machine["nodes"]:
+        raise ToolError(f"--nodes {text}: {machine['name']} has {machine['nodes']} nodes")
+    return counts
+
+
+def caveats(cal, a, machine, rows):
+    """What the projection stands on that the calibration did not measure,
+    said where the table is printed."""
+    notes = []
+    if a.radius not in getattr(cal, "radii", [a.radius]):
+        notes.append(f"R={a.radius}, but the calibration ran R={'/'.join(map(str, cal.radii))}: its "
+                     "kernel times stand in for R's (more neighbours read cost more)")
+    lo, hi = cal.box_range()
+    outside = [r for r in rows if not lo <= math.prod(r["local"]) <= hi]
+    if outside:
+        boxes = sorted({"x".join(map(str, r["local"])) for r in outside})
+        notes.append(f"boxes per GPU of {', '.join(boxes[:3])}{' ...' if len(boxes) > 3 else ''} lie outside "
+                     f"the calibrated {lo ** (1 / 3):.0f}^3 to {hi ** (1 / 3):.0f}^3: extrapolated")
+    # Two time levels and the model, each with its halo, in single precision.
+    need = max(3 * FLOAT * math.prod(n + 2 * a.radius for n in r["local"]) for r in rows) / 2 ** 30
+    if need > machine.get("gpu_memory_GiB", math.inf):
+        notes.append(f"a box needs {need:.0f} GiB, past the {machine['gpu_memory_GiB']} GiB of a GPU: "
+                     "the mini-app could not run it")
+    if any(a.periodic) and not cal.shell_points:
+        notes.append("no shell/ in the calibration: the periodic shell is modelled from the slabs' "
+                     "kernel times (the older model)")
+    if machine.get("kernel_time_scale", 1.0) != 1.0:
+        notes.append(f"kernel times scaled by {machine['kernel_time_scale']} (the machine file's "
+                     "assumption)")
+    return notes
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, whose errors are one line (ToolError) instead of usage and error."""
+
+    def error(self, message):
+        raise ToolError(f"{message} (--help for the usage)")
+
+
+def common_options(ap, defaults=True):
+    """The options every study takes. They may stand before the study or
+    after it; after it (defaults False) they default to nothing, so that
+    the ones given before it stand."""
+    def default(value):
+        return value if defaults else argparse.SUPPRESS
+    ap.add_argument("--radius", type=radius_arg, default=default(4))
+    ap.add_argument("--overlap", choices=("on", "off", "auto"), default=default("on"),
+                    help="auto: the faster of on and off per point, as the mini-app's default chooses")
+    ap.add_argument("--periodic", type=axes_of, default=default((False, False, False)),
+                    help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
+    ap.add_argument("--halo-depth", type=depth_arg, default=default(1),
+                    help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
+    ap.add_argument("--comm", choices=("mpi", "peer"), default=default("mpi"),
+                    help="peer: the slab-based peer path of 2026-11-26 (superseded; see the docstring)")
+    ap.add_argument("--markdown", default=default(None))
+    ap.add_argument("--plot", default=default(None))
+
+
+def parser():
+    ap = Parser(description=__doc__.split("\n")[0])
     ap.add_argument("calibration")
     ap.add_argument("--machine", required=True, action="append", help="a machine file; repeat to compare")
-    ap.add_argument("--radius", type=int, default=4)
-    ap.add_argument("--overlap", choices=("on", "off", "auto"), default="on",
-                    help="auto: the faster of on and off per point, as the mini-app's default chooses")
-    ap.add_argument("--periodic", type=axes_of, default=(False, False, False),
-                    help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
-    ap.add_argument("--halo-depth", type=depth_arg, default=1,
-                    help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
-    ap.add_argument("--comm", choices=("mpi", "peer"), default="mpi",
-                    help="peer: the slab-based peer path of 2026-11-26 (superseded; see the docstring)")
-    ap.add_argument("--markdown")
-    ap.add_argument("--plot")
+    common_options(ap)
     sub = ap.add_subparsers(dest="study", required=True)
     w = sub.add_parser("weak")
     w.add_argument("--local", type=triple, default=[512, 512, 512])
@@ -436,48 +274,75 @@ def main(argv):
     v = sub.add_parser("validate")
     v.add_argument("reports")
     v.add_argument("--tolerance", type=float, default=0.10)
-    a = ap.parse_args(argv[1:])
+    v.add_argument("--machine-scale", action="store_true",
+                   help="apply the machine file's kernel_time_scale (by default the runs are taken as "
+                        "the calibration node's, scale 1)")
+    for study in (w, s, v):
+        common_options(study, defaults=False)
+    return ap
+
+
+def validation_text(cal, machine, a):
+    """The validation's section for one machine, and whether it passed."""
+    scale = machine.get("kernel_time_scale", 1.0) if a.machine_scale else 1.0
+    md, worst, count = validate(cal, dict(machine, kernel_time_scale=scale), folder_of(a.reports), a.tolerance)
+    if count == 0:
+        raise ToolError(f"validate {a.reports}: no run to validate against (none there, or only the "
+                        "calibration's own inputs)")
+    whose = "the machine file's (--machine-scale)." if a.machine_scale else \
+        "the runs are taken as the calibration node's own (--machine-scale applies the file's)."
+    return [f"## {machine['name']}: projection against measurement", "",
+            f"Kernel time scale {scale:g}: {whose} Measured: the slowest rank's step.", "", md, "",
+            f"{count} validation runs, worst error {100 * worst:.1f}% (tolerance {100 * a.tolerance:.0f}%)",
+            ""], worst <= a.tolerance
+
+
+def projection_text(cal, machine, a, by_label):
+    """The projection's section for one machine; its rows go into by_label for the plot."""
+    name, peer = machine["name"], a.comm == "peer"
+    nodes = node_counts(a.nodes, machine) if a.nodes else node_series(machine["nodes"])
+    overlap = a.overlap if a.overlap == "auto" else a.overlap == "on"
+    study = weak if a.study == "weak" else strong
+    box = a.local if a.study == "weak" else a.grid
+    rows = study(cal, machine, box, a.radius, overlap, nodes, a.periodic, a.halo_depth, peer)
+    what = f"local {'x'.join(map(str, box))}" if a.study == "weak" else f"grid {'x'.join(map(str, box))}"
+    if not rows:
+        raise ToolError(f"{a.study} {what}: no node count of {nodes} splits it into boxes of "
+                        f"2R+1 = {2 * a.radius + 1} cells or more")
+    by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
+    if a.halo_depth != 1:  # the plot shows what the depth bought
+        by_label[f"{name}, halo depth 1"] = study(cal, machine, box, a.radius, overlap, nodes, a.periodic)
+    bounds = "periodic " + ",".join(x for x, p in zip("xyz", a.periodic) if p) if any(a.periodic) else "open edges"
+    depth = "" if a.halo_depth == 1 else f", halo depth {a.halo_depth}"
+    depth += ", the slab-based --comm peer of 2026-11-26 on each node" if peer else ""
+    notes = "".join("; " + n for n in caveats(cal, a, machine, rows))
+    return [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
+            f"(PROJECTION{notes})", "", table(rows, a.study, a.halo_depth == "best"), ""]
+
+
+def main(argv):
+    a = parser().parse_args(argv[1:])
+    if a.study != "validate" and a.plot:
+        require_matplotlib()
+    # Every machine file is checked before the calibration is read or any arithmetic done.
+    machines = [load_machine(path) for path in a.machine]
     cal = Calibration.from_folder(folder_of(a.calibration))
     text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
-    status, by_label = 0, {}
-    for path in a.machine:
-        machine = load_json(path)
-        name = machine["name"]
-        nodes = [int(n) for n in a.nodes.split(",")] if getattr(a, "nodes", None) else \
-            node_series(machine.get("nodes", 1))
-        if max(nodes) > machine.get("nodes", 1):
-            raise SystemExit(f"project: {name} has {machine.get('nodes', 1)} nodes, not {max(nodes)}")
-        overlap = a.overlap if a.overlap == "auto" else a.overlap == "on"
+    passed, by_label = True, {}
+    for machine in machines:
         if a.study == "validate":
-            md, worst, count = validate(cal, machine, folder_of(a.reports), a.tolerance)
-            text += [f"## {name}: projection against measurement", "", md, "",
-                     f"{count} validation runs, worst error {100 * worst:.1f}% "
-                     f"(tolerance {100 * a.tolerance:.0f}%)", ""]
-            status |= worst > a.tolerance
-            continue
-        peer = a.comm == "peer"
-        rows = weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic, a.halo_depth, peer) \
-            if a.study == "weak" else \
-            strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic, a.halo_depth, peer)
-        by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
-        if a.halo_depth != 1:  # the plot shows what the depth bought
-            by_label[f"{name}, halo depth 1"] = \
-                weak(cal, machine, a.local, a.radius, overlap, nodes, a.periodic) if a.study == "weak" else \
-                strong(cal, machine, a.grid, a.radius, overlap, nodes, a.periodic)
-        what = f"local {'x'.join(map(str, a.local))}" if a.study == "weak" else f"grid {'x'.join(map(str, a.grid))}"
-        bounds = "periodic " + ",".join(x for x, p in zip("xyz", a.periodic) if p) if any(a.periodic) else "open edges"
-        depth = "" if a.halo_depth == 1 else f", halo depth {a.halo_depth}"
-        depth += ", the slab-based --comm peer of 2026-11-26 on each node" if peer else ""
-        text += [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
-                 "(PROJECTION)", "",
-                 table(rows, a.study), ""]
+            section, ok = validation_text(cal, machine, a)
+            passed = passed and ok
+        else:
+            section = projection_text(cal, machine, a, by_label)
+        text += section
     print("\n".join(text))
     if a.markdown:
         with open(a.markdown, "w") as f:
             f.write("\n".join(text) + "\n")
     if a.plot and by_label:
         plot(by_label, a.study, a.plot)
-    return status
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

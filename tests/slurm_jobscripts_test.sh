@@ -91,8 +91,8 @@ for study in weak strong; do
   results=results/stencil-$study-$job
   [ -d "$results" ] || fail "$study: no results folder named after job $job"
   for ranks in 1 2 4; do
-    report=$results/$study-gpu-aware-overlap-on-n$ranks.json
-    [ -f "$report" ] || fail "$study: no report for $ranks ranks in $results"
+    report=$(find "$results" -name "$study-*-gpu-aware-overlap-on-n$ranks.json")
+    [ -f "${report:-/none}" ] || fail "$study: no report for $ranks ranks in $results"
     python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['ranks']==$ranks and r['backend']=='HOST', r" "$report"
     # The binding table: one row per rank, ranks 0..n-1 on this host.
     listed=$(awk '/^ *rank +host/{t=1; next} t && /^ *[0-9]+ /{print $1} t && !/^ *[0-9]+ /{t=0}' \

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""jobscripts/project.py on synthetic inputs whose answers are known by hand:
-a kernel whose time is exactly 1 ns per cell, a fixed cost, a link of known
-latency and bandwidth. Run by ctest (projection_model)."""
+"""jobscripts/project.py's model and calibration on synthetic inputs whose
+answers are known by hand: a kernel whose time is exactly 1 ns per cell, a
+fixed cost, a link of known latency and bandwidth; and calibration reports
+edited wrong. Run by ctest (projection_model)."""
 import json
 import os
 import sys
@@ -9,12 +10,13 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "jobscripts"))
-import project  # noqa: E402
+import calibration  # noqa: E402
+import projection_model as model  # noqa: E402
 
 
 def linear_calibration(link_bytes_per_ms=1e6):
     # kernel(cells) = 1e-6 ms per cell: exact under log-log interpolation.
-    return project.Calibration([(1e3, 1e-3), (1e9, 1e3)], fixed_ms=0.01, latency_ms=0.005,
+    return calibration.Calibration([(1e3, 1e-3), (1e9, 1e3)], fixed_ms=0.01, latency_ms=0.005,
                                link_bytes_per_ms=link_bytes_per_ms)
 
 
@@ -24,42 +26,42 @@ NODE_OF_TWO = {"name": "two", "gpus_per_node": 2, "nodes": 8, "link_GBps": "meas
 
 class Decomposition(unittest.TestCase):
     def test_dims_are_mpi_dims_create_reversed(self):
-        self.assertEqual(project.dims_create(8), (2, 2, 2))
-        self.assertEqual(project.dims_create(12), (3, 2, 2))
-        self.assertEqual(project.process_grid(12), (2, 2, 3))  # z gets the most ranks
-        self.assertEqual(project.process_grid(2), (1, 1, 2))
-        a, b, c = project.dims_create(75264)
+        self.assertEqual(model.dims_create(8), (2, 2, 2))
+        self.assertEqual(model.dims_create(12), (3, 2, 2))
+        self.assertEqual(model.process_grid(12), (2, 2, 3))  # z gets the most ranks
+        self.assertEqual(model.process_grid(2), (1, 1, 2))
+        a, b, c = model.dims_create(75264)
         self.assertEqual(a * b * c, 75264)
         self.assertEqual((a, b, c), (49, 48, 32))
 
     def test_uneven_pieces_give_the_remainder_to_the_first(self):
-        self.assertEqual([project.piece(10, 3, c) for c in range(3)], [4, 3, 3])
+        self.assertEqual([model.piece(10, 3, c) for c in range(3)], [4, 3, 3])
 
 
 class Model(unittest.TestCase):
     def test_one_rank_is_fixed_cost_plus_kernel(self):
-        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True)
+        r = model.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0, places=9)
 
     def test_hidden_exchange_gives_perfect_weak_scaling(self):
         # Two ranks along z: interior 100x100x96 (0.96 ms), one slab
         # 100x100x4 (0.04 ms), exchange 0.005 + 160000 B / 1e6 B/ms = 0.165 ms.
-        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True)
+        r = model.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True)
         self.assertAlmostEqual(r["interior_ms"], 0.96, places=9)
         self.assertAlmostEqual(r["exchange_ms"], 0.165, places=9)
         self.assertTrue(r["hidden"])
         self.assertAlmostEqual(r["step_ms"], 1.01, places=9)
-        rows = project.weak(linear_calibration(), NODE_OF_TWO, [100, 100, 100], 4, True, [1])
+        rows = model.weak(linear_calibration(), NODE_OF_TWO, [100, 100, 100], 4, True, [1])
         self.assertAlmostEqual(rows[0]["efficiency"], 1.0, places=9)
 
     def test_a_periodic_lone_rank_pays_the_measured_shell(self):
         cal = linear_calibration()
         cal.shell_points = [(1e3, 1e-4), (1e9, 1e2)]  # 1e-7 ms per cell of the box
-        r = project.project_run(cal, NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True, (True,) * 3)
+        r = model.project_run(cal, NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True, (True,) * 3)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1, places=9)
         self.assertEqual(r["exchange_ms"], 0.0)  # its six faces are its own: no message
         # Open edges: no shell, as before.
-        r = project.project_run(cal, NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True)
+        r = model.project_run(cal, NODE_OF_TWO, [100, 100, 100], (1, 1, 1), 4, True)
         self.assertAlmostEqual(r["step_ms"], 1.01, places=9)
 
     def test_periodic_pairs_exchange_both_faces_and_hide_them(self):
@@ -68,16 +70,16 @@ class Model(unittest.TestCase):
         # Two ranks along periodic z: each sends both z faces (160000 B
         # each) to the other, hidden behind its 92^3-cell interior (all six
         # sides shrink), so it pays the whole six-sided shell and no more.
-        r = project.project_run(cal, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
+        r = model.project_run(cal, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
         self.assertAlmostEqual(r["exchange_ms"], 0.165, places=9)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1, places=9)
-        rows = project.weak(cal, NODE_OF_TWO, [100, 100, 100], 4, True, [1], (True,) * 3)
+        rows = model.weak(cal, NODE_OF_TWO, [100, 100, 100], 4, True, [1], (True,) * 3)
         self.assertAlmostEqual(rows[0]["efficiency"], 1.0, places=9)
         # A slow link shows: 0.005 + 160000 / 1e4 = 16.005 ms, past the
         # 92^3-cell interior (0.778688 ms).
         slow = linear_calibration(1e4)
         slow.shell_points = cal.shell_points
-        r = project.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
+        r = model.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1 + 16.005 - 0.778688, places=6)
 
     def test_deep_halos_trade_latency_for_bytes_and_a_ring(self):
@@ -85,25 +87,25 @@ class Model(unittest.TestCase):
         # 100x100x104 cells (1.04 ms) after one message of 8 planes of p and
         # 4 of the level before (480000 B: 0.005 + 0.48 ms); the next step
         # 100^3 (1.0 ms). Mean: (0.01 + 0.485 + 1.04 + 0.01 + 1.0) / 2.
-        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False,
+        r = model.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False,
                                 depth=2)
         self.assertAlmostEqual(r["step_ms"], (0.01 + 0.485 + 1.04 + 0.01 + 1.0) / 2, places=9)
         # Depth 1 is cheaper on this fast link (0.01 + 0.165 + 1.0) ...
-        shallow = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
+        shallow = model.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
         self.assertAlmostEqual(shallow["step_ms"], 1.175, places=9)
         # ... and dearer where latency rules (1 ms per message).
         slow = linear_calibration()
         slow.latency_ms = 1.0
-        deep = project.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False, depth=2)
-        shallow = project.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
+        deep = model.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False, depth=2)
+        shallow = model.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
         self.assertAlmostEqual(shallow["step_ms"], 0.01 + 1.16 + 1.0, places=9)
         self.assertAlmostEqual(deep["step_ms"], (0.01 + 1.48 + 1.04 + 0.01 + 1.0) / 2, places=9)
-        best = project.project_depth(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False,
+        best = model.project_depth(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False,
                                      (False,) * 3, "best")
         self.assertGreater(best["depth"], 1)
-        self.assertEqual(len(project.directions(1)), 6)
-        self.assertEqual(len(project.directions(2)), 18)  # edges too
-        self.assertEqual(len(project.directions(3)), 26)  # and corners
+        self.assertEqual(len(model.directions(1)), 6)
+        self.assertEqual(len(model.directions(2)), 18)  # edges too
+        self.assertEqual(len(model.directions(3)), 26)  # and corners
 
     def test_a_fused_pack_shell_already_holds_the_pack(self):
         # Two ranks along periodic x, a slow link: the exchange shows. Each
@@ -115,7 +117,7 @@ class Model(unittest.TestCase):
             cal.shell_points = [(1e3, 1e-4), (1e9, 1e2)]
             cal.pack_ms_per_byte = 1e-6
             cal.shell_fused_pack = fused
-            return project.project_run(cal, NODE_OF_TWO, [200, 100, 100], (2, 1, 1), 4, True,
+            return model.project_run(cal, NODE_OF_TWO, [200, 100, 100], (2, 1, 1), 4, True,
                                        (True,) * 3, depth)["step_ms"]
         self.assertAlmostEqual(step(False) - step(True), 0.32, places=9)
         self.assertAlmostEqual(step(False, 2), step(True, 2), places=12)  # fused only at depth 1
@@ -128,63 +130,90 @@ class Model(unittest.TestCase):
             cal = linear_calibration()
             cal.shell_points = [(1e3, 1e3 * shell_ms_per_cell), (1e9, 1e9 * shell_ms_per_cell)]
             args = (NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4)
-            on, off = (project.project_run(cal, *args, o, (True,) * 3)["step_ms"] for o in (True, False))
-            auto = project.project_depth(cal, *args, "auto", (True,) * 3, 1)
+            on, off = (model.project_run(cal, *args, o, (True,) * 3)["step_ms"] for o in (True, False))
+            auto = model.project_depth(cal, *args, "auto", (True,) * 3, 1)
             self.assertEqual(auto["step_ms"], min(on, off))
             chosen.append(auto["chosen"])
         self.assertEqual(chosen, ["on", "off"])
 
     def test_overlap_off_adds_the_exchange(self):
-        r = project.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
+        r = model.project_run(linear_calibration(), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, False)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 0.165 + 1.0, places=9)
 
     def test_a_slow_link_shows_through(self):
-        r = project.project_run(linear_calibration(1e5), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True)
+        r = model.project_run(linear_calibration(1e5), NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True)
         self.assertFalse(r["hidden"])
         self.assertAlmostEqual(r["step_ms"], 0.01 + (0.005 + 1.6) + 0.04, places=9)
 
     def test_no_nics_no_second_node(self):
         alone = dict(NODE_OF_TWO, nics_per_node=0)
-        with self.assertRaises(SystemExit):
-            project.project_run(linear_calibration(), alone, [100, 100, 400], (1, 1, 4), 4, True)
+        with self.assertRaises(model.ToolError):
+            model.project_run(linear_calibration(), alone, [100, 100, 400], (1, 1, 4), 4, True)
 
     def test_neighbours_on_other_nodes_share_the_nics(self):
         # One GPU per node: the z neighbour is off-node. Two NICs of 0.5 GB/s
         # (1e6 B/ms together) and 1 us network latency.
         machine = {"name": "n", "gpus_per_node": 1, "nodes": 2, "link_GBps": "measured",
                    "nics_per_node": 2, "nic_GBps": 0.5, "nic_latency_us": 1.0}
-        r = project.project_run(linear_calibration(), machine, [100, 100, 200], (1, 1, 2), 4, True)
+        r = model.project_run(linear_calibration(), machine, [100, 100, 200], (1, 1, 2), 4, True)
         self.assertAlmostEqual(r["exchange_ms"], 0.005 + 0.001 + 0.16, places=9)
 
     def test_strong_scaling_stops_below_2r_plus_1(self):
-        rows = project.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [1, 2, 4, 8])
+        rows = model.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [1, 2, 4, 8])
         # 2 ranks per node: 2, 4, 8 ranks give z pieces of 32, 16 cells; 16
         # ranks (8 nodes) split z into 4 pieces of 16 and y into 2: still >= 9.
         self.assertEqual([r["ranks"] for r in rows], [2, 4, 8, 16])
         # 16x16x36: 2 ranks split z into 18s; 4 ranks (1x2x2) split y into 8s < 9.
-        rows = project.strong(linear_calibration(), NODE_OF_TWO, [16, 16, 36], 4, True, [1, 2, 4])
+        rows = model.strong(linear_calibration(), NODE_OF_TWO, [16, 16, 36], 4, True, [1, 2, 4])
         self.assertEqual([r["ranks"] for r in rows], [2])
 
     def test_a_gpu_other_than_the_calibrations_scales_only_the_bandwidth_part(self):
         scaled = dict(NODE_OF_TWO, kernel_time_scale=3.0)
-        r = project.project_run(linear_calibration(), scaled, [100, 100, 100], (1, 1, 1), 4, True)
+        r = model.project_run(linear_calibration(), scaled, [100, 100, 100], (1, 1, 1), 4, True)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 1e-3 + (1.0 - 1e-3) * 3.0, places=9)
 
 
+def sweep_report(n, interior):
+    """The fields of a one-GPU --comm none report that the calibration reads."""
+    def phase(ms):
+        return {"avg": ms, "max": ms}
+    return {"program": "stencil-miniapp", "ranks": 1, "comm": "none", "radius": 4, "grid": [n, n, n],
+            "procs": [1, 1, 1], "overlap": True,
+            "phases_ms": {"interior": phase(interior), "boundary": phase(0.0), "step": phase(interior + 0.03)}}
+
+
 class Calibrating(unittest.TestCase):
+    def test_a_report_edited_wrong_is_refused_by_its_field(self):
+        # A calibration report whose field is missing, of the wrong type or
+        # impossible is named with the field, before any arithmetic.
+        cases = [("radius", None, "'radius' is a required property"),
+                 ("grid", [64, 64], "field grid"),
+                 ("ranks", "one", "field ranks"),
+                 ("phases_ms", {"step": {"avg": -1.0, "max": 1.0}}, "phases_ms")]
+        for field, value, said in cases:
+            with tempfile.TemporaryDirectory() as folder:
+                os.mkdir(os.path.join(folder, "sweep"))
+                report = sweep_report(64, 0.02)
+                if value is None:
+                    del report[field]
+                else:
+                    report[field] = value
+                json.dump(report, open(os.path.join(folder, "sweep", "s64.json"), "w"))
+                with self.assertRaises(model.ToolError) as caught:
+                    calibration.Calibration.from_folder(folder)
+                self.assertIn("s64.json", str(caught.exception))
+                self.assertIn(said, str(caught.exception))
+
     def test_fits_the_halo_bench_and_reads_the_sweep(self):
         with tempfile.TemporaryDirectory() as folder:
             os.mkdir(os.path.join(folder, "sweep"))
             for n, interior in ((64, 0.02), (128, 0.05)):
-                report = {"program": "stencil-miniapp", "ranks": 1, "comm": "none", "grid": [n, n, n],
-                          "phases_ms": {"interior": {"avg": interior}, "boundary": {"avg": 0.0},
-                                        "step": {"avg": interior + 0.03}}}
-                json.dump(report, open(os.path.join(folder, "sweep", f"s{n}.json"), "w"))
+                json.dump(sweep_report(n, interior), open(os.path.join(folder, "sweep", f"s{n}.json"), "w"))
             # latency 30 us, 1 MiB sent + received per extra 2 us: 262 GB/s one way.
             with open(os.path.join(folder, "halo-bench-x.txt"), "w") as f:
                 for mib in (1, 4, 16):
                     f.write(f"gpu-aware   64   {mib:.2f}   {30 + 2 * mib:.1f}   1.0\n")
-            cal = project.Calibration.from_folder(folder)
+            cal = calibration.Calibration.from_folder(folder)
         self.assertAlmostEqual(cal.fixed_ms, 0.03, places=9)
         self.assertAlmostEqual(cal.latency_ms, 0.030, places=9)
         self.assertAlmostEqual(cal.link_bytes_per_ms, 1048576 / (2 * 2e-3), delta=1)
@@ -198,7 +227,7 @@ class Calibrating(unittest.TestCase):
                  "gpu-aware      64     2         1         2.00        999.0      499.5        8.5",
                  "gpu-aware     128     1         1         4.00         38.0       38.0        8.1",
                  "staged         64     1         1         1.00         77.0       77.0        1.0"]
-        rows = project.halo_bench_rows(table, "gpu-aware")
+        rows = calibration.halo_bench_rows(table, "gpu-aware")
         self.assertEqual(rows, [(1048576.0, 0.032), (4 * 1048576.0, 0.038)])
 
 

@@ -33,20 +33,8 @@ python3 -c "print('[' * 100000 + ']' * 100000)" >"$work/deep.json"
 echo '[1, 2]' >"$work/list.json"
 echo '{"context": null, "benchmarks": []}' >"$work/null-field.json"
 
-# STATUS LABEL COMMAND...: exits with STATUS (any non-zero for "nonzero"),
-# one line on stderr, no traceback.
-expect() {
-  local want=$1 label=$2 status=0
-  shift 2
-  "$@" >"$work/out.txt" 2>"$work/err.txt" || status=$?
-  if [ "$want" = nonzero ]; then [ "$status" -ne 0 ] || fail "$label: exited 0"
-  else [ "$status" -eq "$want" ] || { cat "$work/out.txt" "$work/err.txt"; fail "$label: exit $status, not $want"; }; fi
-  ! grep -q Traceback "$work/err.txt" || { cat "$work/err.txt"; fail "$label: a traceback"; }
-  if [ "$status" -ne 0 ] && [ "$want" != 1 ] && [ "$want" != 3 ]; then
-    [ "$(wc -l <"$work/err.txt")" -eq 1 ] || { cat "$work/err.txt"; fail "$label: not one line on stderr"; }
-  fi
-  echo "ok  $label: exit $status${status:+ }$(head -c 150 "$work/err.txt")"
-}
+# shellcheck source=tests/tool_expect.sh
+source "$repo/tests/tool_expect.sh"
 
 for input in "$work"/{missing,truncated,deep,list,null-field}.json "$work/empty"; do
   expect nonzero "bench-table $input" python3 "$repo/tools/bench-table.py" "$input"

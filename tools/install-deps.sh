@@ -2,7 +2,8 @@
 # Installs what building and testing need, from Debian/Ubuntu packages.
 # usage: tools/install-deps.sh [host] [hip] [lint] [slurm] [sid] [mpich]
 #   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, zlib, nlohmann-json,
-#         matplotlib, Universal Ctags (tools/check-sizes.py) (always)
+#         matplotlib, jsonschema (jobscripts/project.py), Universal Ctags
+#         (tools/check-sizes.py) (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
@@ -11,7 +12,7 @@
 #         alternatives keep Open MPI as mpicxx and mpirun
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
-packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
+packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-jsonschema python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
           zlib1g-dev nlohmann-json3-dev universal-ctags)
 for extra in "$@"; do
   case "$extra" in

@@ -53,7 +53,7 @@ def agreement(reports, markdown):
             tree, case, steps, rnd = m.groups()
             cases.setdefault(case, {}).setdefault(int(rnd), {})[(tree, int(steps))] = step
     if not cases:
-        return
+        return False
     rows, worst, within, total = [], 0.0, 0, 0
     for case in sorted(cases):
         for rnd in sorted(cases[case]):
@@ -73,6 +73,7 @@ def agreement(reports, markdown):
     print_table(["case", "round", "200 steps", "2000 steps", "apart", "before: 200", "before apart"], rows,
                 markdown)
     print(f"within 2%: {within} of {total}; the largest gap {100 * worst:.1f}%")
+    return True
 
 
 def matrix(reports, markdown):
@@ -83,7 +84,7 @@ def matrix(reports, markdown):
             problem, ranks, comm, variant = m.groups()
             cases.setdefault((problem, int(ranks), comm), {})[variant] = (doc, step)
     if not cases:
-        return
+        return False
     rows, within, total = [], 0, 0
     for key in sorted(cases):
         variants = cases[key]
@@ -103,6 +104,7 @@ def matrix(reports, markdown):
     print_table(["problem", "GPUs", "comm", "auto", "auto chose", "best", "best is", "auto over best", "forced"],
                 rows, markdown)
     print(f"auto within 3% of the best: {within} of {total}")
+    return True
 
 
 def main():
@@ -111,8 +113,11 @@ def main():
         raise ToolError("usage: timing-table.py REPORTS_DIR [--markdown]")
     reports = load(args[0])
     markdown = "--markdown" in sys.argv[1:]
-    agreement(reports, markdown)
-    matrix(reports, markdown)
+    printed = agreement(reports, markdown)
+    printed = matrix(reports, markdown) or printed
+    if not printed:
+        raise ToolError(f"{args[0]}: no report labelled agree-*, before-* or matrix-* "
+                        "(tools/gpu-timing.sh's): nothing to tabulate")
     return 0
 
 

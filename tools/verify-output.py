@@ -16,6 +16,8 @@ set-aside.txt saying why): the run went on from the one before, so the
 folder is complete; a damaged checkpoint where it was written fails.
 
 usage: tools/verify-output.py FOLDER [FOLDER ...]
+  FOLDER: a run's --output folder, or the results folder that
+  jobscripts/local/run.sh announces (its output/ is checked).
 Exit status:
   0  every folder is complete and every sidecar matches its file (a folder of
      slice images alone, which have no sidecars, is complete too);
@@ -238,6 +240,18 @@ def verify_folder(folder):
     return verified, problems, unfinished, images
 
 
+def outputs_of(folder):
+    """The folder that holds the run's outputs: jobscripts/local/run.sh
+    announces its results folder, which keeps them in output/ beside the
+    run's report; given that folder, its output/ is checked."""
+    inner = os.path.join(folder, "output")
+    if (os.path.isdir(inner) and os.path.isfile(os.path.join(folder, "report.json"))
+            and not os.path.exists(os.path.join(folder, MANIFEST))):
+        print(f"note     {folder}: a results folder of jobscripts/local/run.sh: checking its output/")
+        return inner
+    return folder
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -250,6 +264,7 @@ def main(argv):
         if not os.path.isdir(folder):
             print(f"verify-output: {folder}: not a folder", file=sys.stderr)
             return 2
+        folder = outputs_of(folder)
         try:
             verified, problems, unfinished, images = verify_folder(folder)
         except OSError as e:

@@ -55,4 +55,6 @@ while [ -z "$status" ]; do # a trapped signal interrupts wait (status > 128)
   if [ "$code" -le 128 ] || ! kill -0 "$launcher" 2>/dev/null; then status=$code; fi
 done
 [ "$status" -eq 0 ] || { say "results so far in $RESULTS (status $status)"; exit "$status"; }
-say "results in $RESULTS"
+where=$RESULTS
+[ ${#output[@]} -eq 0 ] || where+=" (its outputs in output/; tools/verify-output.py $RESULTS checks them)"
+say "results in $where"

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# The scaling study's tools held to the mini-app's rule, nothing silently
+# wrong, case by case (each failed on 519a287):
+#  1. collect.py keeps apart runs that are not comparable: two boxes per
+#     rank and open against periodic edges, in one folder, are three
+#     series, each its own table against its own one-rank run; a report
+#     with no study label is named and left out;
+#  2. scaling.sh names each report by its box and edges, so a second study
+#     into the same RESULTS keeps the first's reports; the same study again
+#     is refused in one line and overwrites nothing;
+#  3. project.py refuses a machine file with a misspelled, missing,
+#     mistyped or impossible field in one line naming the file and field,
+#     before it reads the calibration; every shipped machine file passes;
+#  4. validate takes the calibration node's scale unless --machine-scale,
+#     says which, and compares with the slowest rank's step;
+#  5. nothing to report is a failure: validate of an empty folder, a
+#     strong grid no node count can split, timing-table.py on reports
+#     that are not its own;
+#  6. --plot without matplotlib, and --nodes of -4, 0, abc or 1e9, are one
+#     line naming what is wrong;
+#  7. project.py refuses R = 9, and says on the table's heading line when
+#     it projects past its calibration: another R, a box outside the
+#     sweep or past a GPU's memory, periodic edges without shell/; with
+#     --halo-depth best the table shows the depth taken;
+#  8. rows from runs under 0.5 s of timed steps are marked, with a note;
+#  9. the CSV holds numbers; verify-output.py accepts the folder run.sh
+#     announces.
+# usage: study_tools_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
+set -euo pipefail
+mpiexec=$1 app=$3 work=$4
+shift 4
+preflags="$*"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$work" && mkdir -p "$work/empty"
+fail() { echo "study_tools: $*"; exit 1; }
+# shellcheck source=tests/tool_expect.sh
+source "$repo/tests/tool_expect.sh"
+# Debian's python3-jsonschema and python3-matplotlib live in /usr/bin/python3,
+# which another python3 earlier on PATH may lack.
+py=python3
+python3 -c "import jsonschema, matplotlib" 2>/dev/null || py=/usr/bin/python3
+"$py" -c "import jsonschema" || fail "no Python with jsonschema (tools/install-deps.sh installs it)"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+project() { "$py" "$repo/jobscripts/project.py" "$@"; }
+
+# study VAR=VALUE...: a weak series at 1 and 2 ranks of R = 2 into $work/study.
+study() {
+  env APP="$app" MPIRUN="$mpiexec $preflags" PYTHON="$py" RESULTS="$work/study" RANKS_LIST="1 2" \
+    STUDIES=weak RADIUS=2 STEPS=4 WARMUP=1 HALO_DEPTH=1 COLLECT=off "$@" bash "$repo/jobscripts/local/scaling.sh"
+}
+
+echo "== 2. reports named by what defines them; none overwritten"
+study WEAK_LOCAL=24,24,24 >/dev/null
+first=$(find "$work/study" -name 'weak-local24x24x24-*periodic-none*-n1.json')
+[ -f "${first:-/none}" ] || fail "no report named by its box and edges"
+before=$(md5sum <"$first")
+study WEAK_LOCAL=40,40,40 >/dev/null
+study WEAK_LOCAL=24,24,24 PERIODIC=x,y,z >/dev/null
+count=$(find "$work/study" -name 'weak-*.json' | wc -l)
+[ "$count" -eq 6 ] || fail "three studies of two runs left $count reports, not 6"
+expect 2 "the same study into the same RESULTS" study WEAK_LOCAL=24,24,24
+said "the refusal" "nothing is overwritten" "$work/err.txt"
+[ "$(md5sum <"$first")" = "$before" ] || fail "the first study's report was overwritten"
+
+echo "== 1. one series per box, edges and settings; 8. short windows marked"
+"$app" --local 16,16,16 --steps 2 --quiet --report "$work/study/unlabelled.json" >/dev/null 2>&1
+expect 0 "collect.py on three series" "$py" "$repo/jobscripts/collect.py" "$work/study" --out "$work/collected"
+said "collect.py" "unlabelled.json: label '' is neither weak* nor strong*: left out" "$work/err.txt"
+md=$work/collected/scaling.md
+for name in "weak box 24x24x24 R=2, periodic none" "weak box 24x24x24 R=2, periodic x,y,z" \
+  "weak box 40x40x40 R=2, periodic none"; do
+  said "scaling.md" "### $name" "$md"
+done
+[ "$(grep -c '^### ' "$md")" -eq 3 ] || { cat "$md"; fail "not three series"; }
+# Each series' first row is its own one-rank run, at 100%.
+awk '/^### /{first=1; next} first && /^\| [0-9]/{if ($0 !~ /^\| 1 \|.*\| 100\.0% \|/) bad=1; first=0} END{exit bad}' \
+  "$md" || { cat "$md"; fail "a series is not measured against its own one-rank run"; }
+[ "$(grep -c '^| [0-9].* \* |' "$md")" -eq 6 ] || { cat "$md"; fail "the short runs' rows are not marked"; }
+said "scaling.md" "* Under 0.5 s of timed steps" "$md"
+echo "ok  three series, each against its own base; six short rows marked"
+
+echo "== 9. the CSV holds numbers"
+"$py" - "$work/collected/scaling.csv" <<'PY' || fail "scaling.csv holds a number as text"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 6, rows
+for row in rows:
+    for column in ("ranks", "step_ms", "gcells_per_s", "efficiency", "imbalance", "short_window"):
+        float(row[column])  # "100.0%" or "1.81x" would not parse
+    assert 0 < float(row["efficiency"]) < 20 and row["short_window"] in ("0", "1"), row
+PY
+echo "ok  scaling.csv: numbers"
+if "$py" -c "import matplotlib" 2>/dev/null; then
+  expect 0 "collect.py --verify draws every plot" "$py" "$repo/jobscripts/collect.py" "$work/study" \
+    --out "$work/collected" --verify
+else
+  echo "SKIPPED the plots: no Python with matplotlib"
+fi
+
+echo "== a calibration of one node (jobscripts/local/calibrate.sh, small)"
+env RESULTS="$work/cal" APP="$app" MPIRUN="$mpiexec $preflags" SWEEP="16 24 32" RADIUS=2 STEPS=4 \
+  HALO_DEPTH=1 WEAK_LOCAL=24,24,24 STRONG_GRID=32,32,32 bash "$repo/jobscripts/local/calibrate.sh" \
+  >"$work/calibrate.txt" 2>&1 || { cat "$work/calibrate.txt"; fail "calibrate.sh failed"; }
+host=$repo/jobscripts/machines/ci-host.json frontier=$repo/jobscripts/machines/frontier.json
+
+echo "== 3. machine files checked field by field"
+for machine in "$repo"/jobscripts/machines/*.json; do
+  expect 0 "project.py with $(basename "$machine")" project "$work/cal" --machine "$machine" --radius 2 \
+    weak --local 24,24,24 --nodes 1
+done
+edit() { # edit NAME PYTHON-STATEMENT: ci-host.json edited into $work/NAME.json
+  "$py" -c "import json, sys; m = json.load(open(sys.argv[1])); $2; json.dump(m, open(sys.argv[2], 'w'))" \
+    "$host" "$work/$1.json"
+}
+edit misspelled 'm["kernel_time_scal"] = 3.0'
+edit negative 'm["link_GBps"] = -50'
+edit no-gpus 'm["gpus_per_node"] = 0'
+edit words 'm["link_GBps"] = "fifty"'
+edit missing 'del m["nodes"]'
+for case in misspelled:kernel_time_scal negative:link_GBps no-gpus:gpus_per_node words:link_GBps missing:nodes; do
+  expect 2 "a machine file, ${case%:*}" project "$work/empty" --machine "$work/${case%:*}.json" weak
+  said "${case%:*}" "${case%:*}.json" "$work/err.txt"
+  said "${case%:*}" "${case#*:}" "$work/err.txt"
+done
+
+echo "== 4. validate: the calibration node's scale unless told, the slowest rank"
+cp -r "$work/cal/scaling" "$work/val"
+slow=$(find "$work/val" -name 'weak-local24x24x24-*overlap-on-n2.json')
+"$py" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["phases_ms"]["step"]["max"] = 123.456
+json.dump(r, open(sys.argv[1], "w"))' "$slow"
+expect 1 "validate with frontier.json" project "$work/cal" --machine "$frontier" validate "$work/val"
+said "validate" "Kernel time scale 1: the runs are taken as the calibration node's own" "$work/out.txt"
+said "validate" "| 123.4560 |" "$work/out.txt"
+expect 1 "validate --machine-scale" project "$work/cal" --machine "$frontier" validate "$work/val" --machine-scale
+said "validate --machine-scale" "Kernel time scale 3: the machine file's" "$work/out.txt"
+
+echo "== 5. nothing to report is a failure"
+expect 2 "validate an empty folder" project "$work/cal" --machine "$host" validate "$work/empty"
+expect 2 "strong scaling of a grid no node count splits" project "$work/cal" --machine "$host" strong --grid 8,8,8
+expect 2 "timing-table.py on reports not its own" "$py" "$repo/tools/timing-table.py" "$work/cal/sweep"
+
+echo "== 6. one line, naming the argument"
+mkdir -p "$work/no-matplotlib/matplotlib"
+echo 'raise ImportError("No module named matplotlib")' >"$work/no-matplotlib/matplotlib/__init__.py"
+PYTHONPATH=$work/no-matplotlib expect 2 "--plot without matplotlib" \
+  project "$work/cal" --machine "$host" --plot "$work/p.png" weak --local 24,24,24
+said "--plot" "needs python3-matplotlib" "$work/err.txt"
+for nodes in -4 0 abc 1e9; do
+  expect 2 "--nodes $nodes" project "$work/cal" --machine "$host" weak --nodes "$nodes"
+  said "--nodes $nodes" "--nodes" "$work/err.txt"
+done
+
+echo "== 7. the mini-app's limits, and projections past the calibration said"
+expect 2 "--radius 9" project "$work/cal" --machine "$host" --radius 9 weak
+said "--radius 9" "stencil radius 1..8" "$work/err.txt"
+expect 0 "R = 4 on a calibration of R = 2" project "$work/cal" --machine "$host" weak --local 24,24,24 --radius 4
+said "R = 4" "but the calibration ran R=2" "$work/out.txt"
+expect 0 "a box past the sweep and the memory" project "$work/cal" --machine "$frontier" --radius 2 \
+  weak --local 4096,4096,4096 --nodes 1
+said "4096^3" "lie outside the calibrated 16^3 to 32^3" "$work/out.txt"
+said "4096^3" "past the 64 GiB of a GPU" "$work/out.txt"
+expect 0 "periodic edges without shell/" project "$work/cal" --machine "$host" --radius 2 \
+  weak --local 24,24,24 --periodic x,y,z
+said "periodic" "no shell/ in the calibration" "$work/out.txt"
+expect 0 "--halo-depth best" project "$work/cal" --machine "$host" --radius 2 weak --local 24,24,24 --halo-depth best
+said "--halo-depth best" "| halo depth |" "$work/out.txt"
+
+echo "== 9. verify-output.py takes the folder run.sh announces"
+env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work/run" \
+  bash "$repo/jobscripts/local/run.sh" --grid 24,24,24 --steps 4 --snapshot-every 2 --quiet >"$work/run.txt" 2>&1 ||
+  { cat "$work/run.txt"; fail "run.sh failed"; }
+said "run.sh" "results in $work/run" "$work/run.txt"
+expect 0 "verify-output.py on run.sh's folder" "$py" "$repo/tools/verify-output.py" "$work/run"
+said "verify-output" "complete: 2 verified" "$work/out.txt"
+echo "the study's tools: no mixed series, no overwritten report, no silent typo, no empty success"
