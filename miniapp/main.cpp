@@ -123,13 +123,21 @@ void warn_if_nothing_planted(const Simulation& sim, const Options& c) {
          "--poison-halo poisons nothing: no rank has a halo the exchange fills or a face of its "
          "own the update stores"},
     };
-    for (const auto& f : faults) {
-        if (!f.asked) continue;
-        int mine = f.planted ? 1 : 0, any = 0;
-        MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-        if (!any)
+    const auto on_any_rank = [](bool mine) {
+        int local = mine ? 1 : 0, any = 0;
+        MPI_CHECK(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+        return any != 0;
+    };
+    for (const auto& f : faults)
+        if (f.asked && !on_any_rank(f.planted))
             print_warnings({(f.needs.rfind("--", 0) == 0 ? "" : "--inject-fault ") + f.needs});
-    }
+    // The two races are caught by timing: where a rank's step also waits for
+    // messages, that wait may order the linked writes, and a pass proves little.
+    if ((aids.peer_skip_wait() || aids.peer_early_signal()) && on_any_rank(p.races_beside_messages))
+        print_warnings({"--inject-fault peer-skip-wait and peer-early-signal plant races that a "
+                        "step's wait for messages may hide (a rank here has faces both linked and "
+                        "sent): a pass does not clear the link path; plant them where every face "
+                        "is linked or the rank's own"});
 }
 
 // --preflight: a face to each neighbour and back, device and staged.

@@ -77,3 +77,11 @@ stencil_mpi_test(peer_unplanted_short_ring_warns 2 --grid 36,36,36 --radius 2 --
                  --inject-fault short-ring)
 set_tests_properties(peer_unplanted_short_ring_warns PROPERTIES PASS_REGULAR_EXPRESSION
                      "warning: --inject-fault short-ring plants nothing")
+# The peer races beside messages (two ranks a node, four ranks): the step's
+# wait for the messages may order the linked writes, and the run says a
+# pass proves little there.
+stencil_mpi_test(peer_races_beside_messages_warn 4 --grid 32,32,36 --radius 2 --steps 4 --comm peer
+                 --procs 1,2,2 --inject-fault peer-skip-wait)
+stencil_mpi_env(peer_races_beside_messages_warn STENCIL_NODE_RANKS=2)
+set_tests_properties(peer_races_beside_messages_warn PROPERTIES PASS_REGULAR_EXPRESSION
+                     "peer-skip-wait and peer-early-signal plant races that a step's wait for messages may hide")

@@ -88,7 +88,7 @@ std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerRea
             return name +
                    " stores the faces from the update kernels, every step (the fused pack, halo "
                    "depth 1); " +
-                   peer_stops + " leaves none";
+                   peer_stops + " leaves no face for it to store";
         if (links_node(choice.mode) && !reach.one_node && !aware.supported)
             return name + ": faces to other nodes need a GPU-aware MPI (" + aware.reason + ")";
         plan.comm_mode = choice.mode, plan.comm_reason = asked.reason;

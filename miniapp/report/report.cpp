@@ -190,7 +190,7 @@ void print_problem(const Report& r) {
         std::printf("  rank 0's faces: %s%s\n",
                     r.face_routes.empty() ? "none" : r.face_routes.c_str(),
                     r.face_routes.find("peer") == std::string::npos
-                        ? " (none on this rank's node)"
+                        ? " (none linked to another rank of this node)"
                         : " (peer: stored into the neighbour's halo)");
     const auto [pack, why] = halo_pack(r);
     std::printf("  halo pack %s (%s)\n", pack, why.c_str());

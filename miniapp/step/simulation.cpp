@@ -151,6 +151,7 @@ PlantedFaults SimulationOf<T>::planted_faults() const {
         p.slab_cell = p.slab_cell || (phase.fault == FaultSite::SaveSlabCell && !slabs_.empty());
     p.short_ring = !ring_.empty();
     p.races = routes_->linked_faces() > 0;
+    p.races_beside_messages = p.races && exchange().moves_data();
     p.early_boundary = overlapped_ && exchange().moves_data();
     return p;
 }

@@ -104,15 +104,16 @@ public:
 // Where a rank's step plants the bugs --inject-fault and --poison-halo ask
 // for (warn_if_nothing_planted in main.cpp says which plant nothing).
 struct PlantedFaults {
-    bool short_fused_pack = false; // a stored face shortened (z faces of messages go in place)
-    bool wrong_face = false;       // two stored faces of one shape swapped
-    bool wrong_level = false;      // a linked face aimed at the level its neighbour reads
-    bool slab_cell = false;        // a step updates boundary slabs
-    bool short_ring = false;       // a deep halo's ring (depth 2 or more)
-    bool races = false;            // peer-skip-wait, peer-early-signal: a linked face
-    bool early_boundary = false;   // slabs after an exchange that moves data
-    bool halos = false;            // --poison-halo: a halo the exchange or the update fills
-    bool drop_face = false;        // the first face's halo is filled, by a message or a store
+    bool short_fused_pack = false;      // a stored face shortened (z faces of messages go in place)
+    bool wrong_face = false;            // two stored faces of one shape swapped
+    bool wrong_level = false;           // a linked face aimed at the level its neighbour reads
+    bool slab_cell = false;             // a step updates boundary slabs
+    bool short_ring = false;            // a deep halo's ring (depth 2 or more)
+    bool races = false;                 // peer-skip-wait, peer-early-signal: a linked face
+    bool races_beside_messages = false; // ... in a step that also waits for messages
+    bool early_boundary = false;        // slabs after an exchange that moves data
+    bool halos = false;                 // --poison-halo: a halo the exchange or the update fills
+    bool drop_face = false;             // the first face's halo is filled, by a message or a store
 };
 
 // The whole run, for the driver that owns it: the concerns above that a
