@@ -3,14 +3,13 @@ mini-app's JSON reports and stencil-halo-bench's tables, in a folder or a tar
 archive of one), reduced to the model's constants."""
 import atexit
 import glob
-import json
 import math
 import os
 import shutil
 import tarfile
 import tempfile
 
-from checked import ToolError, checked
+from checked import ToolError, checked, load_json
 
 FLOAT = 4  # bytes of a cell in the calibration runs (FP32)
 
@@ -30,9 +29,12 @@ def folder_of(path):
             raise ToolError(f"{path}: not a folder of reports or a tar archive of one")
         folder = tempfile.mkdtemp(prefix="project-")
         atexit.register(shutil.rmtree, folder, True)
-        with tarfile.open(path) as archive:
-            safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
-            archive.extractall(folder, **safe)
+        try:
+            with tarfile.open(path) as archive:
+                safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+                archive.extractall(folder, **safe)
+        except (tarfile.TarError, EOFError, OSError, ValueError) as e:  # lzma's errors are these
+            raise ToolError(f"{path}: a damaged archive ({e})") from None
         _unpacked[key] = folder
     return _unpacked[key]
 
@@ -40,10 +42,7 @@ def folder_of(path):
 def load_reports(pattern):
     out = []
     for path in sorted(glob.glob(pattern, recursive=True)):
-        try:
-            r = json.load(open(path))
-        except (OSError, ValueError, RecursionError):
-            continue
+        r = load_json(path)  # a damaged report is named, never skipped
         if isinstance(r, dict) and r.get("program") == "stencil-miniapp":
             checked(r, "report", path, "a stencil-miniapp report")
             r["_path"] = path
@@ -82,6 +81,11 @@ class Calibration:
                  if r["ranks"] == 1 and r["comm"] == "none"]
         if len(sweep) < 2:
             raise ToolError(f"{folder}/sweep needs two or more one-GPU --comm none reports")
+        for field in ("radius", "precision"):
+            kinds = {str(r.get(field, "fp32")) for r in sweep}
+            if len(kinds) > 1:
+                raise ToolError(f"{folder}/sweep mixes {field} {' and '.join(sorted(kinds))}: one "
+                                "calibration is one kernel's")
         points = [(math.prod(r["grid"]), phase(r, "interior")) for r in sweep]
         fixed = sorted(phase(r, "step") - phase(r, "interior") - phase(r, "boundary") for r in sweep)
         rows = []
@@ -122,7 +126,8 @@ class Calibration:
         """Pack, unpack and thin x slabs, from two ranks split along x."""
         off = [r for r in reports if not r["overlap"]]
         on = [r for r in reports if r["overlap"]]
-        if not off or not on:
+        self.strided = bool(off and on)
+        if not self.strided:
             return
         r = off[0]
         nx, ny, nz = r["local_rank0"]

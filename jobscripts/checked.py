@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from tool_errors import ToolError, load_json  # noqa: E402,F401
+from tool_errors import ToolError, load_json  # noqa: E402,F401 (the modules of jobscripts/ take them here)
 
 SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
 

@@ -19,40 +19,51 @@ steps are marked. Writes into --out (default RESULTS_DIR):
   phases.png                per-phase time per step for each rank count
 
 --verify checks that the PNGs exist, are valid images and are not blank
-(exit 1 otherwise). The plots need Debian's python3-matplotlib (nothing from
-pip); without it the tables are written and one line says so.
+(exit 1 otherwise). Each report is checked against schemas/report.json
+with Debian's python3-jsonschema: a damaged one is one line naming the
+file and the field. The plots need Debian's python3-matplotlib (nothing
+from pip); without it the tables are written, older plots of the folder
+removed, and one line says so.
 """
+import argparse
 import csv
 import json
-import math
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from plot_style import count_axis, legend_below, series_style  # noqa: E402
-from tool_errors import ToolError, run  # noqa: E402
+import scaling_plots  # noqa: E402
+from checked import ToolError, checked  # noqa: E402
+from tool_errors import OneLineParser, run  # noqa: E402
 
-PHASES = ["interior", "boundary", "pack", "post", "wait", "unpack"]
-COLOURS = {"interior": "#4c72b0", "boundary": "#8fb0de", "pack": "#dd8452", "post": "#f1b37a",
-           "wait": "#c44e52", "unpack": "#e59a9c"}
+PHASES = scaling_plots.PHASES
+PLOTS = ("weak_efficiency.png", "strong_speedup.png", "phases.png")
 
 
 def load(folder):
+    """The mini-app's reports under `folder`, each checked against
+    schemas/report.json: a hand-edited or damaged report is one line naming
+    the file and the field. Other JSON (a tuning cache, a sidecar) is not
+    ours and is passed over; a *.json that is not JSON at all is named."""
     reports = []
     for root, _, files in os.walk(folder):
         for name in sorted(files):
             if not name.endswith(".json"):
                 continue
+            path = os.path.join(root, name)
             try:
-                r = json.load(open(os.path.join(root, name)))
+                with open(path) as f:
+                    r = json.load(f, parse_constant=lambda c: None)
             except (OSError, ValueError, RecursionError):
+                print(f"collect: {path}: not JSON that can be read: left out", file=sys.stderr)
                 continue
-            if r.get("program") != "stencil-miniapp":
+            if not isinstance(r, dict) or r.get("program") != "stencil-miniapp":
                 continue
-            if r.get("check", {}).get("bitwise_equal") is False:  # wrong results have no speed
-                print(f"collect: {os.path.join(root, name)} failed its --check: left out", file=sys.stderr)
+            checked(r, "report", path, "a stencil-miniapp report")
+            if (r.get("check") or {}).get("bitwise_equal") is False:  # wrong results have no speed
+                print(f"collect: {path} failed its --check: left out", file=sys.stderr)
                 continue
-            r["_path"] = os.path.join(root, name)
+            r["_path"] = path
             reports.append(r)
     return reports
 
@@ -72,26 +83,29 @@ def asked(r, setting, value, reason):
 
 
 # What makes runs comparable: everything that changes the work per rank or
-# the physics, and the settings the study asked for (a series' name shows
-# those that differ between the folder's series).
-KEY = ("label", "box", "R", "precision", "periodic", "halo depth", "comm", "overlap", "pack", "model")
+# the physics, the device, and the settings the study asked for (a
+# series' name shows those that differ between the folder's series).
+KEY = ("label", "box", "R", "precision", "periodic", "halo depth", "comm", "overlap", "pack", "model",
+       "device")
 
 
 EXCHANGE = (5, 6, 7, 8)  # the key's halo depth, comm, overlap and pack
 
 
 def series_key(r):
-    """The run's series key. A run with no halo face (one rank, no periodic
-    edge) has no halo depth, exchange, overlap or pack to speak of: those
-    fields are "*", and it is the base of every series it matches."""
+    """The run's series key. A report from before `asked` (2026-11-27)
+    whose run had no halo face (one rank, no periodic edge) cannot say
+    what the study asked of the exchange: those fields are "*", and it is
+    the base of a series it matches that has no one-rank run of its own."""
     kind = study(r["label"])
     box = r.get("local_rank0") if kind == "weak" else r["grid"]
+    device = "%s %s" % (r.get("backend", "?"), (r.get("devices") or ["?"])[0])
     key = [r["label"], "x".join(map(str, box or r["grid"])), r["radius"], r.get("precision", "fp32"),
            r.get("periodic") or "none", asked(r, "halo_depth", r.get("halo_depth", 1), r.get("halo_depth_reason")),
            asked(r, "comm", r["comm"], r.get("comm_reason")),
            asked(r, "overlap", "on" if r["overlap"] else "off", r.get("overlap_reason")),
-           asked(r, "pack", r.get("halo_pack", "-"), r.get("pack_reason")), r.get("model", "constant")]
-    if r.get("halo_faces_rank0", 1) == 0 and r.get("ranks", 1) == 1:
+           asked(r, "pack", r.get("halo_pack", "-"), r.get("pack_reason")), r.get("model", "constant"), device]
+    if "asked" not in r and r.get("halo_faces_rank0", 1) == 0 and r.get("ranks", 1) == 1:
         for i in EXCHANGE:
             key[i] = "*"
     return tuple(key)
@@ -99,6 +113,35 @@ def series_key(r):
 
 def matches(wild, key):
     return all(w == "*" or w == k for w, k in zip(wild, key))
+
+
+def join_faceless(series):
+    """Old reports' faceless one-rank runs ("*" keys) become the base of the
+    series they match that lack a one-rank run; one that several such runs
+    match is ambiguous, and gets none of them."""
+    for wild in [k for k in series if "*" in k]:
+        for home in [k for k in series if "*" not in k and matches(wild, k)]:
+            if any(r["ranks"] == series[wild][0]["ranks"] for r in series[home]):
+                continue
+            if sum(1 for w in series if "*" in w and matches(w, home)) > 1:
+                print(f"collect: several one-rank runs could be the base of {home[0]} {home[1]}: "
+                      "none is taken", file=sys.stderr)
+                continue
+            series[home] = series[wild] + series[home]
+    return {k: v for k, v in series.items() if "*" not in k}
+
+
+def warn_duplicates(name, runs):
+    """Two runs of one rank count in one series: both are shown, and said."""
+    counts = {}
+    for r in runs:
+        counts.setdefault(r["ranks"], []).append(os.path.basename(r["_path"]))
+    for ranks, paths in sorted(counts.items()):
+        if len(paths) > 1:
+            print(f"collect: {name}: {len(paths)} runs of {ranks} ranks ({', '.join(paths)}); both shown, "
+                  "the first the base" if ranks == runs[0]["ranks"] else
+                  f"collect: {name}: {len(paths)} runs of {ranks} ranks ({', '.join(paths)}); all shown",
+                  file=sys.stderr)
 
 
 def series_names(keys):
@@ -123,17 +166,12 @@ def series_rows(reports):
                   "left out", file=sys.stderr)
             continue
         series.setdefault(series_key(r), []).append(r)
-    # A run without halo faces joins every series it matches, as its base.
-    for wild in [k for k in series if "*" in k]:
-        homes = [k for k in series if "*" not in k and matches(wild, k)]
-        for home in homes:
-            series[home] = series[wild] + series[home]
-        if homes:
-            del series[wild]
+    series = join_faceless(series)
     names = series_names(list(series))
     rows = []
     for key, runs in sorted(series.items(), key=lambda item: names[item[0]]):
         runs.sort(key=lambda r: r["ranks"])
+        warn_duplicates(names[key], runs)
         base = runs[0]
         t0, n0 = base["phases_ms"]["step"]["max"], base["ranks"]
         for r in runs:
@@ -150,7 +188,7 @@ def series_rows(reports):
                 "step_ms": t, "gcells": r["gcells_per_s_total"], "efficiency": efficiency,
                 "speedup": speedup, "hidden": r["exchange_hidden_fraction"] if r["comm"] != "none" else None,
                 "imbalance": r.get("imbalance", 1.0),
-                "phases": {p: r["phases_ms"][p]["avg"] for p in PHASES},
+                "phases": {p: (r["phases_ms"].get(p) or {}).get("avg", 0.0) for p in PHASES},
                 "device": (r.get("devices") or ["?"])[0], "backend": r.get("backend", "?"),
                 "shape": interior_shape(r), "short": bool(r.get("timing_warning")),
                 "chosen": "%s, overlap %s, depth %s" % (r["comm"], "on" if r["overlap"] else "off",
@@ -215,147 +253,35 @@ def write_tables(rows, out):
             w.writerow(numbers(row))
 
 
-def rank_axis(ax, rows, kind):
-    """Ranks on a log2 axis, ticked at the rank counts run, named after the back-end."""
-    gpu = any(r["backend"] not in ("HOST", "?") for r in rows)
-    count_axis(ax, [r["ranks"] for r in rows if r["study"] == kind],
-               "ranks (one GPU each)" if gpu else "ranks (HOST back-end: CPU ranks, no GPU)")
-
-
-def scaling_plot(plt, rows, by_series, kind, path, device):
-    """Weak efficiency or strong speed-up against ranks, one line per series.
-    Series that coincide stay apart: each has its own marker, dash and
-    marker size (the first the largest, hollow), and the values are written
-    on the points only when there is one series."""
-    fig, ax = plt.subplots(figsize=(8, 5.5))
-    mine = [(name, runs) for (k, name), runs in sorted(by_series.items()) if k == kind]
-    for i, (name, runs) in enumerate(mine):
-        ranks = [r["ranks"] for r in runs]
-        values = [100 * r["efficiency"] if kind == "weak" else r["speedup"] * r["base_ranks"] for r in runs]
-        ax.plot(ranks, values, label=name, **series_style(i, len(mine)))
-        for x, y in (zip(ranks, values) if len(mine) == 1 else ()):
-            ax.annotate("%.0f%%" % y if kind == "weak" else "%.2fx" % y, (x, y), textcoords="offset points",
-                        xytext=(0, 7), ha="center", fontsize=8)
-    if kind == "weak":
-        ax.axhline(100, color="grey", ls="--", label="ideal (100%)")
-        ax.set_ylabel("weak-scaling efficiency, % of the smallest run's pace")
-        top = max([110] + [100 * r["efficiency"] + 10 for r in rows if r["study"] == kind])
-        ax.set_ylim(0, top)
-        ax.set_title("Weak scaling: same cells per rank, more ranks\n(flat at 100% is perfect)")
-    else:
-        ideal = sorted({r["ranks"] for r in rows if r["study"] == kind} | {1})
-        ax.plot(ideal, ideal, "--", color="grey", label="ideal (speed-up = ranks)")
-        ax.set_yscale("log", base=2)
-        # Powers of two from below the slowest series to above the ideal.
-        low = min([1.0] + [r["speedup"] * r["base_ranks"] for r in rows if r["study"] == kind])
-        ticks = [2.0 ** e for e in range(math.floor(math.log2(low)), math.ceil(math.log2(max(ideal))) + 2)]
-        ax.set_yticks(ticks)
-        ax.set_yticklabels(["%g" % v if v >= 1 else "1/%d" % round(1 / v) for v in ticks])
-        ax.set_ylabel("speed-up over one rank (log scale)")
-        ax.set_title("Strong scaling: one grid, more ranks\n(on the dashed line is perfect)")
-    rank_axis(ax, rows, kind)
-    ax.grid(True, alpha=0.3)
-    if mine:
-        legend_below(ax)
-    else:
-        ax.text(0.5, 0.5, "no %s-scaling runs in this folder" % kind, transform=ax.transAxes, ha="center")
-    fig.text(0.99, 0.01, device, ha="right", fontsize=7, color="grey")
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-
-
-def phases_plot(plt, rows, by_series, path, device):
-    """Per-phase time per step for each series and rank count, a panel per series."""
-    groups = sorted(by_series.items())
-    columns = min(3, max(1, len(groups)))
-    rows_of_plots = (len(groups) + columns - 1) // columns or 1
-    fig, axes = plt.subplots(rows_of_plots, columns, figsize=(5.2 * columns + 1.5, 4.4 * rows_of_plots + 1.0),
-                             squeeze=False)
-    for ax in axes.flat[len(groups):]:
-        ax.set_visible(False)
-    for ax, ((kind, name), runs) in zip(axes.flat, groups):
-        labels = [str(r["ranks"]) for r in runs]
-        bottom = [0.0] * len(runs)
-        for phase in PHASES:
-            values = [r["phases"][phase] for r in runs]
-            ax.bar(labels, values, bottom=bottom, color=COLOURS[phase], label=phase)
-            bottom = [b + v for b, v in zip(bottom, values)]
-        ax.plot(labels, [r["step_ms"] for r in runs], "k_", markersize=30, mew=2.5, label="measured step")
-        ax.set_ylim(0, 1.08 * max(bottom + [r["step_ms"] for r in runs] + [1e-9]))  # no bar cut off
-        ax.set_title(name.replace(", ", ",\n", 2), fontsize=8)
-        ax.set_xlabel("ranks")
-        ax.set_ylabel("ms per step (average over ranks)")
-        ax.grid(True, axis="y", alpha=0.3)
-    handles, names = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles[::-1], names[::-1], fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
-    fig.suptitle("Where a time step goes. Kernels (blue) overlap the exchange (red/orange) when overlap is on,\n"
-                 "so the bars may stand above the measured step (black line).", fontsize=10)
-    fig.text(0.99, 0.0, device, ha="right", fontsize=7, color="grey")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-
-
-def plot(rows, out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    device = ", ".join(sorted({"%s (%s)" % (r["device"], r["backend"]) for r in rows}))
-    by_series = {}
-    for r in rows:
-        by_series.setdefault((r["study"], r["series"]), []).append(r)
-    scaling_plot(plt, rows, by_series, "weak", os.path.join(out, "weak_efficiency.png"), device)
-    scaling_plot(plt, rows, by_series, "strong", os.path.join(out, "strong_speedup.png"), device)
-    phases_plot(plt, rows, by_series, os.path.join(out, "phases.png"), device)
-
-
-def verify(out):
-    import matplotlib.image as mpimg
-    ok = True
-    for name in ("weak_efficiency.png", "strong_speedup.png", "phases.png"):
-        path = os.path.join(out, name)
-        try:
-            with open(path, "rb") as f:
-                valid = f.read(8) == b"\x89PNG\r\n\x1a\n"
-            image = mpimg.imread(path)
-            colours = len({tuple(p) for p in image.reshape(-1, image.shape[-1])[::97]})
-            fine = valid and image.shape[0] > 200 and image.shape[1] > 200 and colours > 8
-            print("%s: %dx%d, %d colours sampled: %s" % (name, image.shape[1], image.shape[0], colours,
-                                                         "ok" if fine else "BAD"))
-        except (OSError, ValueError, RecursionError) as e:
-            print("%s: %s" % (name, e))
-            fine = False
-        ok = ok and fine
-    return ok
-
-
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    if len(args) < 1 or "--help" in sys.argv:
-        sys.exit(__doc__)
-    folder = args[0]
-    if not os.path.isdir(folder):
-        raise ToolError(f"{folder}: not a folder")
-    out = folder
-    if "--out" in sys.argv:
-        out = sys.argv[sys.argv.index("--out") + 1]
-        args = [a for a in args if a != out]
+    ap = OneLineParser(description=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter,
+                       usage="collect.py RESULTS_DIR [--out DIR] [--verify]")
+    ap.add_argument("folder", help="a folder of the mini-app's JSON reports (searched below, too)")
+    ap.add_argument("--out", help="where the tables and plots go (default RESULTS_DIR)")
+    ap.add_argument("--verify", action="store_true", help="check that the PNGs are valid, non-blank images")
+    a = ap.parse_args()
+    if not os.path.isdir(a.folder):
+        raise ToolError(f"{a.folder}: not a folder")
+    out = a.out or a.folder
     os.makedirs(out, exist_ok=True)
-    rows = series_rows(load(folder))
+    rows = series_rows(load(a.folder))
     if not rows:
-        raise ToolError(f"no labelled stencil-miniapp reports (weak*/strong*) under {folder}")
+        raise ToolError(f"no labelled stencil-miniapp reports (weak*/strong*) under {a.folder}")
     write_tables(rows, out)
-    print(open(os.path.join(out, "scaling.md")).read())
+    with open(os.path.join(out, "scaling.md")) as md:
+        print(md.read())
     try:
         import matplotlib  # noqa: F401
     except ImportError:
+        stale = [n for n in PLOTS if os.path.exists(os.path.join(out, n))]
+        for name in stale:  # plots of other reports must not sit beside these tables
+            os.remove(os.path.join(out, name))
         print(f"collect.py: wrote scaling.md and scaling.csv in {out}; the plots need matplotlib "
-              "(apt-get install python3-matplotlib)")
-        return 1 if "--verify" in sys.argv else 0
-    plot(rows, out)
-    print("collect.py: wrote scaling.md, scaling.csv, weak_efficiency.png, strong_speedup.png, phases.png in %s" % out)
-    if "--verify" in sys.argv and not verify(out):
+              "(apt-get install python3-matplotlib)" + (f"; removed the older {', '.join(stale)}" if stale else ""))
+        return 1 if a.verify else 0
+    scaling_plots.plot(rows, out)
+    print(f"collect.py: wrote scaling.md, scaling.csv, {', '.join(PLOTS)} in {out}")
+    if a.verify and not scaling_plots.verify(out, PLOTS):
         return 1
     return 0
 

@@ -27,15 +27,16 @@ stencil_require_app() {
 stencil_setup() {
   mkdir -p "$RESULTS"
   stencil_require_app
+  # Appended: a second study into the same RESULTS keeps the first's record.
   {
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "=== date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "host: $(hostname)"
     echo "app: $APP"
     echo "--- modules"
-    (module list 2>&1 || echo "no module command")
+    if command -v module >/dev/null 2>&1; then module list 2>&1; else echo "no module command"; fi
     echo "--- environment"
     env | grep -E '^(SLURM|STENCIL|MPICH|OMPI|UCX|CUDA|ROCR|HIP|HSA|NCCL|OMP|FI)_' | sort
-  } >"$RESULTS/environment.txt" 2>&1
+  } >>"$RESULTS/environment.txt" 2>&1
   echo "stencil: results in $RESULTS"
 }
 
@@ -52,7 +53,9 @@ stencil_rank_series() {
 # the overlap and the ranks. Runs of another box or edges in one RESULTS
 # no longer share a name.
 stencil_report_name() {
-  local label=$1 ranks=$2 box="" edges=${PERIODIC//,/}
+  local label=$1 ranks=$2 box="" edges=none
+  # x,y,z and z,y,x are one set of edges, and one name.
+  [ "$PERIODIC" = none ] || edges=$(tr ',' '\n' <<<"$PERIODIC" | sort | tr -d '\n')
   shift 2
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -64,6 +67,16 @@ stencil_report_name() {
   echo "$label$box-R$RADIUS-periodic-$edges-depth-$HALO_DEPTH-$COMM-overlap-$OVERLAP-n$ranks"
 }
 
+# stencil_refuse_existing NAME: status 1, and one line, where RESULTS holds
+# NAME.json already. Scripts ask for every run before the first, so that a
+# study refused leaves no run behind.
+stencil_refuse_existing() {
+  [ -e "$RESULTS/$1.json" ] || return 0
+  echo "stencil: $RESULTS/$1.json is there already (another study's, or this one run before);" \
+    "nothing is overwritten: choose another RESULTS" >&2
+  return 1
+}
+
 # stencil_run LABEL RANKS [mini-app options...]: one run, one report. A
 # report of the same name already in RESULTS is never overwritten: the run
 # is refused in one line.
@@ -71,30 +84,33 @@ stencil_run() {
   local label=$1 ranks=$2 name
   shift 2
   name=$(stencil_report_name "$label" "$ranks" "$@")
-  if [ -e "$RESULTS/$name.json" ]; then
-    echo "stencil: $RESULTS/$name.json is there already (another study's, or this one run before);" \
-      "nothing is overwritten: choose another RESULTS" >&2
-    return 2
-  fi
+  stencil_refuse_existing "$name" || return 2
   launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
     --comm "$COMM" --overlap "$OVERLAP" --periodic "$PERIODIC" --halo-depth "$HALO_DEPTH" \
     --tuning "$TUNING" --print-binding \
     --report "$RESULTS/$name.json" "$@" \
-    >"$RESULTS/$name.txt" 2>&1 || { echo "stencil: $name failed:"; tail -5 "$RESULTS/$name.txt"; return 1; }
+    >"$RESULTS/$name.txt" 2>&1 || {
+    # The mini-app's own one-line reason, else the end of what it printed.
+    echo "stencil: $name failed: $(awk '/^stencil-miniapp: / && !/: warning: / {print; found = 1; exit}
+      END {exit !found}' "$RESULTS/$name.txt" || tail -3 "$RESULTS/$name.txt")" >&2
+    return 1
+  }
   grep -h "^FOM" "$RESULTS/$name.txt"
 }
 
-# The first Python that has matplotlib (Debian's python3-matplotlib lives in
-# /usr/bin/python3, which another python3 on PATH may shadow); $PYTHON wins.
+# The first Python that has matplotlib and jsonschema (Debian's
+# python3-matplotlib and python3-jsonschema live in /usr/bin/python3, which
+# another python3 on PATH may shadow); $PYTHON wins.
 stencil_python() {
   local candidate
   for candidate in ${PYTHON:-} python3 /usr/bin/python3; do
-    if command -v "$candidate" >/dev/null && "$candidate" -c "import matplotlib" 2>/dev/null; then
+    if command -v "$candidate" >/dev/null && "$candidate" -c "import matplotlib, jsonschema" 2>/dev/null; then
       echo "$candidate"
       return
     fi
   done
-  echo "stencil: no Python with matplotlib (apt-get install python3-matplotlib)" >&2
+  echo "stencil: no Python with matplotlib and jsonschema (apt-get install python3-matplotlib" \
+    "python3-jsonschema)" >&2
   return 1
 }
 

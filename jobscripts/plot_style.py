@@ -18,11 +18,11 @@ def series_style(index, count):
 
 def count_axis(ax, counts, label):
     """A log2 x axis ticked at `counts` only, each labelled unless it stands
-    too close to the next (8,192 and 9,408), the largest always."""
+    too close to the next (8,192 beside 9,408), the largest always."""
     ax.set_xscale("log", base=2)
     counts = sorted(set(counts)) or [1]
     ax.set_xticks(counts)
-    shown = [f"{n:,}" if i == len(counts) - 1 or counts[i + 1] >= 1.5 * n else ""
+    shown = [f"{n:,}" if i == len(counts) - 1 or counts[i + 1] >= 1.25 * n else ""
              for i, n in enumerate(counts)]
     ax.set_xticklabels(shown, rotation=45 if len(counts) > 8 else 0, fontsize=8)
     ax.minorticks_off()

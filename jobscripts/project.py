@@ -70,13 +70,18 @@ import sys
 from calibration import Calibration, folder_of, load_reports
 from checked import checked
 from plot_style import count_axis, legend_below, series_style
-from projection_model import FLOAT, node_series, project_run, strong, weak
-from tool_errors import ToolError, load_json, run
+from projection_model import FLOAT, node_series, project_run, strong, thinnest_box, weak
+from tool_errors import OneLineParser, ToolError, load_json, run
 
 
 def load_machine(path):
-    """A machine file, checked against schemas/machine.json."""
-    return checked(load_json(path), "machine", path, "a machine file")
+    """A machine file, checked against schemas/machine.json. JSON Schema
+    takes 8.0 for an integer: the counts become whole numbers here."""
+    machine = checked(load_json(path), "machine", path, "a machine file")
+    for count in ("gpus_per_node", "cores_per_node", "nodes", "nics_per_node"):
+        if count in machine:
+            machine[count] = int(machine[count])
+    return machine
 
 
 def table(rows, study, best=False):
@@ -98,12 +103,16 @@ def table(rows, study, best=False):
 
 def validate(cal, machine, folder, tolerance):
     """Projection against each measured report; calibration inputs marked."""
-    rows, worst, other = [], 0.0, set()
+    rows, worst, other, past = [], 0.0, set(), set()
     for r in load_reports(os.path.join(folder, "**", "*.json")):
         peer = r["comm"] == "peer"
         if r["ranks"] > 1 and r["comm"] != cal.mode and not peer:
             other.add(r["comm"])  # the model's exchange is the calibrated mode's
             continue
+        if r["radius"] not in getattr(cal, "radii", [r["radius"]]):
+            past.add(f"runs of R={r['radius']} against a calibration of R={'/'.join(map(str, cal.radii))}")
+        if r.get("periodic", "none") != "none" and not cal.shell_points:
+            past.add("periodic runs against a calibration without shell/ (the older model)")
         projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
                                 axes_of(r.get("periodic", "none")), r.get("halo_depth", 1),
                                 peer and r["ranks"] > 1)["step_ms"]
@@ -122,9 +131,9 @@ def validate(cal, machine, folder, tolerance):
         out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {k} | {m:.4f} | {p:.4f} | {100 * e:+.1f}% | "
                    f"{role} |")
     if other:
-        out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs with --comm "
-                   f"{', '.join(sorted(other))}.")
-    return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"])
+        out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs of several ranks "
+                   f"with --comm {', '.join(sorted(other))}.")
+    return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"]), sorted(past)
 
 
 def require_matplotlib():
@@ -188,6 +197,22 @@ def triple(text):
     return v
 
 
+def plot_path(text):
+    if os.path.isdir(text) or os.path.splitext(text)[1].lower() not in (".png", ".svg", ".pdf"):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a file name ending .png, .svg or .pdf")
+    return text
+
+
+def tolerance_arg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a fraction in (0, 1] (0.10 is 10%)")
+    return value
+
+
 def radius_arg(text):
     if not text.isdigit() or not 1 <= int(text) <= 8:
         raise argparse.ArgumentTypeError(f"'{text}' is not a stencil radius 1..8 (the mini-app's)")
@@ -206,10 +231,23 @@ def node_counts(text, machine):
     return counts
 
 
+def calibration_caveats(cal):
+    """What the calibration lacks or could not resolve."""
+    notes = []
+    if not getattr(cal, "strided", True):
+        notes.append("no scaling/*along-x*-n2 runs in the calibration: strided faces and thin x slabs "
+                     "taken as free")
+    if cal.fixed_ms < 0 or cal.latency_ms < 0:
+        notes.append(f"the calibration's fixed cost ({cal.fixed_ms * 1e3:.1f} us) or exchange latency "
+                     f"({cal.latency_ms * 1e3:.1f} us) came out negative: its runs were too short to resolve "
+                     "them")
+    return notes
+
+
 def caveats(cal, a, machine, rows):
     """What the projection stands on that the calibration did not measure,
     said where the table is printed."""
-    notes = []
+    notes = [getattr(a, "stopped", None)] if getattr(a, "stopped", None) else []
     if a.radius not in getattr(cal, "radii", [a.radius]):
         notes.append(f"R={a.radius}, but the calibration ran R={'/'.join(map(str, cal.radii))}: its "
                      "kernel times stand in for R's (more neighbours read cost more)")
@@ -227,17 +265,11 @@ def caveats(cal, a, machine, rows):
     if any(a.periodic) and not cal.shell_points:
         notes.append("no shell/ in the calibration: the periodic shell is modelled from the slabs' "
                      "kernel times (the older model)")
+    notes += calibration_caveats(cal)
     if machine.get("kernel_time_scale", 1.0) != 1.0:
         notes.append(f"kernel times scaled by {machine['kernel_time_scale']} (the machine file's "
                      "assumption)")
     return notes
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, whose errors are one line (ToolError) instead of usage and error."""
-
-    def error(self, message):
-        raise ToolError(f"{message} (--help for the usage)")
 
 
 def common_options(ap, defaults=True):
@@ -256,11 +288,11 @@ def common_options(ap, defaults=True):
     ap.add_argument("--comm", choices=("mpi", "peer"), default=default("mpi"),
                     help="peer: the slab-based peer path of 2026-11-26 (superseded; see the docstring)")
     ap.add_argument("--markdown", default=default(None))
-    ap.add_argument("--plot", default=default(None))
+    ap.add_argument("--plot", type=plot_path, default=default(None), help="FILE.png, .svg or .pdf")
 
 
 def parser():
-    ap = Parser(description=__doc__.split("\n")[0])
+    ap = OneLineParser(description=__doc__.split("\n")[0])
     ap.add_argument("calibration")
     ap.add_argument("--machine", required=True, action="append", help="a machine file; repeat to compare")
     common_options(ap)
@@ -273,7 +305,8 @@ def parser():
     s.add_argument("--nodes")
     v = sub.add_parser("validate")
     v.add_argument("reports")
-    v.add_argument("--tolerance", type=float, default=0.10)
+    v.add_argument("--tolerance", type=tolerance_arg, default=0.10,
+                   help="the largest error allowed, a fraction: 0.10 is 10%%")
     v.add_argument("--machine-scale", action="store_true",
                    help="apply the machine file's kernel_time_scale (by default the runs are taken as "
                         "the calibration node's, scale 1)")
@@ -285,13 +318,15 @@ def parser():
 def validation_text(cal, machine, a):
     """The validation's section for one machine, and whether it passed."""
     scale = machine.get("kernel_time_scale", 1.0) if a.machine_scale else 1.0
-    md, worst, count = validate(cal, dict(machine, kernel_time_scale=scale), folder_of(a.reports), a.tolerance)
+    md, worst, count, past = validate(cal, dict(machine, kernel_time_scale=scale), folder_of(a.reports),
+                                      a.tolerance)
     if count == 0:
         raise ToolError(f"validate {a.reports}: no run to validate against (none there, or only the "
                         "calibration's own inputs)")
     whose = "the machine file's (--machine-scale)." if a.machine_scale else \
         "the runs are taken as the calibration node's own (--machine-scale applies the file's)."
-    return [f"## {machine['name']}: projection against measurement", "",
+    notes = "".join(f"; {n}" for n in past + calibration_caveats(cal))
+    return [f"## {machine['name']}: projection against measurement{' (' + notes[2:] + ')' if notes else ''}", "",
             f"Kernel time scale {scale:g}: {whose} Measured: the slowest rank's step.", "", md, "",
             f"{count} validation runs, worst error {100 * worst:.1f}% (tolerance {100 * a.tolerance:.0f}%)",
             ""], worst <= a.tolerance
@@ -304,11 +339,18 @@ def projection_text(cal, machine, a, by_label):
     overlap = a.overlap if a.overlap == "auto" else a.overlap == "on"
     study = weak if a.study == "weak" else strong
     box = a.local if a.study == "weak" else a.grid
+    depth_cells = (a.halo_depth if a.halo_depth != "best" else 1) * a.radius
+    if a.study == "weak" and min(box) < depth_cells:
+        raise ToolError(f"--local {','.join(map(str, box))}: the mini-app refuses a box under the halo's "
+                        f"depth ({a.halo_depth}*R = {depth_cells} cells) along an axis it splits")
     rows = study(cal, machine, box, a.radius, overlap, nodes, a.periodic, a.halo_depth, peer)
     what = f"local {'x'.join(map(str, box))}" if a.study == "weak" else f"grid {'x'.join(map(str, box))}"
+    thinnest = thinnest_box(a.radius, a.halo_depth)
     if not rows:
         raise ToolError(f"{a.study} {what}: no node count of {nodes} splits it into boxes of "
-                        f"2R+1 = {2 * a.radius + 1} cells or more")
+                        f"{thinnest} cells or more (2R+1, and the halo's depth)")
+    if len(rows) < len(nodes):
+        a.stopped = f"no row past {rows[-1]['nodes']} nodes: the boxes would be thinner than {thinnest} cells"
     by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
     if a.halo_depth != 1:  # the plot shows what the depth bought
         by_label[f"{name}, halo depth 1"] = study(cal, machine, box, a.radius, overlap, nodes, a.periodic)
@@ -322,7 +364,9 @@ def projection_text(cal, machine, a, by_label):
 
 def main(argv):
     a = parser().parse_args(argv[1:])
-    if a.study != "validate" and a.plot:
+    if a.study == "validate" and a.plot:
+        raise ToolError("--plot draws a projection; validate's answer is its table")
+    if a.plot:
         require_matplotlib()
     # Every machine file is checked before the calibration is read or any arithmetic done.
     machines = [load_machine(path) for path in a.machine]

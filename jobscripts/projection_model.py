@@ -235,13 +235,20 @@ def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, Fa
     return rows
 
 
+def thinnest_box(radius, depth):
+    """The fewest cells a rank's box may have along a split axis: 2R+1,
+    an interior beside its two slabs, and k*R at halo depth k, which the
+    mini-app requires ("best" tries only the depths that fit)."""
+    return max(2 * radius + 1, (depth if depth != "best" else 1) * radius)
+
+
 def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False), depth=1, peer=False):
     rows, base = [], None
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
-        if any(procs[a] > 1 and grid[a] // procs[a] < 2 * radius + 1 for a in range(3)):
-            break  # boxes thinner than 2R+1: no interior left
+        if any(procs[a] > 1 and grid[a] // procs[a] < thinnest_box(radius, depth) for a in range(3)):
+            break  # no interior left, or a halo deeper than the box: the mini-app refuses it
         r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
         base = base or r["step_ms"] * n
         r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n))

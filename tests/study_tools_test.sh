@@ -60,30 +60,50 @@ count=$(find "$work/study" -name 'weak-*.json' | wc -l)
 [ "$count" -eq 6 ] || fail "three studies of two runs left $count reports, not 6"
 expect 2 "the same study into the same RESULTS" study WEAK_LOCAL=24,24,24
 said "the refusal" "nothing is overwritten" "$work/err.txt"
+expect 2 "the same edges in another order" study WEAK_LOCAL=24,24,24 PERIODIC=z,y,x
+# A study that would overwrite any of its reports is refused before its first run.
+expect 2 "a study whose later run would overwrite" study WEAK_LOCAL=40,40,40 RANKS_LIST="4 1"
+[ ! -e "$(find "$work/study" -name 'weak-local40x40x40-*-n4.json' | head -1)" ] ||
+  fail "the refused study ran its first run"
 [ "$(md5sum <"$first")" = "$before" ] || fail "the first study's report was overwritten"
+# A bad setting: the mini-app's own reason, in one line.
+expect 1 "a study with R = 9" study WEAK_LOCAL=24,24,24 RADIUS=9 RESULTS="$work/bad-study"
+said "R = 9" "failed: stencil-miniapp: --radius: 9 is outside 1..8" "$work/err.txt"
+# The staged path asked for: its own series, its own one-rank run, not
+# pooled into the auto series.
+study WEAK_LOCAL=24,24,24 COMM=staged >/dev/null
 
 echo "== 1. one series per box, edges and settings; 8. short windows marked"
 "$app" --local 16,16,16 --steps 2 --quiet --report "$work/study/unlabelled.json" >/dev/null 2>&1
-expect 0 "collect.py on three series" "$py" "$repo/jobscripts/collect.py" "$work/study" --out "$work/collected"
+expect 0 "collect.py on four series" "$py" "$repo/jobscripts/collect.py" "$work/study" --out "$work/collected"
 said "collect.py" "unlabelled.json: label '' is neither weak* nor strong*: left out" "$work/err.txt"
 md=$work/collected/scaling.md
 for name in "weak box 24x24x24 R=2, periodic none" "weak box 24x24x24 R=2, periodic x,y,z" \
   "weak box 40x40x40 R=2, periodic none"; do
   said "scaling.md" "### $name" "$md"
 done
-[ "$(grep -c '^### ' "$md")" -eq 3 ] || { cat "$md"; fail "not three series"; }
-# Each series' first row is its own one-rank run, at 100%.
-awk '/^### /{first=1; next} first && /^\| [0-9]/{if ($0 !~ /^\| 1 \|.*\| 100\.0% \|/) bad=1; first=0} END{exit bad}' \
-  "$md" || { cat "$md"; fail "a series is not measured against its own one-rank run"; }
-[ "$(grep -c '^| [0-9].* \* |' "$md")" -eq 6 ] || { cat "$md"; fail "the short runs' rows are not marked"; }
+said "scaling.md" "### weak box 24x24x24 R=2, periodic none, comm staged" "$md"
+[ "$(grep -c '^### ' "$md")" -eq 4 ] || { cat "$md"; fail "not four series"; }
+# Each series' first row is its own one-rank run, at 100%, and no series
+# holds two runs of one rank count.
+awk '/^### /{first=1; delete seen; next} /^\| [0-9]/{if (seen[$2]++) bad=1}
+     first && /^\| [0-9]/{if ($0 !~ /^\| 1 \|.*\| 100\.0% \|/) bad=1; first=0} END{exit bad}' \
+  "$md" || { cat "$md"; fail "a series is not measured against its own one-rank run alone"; }
+[ "$(grep -c '^| [0-9].* \* |' "$md")" -eq 8 ] || { cat "$md"; fail "the short runs' rows are not marked"; }
 said "scaling.md" "* Under 0.5 s of timed steps" "$md"
-echo "ok  three series, each against its own base; six short rows marked"
+echo "ok  four series, each against its own base; eight short rows marked"
+# A report edited by hand: refused by its field, in one line.
+mkdir -p "$work/edited" && cp "$first" "$work/edited/"
+"$py" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["phases_ms"]["step"]["max"] = 0
+json.dump(r, open(sys.argv[1], "w"))' "$work/edited/$(basename "$first")"
+expect 2 "collect.py on a report with a step of 0 ms" "$py" "$repo/jobscripts/collect.py" "$work/edited"
+said "a step of 0 ms" "phases_ms.step" "$work/err.txt"
 
 echo "== 9. the CSV holds numbers"
 "$py" - "$work/collected/scaling.csv" <<'PY' || fail "scaling.csv holds a number as text"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 6, rows
+assert len(rows) == 8, rows
 for row in rows:
     for column in ("ranks", "step_ms", "gcells_per_s", "efficiency", "imbalance", "short_window"):
         float(row[column])  # "100.0%" or "1.81x" would not parse
@@ -102,6 +122,9 @@ env RESULTS="$work/cal" APP="$app" MPIRUN="$mpiexec $preflags" SWEEP="16 24 32" 
   HALO_DEPTH=1 WEAK_LOCAL=24,24,24 STRONG_GRID=32,32,32 bash "$repo/jobscripts/local/calibrate.sh" \
   >"$work/calibrate.txt" 2>&1 || { cat "$work/calibrate.txt"; fail "calibrate.sh failed"; }
 host=$repo/jobscripts/machines/ci-host.json frontier=$repo/jobscripts/machines/frontier.json
+expect 2 "calibrate.sh into a calibration" env RESULTS="$work/cal" bash "$repo/jobscripts/local/calibrate.sh"
+tar -cJf "$work/cal.tar.xz" -C "$work" cal && head -c 3000 "$work/cal.tar.xz" >"$work/cut.tar.xz"
+expect 2 "a damaged calibration archive" project "$work/cut.tar.xz" --machine "$host" weak
 
 echo "== 3. machine files checked field by field"
 for machine in "$repo"/jobscripts/machines/*.json; do
@@ -117,7 +140,10 @@ edit negative 'm["link_GBps"] = -50'
 edit no-gpus 'm["gpus_per_node"] = 0'
 edit words 'm["link_GBps"] = "fifty"'
 edit missing 'del m["nodes"]'
-for case in misspelled:kernel_time_scal negative:link_GBps no-gpus:gpus_per_node words:link_GBps missing:nodes; do
+edit not-a-number 'm["link_GBps"] = float("nan")'
+edit huge 'm["nodes"] = 9408000'
+for case in misspelled:kernel_time_scal negative:link_GBps no-gpus:gpus_per_node words:link_GBps missing:nodes \
+  not-a-number:NaN huge:nodes; do
   expect 2 "a machine file, ${case%:*}" project "$work/empty" --machine "$work/${case%:*}.json" weak
   said "${case%:*}" "${case%:*}.json" "$work/err.txt"
   said "${case%:*}" "${case#*:}" "$work/err.txt"
@@ -145,6 +171,8 @@ echo 'raise ImportError("No module named matplotlib")' >"$work/no-matplotlib/mat
 PYTHONPATH=$work/no-matplotlib expect 2 "--plot without matplotlib" \
   project "$work/cal" --machine "$host" --plot "$work/p.png" weak --local 24,24,24
 said "--plot" "needs python3-matplotlib" "$work/err.txt"
+expect 2 "--plot into a folder" project "$work/cal" --machine "$host" --plot "$work" weak
+expect 2 "--tolerance 10 (a fraction)" project "$work/cal" --machine "$host" validate "$work/val" --tolerance 10
 for nodes in -4 0 abc 1e9; do
   expect 2 "--nodes $nodes" project "$work/cal" --machine "$host" weak --nodes "$nodes"
   said "--nodes $nodes" "--nodes" "$work/err.txt"
@@ -153,6 +181,8 @@ done
 echo "== 7. the mini-app's limits, and projections past the calibration said"
 expect 2 "--radius 9" project "$work/cal" --machine "$host" --radius 9 weak
 said "--radius 9" "stencil radius 1..8" "$work/err.txt"
+expect 2 "a halo deeper than the box" project "$work/cal" --machine "$host" --radius 4 --halo-depth 8 \
+  weak --local 24,24,24
 expect 0 "R = 4 on a calibration of R = 2" project "$work/cal" --machine "$host" weak --local 24,24,24 --radius 4
 said "R = 4" "but the calibration ran R=2" "$work/out.txt"
 expect 0 "a box past the sweep and the memory" project "$work/cal" --machine "$frontier" --radius 2 \
@@ -170,6 +200,8 @@ env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work
   bash "$repo/jobscripts/local/run.sh" --grid 24,24,24 --steps 4 --snapshot-every 2 --quiet >"$work/run.txt" 2>&1 ||
   { cat "$work/run.txt"; fail "run.sh failed"; }
 said "run.sh" "results in $work/run" "$work/run.txt"
+expect 2 "run.sh into a folder that holds a run" env APP="$app" RANKS=1 RESULTS="$work/run" \
+  bash "$repo/jobscripts/local/run.sh" --grid 24,24,24 --steps 2
 expect 0 "verify-output.py on run.sh's folder" "$py" "$repo/tools/verify-output.py" "$work/run"
 said "verify-output" "complete: 2 verified" "$work/out.txt"
 echo "the study's tools: no mixed series, no overwritten report, no silent typo, no empty success"

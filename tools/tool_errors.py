@@ -9,6 +9,7 @@ usage, in a tool:  from tool_errors import ToolError, load_json, run
                        run(main)
 (jobscripts/ reaches this folder through sys.path.)
 """
+import argparse
 import json
 import os
 import sys
@@ -18,11 +19,24 @@ class ToolError(Exception):
     """A message for the user, printed as it is."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are one line (a ToolError), not usage and error."""
+
+    def error(self, message):
+        raise ToolError(f"{message} (--help for the usage)")
+
+
+def refuse_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def load_json(path):
     """The JSON document in `path`, or a ToolError naming the file and what is wrong."""
     try:
         with open(path) as f:
-            return json.load(f)
+            # Python reads NaN and Infinity, which JSON has not: a value no
+            # check would then catch (NaN > 0 is false, and so is NaN <= 0).
+            return json.load(f, parse_constant=refuse_constant)
     except IsADirectoryError:
         raise ToolError(f"{path}: a folder, not a JSON file") from None
     except OSError as e:

@@ -245,7 +245,8 @@ def outputs_of(folder):
     announces its results folder, which keeps them in output/ beside the
     run's report; given that folder, its output/ is checked."""
     inner = os.path.join(folder, "output")
-    if (os.path.isdir(inner) and os.path.isfile(os.path.join(folder, "report.json"))
+    ours = ("report.json", "stdout.txt", "environment.txt")  # run.sh's, a stopped run's too
+    if (os.path.isdir(inner) and any(os.path.isfile(os.path.join(folder, n)) for n in ours)
             and not os.path.exists(os.path.join(folder, MANIFEST))):
         print(f"note     {folder}: a results folder of jobscripts/local/run.sh: checking its output/")
         return inner

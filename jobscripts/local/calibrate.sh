@@ -12,6 +12,14 @@
 #        RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
 # then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  [ "$1" = --help ] || [ "$1" = -h ] || {
+    echo "calibrate.sh: takes no arguments; its settings come from the environment (--help)" >&2
+    exit 2
+  }
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
 cd "$(dirname "$0")/../.."
 : "${RESULTS:=results/calibration-$(date +%Y%m%d-%H%M%S)}" "${APP:=build/miniapp/stencil-miniapp}"
 : "${HALO_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-halo-bench}" "${MPIRUN:=mpirun}"
@@ -21,6 +29,12 @@ if ! command -v nvidia-smi >/dev/null && ! [ -e /dev/kfd ]; then
   export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=passive # HOST: one core per rank, as scaling.sh
 fi
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# A calibration is one node's, whole: another into the same folder would
+# mix two (or replace one).
+if [ -n "$(ls -A "$RESULTS" 2>/dev/null)" ]; then
+  echo "calibrate: $RESULTS holds files already; nothing is overwritten: choose another RESULTS" >&2
+  exit 2
+fi
 mkdir -p "$RESULTS/sweep"
 for n in $SWEEP; do
   # shellcheck disable=SC2086 # MPIRUN may carry flags

@@ -9,7 +9,7 @@
 #        (default mpirun), MPIRUN_FLAGS. Without --output among the options,
 #        the run's outputs and checkpoints go to RESULTS/output.
 set -euo pipefail
-APP=${APP:-build/miniapp/stencil-miniapp}
+APP=${APP:-$(dirname "$0")/../../build/miniapp/stencil-miniapp}
 if [ -z "${RANKS:-}" ]; then
   RANKS=$(nvidia-smi -L 2>/dev/null | grep -c GPU || true)
   [ "$RANKS" -gt 0 ] || RANKS=$(rocm-smi --showid 2>/dev/null | grep -c "GPU\[" || true)
@@ -17,6 +17,10 @@ if [ -z "${RANKS:-}" ]; then
 fi
 [[ $RANKS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: RANKS=$RANKS: a positive number of ranks" >&2; exit 2; }
 RESULTS=${RESULTS:-results/local-$(date +%Y%m%d-%H%M%S)-$$}
+if [ -e "$RESULTS/report.json" ] || [ -e "$RESULTS/stdout.txt" ]; then
+  echo "run.sh: $RESULTS holds a run already; nothing is overwritten: choose another RESULTS" >&2
+  exit 2
+fi
 mkdir -p "$RESULTS"
 output=(--output "$RESULTS/output")
 for arg in "$@"; do [[ $arg == --output || $arg == --output=* ]] && output=(); done
@@ -56,5 +60,5 @@ while [ -z "$status" ]; do # a trapped signal interrupts wait (status > 128)
 done
 [ "$status" -eq 0 ] || { say "results so far in $RESULTS (status $status)"; exit "$status"; }
 where=$RESULTS
-[ ${#output[@]} -eq 0 ] || where+=" (its outputs in output/; tools/verify-output.py $RESULTS checks them)"
+[ ! -d "$RESULTS/output" ] || where+=" (its outputs in output/; tools/verify-output.py $RESULTS checks them)"
 say "results in $where"

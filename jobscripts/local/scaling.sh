@@ -10,6 +10,14 @@
 #        PROCS_ALONG (x, y or z: every rank along one axis instead of MPI_Dims_create's
 #        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x)
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  [ "$1" = --help ] || [ "$1" = -h ] || {
+    echo "scaling.sh: takes no arguments; its settings come from the environment (--help)" >&2
+    exit 2
+  }
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
 cd "$(dirname "$0")/../.."
 RANKS_LIST=${RANKS_LIST:-1 2 4 8}
 WEAK_LOCAL=${WEAK_LOCAL:-512,512,512}
@@ -26,21 +34,31 @@ launch() {
   ${MPIRUN:-mpirun} -np "$ranks" "$@"
 }
 source jobscripts/common.sh
-stencil_setup
 suffix=${LABEL_SUFFIX:-}
-for ranks in $RANKS_LIST; do
-  procs=()
-  case "${PROCS_ALONG:-}" in
-    x) procs=(--procs "$ranks,1,1") ;;
-    y) procs=(--procs "1,$ranks,1") ;;
-    z) procs=(--procs "1,1,$ranks") ;;
-  esac
-  for study in $STUDIES; do
-    case "$study" in
-      weak) stencil_run "weak$suffix" "$ranks" --local "$WEAK_LOCAL" "${procs[@]}" ;;
-      strong) stencil_run "strong$suffix" "$ranks" --grid "$STRONG_GRID" "${procs[@]}" ;;
+# each_run COMMAND: COMMAND LABEL RANKS OPTIONS... for every run of the study.
+each_run() {
+  local ranks study procs
+  for ranks in $RANKS_LIST; do
+    procs=()
+    case "${PROCS_ALONG:-}" in
+      x) procs=(--procs "$ranks,1,1") ;;
+      y) procs=(--procs "1,$ranks,1") ;;
+      z) procs=(--procs "1,1,$ranks") ;;
     esac
+    for study in $STUDIES; do
+      case "$study" in
+        weak) "$@" "weak$suffix" "$ranks" --local "$WEAK_LOCAL" "${procs[@]}" || return ;;
+        strong) "$@" "strong$suffix" "$ranks" --grid "$STRONG_GRID" "${procs[@]}" || return ;;
+        *) echo "scaling.sh: STUDIES=$STUDIES: weak and/or strong" >&2; return 2 ;;
+      esac
+    done
   done
-done
+}
+# Every run's report name is asked for before the first run: a study that
+# would overwrite a report is refused whole.
+refuse_existing() { stencil_refuse_existing "$(stencil_report_name "$@")"; }
+each_run refuse_existing || exit 2
+stencil_setup
+each_run stencil_run
 # shellcheck disable=SC2086 # COLLECT_FLAGS is a list of flags
 [ "${COLLECT:-on}" = off ] || "$(stencil_python)" jobscripts/collect.py "$RESULTS" ${COLLECT_FLAGS:-}
