@@ -247,7 +247,7 @@ def calibration_caveats(cal):
 def caveats(cal, a, machine, rows):
     """What the projection stands on that the calibration did not measure,
     said where the table is printed."""
-    notes = [getattr(a, "stopped", None)] if getattr(a, "stopped", None) else []
+    notes = []
     if a.radius not in getattr(cal, "radii", [a.radius]):
         notes.append(f"R={a.radius}, but the calibration ran R={'/'.join(map(str, cal.radii))}: its "
                      "kernel times stand in for R's (more neighbours read cost more)")
@@ -349,15 +349,15 @@ def projection_text(cal, machine, a, by_label):
     if not rows:
         raise ToolError(f"{a.study} {what}: no node count of {nodes} splits it into boxes of "
                         f"{thinnest} cells or more (2R+1, and the halo's depth)")
-    if len(rows) < len(nodes):
-        a.stopped = f"no row past {rows[-1]['nodes']} nodes: the boxes would be thinner than {thinnest} cells"
+    stopped = [f"no row past {rows[-1]['nodes']} nodes: the boxes would be thinner than {thinnest} cells"
+               ] if len(rows) < len(nodes) else []
     by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
     if a.halo_depth != 1:  # the plot shows what the depth bought
         by_label[f"{name}, halo depth 1"] = study(cal, machine, box, a.radius, overlap, nodes, a.periodic)
     bounds = "periodic " + ",".join(x for x, p in zip("xyz", a.periodic) if p) if any(a.periodic) else "open edges"
     depth = "" if a.halo_depth == 1 else f", halo depth {a.halo_depth}"
     depth += ", the slab-based --comm peer of 2026-11-26 on each node" if peer else ""
-    notes = "".join("; " + n for n in caveats(cal, a, machine, rows))
+    notes = "".join("; " + n for n in stopped + caveats(cal, a, machine, rows))
     return [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
             f"(PROJECTION{notes})", "", table(rows, a.study, a.halo_depth == "best"), ""]
 

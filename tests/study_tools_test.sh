@@ -66,6 +66,10 @@ expect 2 "a study whose later run would overwrite" study WEAK_LOCAL=40,40,40 RAN
 [ ! -e "$(find "$work/study" -name 'weak-local40x40x40-*-n4.json' | head -1)" ] ||
   fail "the refused study ran its first run"
 [ "$(md5sum <"$first")" = "$before" ] || fail "the first study's report was overwritten"
+# The drivers take settings from the environment: an argument starts no study.
+expect 2 "scaling.sh with an argument" bash "$repo/jobscripts/local/scaling.sh" --local 24,24,24
+expect 0 "calibrate.sh --help" bash "$repo/jobscripts/local/calibrate.sh" --help
+said "calibrate.sh --help" "WEAK_LOCAL" "$work/out.txt"
 # A bad setting: the mini-app's own reason, in one line.
 expect 1 "a study with R = 9" study WEAK_LOCAL=24,24,24 RADIUS=9 RESULTS="$work/bad-study"
 said "R = 9" "failed: stencil-miniapp: --radius: 9 is outside 1..8" "$work/err.txt"

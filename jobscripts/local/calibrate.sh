@@ -12,14 +12,8 @@
 #        RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
 # then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
 set -euo pipefail
-if [ $# -gt 0 ]; then
-  [ "$1" = --help ] || [ "$1" = -h ] || {
-    echo "calibrate.sh: takes no arguments; its settings come from the environment (--help)" >&2
-    exit 2
-  }
-  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-  exit 0
-fi
+# shellcheck source=jobscripts/local/settings_only.sh
+source "$(dirname "$0")/settings_only.sh"
 cd "$(dirname "$0")/../.."
 : "${RESULTS:=results/calibration-$(date +%Y%m%d-%H%M%S)}" "${APP:=build/miniapp/stencil-miniapp}"
 : "${HALO_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-halo-bench}" "${MPIRUN:=mpirun}"

@@ -10,14 +10,8 @@
 #        PROCS_ALONG (x, y or z: every rank along one axis instead of MPI_Dims_create's
 #        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x)
 set -euo pipefail
-if [ $# -gt 0 ]; then
-  [ "$1" = --help ] || [ "$1" = -h ] || {
-    echo "scaling.sh: takes no arguments; its settings come from the environment (--help)" >&2
-    exit 2
-  }
-  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-  exit 0
-fi
+# shellcheck source=jobscripts/local/settings_only.sh
+source "$(dirname "$0")/settings_only.sh"
 cd "$(dirname "$0")/../.."
 RANKS_LIST=${RANKS_LIST:-1 2 4 8}
 WEAK_LOCAL=${WEAK_LOCAL:-512,512,512}
