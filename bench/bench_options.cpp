@@ -66,6 +66,8 @@ const char* kUsage =
     "                           the wave's, when not given: 16, 32 or 64 by R and box)\n"
     "  --slab-x=N|auto          shell: x slabs N cells deep (at least R), the inner box that\n"
     "                           much narrower (default auto: the mini-app's --slab-x auto)\n"
+    "  --slab-kernel=auto|tile|thin|cells  shell: the slabs' kernel (default auto: the\n"
+    "                           mini-app's choice for the box)\n"
     "  --warmup=3               untimed launches before timing\n"
     "  --tuning=off|auto|FILE   also run fused_xyz and wave in the shape the self-tuner chose\n"
     "                           for this GPU (.../tuned), from the tuning cache (auto: the\n"
@@ -164,6 +166,12 @@ bool parse_single(Options& o, const std::string& key, const std::string& value) 
         o.shape.window = parse_int(value, "window");
     } else if (key == "--slab-x") {
         o.slab_x = value == "auto" ? 0 : parse_int(value, "slab-x");
+    } else if (key == "--slab-kernel") {
+        o.slab_kernel.reset();
+        for (const SlabKernel k : {SlabKernel::Tile, SlabKernel::Thin, SlabKernel::Cells})
+            if (value == slab_kernel_name(k)) o.slab_kernel = k;
+        if (!o.slab_kernel && value != "auto")
+            fail("--slab-kernel: '" + value + "' is not auto, tile, thin or cells");
     } else if (key == "--tuning") {
         if (value.empty()) fail("--tuning needs off, auto or a file");
         o.tuning_mode = value;

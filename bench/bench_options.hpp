@@ -4,6 +4,7 @@
 
 #include "stencil.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct Options {
     std::vector<int> rows;
     int warmup = 3;
     int slab_x = 0; // --slab-x: the shell's x slabs this many cells deep (0: R)
+    // --slab-kernel: the shell's slabs on this kernel (none: the mini-app's choice).
+    std::optional<SlabKernel> slab_kernel;
     // --tuning: "off" (default shapes only), "auto" (the default cache
     // path) or a cache file; then the fused Laplacian and wave also run in
     // their tuned shape, as .../tuned. --tune-only fills the cache and exits.

@@ -71,10 +71,11 @@ void run_part(benchmark::State& st, const ShellPart<R, T>& part) {
     for (const Box& box : part.boxes) {
         // The interior in the mini-app's shape for it; the slabs on the
         // mini-app's kernel for them, with --window as a sweep of their z window.
-        const bool thin = slab_runs_thin(x.layout, box, kLanes<T>, part.x_depth);
+        const SlabKernel kernel =
+            part.o.slab_kernel.value_or(slab_kernel(x.layout, box, kLanes<T>, part.x_depth));
         shapes.push_back(part.inner ? wave_shape<R, T>(part.o.shape, x.layout, box)
-                                    : slab_shape<R, T>(x.layout, box, thin, part.o.shape.window));
-        launch.push_back({box, shapes.back(), thin});
+                                    : slab_shape<R, T>(x.layout, box, kernel, part.o.shape.window));
+        launch.push_back({box, shapes.back(), kernel});
         cells += double(box.cells());
     }
     const std::vector<WaveTable> tables = wave_tables(x.layout, launch, kLanes<T>);
@@ -90,6 +91,8 @@ void run_part(benchmark::State& st, const ShellPart<R, T>& part) {
     st.counters["Gcell/s"] = t > 0 ? cells / t * 1e-9 : 0.0;
     st.counters["cells"] = cells;
     st.counters["launches"] = part.inner ? 1 : double(tables.size());
+    // The slabs' kernel (0 tile, 1 thin, 2 cells); -1 for the interior.
+    st.counters["slab_kernel"] = part.inner ? -1 : double(int(launch.back().kernel));
     st.counters["block_x"] = shapes[0].block_x;
     st.counters["block_y"] = shapes[0].block_y;
     st.counters["window"] = shapes[0].window;

@@ -78,9 +78,11 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
 }
 
 template <int R, class T>
-LaunchShape slab_shape(const Layout& layout, const Box& box, bool thin, int window) {
-    if (!thin) return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
-    LaunchShape t = slab_block(layout, box, R, precision_of<T>());
+LaunchShape slab_shape(const Layout& layout, const Box& box, SlabKernel kernel, int window) {
+    if (kernel == SlabKernel::Tile)
+        return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
+    LaunchShape t = kernel == SlabKernel::Cells ? cell_slab_block(layout, box, precision_of<T>())
+                                                : slab_block(layout, box, R, precision_of<T>());
     if (window > 0) t.window = window;
     // No device to fill: the longest window a GPU would walk.
     if (t.window == 0) t.window = slab_window(1, box.nz(), 0);

@@ -96,8 +96,30 @@ int thin_axis(const Layout& layout, const Box& box, int lanes) {
 
 } // namespace
 
-bool slab_runs_thin(const Layout& layout, const Box& box, int lanes, int x_depth) {
-    return x_depth >= 8 * lanes && thin_axis(layout, box, lanes) != 2;
+const char* slab_kernel_name(SlabKernel kernel) {
+    switch (kernel) {
+    case SlabKernel::Thin:
+        return "thin";
+    case SlabKernel::Cells:
+        return "cells";
+    default:
+        return "tile";
+    }
+}
+
+SlabKernel slab_kernel(const Layout& layout, const Box& box, int lanes, int x_depth) {
+    if ((long long)layout.nx * layout.ny * layout.nz <= kCellSlabsUpTo) return SlabKernel::Cells;
+    return x_depth >= 8 * lanes && thin_axis(layout, box, lanes) != 2 ? SlabKernel::Thin
+                                                                      : SlabKernel::Tile;
+}
+
+LaunchShape cell_slab_block(const Layout& layout, const Box& box, Precision precision) {
+    const int lanes = 16 / element_bytes(precision);
+    const int groups = std::max(1, XGroups::of(layout, box.x0, box.x1, lanes).count);
+    LaunchShape t{0, 0, 1, 1};
+    t.block_y = std::max(1, std::min(box.ny(), kSlabThreads / std::min(groups, 64)));
+    t.block_x = std::max(1, std::min(groups, kSlabThreads / t.block_y));
+    return t;
 }
 
 LaunchShape slab_block(const Layout& layout, const Box& box, int radius, Precision precision) {

@@ -111,16 +111,26 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
 inline constexpr int kSlabThreads = 256;
 LaunchShape slab_block(const Layout& layout, const Box& box, int radius, Precision precision);
 
-// Whether a boundary slab runs on the thin-slab kernel rather than the
-// interior's z-walking tile: where the x slabs are a 128-byte line of cells
-// wide or more (`x_depth`, slab_x_depth; `lanes` cells a 16-byte group),
-// the x and y slabs do, and z slabs never. Measured on an H100
-// (docs/performance-history.md, "The thin-slab kernel"): the thin kernel
-// ran y slabs 20-30% faster and line-wide x slabs at 100 Gcell/s, but
-// R-wide x slabs 10% slower at 512^3 and z slabs 20% slower, and a second
-// launch loses the one launch's overlap of short and long slabs; so a
-// split with R-wide x slabs keeps every slab on the tile, in one launch.
-bool slab_runs_thin(const Layout& layout, const Box& box, int lanes, int x_depth);
+// The kernels a boundary slab may run on: the interior's z-walking tile
+// (fused_walk.hpp), the thin-slab walk (slab_walk.hpp), or one thread a
+// 16-byte group with no walk (slab_cells.hpp).
+enum class SlabKernel { Tile, Thin, Cells };
+const char* slab_kernel_name(SlabKernel kernel);
+
+// The kernel of boundary slab `box` of `layout` (`lanes` cells a 16-byte
+// group, x slabs `x_depth` cells wide, slab_x_depth). Boxes of at most
+// kCellSlabsUpTo cells take Cells for every slab: there the fields fit in
+// the L2 cache and a walk's reloaded planes and idle threads cost more
+// than its reuse saves (docs/performance-history.md, "Slabs for small
+// boxes"). Larger boxes: where the x slabs are a 128-byte line of cells
+// wide or more, the x and y slabs run Thin and the z slabs the Tile.
+// Measured on an H100 ("The thin-slab kernel"): the thin kernel ran y slabs
+// 20-30% faster and line-wide x slabs at 100 Gcell/s, but R-wide x slabs
+// 10% slower at 512^3 and z slabs 20% slower, and a second launch loses
+// the one launch's overlap of short and long slabs; so a split with
+// R-wide x slabs keeps every slab on the tile, in one launch.
+inline constexpr long long kCellSlabsUpTo = 256LL * 256 * 256;
+SlabKernel slab_kernel(const Layout& layout, const Box& box, int lanes, int x_depth);
 
 // Cells of the x boundary slabs: `requested` (--slab-x) or, left 0, a
 // 128-byte line of cells (32 floats, 16 doubles) where the box is at least
@@ -141,12 +151,17 @@ int slab_x_depth(int requested, int shell, int nx, Precision precision);
 // "The thin-slab kernel").
 int slab_window(long long blocks_per_layer, int nz, long long resident_blocks);
 
-// The launch shape of a boundary slab `box` of `layout`: on the thin-slab
-// kernel (`thin`, slab_runs_thin), slab_block with its window by
-// slab_window; on the tile, wave_shape's default. `window`, if given, is
-// the window (the benchmark's sweep).
+// Cells: blocks of kSlabThreads threads at most, as many rows of the box
+// as fit (up to all its rows) by as many groups as fill the rest, one plane
+// a thread (a window of 1).
+LaunchShape cell_slab_block(const Layout& layout, const Box& box, Precision precision);
+
+// The launch shape of a boundary slab `box` of `layout` on `kernel`
+// (slab_kernel): on Thin, slab_block with its window by slab_window; on
+// Cells, cell_slab_block; on the Tile, wave_shape's default. `window`, if
+// given, is the window (the benchmark's sweep).
 template <int R, class T>
-LaunchShape slab_shape(const Layout& layout, const Box& box, bool thin, int window = 0);
+LaunchShape slab_shape(const Layout& layout, const Box& box, SlabKernel kernel, int window = 0);
 
 // Bytes of one LDS tile of the fused kernels: rows*block_y + 2R staged rows
 // of block_x + 2*ceil(R/lanes) 16-byte groups. The xyz and wave kernels use

@@ -30,18 +30,18 @@ std::vector<WaveTable> wave_tables(const Layout& layout, const std::vector<Launc
     for (const LaunchBox& b : boxes) {
         if (b.box.empty()) continue;
         const LaunchShape& t = b.shape;
-        const bool tile = !b.thin;
+        const bool tile = b.kernel == SlabKernel::Tile;
         const int rows = tile ? t.rows : 1;
         WaveTable* home = nullptr;
         for (WaveTable& table : tables)
-            if (table.tile == tile && table.rows == rows && table.count < kMaxTableBoxes &&
+            if (table.kernel == b.kernel && table.rows == rows && table.count < kMaxTableBoxes &&
                 (!tile || table.threads == t.block_x * t.block_y)) {
                 home = &table;
                 break;
             }
         if (!home) {
             home = &tables.emplace_back();
-            home->tile = tile;
+            home->kernel = b.kernel;
             home->rows = rows;
         }
         home->add(layout, b.box, lanes, t.block_x, t.block_y, t.window);

@@ -117,15 +117,16 @@ struct TableBox {
     long long first_block = 0;  // flat index of this box's first block
 };
 
-// Which kernel a table launches: the thin-slab kernel (slab_walk.hpp, one
-// row a thread, any block of at most kSlabThreads threads), or the
-// interior's z-walking tile (fused_walk.hpp), whose boxes share threads per
-// block and rows per thread (one instantiation).
+// Which kernel a table launches (SlabKernel): the thin-slab kernel
+// (slab_walk.hpp, one row a thread) or the cells kernel (slab_cells.hpp,
+// one group a thread), each with any block of at most kSlabThreads threads,
+// or the interior's z-walking tile (fused_walk.hpp), whose boxes share
+// threads per block and rows per thread (one instantiation).
 struct WaveTable {
     int count = 0;
-    bool tile = false; // the z-walking tile kernel
-    int rows = 1;      // rows per thread (tile only)
-    int threads = 0;   // the most block_x * block_y of its boxes
+    SlabKernel kernel = SlabKernel::Tile;
+    int rows = 1;    // rows per thread (the tile only)
+    int threads = 0; // the most block_x * block_y of its boxes
     TableBox box[kMaxTableBoxes];
     long long blocks = 0; // all boxes together: the launch's grid
 
@@ -188,11 +189,11 @@ STENCIL_HD inline Box tile_cells(const TablePlace& p, int lanes, int rows) {
 }
 
 // A box of the wave update with its resolved launch shape (wave_shape, or
-// for a boundary slab slab_shape), and for a slab its kernel.
+// for a boundary slab slab_shape), and for a slab its kernel (slab_kernel).
 struct LaunchBox {
     Box box;
     LaunchShape shape;
-    bool thin = false; // a slab on the thin-slab kernel (slab_runs_thin), else the tile
+    SlabKernel kernel = SlabKernel::Tile;
 };
 
 // `whole` split for overlap: the inner box, `whole` less depth[a] cells
@@ -212,7 +213,7 @@ inline ShellSplit split_shell(const Box& whole, int radius, const bool (&shrink)
 
 // The wave tables one launch each covers `boxes` with (their shapes
 // slab_shape's), in order: a box joins the first table of its kernel
-// (LaunchBox::thin) with room, and a tile table's boxes also share threads
+// (LaunchBox::kernel) with room, and a tile table's boxes also share threads
 // per block and rows per thread. The six boundary slabs of a step make one
 // table, or two with line-wide x slabs: the z slabs, and the rest.
 // `lanes`: cells per 16-byte group.

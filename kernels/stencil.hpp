@@ -77,7 +77,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
                                           const Coefficients<R, T>&, Stream&, const LaunchShape&);
 #define STENCIL_INSTANTIATE_WAVE(R, T)                                                             \
     template LaunchShape wave_shape<R, T>(const LaunchShape&, const Layout&, const Box&);          \
-    template LaunchShape slab_shape<R, T>(const Layout&, const Box&, bool, int);                   \
+    template LaunchShape slab_shape<R, T>(const Layout&, const Box&, SlabKernel, int);             \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
                                          Stream&, const LaunchShape&, const FaceSinks<T>*);        \

@@ -3,6 +3,7 @@
 // (the boundary slabs) on the thin-slab body of slab_walk.hpp; and their
 // launch shapes. One source, compiled as HIP or CUDA.
 #include "fused_walk.hpp"
+#include "slab_cells.hpp"
 #include "slab_walk.hpp"
 
 #include <algorithm>
@@ -24,6 +25,23 @@ __global__ void __launch_bounds__(kSlabThreads)
     const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
     slab_walk<R, T>(p, out, vel, e.box, c, sponge, e.groups, e.window,
                     {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz}, sinks);
+}
+
+// The cells kernel's table in one launch (slab_cells.hpp): each thread one
+// group of its box, for the planes of its window.
+template <int R, class T>
+__global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
+    cell_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
+                      WaveTable table, Coefficients<R, T> c, Sponge sponge, FaceSinks<T> sinks) {
+    const TablePlace place = locate_block(table, blockIdx.x);
+    const TableBox& e = place.entry;
+    const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
+    const int i = e.groups.first + kLanes<T> * (place.bx * e.block_x + tx);
+    const int j = e.box.y0 + place.by * e.block_y + ty;
+    if (ty >= e.block_y || i >= e.box.x1 || j >= e.box.y1) return;
+    const int k_first = e.box.z0 + place.bz * e.window;
+    slab_cells<R, T>(p, out, vel, e.box, c, sponge, i, j, k_first,
+                     min(k_first + e.window, e.box.z1), sinks);
 }
 
 // A table of slabs on the interior's z-walking tile (slab_runs_thin), in
@@ -126,6 +144,15 @@ void launch_slab_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
     GPU_CHECK_LAUNCH();
 }
 
+template <int R, class T>
+void launch_cell_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                       const WaveTable& table, const Coefficients<R, T>& c, const Sponge& sponge,
+                       Stream& stream, const FaceSinks<T>& sinks) {
+    cell_table_kernel<R, T><<<unsigned(table.blocks), kSlabThreads, 0, stream.handle()>>>(
+        p, p_prev, vel, table, c, sponge, sinks);
+    GPU_CHECK_LAUNCH();
+}
+
 } // namespace
 } // namespace stencil::detail
 
@@ -158,8 +185,14 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
 }
 
 template <int R, class T>
-LaunchShape slab_shape(const Layout& layout, const Box& box, bool thin, int window) {
-    if (!thin) return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
+LaunchShape slab_shape(const Layout& layout, const Box& box, SlabKernel kernel, int window) {
+    if (kernel == SlabKernel::Tile)
+        return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
+    if (kernel == SlabKernel::Cells) {
+        LaunchShape t = cell_slab_block(layout, box, precision_of<T>());
+        if (window > 0) t.window = window;
+        return t;
+    }
     LaunchShape t = slab_block(layout, box, R, precision_of<T>());
     if (window > 0) t.window = window;
     if (t.window > 0 || box.empty()) return t;
@@ -177,8 +210,10 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
                        const Sponge& sponge, Stream& stream, const FaceSinks<T>& sinks) {
     for (const WaveTable& table : tables) {
         if (table.blocks == 0) continue;
-        if (table.tile)
+        if (table.kernel == SlabKernel::Tile)
             detail::launch_tile_table<R, T>(p, p_prev, vel, table, c, sponge, stream, sinks);
+        else if (table.kernel == SlabKernel::Cells)
+            detail::launch_cell_table<R, T>(p, p_prev, vel, table, c, sponge, stream, sinks);
         else
             detail::launch_slab_table<R, T>(p, p_prev, vel, table, c, sponge, stream, sinks);
     }

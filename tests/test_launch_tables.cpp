@@ -231,14 +231,20 @@ TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
             const Layout L = odd_layout(R);
             std::vector<LaunchBox> slabs;
             for (const Box& b : shell_slabs(L))
-                slabs.push_back({b, slab_shape<R, T>(L, b, false), false});
+                slabs.push_back({b, slab_shape<R, T>(L, b, SlabKernel::Tile), SlabKernel::Tile});
             // R-wide x slabs: every slab on the tile, one launch.
             EXPECT_EQ((check_slabs<R, T>(slabs)), 1u) << "built-in slab shapes need one launch";
+            // Small boxes: every slab one group a thread, one launch.
+            for (LaunchBox& s : slabs) {
+                s.kernel = SlabKernel::Cells;
+                s.shape = slab_shape<R, T>(L, s.box, s.kernel);
+            }
+            EXPECT_EQ((check_slabs<R, T>(slabs)), 1u) << "the cells kernel needs one launch";
             // The x and y slabs on the thin-slab kernel, as beside
             // line-wide x slabs: two launches.
             for (LaunchBox& s : slabs) {
-                s.thin = !slab_on_z(s.box);
-                s.shape = slab_shape<R, T>(L, s.box, s.thin);
+                s.kernel = slab_on_z(s.box) ? SlabKernel::Tile : SlabKernel::Thin;
+                s.shape = slab_shape<R, T>(L, s.box, s.kernel);
             }
             EXPECT_EQ((check_slabs<R, T>(slabs)), 2u) << "built-in slab shapes need two launches";
             // Other blocks (within slab_block's bound of kSlabThreads / R
@@ -259,7 +265,8 @@ TEST_P(MergedLaunches, SlabsUpdateTheSameCells) {
                     b.y1 = half.y0 = (b.y0 + b.y1) / 2;
                 else
                     b.x1 = half.x0 = (b.x0 + b.x1) / 2;
-                slabs.push_back({half, slab_shape<R, T>(L, half, true), true});
+                slabs.push_back(
+                    {half, slab_shape<R, T>(L, half, SlabKernel::Thin), SlabKernel::Thin});
             }
             EXPECT_EQ((check_slabs<R, T>(slabs)), 3u);
         });
@@ -277,15 +284,16 @@ TEST(WaveTables, EachKernelItsTablesSixBoxesATable) {
     const Layout L = odd_layout(4);
     std::vector<LaunchBox> boxes;
     for (const Box& b : shell_slabs(L))
-        boxes.push_back({b, LaunchShape{16, 8, 4, 1}, !slab_on_z(b)});
+        boxes.push_back(
+            {b, LaunchShape{16, 8, 4, 1}, slab_on_z(b) ? SlabKernel::Tile : SlabKernel::Thin});
     boxes[2].shape = {1, 256, 4, 1}; // a thin table launches its largest block
     for (int n = 0; n < 3; ++n)
         boxes.push_back(boxes[5]);
     const std::vector<WaveTable> tables = wave_tables(L, boxes, 4);
     ASSERT_EQ(tables.size(), 3u);
-    EXPECT_TRUE(tables[0].tile);
+    EXPECT_EQ(tables[0].kernel, SlabKernel::Tile);
     EXPECT_EQ(tables[0].count, 2);
-    EXPECT_FALSE(tables[1].tile);
+    EXPECT_EQ(tables[1].kernel, SlabKernel::Thin);
     EXPECT_EQ(tables[1].count, 6);
     EXPECT_EQ(tables[1].threads, 256);
     EXPECT_EQ(tables[2].count, 1);

@@ -27,7 +27,7 @@ void SimulationOf<T>::setup_boxes() {
     whole_.box = boxes.whole;
     inner_.box = boxes.inner;
     for (const Box& b : boxes.slabs)
-        slabs_.push_back({b, LaunchShape{}, slab_runs_thin(layout_, b, kLanes<T>, x_depth)});
+        slabs_.push_back({b, LaunchShape{}, slab_kernel(layout_, b, kLanes<T>, x_depth)});
     for (const Box& b : boxes.rings)
         ring_.push_back({b, LaunchShape{}});
     overlapped_ = plan_.overlap && !slabs_.empty();
@@ -167,7 +167,7 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
         for (LaunchBox& u : ring_)
             u.shape = wave_shape<RR, T>(options_.shape, layout_, u.box);
         for (LaunchBox& u : slabs_) // their kernel's default shapes; --block is the interior's
-            u.shape = slab_shape<RR, T>(layout_, u.box, u.thin);
+            u.shape = slab_shape<RR, T>(layout_, u.box, u.kernel);
         update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                                      const std::vector<WaveTable>& tables,
                                      const FaceSinks<T>& sinks, Stream& stream) {

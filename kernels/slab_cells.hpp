@@ -1,0 +1,69 @@
+// The boundary slabs' cell-by-cell update, for small boxes: each thread
+// updates one 16-byte group of cells, loading every neighbour it needs
+// straight from memory, with no LDS tile, no ring and no walk along z.
+// Device code: included only by wave_kernels.cu.
+//
+// At 128^3 a slab R cells thin is too thin for a walk: a z slab's window
+// loads 2R + 1 planes for R outputs, a y slab's tile stages 2R rows of ring
+// for R rows, and an x slab one group wide leaves most of a tile idle. The
+// six slabs then took 26 us for 17% of the cells, against 19 us for the
+// inner box (docs/performance-history.md, "Slabs for small boxes"). At
+// such boxes the three fields fit in the L2 cache, so a neighbour loaded
+// twice costs a cache hit, not a trip to memory; what the slabs need is
+// enough independent threads to fill the GPU, which one thread a group
+// gives them. The sum is laplacian_from's, in the canonical order, so a
+// cell's bits are those of every other kernel.
+#pragma once
+
+#include "face_sinks.hpp"
+#include "fused_tile.hpp"
+#include "gpu_launch.hpp"
+
+// The cells kernel's bounds: kSlabThreads threads a block. nvcc, given
+// only that bound, kept some radii at 64 or 80 registers and spilled; a
+// budget of its own, 128 registers to R = 5 and 255 above, spills at no
+// radius on sm_90 (docs/data/resources-sm90.txt). HIP's occupancy is left
+// to its compiler.
+#if defined(STENCIL_BACKEND_CUDA)
+#define STENCIL_CELL_KERNEL_BOUNDS(R) __maxnreg__(((R) <= 5 ? 128 : 255))
+#else
+#define STENCIL_CELL_KERNEL_BOUNDS(R) __launch_bounds__(kSlabThreads)
+#endif
+
+namespace stencil::detail {
+
+// The update of the groups of `box` at (i, j) for planes [k_first, k_last),
+// one plane after another; i is the group's first cell.
+template <int R, class T>
+__device__ __forceinline__ void
+slab_cells(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
+           const Coefficients<R, T>& c, const Sponge& sponge, int i, int j, int k_first, int k_last,
+           const FaceSinks<T>& sinks) {
+    using namespace device;
+    constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
+    const long long line = (long long)p.layout.line, slice = (long long)p.layout.slice;
+    for (int k = k_first; k < k_last; ++k) {
+        const long long at = (long long)p.layout.index(i, j, k);
+        const T* centre = p.origin + at;
+        Vec<T> y[2 * R + 1], w[2 * R + 1], x[2 * G + 1];
+#pragma unroll
+        for (int s = 0; s < 2 * G + 1; ++s)
+            x[s] = load_vec(centre + L * (s - G));
+#pragma unroll
+        for (int s = 0; s < 2 * R + 1; ++s) {
+            y[s] = s == R ? x[G] : load_vec(centre + (s - R) * line);
+            w[s] = s == R ? x[G] : load_vec(centre + (s - R) * slice);
+        }
+        const Vec<T> prev = load_vec(out.origin + at), v = load_vec(vel.origin + at);
+        const Vec<T> lap = laplacian_from<R, true>([&](int s) { return x[s]; }, y, w, c);
+        Vec<T> next;
+#pragma unroll
+        for (int q = 0; q < L; ++q)
+            next.v[q] = leapfrog(x[G].v[q], prev.v[q], v.v[q], lap.v[q],
+                                 sponge.template eta<T>(i + q, j, k));
+        store_vec_masked(out.origin + at, i, box.x0, box.x1, next);
+    }
+    sinks.copy(out, Box{max(i, box.x0), min(i + L, box.x1), j, j + 1, k_first, k_last});
+}
+
+} // namespace stencil::detail
