@@ -47,25 +47,68 @@ void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth,
     }
 }
 
+// Packed messages to one peer rank travel as one message: on a 2 x 2 split
+// with periodic axes the x faces towards both sides go to the same rank,
+// and a deep halo's 18 faces, edges and corners to three. Each message
+// costs MPI a handshake: at 128^3 a step with halo depth 2 waited 130-150
+// us for its 20 messages against 35-42 us for depth 1's four
+// (docs/performance-history.md, "Deep halos: one message a peer").
 template <class T>
 void HaloExchange<T>::allocate_buffers() {
-    auto device_buffer = [&](std::size_t count) {
-        device_buffers_.emplace_back(count);
-        return device_buffers_.back().data();
-    };
+    std::vector<std::vector<Face*>> by_peer;
     for (Face& f : faces_) {
-        if (!f.in_place && !(fused_ && f.self)) {
-            // The fused pack writes step n+1's faces while step n's may
-            // still be in flight: two send buffers, one per time-level array.
-            if (fused_ && !f.self)
-                for (T*& send : f.send_by_array)
-                    send = device_buffer(f.count);
-            else
-                f.send_device = device_buffer(f.count);
-            if (!f.self) f.recv_device = device_buffer(f.count);
-        }
         bytes_ += 2 * f.count * sizeof(T);
+        if (f.in_place || f.self) continue;
+        auto group = std::find_if(by_peer.begin(), by_peer.end(),
+                                  [&](const auto& g) { return g.front()->peer == f.peer; });
+        if (group == by_peer.end()) group = by_peer.insert(by_peer.end(), std::vector<Face*>{});
+        group->push_back(&f);
     }
+    for (std::vector<Face*>& faces : by_peer)
+        allocate_peer_block(faces);
+    // A rank's own faces: a pack buffer the unpack reads (none when fused).
+    for (Face& f : faces_)
+        if (f.self && !f.in_place && !fused_) {
+            device_buffers_.emplace_back(f.count);
+            f.send_device = device_buffers_.back().data();
+        }
+}
+
+// One peer's block: the faces it is sent in plan order (direction, then
+// level), and those it sends in the order it packs them, which is theirs
+// towards this rank: by opposite direction, then level.
+template <class T>
+void HaloExchange<T>::allocate_peer_block(std::vector<Face*>& faces) {
+    std::size_t count = 0;
+    for (const Face* f : faces)
+        count += f->count;
+    // The fused pack writes step n+1's faces while step n's may still be
+    // in flight: two send blocks, one per time-level array.
+    PeerBlock block{faces.front()->peer, count, {}, nullptr};
+    device_buffers_.emplace_back(count);
+    block.send[0] = block.send[1] = device_buffers_.back().data();
+    if (fused_) {
+        device_buffers_.emplace_back(count);
+        block.send[1] = device_buffers_.back().data();
+    }
+    device_buffers_.emplace_back(count);
+    block.recv = device_buffers_.back().data();
+    std::size_t at = 0;
+    for (Face* f : faces) {
+        f->send_device = block.send[0] + at;
+        for (int a = 0; a < 2; ++a)
+            f->send_by_array[a] = fused_ ? block.send[a] + at : nullptr;
+        at += f->count;
+    }
+    std::stable_sort(faces.begin(), faces.end(), [](const Face* a, const Face* b) {
+        return opposite(direction_index(a->dir)) < opposite(direction_index(b->dir));
+    });
+    at = 0;
+    for (Face* f : faces) {
+        f->recv_device = block.recv + at;
+        at += f->count;
+    }
+    peer_blocks_.push_back(block);
 }
 
 template <class T>
@@ -108,7 +151,7 @@ void HaloExchange<T>::connect_path(const Decomposition& d) {
     std::vector<std::array<int, 2>> order; // each message's opposite direction and level
     const auto view_at = [&](T* origin) { return view_of(origin - layout_.front, layout_); };
     for (const Face& f : faces_) {
-        if (f.self) continue;
+        if (f.self || !f.in_place) continue; // packed faces go in their peer's block
         const int towards = direction_index(f.dir);
         PathMessage<T> m;
         m.peer = f.peer, m.count = f.count;
@@ -124,6 +167,16 @@ void HaloExchange<T>::connect_path(const Decomposition& d) {
         }
         messages.push_back(m);
         order.push_back({opposite(towards), f.level()});
+    }
+    // Each peer's block after its in-place messages, on both sides.
+    for (const PeerBlock& b : peer_blocks_) {
+        PathMessage<T> m;
+        m.peer = b.peer, m.count = b.count;
+        m.send_tag = m.recv_tag = kPeerBlockTag;
+        m.send = {b.send[0], b.send[1]};
+        m.recv = {b.recv, b.recv};
+        messages.push_back(m);
+        order.push_back({kDirections, 0});
     }
     // Receives by opposite direction, then level: the order a peer's sends
     // arrive in, which a path without tags matches by.

@@ -146,6 +146,7 @@ private:
     void plan_faces(const Decomposition& d, int radius, int depth,
                     const std::array<bool, kDirections>& elsewhere);
     void allocate_buffers();
+    void allocate_peer_block(std::vector<Face*>& faces);
     void build_face_tables();
     void connect_path(const Decomposition& d);
     // The fused pack's own halo boxes (fused_pack.cpp).
@@ -164,6 +165,16 @@ private:
     Stream& stream_;
     std::vector<Face> faces_;
     std::vector<DeviceArray<T>> device_buffers_;
+    // The packed messages to one peer rank, as one message each way: its
+    // faces' buffers lie end to end in one block (halo_exchange.cpp,
+    // allocate_buffers).
+    struct PeerBlock {
+        int peer;
+        std::size_t count; // cells
+        T* send[2];        // by time-level array (the same block unless fused)
+        T* recv;
+    };
+    std::vector<PeerBlock> peer_blocks_;
     // By time level: the packed parts, their unpacks, every received part.
     FaceTable<T> pack_table_[2], unpack_table_[2], received_[2];
     std::vector<T*> array_origins_; // of the time-level arrays, in the order given

@@ -58,6 +58,9 @@ inline constexpr int opposite(int direction) {
 inline constexpr int message_tag(int direction, int level) {
     return direction + kDirections * level;
 }
+// The tag of the one message that carries every packed part between two
+// ranks (HaloExchange: the packed messages to one peer go together).
+inline constexpr int kPeerBlockTag = 2 * kDirections;
 
 // The messages of an exchange of `depth` k for stencil radius `radius` on
 // `layout` (whose halo is k * radius wide), in the order they are sent: by
