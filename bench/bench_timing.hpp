@@ -12,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -39,6 +40,15 @@ std::string precision_label() {
     return precision_name(precision_of<T>());
 }
 
+// Launches of `launch` one timed iteration holds: as many as last at
+// least kBatchSeconds, from one launch timed alone (at least one). A
+// launch timed alone also times the host's launch latency, a few
+// microseconds that a step's back-to-back launches hide: a 2 MB copy
+// measured 8.8 us, 238 GB/s, on an H100 (docs/performance-history.md,
+// "Slabs for small boxes"). Launched back to back, as in a step, a small
+// kernel's time is its own.
+inline constexpr double kBatchSeconds = 100e-6;
+
 // Times `launch` with events; returns the mean seconds per launch.
 template <class Launch>
 double time_launches(benchmark::State& state, Stream& stream, int warmup, Launch&& launch) {
@@ -46,16 +56,24 @@ double time_launches(benchmark::State& state, Stream& stream, int warmup, Launch
         launch();
     stream.synchronize();
     Event start, stop;
+    start.record(stream);
+    launch();
+    stop.record(stream);
+    stop.synchronize();
+    const double alone = elapsed_ms(start, stop) * 1e-3;
+    const int batch = alone >= kBatchSeconds ? 1 : int(kBatchSeconds / std::max(alone, 1e-7)) + 1;
     double total = 0;
     for (auto _ : state) {
         start.record(stream);
-        launch();
+        for (int n = 0; n < batch; ++n)
+            launch();
         stop.record(stream);
         stop.synchronize();
-        const double seconds = elapsed_ms(start, stop) * 1e-3;
+        const double seconds = elapsed_ms(start, stop) * 1e-3 / batch;
         state.SetIterationTime(seconds);
         total += seconds;
     }
+    state.counters["batch"] = batch;
     return state.iterations() ? total / double(state.iterations()) : 0.0;
 }
 
