@@ -27,7 +27,8 @@ def main():
     for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
         try:
             doc = json.load(open(path))
-            runs[os.path.basename(path)[:-5]] = doc
+            if "phases_ms" in doc:  # the mini-app's reports, not the bench's
+                runs[os.path.basename(path)[:-5]] = doc
         except (OSError, ValueError, KeyError):
             continue
     if not runs:
