@@ -49,9 +49,9 @@ void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth,
 
 // Packed messages to one peer rank travel as one message: on a 2 x 2 split
 // with periodic axes the x faces towards both sides go to the same rank,
-// and a deep halo's 18 faces, edges and corners to three. Each message
-// costs MPI a handshake: at 128^3 a step with halo depth 2 waited 130-150
-// us for its 20 messages against 35-42 us for depth 1's four
+// and a deep halo's faces and edges to three. Each message costs MPI a
+// handshake: at 128^3 a step with halo depth 2 waited 130-150 us for its
+// 16 messages against 35-42 us for depth 1's four
 // (docs/performance-history.md, "Deep halos: one message a peer").
 template <class T>
 void HaloExchange<T>::allocate_buffers() {
@@ -82,6 +82,9 @@ void HaloExchange<T>::allocate_peer_block(std::vector<Face*>& faces) {
     std::size_t count = 0;
     for (const Face* f : faces)
         count += f->count;
+    if (count > std::size_t(INT_MAX))
+        fatal("the halo message to rank " + std::to_string(faces.front()->peer) + " of " +
+              std::to_string(count) + " cells exceeds MPI's int count");
     // The fused pack writes step n+1's faces while step n's may still be
     // in flight: two send blocks, one per time-level array.
     PeerBlock block{faces.front()->peer, count, {}, nullptr};

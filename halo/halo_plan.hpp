@@ -6,18 +6,19 @@
 // "Deep halos"): the next k steps update a ring of ghost cells shrinking by
 // R per step, so each neighbour gets p(t_n) k*R deep and p(t_n-1) (k-1)*R
 // deep (the leapfrog reads p(t_n-1) at every cell the first step updates).
-// A star stencil moves along one axis per step, so an owned cell k steps
-// on reads p(t_n) outside the interior along at most k axes and p(t_n-1)
-// along k-1: depth 1 sends the six faces of p(t_n) (no edge or corner);
-// depth 2 p(t_n) to faces and edges and p(t_n-1) to faces; from depth 3,
-// p(t_n) to all 26 neighbours. What the ring computes beyond those cells,
-// from stale halo cells, is never read. Packed parts share one message per
-// neighbour. A z face goes as whole planes of the padded layout, in place,
-// one message per time level, where the step does not write them during
-// the exchange: p(t_n) always, p(t_n-1) at k = 2 (from k = 3 the interior
-// overwrites planes the send would read, so they are packed). Whole planes
-// carry the sender's edge columns too; the edge messages, unpacked after
-// every receive, overwrite them.
+// A star stencil moves along one axis per step, so an owned cell k steps on
+// reads p(t_n) outside the interior along at most k axes and p(t_n-1) along
+// k-1: depth 1 sends the six faces of p(t_n) (no edge or corner); depth 2
+// p(t_n) to faces and edges and p(t_n-1) to faces; from depth 3, p(t_n) to
+// all 26 neighbours. What the ring computes beyond those cells, from stale
+// halo cells, is never read. Packed parts share one message per neighbour
+// direction here; the exchange then sends every packed message to one peer
+// rank as one (HaloExchange, allocate_buffers). A z face goes as whole
+// planes of the padded layout, in place, one message per time level, where
+// the step does not write them during the exchange: p(t_n) always, p(t_n-1)
+// at k = 2 (from k = 3 the interior overwrites planes the send would read,
+// so they are packed). Whole planes carry the sender's edge columns too;
+// the edge messages, unpacked after every receive, overwrite them.
 #pragma once
 
 #include "box.hpp"

@@ -44,7 +44,7 @@ __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
                      min(k_first + e.window, e.box.z1), sinks);
 }
 
-// A table of slabs on the interior's z-walking tile (slab_runs_thin), in
+// A table of slabs on the interior's z-walking tile (SlabKernel::Tile), in
 // the same way.
 template <int R, class T, int Rows, bool SyncRing>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
