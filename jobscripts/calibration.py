@@ -91,7 +91,7 @@ class Calibration:
         rows = []
         for path in glob.glob(os.path.join(folder, "halo-bench-*.txt")):
             with open(path) as bench:
-                rows += halo_bench_rows(bench, mode)
+                rows += halo_bench_rows(bench, mode, path)
         if len(rows) < 2:
             raise ToolError(f"no '{mode}' rows in {folder}/halo-bench-*.txt")
         latency, per_byte = fit_line(rows)
@@ -101,6 +101,8 @@ class Calibration:
         link = 1.0 / (2.0 * per_byte) if per_byte > 0 else float("inf")
         cal = cls(points, fixed[len(fixed) // 2], latency, link, mode=mode)
         cal.radii = sorted({r["radius"] for r in sweep})
+        cal.precision = str(sweep[0].get("precision", "fp32"))
+        cal.devices = sorted(devices_of(sweep))
         cal.folder = folder
         strided = load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json"))
         cal._strided_from(strided)
@@ -161,6 +163,12 @@ class Calibration:
                 f"(strided faces){shell}")
 
 
+def devices_of(reports):
+    """Each device the reports ran on, with its back-end ("NVIDIA H200 (CUDA)"),
+    from reports that name them (older reports do not)."""
+    return {f"{d} ({r.get('backend', '?')})" for r in reports for d in r.get("devices") or []}
+
+
 def interpolate(pts, cells):
     """Log-log between points (cells, ms); below the smallest, its value
     (launch-bound); above the largest, linear in cells."""
@@ -179,14 +187,16 @@ def interpolate(pts, cells):
     raise AssertionError("unreachable")
 
 
-def halo_bench_rows(lines, mode):
+def halo_bench_rows(lines, mode, path="the halo bench's table"):
     """(bytes, ms) per exchange of `mode` from stencil-halo-bench's table, at
     halo depth 1. The columns come from its header line ("mode local depth
     messages MiB/exch us/exch ..."); tables without one (before deep halos)
-    are "mode local MiB/exch us/exch ..."."""
+    are "mode local MiB/exch us/exch ...". A size or time that is not a
+    positive number (a damaged or hand-edited table) is refused, naming
+    the line: the fit would carry it into every projection."""
     columns = ["mode", "local", "MiB/exch", "us/exch"]
     rows = []
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         fields = line.split()
         if fields and fields[0] == "mode":
             columns = fields
@@ -194,7 +204,17 @@ def halo_bench_rows(lines, mode):
             cell = dict(zip(columns, fields))
             if cell.get("depth", "1") != "1":
                 continue
-            rows.append((float(cell["MiB/exch"]) * 1048576, float(cell["us/exch"]) * 1e-3))
+            values = []
+            for column in ("MiB/exch", "us/exch"):
+                try:
+                    value = float(cell.get(column, "missing"))
+                except ValueError:
+                    value = math.nan
+                if not math.isfinite(value) or value <= 0:
+                    raise ToolError(f"{path}, line {number}: {column} is {cell.get(column, 'missing')}, "
+                                    "not a positive number")
+                values.append(value)
+            rows.append((values[0] * 1048576, values[1] * 1e-3))
     return rows
 
 
@@ -211,3 +231,28 @@ def fit_line(rows):
     return (st - b * sx) / n, b
 
 
+def calibration_caveats(cal):
+    """What the calibration lacks or could not resolve."""
+    notes = []
+    if not getattr(cal, "strided", True):
+        notes.append("no scaling/*along-x*-n2 runs in the calibration: strided faces and thin x slabs "
+                     "taken as free")
+    if cal.fixed_ms < 0 or cal.latency_ms < 0:
+        notes.append(f"the calibration's fixed cost ({cal.fixed_ms * 1e3:.1f} us) or exchange latency "
+                     f"({cal.latency_ms * 1e3:.1f} us) came out negative: its runs were too short to resolve "
+                     "them")
+    return notes
+
+
+def scale_caveats(cal, machine):
+    """The kernel time scale, and whether the calibration ran on the GPU it is relative to."""
+    scale = machine.get("kernel_time_scale", 1.0)
+    if scale == 1.0:
+        return []
+    base = machine.get("kernel_time_scale_from")
+    devices = getattr(cal, "devices", [])
+    note = f"kernel times scaled by {scale:g} (the machine file's assumption)"
+    if base and devices and not all(base in d for d in devices):
+        note += (f", which is relative to an {base}, but the calibration ran on {' and '.join(devices)}: "
+                 "the scale does not apply to it")
+    return [note]

@@ -67,7 +67,8 @@ import math
 import os
 import sys
 
-from calibration import Calibration, folder_of, load_reports
+from calibration import (Calibration, calibration_caveats, devices_of, folder_of, load_reports,
+                         scale_caveats)
 from checked import checked
 from plot_style import count_axis, legend_below, series_style
 from projection_model import FLOAT, node_series, project_run, strong, thinnest_box, weak
@@ -111,6 +112,12 @@ def validate(cal, machine, folder, tolerance):
             continue
         if r["radius"] not in getattr(cal, "radii", [r["radius"]]):
             past.add(f"runs of R={r['radius']} against a calibration of R={'/'.join(map(str, cal.radii))}")
+        if str(r.get("precision", "fp32")) != getattr(cal, "precision", str(r.get("precision", "fp32"))):
+            past.add(f"runs in {r.get('precision')} against a calibration in {cal.precision}")
+        ran_on = devices_of([r])
+        if ran_on and getattr(cal, "devices", None) and not ran_on <= set(cal.devices):
+            past.add(f"runs on {' and '.join(sorted(ran_on))} against a calibration on "
+                     f"{' and '.join(cal.devices)}")
         if r.get("periodic", "none") != "none" and not cal.shell_points:
             past.add("periodic runs against a calibration without shell/ (the older model)")
         projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
@@ -231,19 +238,6 @@ def node_counts(text, machine):
     return counts
 
 
-def calibration_caveats(cal):
-    """What the calibration lacks or could not resolve."""
-    notes = []
-    if not getattr(cal, "strided", True):
-        notes.append("no scaling/*along-x*-n2 runs in the calibration: strided faces and thin x slabs "
-                     "taken as free")
-    if cal.fixed_ms < 0 or cal.latency_ms < 0:
-        notes.append(f"the calibration's fixed cost ({cal.fixed_ms * 1e3:.1f} us) or exchange latency "
-                     f"({cal.latency_ms * 1e3:.1f} us) came out negative: its runs were too short to resolve "
-                     "them")
-    return notes
-
-
 def caveats(cal, a, machine, rows):
     """What the projection stands on that the calibration did not measure,
     said where the table is printed."""
@@ -266,9 +260,7 @@ def caveats(cal, a, machine, rows):
         notes.append("no shell/ in the calibration: the periodic shell is modelled from the slabs' "
                      "kernel times (the older model)")
     notes += calibration_caveats(cal)
-    if machine.get("kernel_time_scale", 1.0) != 1.0:
-        notes.append(f"kernel times scaled by {machine['kernel_time_scale']} (the machine file's "
-                     "assumption)")
+    notes += scale_caveats(cal, machine)
     return notes
 
 
@@ -325,7 +317,8 @@ def validation_text(cal, machine, a):
                         "calibration's own inputs)")
     whose = "the machine file's (--machine-scale)." if a.machine_scale else \
         "the runs are taken as the calibration node's own (--machine-scale applies the file's)."
-    notes = "".join(f"; {n}" for n in past + calibration_caveats(cal))
+    notes = "".join(f"; {n}" for n in past + calibration_caveats(cal) +
+                    (scale_caveats(cal, machine) if a.machine_scale else []))
     return [f"## {machine['name']}: projection against measurement{' (' + notes[2:] + ')' if notes else ''}", "",
             f"Kernel time scale {scale:g}: {whose} Measured: the slowest rank's step.", "", md, "",
             f"{count} validation runs, worst error {100 * worst:.1f}% (tolerance {100 * a.tolerance:.0f}%)",

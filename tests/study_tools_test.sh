@@ -24,7 +24,11 @@
 #     --halo-depth best the table shows the depth taken;
 #  8. rows from runs under 0.5 s of timed steps are marked, with a note;
 #  9. the CSV holds numbers; verify-output.py accepts the folder run.sh
-#     announces.
+#     announces;
+# 10. (a second stranger's try) a machine file's kernel time scale from an
+#     H200 applied to a HOST calibration is said so; validate says runs in
+#     another precision or on another device; a halo bench row of nan is
+#     refused, naming its line.
 # usage: study_tools_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 app=$3 work=$4
@@ -198,6 +202,33 @@ expect 0 "periodic edges without shell/" project "$work/cal" --machine "$host" -
 said "periodic" "no shell/ in the calibration" "$work/out.txt"
 expect 0 "--halo-depth best" project "$work/cal" --machine "$host" --radius 2 weak --local 24,24,24 --halo-depth best
 said "--halo-depth best" "| halo depth |" "$work/out.txt"
+
+echo "== 10. scales, precisions and devices the calibration did not run"
+expect 0 "frontier's H200 scale on a HOST calibration" project "$work/cal" --machine "$frontier" --radius 2 \
+  weak --local 24,24,24 --nodes 1
+said "frontier" "relative to an H200, but the calibration ran on" "$work/out.txt"
+cp -r "$work/cal/scaling" "$work/val64"
+for report in "$work"/val64/*.json; do
+  "$py" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["precision"] = "fp64"
+r["devices"] = ["NVIDIA H100 80GB HBM3"]; r["backend"] = "CUDA"; json.dump(r, open(sys.argv[1], "w"))' "$report"
+done
+# Past the tolerance or not (exit 1 or 0), the heading says what differs.
+project "$work/cal" --machine "$host" validate "$work/val64" >"$work/out.txt" 2>&1 ||
+  [ $? -eq 1 ] || fail "validate of fp64 runs: $(tail -1 "$work/out.txt")"
+said "validate fp64" "runs in fp64 against a calibration in fp32" "$work/out.txt"
+said "validate CUDA" "runs on NVIDIA H100 80GB HBM3 (CUDA) against a calibration on" "$work/out.txt"
+cp -r "$work/cal" "$work/cal-nan"
+"$py" - "$work/cal-nan/halo-bench-calibration.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+row = next(n for n, l in enumerate(lines) if l.split()[:1] == ["gpu-aware"] and l.split()[1].isdigit())
+fields = lines[row].split()
+fields[4] = "nan"  # MiB/exch of the first row
+lines[row] = "  ".join(fields)
+open(sys.argv[1], "w").write("\n".join(lines))
+PY
+expect 2 "a halo bench row of nan" project "$work/cal-nan" --machine "$host" --radius 2 weak --local 24,24,24
+said "nan row" "not a positive number" "$work/err.txt"
 
 echo "== 9. verify-output.py takes the folder run.sh announces"
 env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work/run" \
