@@ -28,7 +28,11 @@
 # 10. (a second stranger's try) a machine file's kernel time scale from an
 #     H200 applied to a HOST calibration is said so; validate says runs in
 #     another precision or on another device; a halo bench row of nan is
-#     refused, naming its line.
+#     refused, naming its line;
+# 11. the drivers check their settings before anything runs: RANKS_LIST
+#     of 0, -1, a word or a repeat, PROCS_ALONG=w, a SWEEP of one size;
+#     every Slurm script answers --help with its header and, outside an
+#     allocation, stops in one line; run.sh --help runs nothing.
 # usage: study_tools_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 app=$3 work=$4
@@ -229,6 +233,24 @@ open(sys.argv[1], "w").write("\n".join(lines))
 PY
 expect 2 "a halo bench row of nan" project "$work/cal-nan" --machine "$host" --radius 2 weak --local 24,24,24
 said "nan row" "not a positive number" "$work/err.txt"
+
+echo "== 11. settings checked before anything runs"
+for list in 0 -1 abc "1 1 2"; do
+  expect 2 "RANKS_LIST=$list" env RANKS_LIST="$list" RESULTS="$work/never" bash "$repo/jobscripts/local/scaling.sh"
+done
+expect 2 "PROCS_ALONG=w" env PROCS_ALONG=w RESULTS="$work/never" bash "$repo/jobscripts/local/scaling.sh"
+for sweep in 16 "16 16"; do
+  expect 2 "SWEEP=$sweep" env SWEEP="$sweep" RESULTS="$work/never" bash "$repo/jobscripts/local/calibrate.sh"
+done
+expect 0 "run.sh --help" env RESULTS="$work/never" bash "$repo/jobscripts/local/run.sh" --help
+[ ! -e "$work/never" ] || fail "a driver that ran nothing made its results folder"
+# The Slurm scripts find their files from the submit folder: run from the root.
+# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+for script in "$repo"/jobscripts/*/*.sbatch; do
+  expect 0 "${script#"$repo"/} --help" bash -c 'cd "$1" && bash "$2" --help' - "$repo" "$script"
+  said "--help" "#SBATCH" "$work/out.txt"
+  expect 2 "${script#"$repo"/} outside Slurm" env -u SLURM_JOB_ID bash -c 'cd "$1" && bash "$2"' - "$repo" "$script"
+done
 
 echo "== 9. verify-output.py takes the folder run.sh announces"
 env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work/run" \

@@ -11,6 +11,7 @@ MODES=${MODES:-gpu-aware nccl}
 
 set -euo pipefail
 cd "${SLURM_SUBMIT_DIR:-.}"
+source jobscripts/slurm_only.sh
 source jobscripts/generic/site.sh
 source jobscripts/common.sh
 stencil_setup

@@ -19,6 +19,12 @@ cd "$(dirname "$0")/../.."
 : "${HALO_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-halo-bench}" "${MPIRUN:=mpirun}"
 : "${SWEEP:=64 96 128 192 256 384 512}" "${RADIUS:=4}" "${STEPS:=100}" "${COMM:=gpu-aware}"
 export RESULTS APP MPIRUN RADIUS STEPS COMM RANKS_LIST=${RANKS_LIST:-1 2}
+stencil_counts SWEEP "$SWEEP"
+stencil_counts RANKS_LIST "$RANKS_LIST"
+if [ "$(wc -w <<<"$SWEEP")" -lt 2 ]; then
+  echo "calibrate.sh: SWEEP=\"$SWEEP\": the kernel's time against cells needs two sizes or more" >&2
+  exit 2
+fi
 if ! command -v nvidia-smi >/dev/null && ! [ -e /dev/kfd ]; then
   export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=passive # HOST: one core per rank, as scaling.sh
 fi

@@ -10,6 +10,15 @@
 #        the run's outputs and checkpoints go to RESULTS/output.
 set -euo pipefail
 APP=${APP:-$(dirname "$0")/../../build/miniapp/stencil-miniapp}
+# --help: this header, then the mini-app's own options; nothing runs.
+for arg in "$@"; do
+  if [ "$arg" = --help ] || [ "$arg" = -h ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    echo
+    if [ -x "$APP" ]; then "$APP" --help; else echo "(build the mini-app for its options: README)"; fi
+    exit 0
+  fi
+done
 if [ -z "${RANKS:-}" ]; then
   RANKS=$(nvidia-smi -L 2>/dev/null | grep -c GPU || true)
   [ "$RANKS" -gt 0 ] || RANKS=$(rocm-smi --showid 2>/dev/null | grep -c "GPU\[" || true)

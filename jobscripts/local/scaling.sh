@@ -17,6 +17,11 @@ RANKS_LIST=${RANKS_LIST:-1 2 4 8}
 WEAK_LOCAL=${WEAK_LOCAL:-512,512,512}
 STRONG_GRID=${STRONG_GRID:-1024,512,512}
 STUDIES=${STUDIES:-weak strong}
+stencil_counts RANKS_LIST "$RANKS_LIST"
+case "${PROCS_ALONG:-}" in
+  "" | x | y | z) ;;
+  *) echo "scaling.sh: PROCS_ALONG=$PROCS_ALONG: x, y or z (or unset)" >&2 && exit 2 ;;
+esac
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if ! command -v nvidia-smi >/dev/null && ! [ -e /dev/kfd ]; then
   export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=passive # HOST: ranks share the cores
