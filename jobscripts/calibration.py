@@ -35,6 +35,11 @@ def folder_of(path):
                 archive.extractall(folder, **safe)
         except (tarfile.TarError, EOFError, OSError, ValueError) as e:  # lzma's errors are these
             raise ToolError(f"{path}: a damaged archive ({e})") from None
+        # An archive of the folder itself (tar -cJf cal.tar.xz cal) holds
+        # one folder at its top: the reports are in it.
+        inside = os.listdir(folder)
+        if len(inside) == 1 and os.path.isdir(os.path.join(folder, inside[0])):
+            folder = os.path.join(folder, inside[0])
         _unpacked[key] = folder
     return _unpacked[key]
 

@@ -34,7 +34,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 import scaling_plots  # noqa: E402
 from checked import ToolError, checked  # noqa: E402
-from tool_errors import OneLineParser, run  # noqa: E402
+from tool_errors import OneLineParser, refuse_constant, run  # noqa: E402
 
 PHASES = scaling_plots.PHASES
 PLOTS = ("weak_efficiency.png", "strong_speedup.png", "phases.png")
@@ -53,13 +53,22 @@ def load(folder):
             path = os.path.join(root, name)
             try:
                 with open(path) as f:
-                    r = json.load(f, parse_constant=lambda c: None)
-            except (OSError, ValueError, RecursionError):
+                    r = json.load(f, parse_constant=refuse_constant)
+            except ValueError as e:  # NaN and Infinity too: no check would catch them later
+                print(f"collect: {path}: not valid JSON ({e}): left out", file=sys.stderr)
+                continue
+            except (OSError, RecursionError):
                 print(f"collect: {path}: not JSON that can be read: left out", file=sys.stderr)
                 continue
-            if not isinstance(r, dict) or r.get("program") != "stencil-miniapp":
+            if not r or not isinstance(r, dict):
+                print(f"collect: {path}: empty, or not a JSON object: left out", file=sys.stderr)
                 continue
+            if r.get("program") != "stencil-miniapp":
+                continue  # a tuning cache, a sidecar: not ours
             checked(r, "report", path, "a stencil-miniapp report")
+            if r["ranks"] != r["procs"][0] * r["procs"][1] * r["procs"][2]:
+                raise ToolError(f"{path}: ranks {r['ranks']} is not the product of procs "
+                                f"{'x'.join(map(str, r['procs']))}")
             if (r.get("check") or {}).get("bitwise_equal") is False:  # wrong results have no speed
                 print(f"collect: {path} failed its --check: left out", file=sys.stderr)
                 continue
@@ -276,8 +285,9 @@ def main():
         stale = [n for n in PLOTS if os.path.exists(os.path.join(out, n))]
         for name in stale:  # plots of other reports must not sit beside these tables
             os.remove(os.path.join(out, name))
-        print(f"collect.py: wrote scaling.md and scaling.csv in {out}; the plots need matplotlib "
-              "(apt-get install python3-matplotlib)" + (f"; removed the older {', '.join(stale)}" if stale else ""))
+        print(f"collect.py: wrote scaling.md and scaling.csv in {out}; the plots need matplotlib, which "
+              f"{sys.executable} lacks (apt-get install python3-matplotlib, for /usr/bin/python3)" +
+              (f"; removed the older {', '.join(stale)}" if stale else ""))
         return 1 if a.verify else 0
     scaling_plots.plot(rows, out)
     print(f"collect.py: wrote scaling.md, scaling.csv, {', '.join(PLOTS)} in {out}")

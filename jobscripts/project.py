@@ -147,7 +147,8 @@ def require_matplotlib():
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise ToolError("--plot needs python3-matplotlib (apt-get install python3-matplotlib)") from None
+        raise ToolError(f"--plot needs matplotlib, which {sys.executable} lacks (apt-get install "
+                        "python3-matplotlib, for /usr/bin/python3)") from None
 
 
 def plot(rows_by_label, study, path):

@@ -32,7 +32,10 @@
 # 11. the drivers check their settings before anything runs: RANKS_LIST
 #     of 0, -1, a word or a repeat, PROCS_ALONG=w, a SWEEP of one size;
 #     every Slurm script answers --help with its header and, outside an
-#     allocation, stops in one line; run.sh --help runs nothing.
+#     allocation, stops in one line; run.sh --help runs nothing;
+# 12. a calibration archived with its folder at the top is read; an empty
+#     JSON file among reports is named; a report whose ranks are not its
+#     procs' product is refused.
 # usage: study_tools_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 app=$3 work=$4
@@ -182,7 +185,7 @@ mkdir -p "$work/no-matplotlib/matplotlib"
 echo 'raise ImportError("No module named matplotlib")' >"$work/no-matplotlib/matplotlib/__init__.py"
 PYTHONPATH=$work/no-matplotlib expect 2 "--plot without matplotlib" \
   project "$work/cal" --machine "$host" --plot "$work/p.png" weak --local 24,24,24
-said "--plot" "needs python3-matplotlib" "$work/err.txt"
+said "--plot" "needs matplotlib, which" "$work/err.txt"
 expect 2 "--plot into a folder" project "$work/cal" --machine "$host" --plot "$work" weak
 expect 2 "--tolerance 10 (a fraction)" project "$work/cal" --machine "$host" validate "$work/val" --tolerance 10
 for nodes in -4 0 abc 1e9; do
@@ -251,6 +254,19 @@ for script in "$repo"/jobscripts/*/*.sbatch; do
   said "--help" "#SBATCH" "$work/out.txt"
   expect 2 "${script#"$repo"/} outside Slurm" env -u SLURM_JOB_ID bash -c 'cd "$1" && bash "$2"' - "$repo" "$script"
 done
+
+echo "== 12. reports and archives as people make them"
+tar -cJf "$work/cal-top.tar.xz" -C "$work" cal
+expect 0 "a calibration archive with its folder at the top" project "$work/cal-top.tar.xz" --machine "$host" \
+  --radius 2 weak --local 24,24,24 --nodes 1
+mkdir -p "$work/odd" && cp "$work"/cal/scaling/*.json "$work/odd/" && echo '{}' >"$work/odd/empty.json"
+expect 0 "an empty JSON file among reports" "$py" "$repo/jobscripts/collect.py" "$work/odd" --out "$work/odd-out"
+said "empty.json" "empty.json: empty, or not a JSON object: left out" "$work/err.txt"
+rm "$work/odd/empty.json"
+one=$(find "$work/odd" -name '*-n1.json' | head -1)
+"$py" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["ranks"] = 3; json.dump(r, open(sys.argv[1], "w"))' "$one"
+expect nonzero "ranks that are not the product of procs" "$py" "$repo/jobscripts/collect.py" "$work/odd" --out "$work/odd-out2"
+said "ranks 3" "ranks 3 is not the product of procs" "$work/err.txt"
 
 echo "== 9. verify-output.py takes the folder run.sh announces"
 env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work/run" \
