@@ -193,6 +193,7 @@ def series_rows(reports):
                 efficiency = speedup * n0 / n
             rows.append({
                 "series": names[key], "study": kind, "label": r["label"], "ranks": n, "base_ranks": n0,
+                "base_report": os.path.basename(base["_path"]),
                 "grid": "x".join(map(str, r["grid"])), "decomposition": "x".join(map(str, r["procs"])),
                 "step_ms": t, "gcells": r["gcells_per_s_total"], "efficiency": efficiency,
                 "speedup": speedup, "hidden": r["exchange_hidden_fraction"] if r["comm"] != "none" else None,
@@ -234,14 +235,16 @@ def write_tables(rows, out):
                 round(row["step_ms"], 6), round(row["gcells"], 6), round(row["efficiency"], 6),
                 "" if row["speedup"] is None else round(row["speedup"], 6),
                 "" if row["hidden"] is None else round(row["hidden"], 6), round(row["imbalance"], 6),
-                row["shape"], int(row["short"])]
+                row["shape"], int(row["short"]), row["base_report"]]
 
     with open(os.path.join(out, "scaling.md"), "w") as md:
         devices = sorted({(r["backend"], r["device"]) for r in rows})
         md.write("Devices: %s\n" % "; ".join("%s back-end, %s" % d for d in devices))
         # One table per series, under its name: runs of two series are never one line.
         for name in dict.fromkeys(row["series"] for row in rows):
-            md.write("\n### %s\n\n| %s |\n|%s\n" % (name, " | ".join(header[1:]), "---|" * (len(header) - 1)))
+            base = next(row for row in rows if row["series"] == name)
+            md.write("\n### %s\n\nBase: %s (%d ranks).\n\n| %s |\n|%s\n" % (
+                name, base["base_report"], base["base_ranks"], " | ".join(header[1:]), "---|" * (len(header) - 1)))
             for row in rows:
                 if row["series"] == name:
                     md.write("| " + " | ".join(text(row)[1:]) + " |\n")
@@ -257,7 +260,7 @@ def write_tables(rows, out):
         w = csv.writer(f)
         w.writerow(["series", "ranks", "grid", "decomposition", "ran with", "step_ms", "gcells_per_s",
                     "efficiency", "speedup", "comm_hidden", "imbalance", "interior_launch_shape",
-                    "short_window"])
+                    "short_window", "base_report"])
         for row in rows:
             w.writerow(numbers(row))
 

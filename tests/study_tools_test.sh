@@ -35,7 +35,8 @@
 #     allocation, stops in one line; run.sh --help runs nothing;
 # 12. a calibration archived with its folder at the top is read; an empty
 #     JSON file among reports is named; a report whose ranks are not its
-#     procs' product is refused.
+#     procs' product is refused; timing-table.py refuses a report whose
+#     steps, ranks or comm are not its label's, and answers --help.
 # usage: study_tools_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 app=$3 work=$4
@@ -262,11 +263,19 @@ expect 0 "a calibration archive with its folder at the top" project "$work/cal-t
 mkdir -p "$work/odd" && cp "$work"/cal/scaling/*.json "$work/odd/" && echo '{}' >"$work/odd/empty.json"
 expect 0 "an empty JSON file among reports" "$py" "$repo/jobscripts/collect.py" "$work/odd" --out "$work/odd-out"
 said "empty.json" "empty.json: empty, or not a JSON object: left out" "$work/err.txt"
+said "the base" "Base: weak-" "$work/odd-out/scaling.md" # each series names its base run
 rm "$work/odd/empty.json"
 one=$(find "$work/odd" -name '*-n1.json' | head -1)
 "$py" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["ranks"] = 3; json.dump(r, open(sys.argv[1], "w"))' "$one"
 expect nonzero "ranks that are not the product of procs" "$py" "$repo/jobscripts/collect.py" "$work/odd" --out "$work/odd-out2"
 said "ranks 3" "ranks 3 is not the product of procs" "$work/err.txt"
+
+mkdir -p "$work/relabelled"
+"$py" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["label"] = "agree-case1-200-r1"
+json.dump(r, open(sys.argv[2], "w"))' "$(find "$work/cal/sweep" -name '*.json' | head -1)" "$work/relabelled/a.json"
+expect 2 "timing-table.py on a label that is not the run" "$py" "$repo/tools/timing-table.py" "$work/relabelled"
+said "relabelled" "labelled agree-case1-200-r1, but its steps is" "$work/err.txt"
+expect 0 "timing-table.py --help" "$py" "$repo/tools/timing-table.py" --help
 
 echo "== 9. verify-output.py takes the folder run.sh announces"
 env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work/run" \

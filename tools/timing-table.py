@@ -41,8 +41,21 @@ def load(folder):
             continue
         if doc.get("check", {}).get("bitwise_equal") is False:
             continue
-        reports[doc.get("label", "")] = (doc, step_of(doc, path))
+        label = doc.get("label", "")
+        agrees_with_label(doc, label, path)
+        reports[label] = (doc, step_of(doc, path))
     return reports
+
+
+def agrees_with_label(doc, label, path):
+    """The label names the steps, GPUs and comm that the table prints; a
+    report that ran otherwise (a label reused by hand) is refused, naming
+    the field, rather than printed under the label's numbers."""
+    m, n = AGREE.match(label), MATRIX.match(label)
+    said = {"steps": int(m.group(3))} if m else {"ranks": int(n.group(2)), "comm": n.group(3)} if n else {}
+    for field, value in said.items():
+        if doc.get(field) != value:
+            raise ToolError(f"{path}: labelled {label}, but its {field} is {doc.get(field)}, not {value}")
 
 
 def agreement(reports, markdown):
@@ -108,6 +121,9 @@ def matrix(reports, markdown):
 
 
 def main():
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__.strip())
+        return 0
     args = [a for a in sys.argv[1:] if a != "--markdown"]
     if len(args) != 1:
         raise ToolError("usage: timing-table.py REPORTS_DIR [--markdown]")
