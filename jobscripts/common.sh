@@ -90,8 +90,10 @@ stencil_run() {
     --tuning "$TUNING" --print-binding \
     --report "$RESULTS/$name.json" "$@" \
     >"$RESULTS/$name.txt" 2>&1 || {
-    # The mini-app's own one-line reason, else the end of what it printed.
-    echo "stencil: $name failed: $(awk '/^stencil-miniapp: / && !/: warning: / {print; found = 1; exit}
+    # The mini-app's own one-line reason (not a warning, not its banner),
+    # else the end of what it printed.
+    echo "stencil: $name failed: $(awk '/^stencil-miniapp: / && !/: warning: / && !/ back-end, [0-9]+ rank/ {
+      print; found = 1; exit}
       END {exit !found}' "$RESULTS/$name.txt" || tail -3 "$RESULTS/$name.txt")" >&2
     return 1
   }

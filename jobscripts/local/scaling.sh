@@ -58,6 +58,17 @@ each_run() {
 refuse_existing() { stencil_refuse_existing "$(stencil_report_name "$@")"; }
 each_run refuse_existing || exit 2
 stencil_setup
-each_run stencil_run
+# A study stopped by a failed run or a signal says what is there and what
+# to do, in one line. A report already written stays, and the folder
+# refuses the same study again. (A signal that reaches mpirun ends its run
+# with the mini-app's own "stopped by" line; bash then sees a failed run.)
+stopped() {
+  echo "scaling.sh: $1 with $(find "$RESULTS" -maxdepth 1 -name '*.json' | wc -l) reports in" \
+    "$RESULTS; to finish the study, run it again into another RESULTS" >&2
+  exit "$2"
+}
+trap 'stopped "stopped by SIGINT" 130' INT
+trap 'stopped "stopped by SIGTERM" 143' TERM
+each_run stencil_run || stopped "stopped at a failed run" $?
 # shellcheck disable=SC2086 # COLLECT_FLAGS is a list of flags
 [ "${COLLECT:-on}" = off ] || "$(stencil_python)" jobscripts/collect.py "$RESULTS" ${COLLECT_FLAGS:-}
