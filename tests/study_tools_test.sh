@@ -36,7 +36,8 @@
 # 12. a calibration archived with its folder at the top is read; an empty
 #     JSON file among reports is named; a report whose ranks are not its
 #     procs' product is refused; timing-table.py refuses a report whose
-#     steps, ranks or comm are not its label's, and answers --help.
+#     steps, ranks or comm are not its label's, and answers --help;
+#     verify-output.py fails an image overwritten with junk (case 9).
 # usage: study_tools_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 app=$3 work=$4
@@ -279,11 +280,17 @@ expect 0 "timing-table.py --help" "$py" "$repo/tools/timing-table.py" --help
 
 echo "== 9. verify-output.py takes the folder run.sh announces"
 env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work/run" \
-  bash "$repo/jobscripts/local/run.sh" --grid 24,24,24 --steps 4 --snapshot-every 2 --quiet >"$work/run.txt" 2>&1 ||
+  bash "$repo/jobscripts/local/run.sh" --grid 24,24,24 --steps 4 --snapshot-every 2 --slice z=12 --quiet \
+  >"$work/run.txt" 2>&1 ||
   { cat "$work/run.txt"; fail "run.sh failed"; }
 said "run.sh" "results in $work/run" "$work/run.txt"
 expect 2 "run.sh into a folder that holds a run" env APP="$app" RANKS=1 RESULTS="$work/run" \
   bash "$repo/jobscripts/local/run.sh" --grid 24,24,24 --steps 2
 expect 0 "verify-output.py on run.sh's folder" "$py" "$repo/tools/verify-output.py" "$work/run"
 said "verify-output" "complete: 2 verified" "$work/out.txt"
+png=$(find "$work/run" -name '*.png' | head -1)
+[ -n "$png" ] || fail "run.sh's run of --slice z=12 made no image"
+echo "not an image" >"$png"
+expect 1 "verify-output.py on an image overwritten with junk" "$py" "$repo/tools/verify-output.py" "$work/run"
+said "junk png" "not a PNG image" "$work/out.txt"
 echo "the study's tools: no mixed series, no overwritten report, no silent typo, no empty success"

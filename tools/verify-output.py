@@ -5,7 +5,10 @@ checkpoint (FOLDER/checkpoints/step_NNNNNN, or step_NNNNNN in FOLDER when it
 is a --checkpoint-dir): each file against its entry in checkpoint.json,
 checkpoint.json against its own CRC-32 and its folder's step. Also lists
 what a run that did not finish leaves behind: partial files and .partial
-checkpoints, raw files that no sidecar describes, and the run's lock. The
+checkpoints, raw files of the program's names (snapshot_NNNNNN.raw,
+traces.bin) that no sidecar describes, and the run's lock; files of other
+names are the user's, and left alone. Images are checked for a PNG's
+signature (they have no sidecar). The
 folder's record of its run (stencil-miniapp.run.json) says how the run
 ended: complete, stopped by a signal (incomplete: it can be resumed),
 failed (a NaN, an output that could not be written), or never (killed);
@@ -233,8 +236,12 @@ def verify_folder(folder):
         elif name == "stencil-miniapp.lock":
             with open(os.path.join(folder, name)) as f:
                 unfinished.append(f"{name}: a run holds this folder, or died in it: "
-                                  + " ".join(f.read().split()))
+                                  + (" ".join(f.read().split()) or "(the lock file is empty)"))
     images = [n for n in names if n.endswith(".png")]
+    for name in images:  # an image has no sidecar: at least its signature
+        with open(os.path.join(folder, name), "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                problems.append(f"{name}: not a PNG image (damaged or overwritten)")
     if not verified and not problems and not unfinished and not images and MANIFEST not in names:
         problems.append("no output of stencil-miniapp here (no sidecar, no image)")
     return verified, problems, unfinished, images
@@ -279,6 +286,9 @@ def main(argv):
             print(f"INCOMPLETE {folder}/{line}")
         for line in pruning_notes(folder):
             print(f"note     {folder}/{line}")
+        if not os.path.exists(os.path.join(folder, MANIFEST)) and (verified or images):
+            print(f"note     {folder}/{MANIFEST}: not here (deleted, or a run from before it was "
+                  "written): a file the run wrote and something removed cannot be missed")
         verdict = ("failed" if problems else "incomplete" if unfinished else "complete")
         print(f"verify-output: {folder}: {verdict}: {len(verified)} verified, {len(problems)} failed, "
               f"{len(unfinished)} unfinished, {len(images)} images")
