@@ -74,9 +74,10 @@ void HaloExchange<T>::allocate_buffers() {
         }
 }
 
-// One peer's block: the faces it is sent in plan order (direction, then
-// level), and those it sends in the order it packs them, which is theirs
-// towards this rank: by opposite direction, then level.
+// One peer's block: the faces this rank sends it lie in plan order
+// (direction, then level); the faces it sends this rank lie in the order
+// it packs them, its plan order, which here is by opposite direction, then
+// level.
 template <class T>
 void HaloExchange<T>::allocate_peer_block(std::vector<Face*>& faces) {
     std::size_t count = 0;

@@ -119,14 +119,14 @@ const char* slab_kernel_name(SlabKernel kernel);
 
 // The kernel of boundary slab `box` of `layout` (`lanes` cells a 16-byte
 // group, x slabs `x_depth` cells wide, slab_x_depth). Boxes of at most
-// kCellSlabsUpTo cells take Cells for every slab: there the fields fit in
-// the L2 cache and a walk's reloaded planes and idle threads cost more
-// than its reuse saves (docs/performance-history.md, "Slabs for small
-// boxes"). Larger boxes: where the x slabs are a 128-byte line of cells
-// wide or more, the x and y slabs run Thin and the z slabs the Tile.
-// Measured on an H100 ("The thin-slab kernel"): the thin kernel ran y slabs
-// 20-30% faster and line-wide x slabs at 100 Gcell/s, but R-wide x slabs
-// 10% slower at 512^3 and z slabs 20% slower, and a second launch loses
+// kCellSlabsUpTo cells take Cells for every slab: there a walk's reloaded
+// planes and idle threads cost more than its reuse saves; on an H100 the
+// six slabs took 13.4 us against 21.3 at 128^3 and 42.0 against 53.6 at
+// 256^3 (docs/performance-history.md, "Slabs for small boxes"). Between
+// 256^3 and 512^3 the choice is not measured. Larger boxes: where the x slabs are a 128-byte line
+// of cells wide or more, the x and y slabs run Thin and the z slabs the Tile. Measured on an H100
+// ("The thin-slab kernel"): the thin kernel ran y slabs 20-30% faster and line-wide x slabs at 100
+// Gcell/s, but R-wide x slabs 10% slower at 512^3 and z slabs 20% slower, and a second launch loses
 // the one launch's overlap of short and long slabs; so a split with
 // R-wide x slabs keeps every slab on the tile, in one launch.
 inline constexpr long long kCellSlabsUpTo = 256LL * 256 * 256;

@@ -11,8 +11,10 @@
 // such boxes the three fields fit in the L2 cache, so a neighbour loaded
 // twice costs a cache hit, not a trip to memory; what the slabs need is
 // enough independent threads to fill the GPU, which one thread a group
-// gives them. The sum is laplacian_from's, in the canonical order, so a
-// cell's bits are those of every other kernel.
+// gives them. On an H100 the six slabs took 13.4 us at 128^3 against the
+// tile's 21.3, and 42.0 at 256^3 against 53.6 (launches back to back).
+// The sum is laplacian_from's, in the canonical order, so a cell's bits
+// are those of every other kernel.
 #pragma once
 
 #include "face_sinks.hpp"
