@@ -242,10 +242,11 @@ def calibration_caveats(cal):
     if not getattr(cal, "strided", True):
         notes.append("no scaling/*along-x*-n2 runs in the calibration: strided faces and thin x slabs "
                      "taken as free")
-    if cal.fixed_ms < 0 or cal.latency_ms < 0:
-        notes.append(f"the calibration's fixed cost ({cal.fixed_ms * 1e3:.1f} us) or exchange latency "
-                     f"({cal.latency_ms * 1e3:.1f} us) came out negative: its runs were too short to resolve "
-                     "them")
+    negative = [f"{name} ({value * 1e3:.1f} us)" for name, value in
+                (("fixed cost", cal.fixed_ms), ("exchange latency", cal.latency_ms)) if value < 0]
+    if negative:
+        notes.append(f"the calibration's {' and '.join(negative)} came out negative: its runs were too "
+                     "short to resolve them")
     return notes
 
 

@@ -147,10 +147,10 @@ def warn_duplicates(name, runs):
         counts.setdefault(r["ranks"], []).append(os.path.basename(r["_path"]))
     for ranks, paths in sorted(counts.items()):
         if len(paths) > 1:
-            print(f"collect: {name}: {len(paths)} runs of {ranks} ranks ({', '.join(paths)}); both shown, "
-                  "the first the base" if ranks == runs[0]["ranks"] else
-                  f"collect: {name}: {len(paths)} runs of {ranks} ranks ({', '.join(paths)}); all shown",
-                  file=sys.stderr)
+            rank_s = f"{ranks} rank{'s' if ranks > 1 else ''}"
+            what = f"collect: {name}: {len(paths)} runs of {rank_s} ({', '.join(paths)})"
+            print(what + ("; all shown, the first the base (named in scaling.md)" if ranks == runs[0]["ranks"]
+                          else "; all shown"), file=sys.stderr)
 
 
 def series_names(keys):

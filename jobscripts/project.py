@@ -236,7 +236,7 @@ def node_counts(text, machine):
         counts.append(int(part))
     if max(counts) > machine["nodes"]:
         raise ToolError(f"--nodes {text}: {machine['name']} has {machine['nodes']} nodes")
-    return counts
+    return sorted(set(counts))  # a table's rows in order, each once
 
 
 def caveats(cal, a, machine, rows):
