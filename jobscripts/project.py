@@ -151,7 +151,17 @@ def require_matplotlib():
                         "python3-matplotlib, for /usr/bin/python3)") from None
 
 
-def plot(rows_by_label, study, path):
+def plot_subtitle(a, machines):
+    """What a projection's plot stands on, under its title: the box or grid,
+    R, and each kernel time scale (an assumption, not a measurement)."""
+    what = (f"{'x'.join(map(str, a.local))} per GPU" if a.study == "weak" else
+            f"grid {'x'.join(map(str, a.grid))}") + f", R={a.radius}"
+    scales = [f"{m['name']}: kernel times x{m['kernel_time_scale']:g} (assumed)" for m in machines
+              if m.get("kernel_time_scale", 1.0) != 1.0]
+    return "; ".join([what] + scales)
+
+
+def plot(rows_by_label, study, path, subtitle):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -173,7 +183,7 @@ def plot(rows_by_label, study, path):
         ax.set_yscale("log")
         ax.set_ylabel("time per step (ms, log scale)")
     count_axis(ax, nodes, "nodes")
-    ax.set_title(f"PROJECTION, not a measurement: {study} scaling")
+    ax.set_title(f"PROJECTION, not a measurement: {study} scaling\n{subtitle}", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     legend_below(ax)
     fig.savefig(path, dpi=110, bbox_inches="tight")
@@ -379,7 +389,7 @@ def main(argv):
         with open(a.markdown, "w") as f:
             f.write("\n".join(text) + "\n")
     if a.plot and by_label:
-        plot(by_label, a.study, a.plot)
+        plot(by_label, a.study, a.plot, plot_subtitle(a, machines))
     return 0 if passed else 1
 
 
