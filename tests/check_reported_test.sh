@@ -2,7 +2,7 @@
 # --check's outcome is in the --report JSON ("check": cells_differing,
 # cells, bitwise_equal), written after the comparison: a run that passes
 # says so, a run with a planted bug (short-fused-pack) exits non-zero and
-# its report says how many cells differ, and tools/miniapp-table.py marks
+# its report says how many cells differ, and tools/report-table.py miniapp marks
 # its row FAILED and exits 1.
 # usage: check_reported_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
@@ -35,12 +35,12 @@ with open(work + "/planted.txt") as text:  # the same count as the check line
     assert "check: %d of %d cells differ" % (bad["cells_differing"], bad["cells"]) in text.read()
 PY
 status=0
-python3 "$(dirname "$0")/../tools/miniapp-table.py" "$work/good.json" "$work/planted.json" >"$work/table.txt" 2>&1 ||
+python3 "$(dirname "$0")/../tools/report-table.py" miniapp "$work/good.json" "$work/planted.json" >"$work/table.txt" 2>&1 ||
   status=$?
 if ! grep -q "planted.json failed its --check" "$work/table.txt" || [ "$(grep -c "FAILED" "$work/table.txt")" != 2 ]
 then
   cat "$work/table.txt"
   fail "the table does not mark the failed run"
 fi
-[ "$status" = 1 ] || fail "miniapp-table exited $status with a failed run in its table, not 1"
+[ "$status" = 1 ] || fail "report-table.py miniapp exited $status with a failed run in its table, not 1"
 echo "check reported: pass and fail in the JSON, the failed row marked, the table's status 1"

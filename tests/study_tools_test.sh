@@ -14,7 +14,7 @@
 #  4. validate takes the calibration node's scale unless --machine-scale,
 #     says which, and compares with the slowest rank's step;
 #  5. nothing to report is a failure: validate of an empty folder, a
-#     strong grid no node count can split, timing-table.py on reports
+#     strong grid no node count can split, report-table.py timing on reports
 #     that are not its own;
 #  6. --plot without matplotlib, and --nodes of -4, 0, abc or 1e9, are one
 #     line naming what is wrong;
@@ -35,7 +35,7 @@
 #     allocation, stops in one line; run.sh --help runs nothing;
 # 12. a calibration archived with its folder at the top is read; an empty
 #     JSON file among reports is named; a report whose ranks are not its
-#     procs' product is refused; timing-table.py refuses a report whose
+#     procs' product is refused; report-table.py timing refuses a report whose
 #     steps, ranks or comm are not its label's, and answers --help;
 #     verify-output.py fails an image overwritten with junk (case 9).
 # usage: study_tools_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -180,7 +180,7 @@ said "validate --machine-scale" "Kernel time scale 3: the machine file's" "$work
 echo "== 5. nothing to report is a failure"
 expect 2 "validate an empty folder" project "$work/cal" --machine "$host" validate "$work/empty"
 expect 2 "strong scaling of a grid no node count splits" project "$work/cal" --machine "$host" strong --grid 8,8,8
-expect 2 "timing-table.py on reports not its own" "$py" "$repo/tools/timing-table.py" "$work/cal/sweep"
+expect 2 "report-table.py timing on reports not its own" "$py" "$repo/tools/report-table.py" timing "$work/cal/sweep"
 
 echo "== 6. one line, naming the argument"
 mkdir -p "$work/no-matplotlib/matplotlib"
@@ -274,9 +274,9 @@ said "ranks 3" "ranks 3 is not the product of procs" "$work/err.txt"
 mkdir -p "$work/relabelled"
 "$py" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["label"] = "agree-case1-200-r1"
 json.dump(r, open(sys.argv[2], "w"))' "$(find "$work/cal/sweep" -name '*.json' | head -1)" "$work/relabelled/a.json"
-expect 2 "timing-table.py on a label that is not the run" "$py" "$repo/tools/timing-table.py" "$work/relabelled"
+expect 2 "report-table.py timing on a label that is not the run" "$py" "$repo/tools/report-table.py" timing "$work/relabelled"
 said "relabelled" "labelled agree-case1-200-r1, but its steps is" "$work/err.txt"
-expect 0 "timing-table.py --help" "$py" "$repo/tools/timing-table.py" --help
+expect 0 "report-table.py timing --help" "$py" "$repo/tools/report-table.py" timing --help
 
 echo "== 9. verify-output.py takes the folder run.sh announces"
 env APP="$app" MPIRUN="$mpiexec" MPIRUN_FLAGS="$preflags" RANKS=2 RESULTS="$work/run" \

@@ -9,11 +9,12 @@
 #    with nothing of the mini-app in it, 2 on bad usage, with one line;
 #  - make-model.py, given a bad grid, a missing input or a folder to
 #    write, says so in one line;
-#  - miniapp-table refuses in one line, naming the field, reports whose
+#  - report-table miniapp refuses in one line, naming the field, reports whose
 #    fields are null or of the wrong kind, shows a label of two lines (or
 #    with a |, in Markdown) in its row, and exits 1, the table printed,
 #    when a report failed its --check;
-#  - node-table refuses a folder without reports, or with a bad one or a
+#  - report-table names an unknown kind, and each kind answers --help;
+#  - report-table node refuses a folder without reports, or with a bad one or a
 #    step of 0 ms, and pairs a run only with a baseline of its precision;
 #  - collect.py without matplotlib writes its tables and says in one line
 #    that the plots need it;
@@ -37,18 +38,34 @@ echo '{"context": null, "benchmarks": []}' >"$work/null-field.json"
 source "$repo/tests/tool_expect.sh"
 
 for input in "$work"/{missing,truncated,deep,list,null-field}.json "$work/empty"; do
-  expect nonzero "bench-table $input" python3 "$repo/tools/bench-table.py" "$input"
-  expect nonzero "miniapp-table $input" python3 "$repo/tools/miniapp-table.py" "$input"
+  expect nonzero "report-table bench $input" python3 "$repo/tools/report-table.py" bench "$input"
+  expect nonzero "report-table miniapp $input" python3 "$repo/tools/report-table.py" miniapp "$input"
   expect nonzero "resource-report $input" python3 "$repo/tools/resource-report.py" hip "$input"
   expect 2 "timeline-svg $input" python3 "$repo/tools/timeline-svg.py" "$input" "$work/t.svg"
   expect nonzero "project --machine $input" python3 "$repo/jobscripts/project.py" "$work/empty" --machine "$input" weak
 done
-# node-table reads a folder of rN-CASE.json reports: each bad file as one.
+# report-table node reads a folder of rN-CASE.json reports: each bad file as one.
 for input in "$work"/{truncated,deep,list,null-field}.json; do
   rm -rf "$work/node" && mkdir -p "$work/node" && cp "$input" "$work/node/r1-case.json"
-  expect 2 "node-table $(basename "$input")" python3 "$repo/tools/node-table.py" "$work/node"
+  expect 2 "report-table node $(basename "$input")" python3 "$repo/tools/report-table.py" node "$work/node"
 done
-expect 2 "node-table on a folder without reports" python3 "$repo/tools/node-table.py" "$work/empty"
+expect 2 "report-table node on a folder without reports" python3 "$repo/tools/report-table.py" node "$work/empty"
+# peer and timing read folders too: a bad report in one, or no folder.
+for input in "$work"/{truncated,deep,list,null-field}.json; do
+  rm -rf "$work/peer" && mkdir -p "$work/peer" && cp "$input" "$work/peer/r1-one-512.json"
+  expect 2 "report-table peer $(basename "$input")" python3 "$repo/tools/report-table.py" peer "$work/peer"
+done
+expect 2 "report-table peer on a missing folder" python3 "$repo/tools/report-table.py" peer "$work/missing"
+expect 2 "report-table timing on a folder without reports" python3 "$repo/tools/report-table.py" timing "$work/empty"
+# The dispatcher: a kind it does not know, none, and each kind's page.
+expect 2 "report-table with an unknown kind" python3 "$repo/tools/report-table.py" frobnicate "$work/empty"
+said "report-table with an unknown kind" "unknown kind 'frobnicate'" "$work/err.txt"
+expect 2 "report-table without a kind" python3 "$repo/tools/report-table.py"
+expect 0 "report-table --help" python3 "$repo/tools/report-table.py" --help
+for kind in bench miniapp node peer timing; do
+  expect 0 "report-table $kind --help" python3 "$repo/tools/report-table.py" "$kind" --help
+  said "report-table $kind --help" "usage: report-table.py $kind" "$work/out.txt"
+done
 # make-model.py with a Python that has NumPy, so that its own checks answer.
 numpy_python=python3
 python3 -c "import numpy" 2>/dev/null || numpy_python=/usr/bin/python3
@@ -115,7 +132,7 @@ PYTHONPATH=$work/no-matplotlib expect 0 "collect.py without matplotlib" \
 grep -q "the plots need matplotlib" "$work/out.txt" || fail "collect.py did not say the plots need matplotlib"
 [ -f "$work/reports/scaling.md" ] || fail "collect.py wrote no table without matplotlib"
 
-echo "== node-table pairs a run with the baseline of its box, radius and precision"
+echo "== report-table node pairs a run with the baseline of its box, radius and precision"
 mkdir -p "$work/node-runs"
 python3 - "$work/reports/weak-n1.json" "$work/reports/weak-n2.json" "$work/node-runs" <<'PY'
 import copy, json, sys
@@ -129,13 +146,13 @@ put("r1-one-16", one, 2.0)  # the baseline: 2.0 ms
 put("r1-one-z16", dict(one, precision="fp64"), 50.0)  # sorts last; fp64: must not pair
 put("r1-w16", two, 4.0)  # so 2.0 / 4.0: 50%
 PY
-expect 0 "node-table pairs by precision" python3 "$repo/tools/node-table.py" "$work/node-runs"
-grep -qE "^ *w16 .* 50% +50%$" "$work/out.txt" || { cat "$work/out.txt"; fail "node-table: w16 not 50% against its fp32 baseline"; }
+expect 0 "report-table node pairs by precision" python3 "$repo/tools/report-table.py" node "$work/node-runs"
+grep -qE "^ *w16 .* 50% +50%$" "$work/out.txt" || { cat "$work/out.txt"; fail "report-table node: w16 not 50% against its fp32 baseline"; }
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["phases_ms"]["step"]["max"] = 0
 json.dump(d, open(sys.argv[1], "w"))' "$work/node-runs/r1-w16.json"
-expect 2 "node-table with a step of 0 ms" python3 "$repo/tools/node-table.py" "$work/node-runs"
+expect 2 "report-table node with a step of 0 ms" python3 "$repo/tools/report-table.py" node "$work/node-runs"
 
-echo "== miniapp-table on reports with fields null, a label of two lines, a failed --check"
+echo "== report-table miniapp on reports with fields null, a label of two lines, a failed --check"
 mkdir -p "$work/table"
 python3 - "$work/reports/weak-n1.json" "$work/table" <<'PY'
 import json, sys
@@ -148,26 +165,26 @@ for name, doc in variants.items():
     with open("%s/%s.json" % (folder, name), "w") as f:
         json.dump(doc, f)
 PY
-table=$repo/tools/miniapp-table.py
+table=("$repo/tools/report-table.py" miniapp)
 for bad in null_phases:phases_ms null_phase:phases_ms null_check:check a_list:'not a JSON object' number_label:label; do
-  expect 2 "miniapp-table ${bad%:*}" python3 "$table" "$work/table/${bad%:*}.json"
-  grep -q "${bad#*:}" "$work/err.txt" || fail "miniapp-table ${bad%:*}: the message does not name ${bad#*:}"
+  expect 2 "report-table miniapp ${bad%:*}" python3 "${table[@]}" "$work/table/${bad%:*}.json"
+  grep -q "${bad#*:}" "$work/err.txt" || fail "report-table miniapp ${bad%:*}: the message does not name ${bad#*:}"
 done
-expect 2 "miniapp-table without a report" python3 "$table" --markdown
+expect 2 "report-table miniapp without a report" python3 "${table[@]}" --markdown
 # A label is shown on one line, its newline escaped; in Markdown its | too.
-expect 0 "miniapp-table with a label of two lines" python3 "$table" "$work/reports/weak-n1.json" "$work/table/two_lines.json"
+expect 0 "report-table miniapp with a label of two lines" python3 "${table[@]}" "$work/reports/weak-n1.json" "$work/table/two_lines.json"
 { [ "$(wc -l <"$work/out.txt")" -eq 3 ] && grep -qF 'two\nlines | and a pipe\r' "$work/out.txt"; } ||
-  { cat "$work/out.txt"; fail "miniapp-table: a label broke its row"; }
-expect 0 "miniapp-table --markdown with a label of two lines" \
-  python3 "$table" "$work/reports/weak-n1.json" "$work/table/two_lines.json" --markdown
+  { cat "$work/out.txt"; fail "report-table miniapp: a label broke its row"; }
+expect 0 "report-table miniapp --markdown with a label of two lines" \
+  python3 "${table[@]}" "$work/reports/weak-n1.json" "$work/table/two_lines.json" --markdown
 columns=$(sed 's/\\|//g' "$work/out.txt" | awk -F'|' '{print NF}' | sort -u | wc -l) # one count: no row split
 { [ "$(wc -l <"$work/out.txt")" -eq 4 ] && [ "$columns" -eq 1 ]; } ||
-  { cat "$work/out.txt"; fail "miniapp-table --markdown: a label broke its row"; }
+  { cat "$work/out.txt"; fail "report-table miniapp --markdown: a label broke its row"; }
 # A report that failed its --check: the table still printed, the row
 # marked FAILED, and status 1.
-expect 1 "miniapp-table with a failed report" python3 "$table" "$work/reports/weak-n1.json" "$work/table/failed.json"
+expect 1 "report-table miniapp with a failed report" python3 "${table[@]}" "$work/reports/weak-n1.json" "$work/table/failed.json"
 { grep -q "failed.json failed its --check" "$work/err.txt" && [ "$(wc -l <"$work/out.txt")" -eq 3 ] &&
-  grep -q "FAILED" "$work/out.txt"; } || { cat "$work/out.txt" "$work/err.txt"; fail "miniapp-table: the failed report not shown"; }
+  grep -q "FAILED" "$work/out.txt"; } || { cat "$work/out.txt" "$work/err.txt"; fail "report-table miniapp: the failed report not shown"; }
 
 echo "== what runs and tools write inside the repository is ignored by git"
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then

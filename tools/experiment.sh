@@ -134,17 +134,17 @@ cat >"$out/README.md" <<EOF
 What it asked, and the prediction made before it ran: (fill in)
 
 The reports, their console output, the build logs and environment.txt are
-in \`raw.tar.xz\`. Table: \`tar xJf raw.tar.xz && tools/miniapp-table.py runs/*.json\`.
+in \`raw.tar.xz\`. Table: \`tar xJf raw.tar.xz && tools/report-table.py miniapp runs/*.json\`.
 EOF
 echo
 echo "experiment $name: $out (raw.tar.xz, README.md)"
 # The table exits 1 when a run failed its --check, having printed it and
 # said which: the benchmark tables and the clean-up still follow.
 tmp=$(mktemp -d) && tar xJf "$out/raw.tar.xz" -C "$tmp" runs bench &&
-  { python3 tools/miniapp-table.py "$tmp"/runs/*.json || [ $? -eq 1 ]; }
+  { python3 tools/report-table.py miniapp "$tmp"/runs/*.json || [ $? -eq 1 ]; }
 for table in "$tmp"/bench/*.json; do
   [ -f "$table" ] || continue
   echo "== stencil-bench, $(basename "$table" .json)"
-  python3 tools/bench-table.py "$table"
+  python3 tools/report-table.py bench "$table"
 done
 rm -rf "$tmp"

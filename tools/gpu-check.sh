@@ -57,7 +57,7 @@ if [ "$run_bench" = 1 ]; then
     --benchmark_out="$OUT/bench.json" --benchmark_out_format=json >"$OUT/bench.txt" 2>&1 || { tail -20 "$OUT/bench.txt"; status=1; }
   kill "$sampler" 2>/dev/null || true
   {
-    python3 tools/bench-table.py "$OUT/bench.json"
+    python3 tools/report-table.py bench "$OUT/bench.json"
     # Samples between kernels idle at low clocks: the clock range is that of
     # the samples taken at the power cap.
     awk -F', *' '{n++; if ($1 > w) w = $1}
@@ -71,6 +71,6 @@ if [ -n "$extra_args" ]; then
   # shellcheck disable=SC2086 # extra_args is a list of flags
   "$build"/bench/stencil-bench $extra_args --benchmark_min_time=0.2 \
     --benchmark_out="$OUT/extra.json" --benchmark_out_format=json >"$OUT/extra.txt" 2>&1 || { tail -20 "$OUT/extra.txt"; status=1; }
-  python3 tools/bench-table.py "$OUT/extra.json" >"$OUT/extra-table.txt"
+  python3 tools/report-table.py bench "$OUT/extra.json" >"$OUT/extra-table.txt"
 fi
 exit $status

@@ -83,7 +83,7 @@ status=0
 # miniapp-table prints its table and exits 1 when a report failed its
 # --check (2 when it cannot read one): either marks this script failed but
 # must not stop it before the archive.
-table() { python3 tools/miniapp-table.py "$@" || status=1; }
+table() { python3 tools/report-table.py miniapp "$@" || status=1; }
 run() { # run LAUNCHER RANKS NAME ARGS...
   local launcher=$1 ranks=$2 name=$3 libs=${LD_LIBRARY_PATH:-}; shift 3
   [[ $launcher == /tmp/gpumpi/* ]] && libs=/tmp/gpumpi/install/lib:$libs

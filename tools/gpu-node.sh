@@ -18,7 +18,7 @@
 # built too and its weak 512^3 runs (GPU-aware, ob1: each periodic grid,
 # and the open z split beside this tree's) are timed beside, with a
 # timeline. Reports and logs go to $OUT (default .out/node), the table last
-# (tools/node-table.py).
+# (tools/report-table.py node).
 # usage: tools/gpu-node.sh [--parts "checks weak strong choices timelines"] [--repeat N]
 #                          [--against REV]
 set -uo pipefail
@@ -192,5 +192,5 @@ if wants timelines && [ -n "$weak_grids" ]; then
 fi
 echo "runs: $(($(date +%s) - start)) s"
 tar czf "$OUT/reports.tgz" -C "$OUT" runs environment.txt
-python3 tools/node-table.py "$OUT/runs" | tee "$OUT/table.txt" || status=1
+python3 tools/report-table.py node "$OUT/runs" | tee "$OUT/table.txt" || status=1
 exit $status

@@ -131,6 +131,6 @@ for mode in $modes; do
   run 2 "timeline-$mode" --local 512,512,512 --procs 2,1,1 --periodic x,y,z --comm "$mode" --steps 400 \
     --timeline "$OUT/timeline-$mode.json" || status=1
 done
-python3 tools/peer-table.py "$OUT" || status=1
+python3 tools/report-table.py peer "$OUT" || status=1
 (cd "$OUT" && tar czf reports.tgz ./*.txt ./*.json && find . -maxdepth 1 -type f ! -name reports.tgz ! -name table.txt -delete)
 exit $status

@@ -130,5 +130,5 @@ done
 
 pack
 grep -E "slab_table_kernel|wave_table_kernel" "$log/resources.txt" | head -20 || true
-for f in "$log"/bench-*-r"$repeat".json; do echo "== $(basename "$f" .json)"; python3 tools/bench-table.py "$f" | grep -E "shell|copy" || true; done
-python3 tools/miniapp-table.py "$log"/run-*.json || true
+for f in "$log"/bench-*-r"$repeat".json; do echo "== $(basename "$f" .json)"; python3 tools/report-table.py bench "$f" | grep -E "shell|copy" || true; done
+python3 tools/report-table.py miniapp "$log"/run-*.json || true

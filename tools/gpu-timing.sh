@@ -19,7 +19,7 @@
 #                    tree) and runs its 200-step agreement runs beside this
 #                    tree's, as the baseline
 # Runs with fewer GPUs than a case needs are left out and named. Reports go
-# to $OUT (default .out/timing), tables last (tools/timing-table.py).
+# to $OUT (default .out/timing), tables last (tools/report-table.py timing).
 # usage: tools/gpu-timing.sh [--agreement N] [--auto-matrix | --matrix-only RE] [--calibration]
 #                            [--against REV]
 set -euo pipefail
@@ -164,4 +164,4 @@ archived=(reports)
 [ "$calibration" = 0 ] || archived+=(calibration)
 tar czf "$OUT/reports.tgz" -C "$OUT" "${archived[@]}"
 [ ! -f "$OUT/not-run.txt" ] || echo "not run (more GPUs than the node's $gpus): $(wc -l <"$OUT/not-run.txt") runs"
-python3 tools/timing-table.py "$OUT/reports"
+python3 tools/report-table.py timing "$OUT/reports"

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
-"""The table of tools/gpu-peer.sh: each multi-GPU case and halo path against
+"""The table of tools/gpu.sh peer: each multi-GPU case and halo path against
 one GPU's --comm none step of the same box, measured in the same call.
 
-usage: tools/peer-table.py RESULTS_FOLDER
+usage: report-table.py peer RESULTS_FOLDER
 
 Weak cases (the same box per GPU) give one GPU's step over the step of the
 case (efficiency, 100% is perfect); the strong case gives the speed-up,
@@ -12,11 +11,11 @@ The step is the slowest rank's mean (phases_ms.step.max). Also written to
 RESULTS_FOLDER/table.txt.
 """
 import glob
-import json
 import os
 import re
 import statistics
-import sys
+
+from tool_errors import ToolError, load_json
 
 CASES = {  # case: (one-GPU baseline, kind)
     "two-weak512": ("one-512", "weak"),
@@ -30,15 +29,15 @@ CASES = {  # case: (one-GPU baseline, kind)
 
 
 def step_ms(path):
-    with open(path) as f:
-        return json.load(f)["phases_ms"]["step"]["max"]
+    return load_json(path)["phases_ms"]["step"]["max"]
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
-    folder = sys.argv[1]
+def main(args):
+    if len(args) != 1 or args[0].startswith("-"):
+        raise ToolError("usage: report-table.py peer RESULTS_FOLDER")
+    folder = args[0]
+    if not os.path.isdir(folder):
+        raise ToolError(f"{folder}: no such folder")
     runs = {}
     for path in glob.glob(os.path.join(folder, "r*-*.json")):
         m = re.match(r"r(\d+)-(.+)\.json$", os.path.basename(path))
@@ -71,6 +70,3 @@ def main():
         f.write(text + "\n")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

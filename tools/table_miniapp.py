@@ -1,18 +1,17 @@
-#!/usr/bin/env python3
 """One row per stencil-miniapp JSON report: the per-phase times (average over
 ranks, ms per step), the halo depth, exchange hidden, Gcell/s, and time per
 step over the --comm none run with the same ranks, grid, radius, overlap,
 precision and graphs;
 with the report's --label first when any report has one.
 
-usage: miniapp-table.py REPORT.json... [--markdown]
+usage: report-table.py miniapp REPORT.json... [--markdown]
 exit:  0; 1 when a report failed its --check (the table still printed, its
        row marked FAILED); 2 on bad usage or a file that is not a report
 """
 import sys
 
 from text_table import print_table
-from tool_errors import ToolError, load_json, run
+from tool_errors import ToolError, load_json
 
 
 def report_problem(r):
@@ -31,11 +30,11 @@ def report_problem(r):
     return None
 
 
-def main():
-    files = [a for a in sys.argv[1:] if not a.startswith("--")]
+def main(args):
+    files = [a for a in args if not a.startswith("--")]
     if not files:
-        raise ToolError("usage: miniapp-table.py REPORT.json... [--markdown]")
-    md = "--markdown" in sys.argv
+        raise ToolError("usage: report-table.py miniapp REPORT.json... [--markdown]")
+    md = "--markdown" in args
     reports = [load_json(f) for f in files]
     for f, r in zip(files, reports):
         why = report_problem(r)
@@ -44,7 +43,7 @@ def main():
     failed = False
     for f, r in zip(files, reports):  # a run that failed its --check says so; its row is kept, marked
         if r.get("check", {}).get("bitwise_equal") is False:
-            print("miniapp-table: %s failed its --check (%d of %d cells differ): marked FAILED"
+            print("report-table.py miniapp: %s failed its --check (%d of %d cells differ): marked FAILED"
                   % (f, r["check"]["cells_differing"], r["check"]["cells"]), file=sys.stderr)
             r["label"] = (r.get("label", "") + " FAILED").strip()
             failed = True
@@ -79,6 +78,3 @@ def main():
     print_table(header, rows, md)
     return 1 if failed else 0  # a table with a wrong result in it is no success for a script
 
-
-if __name__ == "__main__":
-    run(main)

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
-"""The table of tools/gpu-node.sh: each timed run against one GPU's
+"""The table of tools/gpu.sh node: each timed run against one GPU's
 --comm none step of the same box, from the same round and the same build.
 
-usage: tools/node-table.py RUNS_FOLDER [--markdown]
+usage: report-table.py node RUNS_FOLDER [--markdown]
 
 Reports are named rN-CASE.json (round N). A run labelled weak is paired with
 the one-GPU run (labelled one, --comm none) whose grid is its box per rank,
@@ -19,10 +18,9 @@ import glob
 import os
 import re
 import statistics
-import sys
 
 from text_table import print_table
-from tool_errors import ToolError, load_json, run
+from tool_errors import ToolError, load_json
 
 
 def step_ms(report):
@@ -45,7 +43,7 @@ def report_problem(r):
     if not isinstance(r, dict) or r.get("program") != "stencil-miniapp":
         return "not a stencil-miniapp report"
     if r.get("label") not in ("weak", "strong", "one"):
-        return f"label {r.get('label')!r} is not weak, strong or one (tools/gpu-node.sh's labels)"
+        return f"label {r.get('label')!r} is not weak, strong or one (tools/gpu.sh node's labels)"
     try:
         step = step_ms(r)
     except (KeyError, TypeError):
@@ -97,10 +95,10 @@ def ratios(reports):
     return out
 
 
-def main():
-    args = [a for a in sys.argv[1:] if a != "--markdown"]
+def main(argv):
+    args = [a for a in argv if a != "--markdown"]
     if len(args) != 1 or args[0].startswith("-"):
-        raise ToolError("usage: node-table.py RUNS_FOLDER [--markdown]")
+        raise ToolError("usage: report-table.py node RUNS_FOLDER [--markdown]")
     rounds = load_rounds(args[0])
     per_round = {n: ratios(reports) for n, reports in sorted(rounds.items())}
     cases = sorted({c for table in per_round.values() for c in table})
@@ -122,8 +120,5 @@ def main():
                      " ".join(f"{t[1]:.4f}" if t[1] else "-" for t in seen), kind, " ".join(shown) or "-",
                      "-" if median is None else (f"{median:.0%}" if kind == "efficiency" else f"{median:.2f}x")])
     print_table(["case", "ranks", "procs", "comm", "overlap", "depth", "step ms", "one GPU ms", "shows",
-                 "per round", "median"], rows, markdown="--markdown" in sys.argv)
+                 "per round", "median"], rows, markdown="--markdown" in argv)
 
-
-if __name__ == "__main__":
-    run(main)

@@ -1,15 +1,12 @@
-#!/usr/bin/env python3
 """Short table of a stencil-bench JSON report, and the performance targets.
 
-usage: bench-table.py BENCH.json [--markdown]
+usage: report-table.py bench BENCH.json [--markdown]
 
 Benchmark names: copy/PRECISION/SIZE, KERNEL/R<r>/PRECISION/SIZE[/rows=N],
 series_STEP/m=N/PRECISION/SIZE.
 """
-import sys
-
 from text_table import print_table
-from tool_errors import load_json, run
+from tool_errors import ToolError, load_json
 
 # Targets of the precision and cells-per-thread work, by device: (kernel,
 # R, precision, fraction of copy). "fused_xyz" is the fused Laplacian.
@@ -32,11 +29,12 @@ def parse(name):
     return (parts[0], parts[1], parts[2], parts[3], rows)
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    data = load_json(sys.argv[1])
-    md = "--markdown" in sys.argv
+def main(args):
+    files = [a for a in args if a != "--markdown"]
+    if len(files) != 1:
+        raise ToolError("usage: report-table.py bench BENCH.json [--markdown]")
+    data = load_json(files[0])
+    md = "--markdown" in args
     ctx = data.get("context", {})
     rows = {}
     for b in data["benchmarks"]:
@@ -70,6 +68,3 @@ def main():
     for text, ok in checks:
         print(("PASS " if ok else "MISS ") + text)
 
-
-if __name__ == "__main__":
-    run(main)

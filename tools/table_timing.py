@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""The tables of tools/gpu-timing.sh, from the reports it leaves (named by
+"""The tables of tools/gpu.sh timing, from the reports it leaves (named by
 their labels):
 
   agreement  agree-CASE-STEPS-rROUND: per case and round, the step at 200
@@ -8,17 +7,15 @@ their labels):
   matrix     matrix-PROBLEM-nRANKS-COMM-VARIANT: per case, what auto chose
              and its step against the best forced variant (target: 3%)
 
-usage: timing-table.py REPORTS_DIR [--markdown]
+usage: report-table.py timing REPORTS_DIR [--markdown]
 The step is the report's slowest rank's mean step (phases_ms.step.max).
 """
 import glob
 import os
 import re
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from text_table import print_table  # noqa: E402
-from tool_errors import ToolError, load_json, run  # noqa: E402
+from text_table import print_table
+from tool_errors import ToolError, load_json
 
 AGREE = re.compile(r"^(agree|before)-(.+)-(\d+)-r(\d+)$")
 MATRIX = re.compile(r"^matrix-(.+)-n(\d+)-(gpu-aware|nccl)-(.+)$")
@@ -120,22 +117,16 @@ def matrix(reports, markdown):
     return True
 
 
-def main():
-    if {"-h", "--help"} & set(sys.argv[1:]):
-        print(__doc__.strip())
-        return 0
-    args = [a for a in sys.argv[1:] if a != "--markdown"]
+def main(argv):
+    args = [a for a in argv if a != "--markdown"]
     if len(args) != 1:
-        raise ToolError("usage: timing-table.py REPORTS_DIR [--markdown]")
+        raise ToolError("usage: report-table.py timing REPORTS_DIR [--markdown]")
     reports = load(args[0])
-    markdown = "--markdown" in sys.argv[1:]
+    markdown = "--markdown" in argv
     printed = agreement(reports, markdown)
     printed = matrix(reports, markdown) or printed
     if not printed:
         raise ToolError(f"{args[0]}: no report labelled agree-*, before-* or matrix-* "
-                        "(tools/gpu-timing.sh's): nothing to tabulate")
+                        "(tools/gpu.sh timing's): nothing to tabulate")
     return 0
 
-
-if __name__ == "__main__":
-    run(main)
