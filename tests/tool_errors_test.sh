@@ -14,6 +14,9 @@
 #    with a |, in Markdown) in its row, and exits 1, the table printed,
 #    when a report failed its --check;
 #  - report-table names an unknown kind, and each kind answers --help;
+#  - tools/gpu.sh answers --help, and for each part --help, an unknown
+#    option, an option without its value and --dry-run, and an unknown
+#    part, in one line and exit 2 before anything runs;
 #  - report-table node refuses a folder without reports, or with a bad one or a
 #    step of 0 ms, and pairs a run only with a baseline of its precision;
 #  - collect.py without matplotlib writes its tables and says in one line
@@ -185,6 +188,37 @@ columns=$(sed 's/\\|//g' "$work/out.txt" | awk -F'|' '{print NF}' | sort -u | wc
 expect 1 "report-table miniapp with a failed report" python3 "${table[@]}" "$work/reports/weak-n1.json" "$work/table/failed.json"
 { grep -q "failed.json failed its --check" "$work/err.txt" && [ "$(wc -l <"$work/out.txt")" -eq 3 ] &&
   grep -q "FAILED" "$work/out.txt"; } || { cat "$work/out.txt" "$work/err.txt"; fail "report-table miniapp: the failed report not shown"; }
+
+echo "== tools/gpu.sh: its parts, options and values checked before anything runs"
+gpu=$repo/tools/gpu.sh
+expect 0 "gpu.sh --help" "$gpu" --help
+said "gpu.sh --help" "usage: tools/gpu.sh PART [OPTIONS]" "$work/out.txt"
+expect 2 "gpu.sh without a part" "$gpu"
+expect 2 "gpu.sh with an unknown part" "$gpu" frobnicate
+said "gpu.sh with an unknown part" "unknown part 'frobnicate'" "$work/err.txt"
+# Each part: its page, an unknown option, an option without its value (the
+# part's first that takes one), and a dry run that prints its settings.
+for spec in "check --tests" "miniapp --sizes" "node --repeat" "peer --cases" "shell --against" "timing --against" \
+  "ucx --ranks" "experiment x --variant"; do
+  read -r -a words <<<"$spec"
+  part=${words[0]} valued=("${words[@]:0:${#words[@]}-1}") option=${words[-1]}
+  expect 0 "gpu.sh $part --help" "$gpu" "${valued[@]}" --help
+  said "gpu.sh $part --help" "usage: tools/gpu.sh $part" "$work/out.txt"
+  expect 2 "gpu.sh $part with an unknown option" "$gpu" "${valued[@]}" --frobnicate
+  said "gpu.sh $part with an unknown option" "gpu.sh $part: unknown option '--frobnicate'" "$work/err.txt"
+  expect 2 "gpu.sh $part $option without its value" "$gpu" "${valued[@]}" "$option"
+  said "gpu.sh $part $option without its value" "$option needs a value" "$work/err.txt"
+  expect 0 "gpu.sh --dry-run $part" "$gpu" --dry-run "${valued[@]}"
+  said "gpu.sh --dry-run $part" "tools/gpu.sh $part would run with:" "$work/out.txt"
+done
+expect 2 "gpu.sh node --repeat 0" "$gpu" node --repeat 0
+expect 2 "gpu.sh node with an unknown --parts entry" "$gpu" node --parts "weak bogus"
+expect 2 "gpu.sh experiment without a NAME" "$gpu" experiment --sizes 64
+expect 2 "gpu.sh timing --agreement x" "$gpu" timing --agreement x
+expect 0 "gpu.sh --dry-run experiment keeps the mini-app's arguments" "$gpu" --dry-run experiment e1 \
+  --variant plain="--graphs off" -- --radius 2
+said "gpu.sh --dry-run experiment" 'extra=([0]="--graphs off")' "$work/out.txt"
+said "gpu.sh --dry-run experiment" 'common=([0]="--radius" [1]="2")' "$work/out.txt"
 
 echo "== what runs and tools write inside the repository is ignored by git"
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then

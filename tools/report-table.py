@@ -12,6 +12,8 @@
                                          over one GPU's step (also table.txt)
   timing   REPORTS_DIR [--markdown]      tools/gpu.sh timing: 200 against 2,000
                                          steps, auto against the best forced
+  ucx      HALO_ROWS.txt                 tools/gpu.sh ucx: us per halo exchange
+                                         per library, setting, path and size
 
 usage: report-table.py KIND ARGS...
        report-table.py KIND --help       that kind's page
@@ -28,10 +30,11 @@ import table_miniapp  # noqa: E402
 import table_node  # noqa: E402
 import table_peer  # noqa: E402
 import table_timing  # noqa: E402
+import table_ucx  # noqa: E402
 from tool_errors import ToolError, run  # noqa: E402
 
 KINDS = {"bench": table_bench, "miniapp": table_miniapp, "node": table_node, "peer": table_peer,
-         "timing": table_timing}
+         "timing": table_timing, "ucx": table_ucx}
 
 
 def main():
