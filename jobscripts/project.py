@@ -11,7 +11,7 @@ usage:
   common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best] [--comm mpi|peer]
           [--markdown FILE] [--plot FILE.png]
 
-CALIBRATION is a folder with (tools/gpu-miniapp.sh --sweep ... --scaling):
+CALIBRATION is a folder with (tools/gpu.sh miniapp --sweep ... --scaling):
   sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
                        kernel time against cells, and the fixed cost per step
   halo-bench-*.txt     stencil-halo-bench on two GPUs of one node: latency

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepares .deps/ (git-ignored) for a GPU node that cannot reach a package
 # archive: run it on a machine that can (Debian or Ubuntu), then copy the
-# repository, .deps/ included, to the GPU node. tools/gpu-check.sh and
-# tools/gpu-miniapp.sh find everything there.
+# repository, .deps/ included, to the GPU node. tools/gpu.sh check and
+# tools/gpu.sh miniapp find everything there.
 #   .deps/root/      GoogleTest, Google Benchmark, nlohmann-json, zlib and stb,
 #                    unpacked from the distribution's packages (no install
 #                    needed; zlib links statically from there)
@@ -12,7 +12,7 @@
 #                    --with-cuda); without it the GPU runs use staged MPI
 #   .deps/ompi-ucx-cuda-install.tar.xz
 #                    a second one whose pml is UCX (Open MPI 5 with a UCX
-#                    built with CUDA), if you name it: tools/gpu-ucx.sh
+#                    built with CUDA), if you name it: tools/gpu.sh ucx
 #                    compares the two
 #
 # usage: tools/prepare-offline-deps.sh [OB1_OPENMPI_ARCHIVE.tar.xz [UCX_OPENMPI_ARCHIVE.tar.xz]]
