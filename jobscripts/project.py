@@ -9,7 +9,7 @@ usage:
   project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
   project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
   common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best] [--comm mpi|peer]
-          [--markdown FILE] [--plot FILE.png]
+          [--markdown FILE] [--csv FILE] [--plot FILE.png]
 
 CALIBRATION is a folder with (tools/gpu.sh miniapp --sweep ... --scaling):
   sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
@@ -72,6 +72,8 @@ from calibration import (Calibration, calibration_caveats, devices_of, folder_of
 from checked import checked
 from plot_style import count_axis, legend_below, series_style
 from projection_model import FLOAT, node_series, project_run, strong, thinnest_box, weak
+from projection_tables import (projection_records, projection_table, validation_records, validation_table,
+                               write_csv)
 from tool_errors import OneLineParser, ToolError, load_json, run
 
 
@@ -83,23 +85,6 @@ def load_machine(path):
         if count in machine:
             machine[count] = int(machine[count])
     return machine
-
-
-def table(rows, study, best=False):
-    deep = best or any(r["depth"] != 1 for r in rows)
-    auto = any("chosen" in r for r in rows)
-    head = ("| nodes | GPUs | procs | local box | " + ("halo depth | " if deep else "") +
-            ("overlap | " if auto else "") + "largest face MiB | interior ms | exchange ms | hidden | "
-            "step ms | " + ("weak eff." if study == "weak" else "strong eff.") + " |")
-    out = [head, "|" + "---|" * (10 + deep + auto)]
-    for r in rows:
-        out.append(f"| {r['nodes']} | {r['ranks']} | {'x'.join(map(str, r['procs']))} | "
-                   f"{'x'.join(map(str, r['local']))} | " + (f"{r['depth']} | " if deep else "") +
-                   (f"{r['chosen']} | " if auto else "") +
-                   f"{r['face_mib']:.2f} | {r['interior_ms']:.3f} | "
-                   f"{r['exchange_ms']:.3f} | {'yes' if r['hidden'] else 'no'} | {r['step_ms']:.3f} | "
-                   f"{100 * r['efficiency']:.1f}% |")
-    return "\n".join(out)
 
 
 def validate(cal, machine, folder, tolerance):
@@ -131,16 +116,12 @@ def validate(cal, machine, folder, tolerance):
         rows.append((os.path.relpath(r["_path"], folder), r["ranks"], "x".join(map(str, r["procs"])),
                      "x".join(map(str, r["grid"])), "on" if r["overlap"] else "off",
                      r.get("halo_depth", 1), measured, projected, error, role))
-    out = ["| report | GPUs | procs | grid | overlap | halo depth | measured ms (slowest rank) | "
-           "projected ms | error | role |",
-           "|" + "---|" * 10]
-    for name, ranks, procs, grid, ov, k, m, p, e, role in sorted(rows, key=lambda x: (x[9], x[0])):
-        out.append(f"| {name} | {ranks} | {procs} | {grid} | {ov} | {k} | {m:.4f} | {p:.4f} | {100 * e:+.1f}% | "
-                   f"{role} |")
+    rows.sort(key=lambda x: (x[9], x[0]))
+    out = validation_table(rows)
     if other:
         out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs of several ranks "
                    f"with --comm {', '.join(sorted(other))}.")
-    return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"]), sorted(past)
+    return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"]), sorted(past), rows
 
 
 def require_matplotlib():
@@ -291,6 +272,7 @@ def common_options(ap, defaults=True):
     ap.add_argument("--comm", choices=("mpi", "peer"), default=default("mpi"),
                     help="peer: the slab-based peer path of 2026-11-26 (superseded; see the docstring)")
     ap.add_argument("--markdown", default=default(None))
+    ap.add_argument("--csv", default=default(None), help="FILE: the table's rows, every machine's")
     ap.add_argument("--plot", type=plot_path, default=default(None), help="FILE.png, .svg or .pdf")
 
 
@@ -319,9 +301,9 @@ def parser():
 
 
 def validation_text(cal, machine, a):
-    """The validation's section for one machine, and whether it passed."""
+    """The validation's section for one machine, whether it passed, and its CSV records."""
     scale = machine.get("kernel_time_scale", 1.0) if a.machine_scale else 1.0
-    md, worst, count, past = validate(cal, dict(machine, kernel_time_scale=scale), folder_of(a.reports),
+    md, worst, count, past, rows = validate(cal, dict(machine, kernel_time_scale=scale), folder_of(a.reports),
                                       a.tolerance)
     if count == 0:
         raise ToolError(f"validate {a.reports}: no run to validate against (none there, or only the "
@@ -333,11 +315,12 @@ def validation_text(cal, machine, a):
     return [f"## {machine['name']}: projection against measurement{' (' + notes[2:] + ')' if notes else ''}", "",
             f"Kernel time scale {scale:g}: {whose} Measured: the slowest rank's step.", "", md, "",
             f"{count} validation runs, worst error {100 * worst:.1f}% (tolerance {100 * a.tolerance:.0f}%)",
-            ""], worst <= a.tolerance
+            ""], worst <= a.tolerance, validation_records(machine["name"], rows)
 
 
 def projection_text(cal, machine, a, by_label):
-    """The projection's section for one machine; its rows go into by_label for the plot."""
+    """The projection's section for one machine and its CSV records; its rows go into by_label for
+    the plot."""
     name, peer = machine["name"], a.comm == "peer"
     nodes = node_counts(a.nodes, machine) if a.nodes else node_series(machine["nodes"])
     overlap = a.overlap if a.overlap == "auto" else a.overlap == "on"
@@ -363,7 +346,8 @@ def projection_text(cal, machine, a, by_label):
     depth += ", the slab-based --comm peer of 2026-11-26 on each node" if peer else ""
     notes = "".join("; " + n for n in stopped + caveats(cal, a, machine, rows))
     return [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
-            f"(PROJECTION{notes})", "", table(rows, a.study, a.halo_depth == "best"), ""]
+            f"(PROJECTION{notes})", "", projection_table(rows, a.study, a.halo_depth == "best"), ""], \
+        projection_records(name, rows, a.overlap)
 
 
 def main(argv):
@@ -376,18 +360,21 @@ def main(argv):
     machines = [load_machine(path) for path in a.machine]
     cal = Calibration.from_folder(folder_of(a.calibration))
     text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
-    passed, by_label = True, {}
+    passed, by_label, records = True, {}, []
     for machine in machines:
         if a.study == "validate":
-            section, ok = validation_text(cal, machine, a)
+            section, ok, found = validation_text(cal, machine, a)
             passed = passed and ok
         else:
-            section = projection_text(cal, machine, a, by_label)
+            section, found = projection_text(cal, machine, a, by_label)
         text += section
+        records += found
     print("\n".join(text))
     if a.markdown:
         with open(a.markdown, "w") as f:
             f.write("\n".join(text) + "\n")
+    if a.csv:
+        write_csv(a.csv, records, a.study == "validate")
     if a.plot and by_label:
         plot(by_label, a.study, a.plot, plot_subtitle(a, machines))
     return 0 if passed else 1
