@@ -41,8 +41,8 @@ The model, per rank, per step (the job takes its slowest rank):
     same curve, x slabs times the measured thin-slab factor
   --comm peer (overlap on, depth 1, with shell/): the slab-based peer path
     of 2026-11-26, which the one-kernel step replaced on 2026-11-27 (not
-    modelled yet; docs/scaling/PROJECTION.md, "What the one-kernel step
-    changes"): the faces to ranks of the same node carry no pack, message
+    modelled yet; docs/scaling/PROJECTION.md, "What it does not
+    model"): the faces to ranks of the same node carry no pack, message
     or host; the shell is the measured one, and each x face adds its copy
     across the link (face bytes / link bandwidth) and its unpack on the
     other side; faces to other nodes go by MPI as below
