@@ -17,6 +17,7 @@ status=0
 out=$("${check[@]}" "$fixture") || status=$?
 echo "$out"
 [ "$status" -eq 1 ] || fail "exit $status, not 1"
+# shellcheck disable=SC2016 # backticks are the docs' text, not expansions
 expected='tests/data/stale_anchors.md:7: no `repack` in halo/halo_exchange.cpp (anchor `halo/halo_exchange.cpp: HaloExchange::repack`)
 tests/data/stale_anchors.md:8: no file halo/old_exchange.cpp (anchor `halo/old_exchange.cpp: HaloExchange::pack`)
 tests/data/stale_anchors.md:9: line number in `halo/halo_exchange.cpp:231`: anchor by symbol (`halo/halo_exchange.cpp: SYMBOL`)
