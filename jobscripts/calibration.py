@@ -77,6 +77,8 @@ class Calibration:
         self.pack_ms_per_byte = pack_ms_per_byte
         self.unpack_ms_per_byte = unpack_ms_per_byte
         self.x_slab_factor = x_slab_factor
+        # The host's cost per MPI exchange beyond latency and bytes (host/), by overlap.
+        self.host_ms = {False: 0.0, True: 0.0}
         self.mode = mode  # the --comm mode whose exchange was measured
         self.inputs = set()  # real paths of the reports the calibration read
 
@@ -112,7 +114,11 @@ class Calibration:
         strided = load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json"))
         cal._strided_from(strided)
         shell = cal._shell_from(load_reports(os.path.join(folder, "shell", "*.json")), sweep)
-        cal.inputs = {os.path.realpath(r["_path"]) for r in sweep + strided + shell}
+        bench = os.path.join(folder, "shell-bench.json")
+        if os.path.isfile(bench):
+            cal._shell_from_bench(bench)
+        host = cal._host_from(load_reports(os.path.join(folder, "host", "*.json")))
+        cal.inputs = {os.path.realpath(r["_path"]) for r in sweep + strided + shell + host}
         return cal
 
     def _shell_from(self, reports, sweep):
@@ -128,6 +134,58 @@ class Calibration:
         # Reports from before the fused pack have no "fused_pack": they paid a pack.
         self.shell_fused_pack = bool(used) and all(r.get("fused_pack", False) for r in used)
         return used
+
+    def _host_from(self, reports):
+        """The host's cost of an exchange by MPI messages, beyond what the
+        model already counts (latency, bytes, packs, kernels), once with
+        overlap off and once on: from two GPUs split along x with open
+        edges at depth 1, each the median of what such a run's step takes
+        beyond the model's step with no host cost. It is the launches and
+        the host's waits on the pack and the unpack: about 20 us a step on
+        an H100 node, more than a 64^3 kernel."""
+        import projection_model  # imports only checked: no cycle
+        node = {"name": "calibration node", "gpus_per_node": 2, "link_GBps": "measured"}
+        used = []
+        for overlap in (False, True):
+            runs = [r for r in reports if r["ranks"] == 2 and list(r["procs"]) == [2, 1, 1]
+                    and bool(r["overlap"]) == overlap and r["halo_depth"] == 1
+                    and r.get("periodic") in (None, "", "none")]
+            residuals = []
+            for r in runs:
+                grid = [2 * r["local_rank0"][0]] + list(r["local_rank0"][1:])
+                modelled = projection_model.project_run(self, node, grid, (2, 1, 1), r["radius"], overlap)
+                residuals.append(phase(r, "step") - modelled["step_ms"])
+            if residuals:
+                self.host_ms[overlap] = max(0.0, sorted(residuals)[len(residuals) // 2])
+            used += runs
+        return used
+
+    def _shell_from_bench(self, path):
+        """The shell's cost from stencil-bench's shell variants on one GPU:
+        the interior and the six slabs as the step launches them, over the
+        whole box in one wave launch, per cube. Since a one-GPU periodic run
+        is one kernel a step (its faces are its own, stored by the update),
+        its step no longer holds the slabs that faces sent as messages
+        need; the bench times them alone. Its slabs store no faces, so the
+        pack stays a separate cost in the model."""
+        times = {}
+        for b in (load_json(path).get("benchmarks") or []):
+            parts = str(b.get("name", "")).split("/")
+            if len(parts) >= 4 and b.get("run_type", "iteration") == "iteration" and \
+                    b.get("time_unit") in ("ms", "us"):
+                ms = float(b["real_time"]) * (1e-3 if b["time_unit"] == "us" else 1.0)
+                times[(parts[0], parts[3])] = ms
+        points = []
+        for (kernel, size), ms in times.items():
+            if kernel != "wave" or ("shell_inner", size) not in times or ("shell_slabs", size) not in times:
+                continue
+            extra = times[("shell_inner", size)] + times[("shell_slabs", size)] - ms
+            points.append((math.prod(int(n) for n in size.split("x")), max(0.0, extra)))
+        if len(points) < 2:
+            raise ToolError(f"{path}: needs wave, shell_inner and shell_slabs at two or more sizes")
+        self.shell_points = sorted(points)
+        self.shell_fused_pack = False
+        self.shell_source = "the shell bench"
 
     def _strided_from(self, reports):
         """Pack, unpack and thin x slabs, from two ranks split along x."""
@@ -159,13 +217,14 @@ class Calibration:
 
     def describe(self):
         shell = "; thin x slabs {:.1f}x slower".format(self.x_slab_factor) if not self.shell_points else \
-            "; the shell from {} periodic one-GPU runs ({:.3f} ms over the step alone at {:.0f}^3, {} pack)".format(
-                len(self.shell_points), self.shell_points[-1][1], self.shell_points[-1][0] ** (1 / 3),
+            "; the shell from {} {} ({:.3f} ms over the step alone at {:.0f}^3, {} pack)".format(
+                len(self.shell_points), getattr(self, "shell_source", "periodic one-GPU runs"), self.shell_points[-1][1], self.shell_points[-1][0] ** (1 / 3),
                 "fused" if self.shell_fused_pack else "separate")
         return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange latency {self.latency_ms * 1e3:.1f} us, "
                 f"link {self.link_bytes_per_ms * 1e3 / 1e9:.0f} GB/s per direction; pack "
                 f"{self.pack_ms_per_byte * 1e6:.3f} and unpack {self.unpack_ms_per_byte * 1e6:.3f} ns/byte "
-                f"(strided faces){shell}")
+                f"(strided faces); host {self.host_ms[False] * 1e3:.1f} us (overlap off), "
+                f"{self.host_ms[True] * 1e3:.1f} us (on) per exchange{shell}")
 
 
 def devices_of(reports):
@@ -248,6 +307,18 @@ def calibration_caveats(cal):
         notes.append(f"the calibration's {' and '.join(negative)} came out negative: its runs were too "
                      "short to resolve them")
     return notes
+
+
+def machine_for(cal, machine):
+    """The machine file with the kernel time scale of the calibration's GPU:
+    where `kernel_time_scales` names it ({"H100": 2.1, "H200": 3.0}, each
+    key part of a report's device name), that entry becomes
+    kernel_time_scale and kernel_time_scale_from; else the file's own."""
+    devices = getattr(cal, "devices", [])
+    for gpu, scale in sorted((machine.get("kernel_time_scales") or {}).items()):
+        if devices and all(gpu in d for d in devices):
+            return dict(machine, kernel_time_scale=scale, kernel_time_scale_from=gpu)
+    return machine
 
 
 def scale_caveats(cal, machine):

@@ -3,11 +3,14 @@
 # you plan for: one rank at each --local N,N,N with --comm none (kernel time
 # against cells), stencil-halo-bench on two ranks (latency and bandwidth of
 # an exchange inside the node), two ranks split along x (strided faces, thin
-# x slabs), and the weak and strong series to compare the projection with.
+# x slabs; at SWEEP's two smallest boxes per rank, the host's cost per
+# exchange), the shell bench on a GPU node where stencil-bench is built (the
+# slabs' cost), and the weak
+# and strong series to compare the projection with.
 #
 # usage: jobscripts/local/calibrate.sh
 # env:   RESULTS (default results/calibration-DATE), APP and HALO_BENCH (the
-#        HOST build in build/ by default), MPIRUN ("mpirun"), SWEEP ("64 96
+#        HOST build in build/ by default), STENCIL_BENCH (beside them), MPIRUN ("mpirun"), SWEEP ("64 96
 #        128 192 256 384 512"), RADIUS (4), STEPS (100), COMM (gpu-aware),
 #        RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
 # then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
@@ -17,6 +20,7 @@ source "$(dirname "$0")/settings_only.sh"
 cd "$(dirname "$0")/../.."
 : "${RESULTS:=results/calibration-$(date +%Y%m%d-%H%M%S)}" "${APP:=build/miniapp/stencil-miniapp}"
 : "${HALO_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-halo-bench}" "${MPIRUN:=mpirun}"
+: "${STENCIL_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-bench}"
 : "${SWEEP:=64 96 128 192 256 384 512}" "${RADIUS:=4}" "${STEPS:=100}" "${COMM:=gpu-aware}"
 export RESULTS APP MPIRUN RADIUS STEPS COMM RANKS_LIST=${RANKS_LIST:-1 2}
 stencil_counts SWEEP "$SWEEP"
@@ -44,6 +48,19 @@ done
 sizes=$(echo "$SWEEP" | tr ' ' ',')
 # shellcheck disable=SC2086
 $MPIRUN -np 2 "$HALO_BENCH" --sizes "$sizes" --radius "$RADIUS" --modes "$COMM" >"$RESULTS/halo-bench-calibration.txt"
+mkdir -p "$RESULTS/host"
+for n in $(tr ' ' '\n' <<<"$SWEEP" | sort -n | head -2); do
+  for overlap in off on; do
+    # shellcheck disable=SC2086
+    $MPIRUN -np 2 "$APP" --local "$n,$n,$n" --procs 2,1,1 --radius "$RADIUS" --steps "$STEPS" --warmup 10 \
+      --comm "$COMM" --overlap "$overlap" --halo-depth 1 --pack separate --label host --quiet \
+      --report "$RESULTS/host/host-along-x-$n-$overlap.json" >/dev/null
+  done
+done
+if [ -x "$STENCIL_BENCH" ] && { command -v nvidia-smi >/dev/null || [ -e /dev/kfd ]; }; then
+  "$STENCIL_BENCH" --sizes="$sizes" --radii="$RADIUS" --precision=fp32 --variants=wave,shell \
+    --benchmark_filter='^(wave|shell_inner|shell_slabs)/' --benchmark_out="$RESULTS/shell-bench.json" >/dev/null
+fi
 for overlap in on off; do
   OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off jobscripts/local/scaling.sh >/dev/null
   OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off \

@@ -13,8 +13,9 @@
 #   --matrix-only RE the matrix's cases whose name (matrix-PROBLEM-nGPUS-COMM,
 #                    e.g. matrix-w128-n4-nccl) matches the regex RE
 #   --calibration    the projection's inputs (jobscripts/project.py): one
-#                    GPU's --comm none sweep and periodic shell at 128-512^3,
-#                    two GPUs split along x, stencil-halo-bench on two GPUs
+#                    GPU's --comm none sweep at 64-512^3 and the shell bench,
+#                    two GPUs split along x (64^3, 128^3 and 512^3),
+#                    stencil-halo-bench on two GPUs
 #   --against REV    also builds REV (a revision, or a folder holding its
 #                    tree) and runs its 200-step agreement runs beside this
 #                    tree's, as the baseline
@@ -77,7 +78,7 @@ timing_main() {
 # timing_builds: this tree, and REV's (--against) beside it.
 timing_builds() {
   local before job
-  build_tree --mpi "$mpi" . build-timing "$OUT/build-timing" "stencil-miniapp stencil-halo-bench" -G Ninja &
+  build_tree --mpi "$mpi" . build-timing "$OUT/build-timing" "stencil-miniapp stencil-halo-bench stencil-bench" -G Ninja &
   if [ -n "$against" ]; then
     before=$against
     if [ ! -d "$against" ]; then # a revision: its tree, from git
@@ -152,12 +153,19 @@ timing_matrix() {
 
 timing_calibration() {
   local cal=$OUT/calibration n overlap
-  mkdir -p "$cal/sweep" "$cal/shell" "$cal/scaling"
-  for n in 128 192 256 384 512; do
-    trun now 1 "sweep-$n" --local "$n,$n,$n" --steps 400 --comm none
-    trun now 1 "shell-$n" --local "$n,$n,$n" --steps 400 --periodic x,y,z --comm gpu-aware --overlap on
+  mkdir -p "$cal/sweep" "$cal/host" "$cal/scaling"
+  for n in 64 96 128 192 256 384 512; do
+    trun now 1 "sweep-$n" --local "$n,$n,$n" --steps $((2000000000 / (n * n * n) + 400)) --comm none
     cp "$OUT/reports/sweep-$n.json" "$cal/sweep/" || true
-    cp "$OUT/reports/shell-$n.json" "$cal/shell/" || true
+  done
+  # The host's cost per exchange: two GPUs along x at small boxes, where it
+  # shows beside the kernel (jobscripts/calibration.py, _host_from).
+  for n in 64 128; do
+    for overlap in off on; do
+      trun now 2 "host-along-x-$n-$overlap" --local "$n,$n,$n" --procs 2,1,1 --steps 20000 \
+        --comm gpu-aware --overlap "$overlap" --halo-depth 1 --pack separate
+      cp "$OUT/reports/host-along-x-$n-$overlap.json" "$cal/host/" || true
+    done
   done
   for overlap in on off; do
     trun now 2 "weak-along-x-gpu-aware-overlap-$overlap-n2" --local 512,512,512 --procs 2,1,1 --steps 400 \
@@ -169,5 +177,10 @@ timing_calibration() {
   timeout 300 "$mpi/install/bin/mpirun" --mca pml ob1 -x LD_LIBRARY_PATH -np 2 \
     build-timing/bench/stencil-halo-bench --sizes 64,128,256,512 --radius 4 --modes gpu-aware --depths 1 \
     >"$cal/halo-bench-gpu-aware.txt" 2>&1 || echo "FAILED: stencil-halo-bench"
+  # The shell: the slabs and the interior they leave, over the whole box,
+  # on one GPU (a lone periodic rank runs one kernel a step, no slabs).
+  timeout 300 build-timing/bench/stencil-bench --sizes=64,96,128,192,256,384,512 --radii=4 --precision=fp32 \
+    --variants=wave,shell --benchmark_filter='^(wave|shell_inner|shell_slabs)/' --benchmark_min_time=0.5 \
+    --benchmark_out="$cal/shell-bench.json" >"$cal/shell-bench.txt" 2>&1 || echo "FAILED: stencil-bench shell"
   echo "calibration: $(($(date +%s) - start)) s"
 }
