@@ -91,7 +91,7 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
                 c = (cx, cy, cz)
                 local = [piece(grid[a], procs[a], c[a]) for a in range(3)]
                 rank = (cx * py + cy) * pz + cz
-                # (axis or -1 for an edge or corner, bytes, off-node, to itself, bytes packed)
+                # (axis or -1 for an edge or corner, bytes, off-node, to itself, bytes packed, its rank)
                 faces = []
                 for d in directions(depth):
                     n = [c[a] + d[a] for a in range(3)]
@@ -111,7 +111,7 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
                         if axis != 2 or (level == 1 and depth >= 3):
                             packed += n_cells
                     faces.append((axis, cells * FLOAT, other // gpn != rank // gpn, other == rank,
-                                  packed * FLOAT))
+                                  packed * FLOAT, other))
                 node = rank // gpn
                 node_offnode[node] = node_offnode.get(node, 0) + sum(f[1] for f in faces if f[2])
                 ranks.append((rank, local, faces))
@@ -145,16 +145,23 @@ def project_run(cal, machine, grid, procs, radius, overlap, periodic=(False, Fal
         fused = overlap and depth == 1 and cal.shell_points and cal.shell_fused_pack
         t_pack = 0.0 if fused else strided_ms(cal.pack_ms_per_byte, sent)
         t_unpack = strided_ms(cal.unpack_ms_per_byte, sent)
-        t_ex = 0.0
-        for axis, size, off, _, _ in sent:
+        # Messages to ranks of the node: the host posts them one peer rank
+        # after another (one block a peer: halo_exchange.hpp), each paying
+        # the measured latency, while the bytes move over each peer's own
+        # link at once.
+        to_peer = {}
+        for _, size, off, _, _, other in sent:
             if not off:
-                t_ex = max(t_ex, cal.latency_ms + size / link_bytes_per_ms)
+                to_peer[other] = to_peer.get(other, 0) + size
+        t_ex = len(to_peer) * cal.latency_ms + max(to_peer.values(), default=0) / link_bytes_per_ms
         if any(f[2] for f in faces):
             if nic_bytes_per_ms <= 0:
                 raise ToolError(f"{machine['name']} has no NICs (nics_per_node, nic_GBps), "
                                  f"but {len(ranks)} ranks need {len(ranks) // gpn} nodes")
             t_ex = max(t_ex, cal.latency_ms + net_latency_ms +
                        node_offnode[rank // gpn] / nic_bytes_per_ms)
+        if sent:  # the host's own cost of an exchange by messages (calibration's host/)
+            t_ex += cal.host_ms[bool(overlap)] * share
         fixed = cal.fixed_ms * share
         # From k = 3 the interior waits for the pack (it reads p(t_n-1)
         # cells the interior overwrites).

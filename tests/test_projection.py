@@ -68,19 +68,32 @@ class Model(unittest.TestCase):
         cal = linear_calibration()
         cal.shell_points = [(1e3, 1e-4), (1e9, 1e2)]
         # Two ranks along periodic z: each sends both z faces (160000 B
-        # each) to the other, hidden behind its 92^3-cell interior (all six
-        # sides shrink), so it pays the whole six-sided shell and no more.
+        # each) to the other, one peer rank: one latency and both faces'
+        # bytes over its link (0.005 + 0.32 ms), hidden behind its
+        # 92^3-cell interior (all six sides shrink), so it pays the whole
+        # six-sided shell and no more.
         r = model.project_run(cal, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
-        self.assertAlmostEqual(r["exchange_ms"], 0.165, places=9)
+        self.assertAlmostEqual(r["exchange_ms"], 0.325, places=9)
         self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1, places=9)
         rows = model.weak(cal, NODE_OF_TWO, [100, 100, 100], 4, True, [1], (True,) * 3)
         self.assertAlmostEqual(rows[0]["efficiency"], 1.0, places=9)
-        # A slow link shows: 0.005 + 160000 / 1e4 = 16.005 ms, past the
+        # A slow link shows: 0.005 + 320000 / 1e4 = 32.005 ms, past the
         # 92^3-cell interior (0.778688 ms).
         slow = linear_calibration(1e4)
         slow.shell_points = cal.shell_points
         r = model.project_run(slow, NODE_OF_TWO, [100, 100, 200], (1, 1, 2), 4, True, (True,) * 3)
-        self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1 + 16.005 - 0.778688, places=6)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 1.0 + 0.1 + 32.005 - 0.778688, places=6)
+
+    def test_each_peer_rank_pays_its_latency(self):
+        # Four ranks of one node, 2x2x1, open edges, overlap off: rank 0
+        # sends its +x face (4 x 100 x 100 cells, 160000 B) to one rank and
+        # its +y face to another. The host posts to one peer after the
+        # other: two latencies, and the larger face's bytes (0.16 ms), as
+        # the links carry them at once. The kernel takes the 100^3 box.
+        node = dict(NODE_OF_TWO, gpus_per_node=4)
+        r = model.project_run(linear_calibration(), node, [200, 200, 100], (2, 2, 1), 4, False)
+        self.assertAlmostEqual(r["exchange_ms"], 2 * 0.005 + 0.16, places=9)
+        self.assertAlmostEqual(r["step_ms"], 0.01 + 2 * 0.005 + 0.16 + 1.0, places=9)
 
     def test_deep_halos_trade_latency_for_bytes_and_a_ring(self):
         # Two ranks along z, overlap off, depth 2: the exchange step updates
