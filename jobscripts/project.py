@@ -68,7 +68,7 @@ import os
 import sys
 
 from calibration import (Calibration, calibration_caveats, devices_of, folder_of, load_reports,
-                         scale_caveats)
+                         machine_for, scale_caveats)
 from checked import checked
 from plot_style import count_axis, legend_below, series_style
 from projection_model import FLOAT, node_series, project_run, strong, thinnest_box, weak
@@ -359,6 +359,7 @@ def main(argv):
     # Every machine file is checked before the calibration is read or any arithmetic done.
     machines = [load_machine(path) for path in a.machine]
     cal = Calibration.from_folder(folder_of(a.calibration))
+    machines = [machine_for(cal, m) for m in machines]
     text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
     passed, by_label, records = True, {}, []
     for machine in machines:
