@@ -3,7 +3,7 @@
 reports kept in docs/data/. This test makes each again with the commands
 below and compares it with the file; it also checks that each table of
 docs/scaling/PROJECTION.md marked as taken from a CSV file shows that file's
-rows. Run by ctest (projection_data); about 15 s of CPU per file.
+rows. Run by ctest (projection_data); about 10 s of CPU per file.
 
 usage: projection_data_test.py [--write]
   --write: write the CSV files instead of comparing (after a change to the
@@ -22,22 +22,26 @@ TOP = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = "docs/scaling/projections"
 DATA = "docs/data"
 FRONTIER_LUMI = ["--machine", "jobscripts/machines/frontier.json", "--machine", "jobscripts/machines/lumi.json"]
-NODE = f"{DATA}/node-h200x4-2026-11-26/raw.tar.xz"        # the current calibration
+H100 = f"{DATA}/nccl-speeds-2026-11-28/calibration-h100x4.tar.xz"  # the current calibration
+H100_RUNS = f"{DATA}/nccl-speeds-2026-11-28/validation-h100x4.tar.xz"
+NODE = f"{DATA}/node-h200x4-2026-11-26/raw.tar.xz"        # the 4 x H200 calibration before it
 ALIGNED = f"{DATA}/aligned-timing-h200x4-2026-11-26/raw.tar.xz"
 PERIODIC = f"{DATA}/projection-periodic-h200x2-2026-11-24/raw.tar.xz"
 FIRST = f"{DATA}/projection-h200x2-2026-11-22/raw.tar.xz"
 H200X4 = ["--machine", "jobscripts/machines/h200x4-measured.json"]
+H100X4 = ["--machine", "jobscripts/machines/h100x4-measured.json"]
 H200X2 = ["--machine", "jobscripts/machines/h200x2-measured.json"]
 
 # name: (project.py's arguments, {placeholder: (archive, member)} extracted first)
 FILES = {
     "frontier-lumi-weak-512-periodic.csv":
-        ([NODE, *FRONTIER_LUMI, "--periodic", "x,y,z", "--overlap", "on", "weak", "--local", "512,512,512"], {}),
+        ([H100, *FRONTIER_LUMI, "--periodic", "x,y,z", "--overlap", "on", "weak", "--local", "512,512,512"], {}),
     "frontier-lumi-strong-1024x1024x512.csv":
-        ([NODE, *FRONTIER_LUMI, "--overlap", "on", "strong", "--grid", "1024,1024,512"], {}),
+        ([H100, *FRONTIER_LUMI, "--overlap", "on", "strong", "--grid", "1024,1024,512"], {}),
     "frontier-lumi-strong-1024x1024x512-best-depth.csv":
-        ([NODE, *FRONTIER_LUMI, "--overlap", "on", "--halo-depth", "best", "strong", "--grid", "1024,1024,512"],
+        ([H100, *FRONTIER_LUMI, "--overlap", "on", "--halo-depth", "best", "strong", "--grid", "1024,1024,512"],
          {}),
+    "validation-h100x4-2026-11-28.csv": ([H100, *H100X4, "validate", H100_RUNS], {}),
     "validation-node-h200x4-2026-11-26.csv": ([NODE, *H200X4, "validate", NODE], {}),
     "validation-aligned-h200x4-2026-11-26.csv": ([ALIGNED, *H200X4, "validate", ALIGNED], {}),
     "validation-peer-h200x2-2026-11-26.csv":
