@@ -5,10 +5,7 @@
 #include "memory.hpp"
 #include "mpi_util.hpp"
 
-#include <cerrno>
-#include <climits>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -39,30 +36,15 @@ void* allocate_gpu_segment(std::size_t bytes, SegmentKind kind) {
 
 } // namespace
 
-std::string node_ranks_problem() {
-    const char* text = std::getenv("STENCIL_NODE_RANKS");
-    if (!text) return {};
-    char* end = nullptr;
-    errno = 0;
-    const long n = std::strtol(text, &end, 10);
-    if (*text < '0' || *text > '9' || *end != '\0' || errno == ERANGE || n < 1 || n > INT_MAX)
-        return std::string("STENCIL_NODE_RANKS='") + text +
-               "' is not a whole number of ranks per node, 1 or more; unset it to take the nodes "
-               "MPI sees";
-    return {};
-}
-
-MPI_Comm split_node(MPI_Comm comm) {
+MPI_Comm split_node(MPI_Comm comm, int ranks_per_node) {
     MPI_Comm shared = MPI_COMM_NULL;
     MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared));
-    const char* blocks = std::getenv("STENCIL_NODE_RANKS");
-    if (!blocks) return shared;
-    if (const std::string why = node_ranks_problem(); !why.empty()) fatal(why);
-    const int per_node = std::atoi(blocks);
+    if (ranks_per_node == 0) return shared;
+    if (ranks_per_node < 0) fatal("split_node: a negative number of ranks per node");
     int rank = 0;
     MPI_CHECK(MPI_Comm_rank(shared, &rank));
     MPI_Comm node = MPI_COMM_NULL;
-    MPI_CHECK(MPI_Comm_split(shared, rank / per_node, rank, &node));
+    MPI_CHECK(MPI_Comm_split(shared, rank / ranks_per_node, rank, &node));
     MPI_CHECK(MPI_Comm_free(&shared));
     return node;
 }

@@ -31,11 +31,10 @@ struct SegmentHandle {
 };
 
 // The ranks of this rank's node within `comm`: MPI's shared-memory split.
-// STENCIL_NODE_RANKS=N splits that further into blocks of N ranks, so that
-// one machine can try faces that cross "nodes" (tests/README.md).
-MPI_Comm split_node(MPI_Comm comm);
-// "" or why STENCIL_NODE_RANKS, where set, is not a whole number from 1.
-std::string node_ranks_problem();
+// A `ranks_per_node` from 1 splits that further into blocks of that many
+// ranks, so that one machine can try faces that cross "nodes"; 0 keeps the
+// nodes MPI sees. The caller decides the size, so halo/ reads no setting.
+MPI_Comm split_node(MPI_Comm comm, int ranks_per_node);
 
 // An owner of one segment, 256-byte aligned. Collective over `node` on the
 // HOST back-end: every rank of it makes its segments in the same order.

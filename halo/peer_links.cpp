@@ -124,9 +124,9 @@ std::vector<bool> on_node(MPI_Comm cart, MPI_Comm node, const std::vector<LinkPa
 
 } // namespace
 
-PeerReach peer_reach(MPI_Comm comm) {
+PeerReach peer_reach(MPI_Comm comm, int ranks_per_node) {
     PeerReach r;
-    const Communicator node(split_node(comm));
+    const Communicator node(split_node(comm, ranks_per_node));
     int node_size = 0, size = 0;
     MPI_CHECK(MPI_Comm_size(node.get(), &node_size));
     MPI_CHECK(MPI_Comm_size(comm, &size));

@@ -27,11 +27,12 @@ namespace stencil {
 // Whether --comm auto may take the peer path over `comm`, after each rank
 // has bound its GPU: every rank reaches every GPU of its node (the same
 // one, or peer access), and whether the job is one node. Collective.
+// `ranks_per_node`: as split_node (node_memory.hpp).
 struct PeerReach {
     bool reachable = false, one_node = false;
     std::string why; // not reachable
 };
-PeerReach peer_reach(MPI_Comm comm);
+PeerReach peer_reach(MPI_Comm comm, int ranks_per_node);
 
 // --comm peer's link path (link_path.hpp): each neighbour on the node
 // mapped once (its fields and its count words), the counts raised and

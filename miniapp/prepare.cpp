@@ -11,6 +11,7 @@
 #include "step/comm_choice.hpp"
 #include "step/halo_depth.hpp"
 #include "step/overlap.hpp"
+#include "testing/test_aids.hpp"
 #include "thread_team.hpp"
 
 #include <cstdio>
@@ -63,8 +64,9 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     run.aware = detect_gpu_aware_mpi();
     run.binding = bind_to_device(MPI_COMM_WORLD); // after MPI_Init, before any allocation
     run.binding.team = team;
-    if (const std::string why = node_ranks_problem(); !why.empty()) return why;
-    const PeerReach reach = peer_reach(MPI_COMM_WORLD); // of the GPUs just bound
+    if (const std::string why = ranks_per_node_from_environment(plan.ranks_per_node); !why.empty())
+        return why;
+    const PeerReach reach = peer_reach(MPI_COMM_WORLD, plan.ranks_per_node); // the GPUs just bound
     if (const std::string why = plan_comm(c, run.aware, reach, plan); !why.empty()) return why;
     if (const std::string why = check_memory(c, plan, run.binding); !why.empty()) return why;
     if (c.print_binding) {

@@ -117,7 +117,7 @@ int exchange_once(const Case& c, const std::array<int, 3>& grid, int radius, std
     // Both time levels in one segment, which the node's ranks map for the
     // linked route (the mini-app's own arrangement).
     const bool peer = c.mode == CommMode::Peer;
-    const Communicator node(peer ? split_node(d.cart.get()) : MPI_COMM_NULL);
+    const Communicator node(peer ? split_node(d.cart.get(), 0) : MPI_COMM_NULL);
     const std::size_t stride = (L.allocation() * sizeof(float) + 255) / 256 * 256;
     const NodeSegment segment(2 * stride, node.get(), SegmentKind::Fields);
     std::array<float*, 2> arrays{};

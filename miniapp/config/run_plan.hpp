@@ -38,6 +38,9 @@ struct RunPlan {
     // --comm auto, why the link path may be tried against MPI's ("" where
     // it may not; step/comm_choice.hpp times the two).
     bool one_node = false;
+    // Blocks of this many ranks taken as one node (STENCIL_NODE_RANKS, a
+    // test aid: testing/test_aids.hpp); 0 keeps the nodes MPI sees.
+    int ranks_per_node = 0;
     std::string peer_trial;
     // One exchange of a halo halo_depth*R deep every halo_depth steps
     // (step/halo_depth.hpp), and why (the report says).

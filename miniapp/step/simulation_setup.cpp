@@ -81,7 +81,8 @@ void SimulationOf<T>::setup_fields() {
     // was asked for and how much is free, before any host staging is made.
     // Each time level starts on a 256-byte boundary of the one segment.
     const std::size_t stride = (field_bytes() + 255) / 256 * 256;
-    if (links_node(plan_.comm_mode)) node_ = Communicator(split_node(d_.cart.get()));
+    if (links_node(plan_.comm_mode))
+        node_ = Communicator(split_node(d_.cart.get(), plan_.ranks_per_node));
     field_memory_ = NodeSegment(2 * stride, node_.get(), SegmentKind::Fields);
     for (std::size_t a = 0; a < 2; ++a)
         fields_[a] = reinterpret_cast<T*>(static_cast<char*>(field_memory_.data()) + a * stride);

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <thread>
@@ -96,6 +97,21 @@ std::string TestAids::rank_problem(int ranks) const {
             return std::string("--inject-fault ") + name + "=" + std::to_string(rank) +
                    ": the job has " + std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s") +
                    ", so it would plant nothing";
+    return {};
+}
+
+std::string ranks_per_node_from_environment(int& ranks_per_node) {
+    ranks_per_node = 0;
+    const char* text = std::getenv("STENCIL_NODE_RANKS");
+    if (!text) return {};
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end != '\0' || errno == ERANGE || n < 1 || n > INT_MAX)
+        return std::string("STENCIL_NODE_RANKS='") + text +
+               "' is not a whole number of ranks per node, 1 or more; unset it to take the nodes "
+               "MPI sees";
+    ranks_per_node = int(n);
     return {};
 }
 

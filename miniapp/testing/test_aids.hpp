@@ -104,4 +104,10 @@ private:
     bool write_error_ = false;
 };
 
+// STENCIL_NODE_RANKS=N: blocks of N ranks taken as one node, so that one
+// machine can try faces that cross "nodes" (tests/README.md). Sets
+// `ranks_per_node` to N, or to 0 where it is unset; returns "" or why the
+// value is not a whole number from 1.
+std::string ranks_per_node_from_environment(int& ranks_per_node);
+
 } // namespace stencil
