@@ -38,7 +38,7 @@ __global__ void await_epochs_kernel(EpochLinks links) {
     __threadfence_system();
 }
 
-__global__ void stall_kernel(long long cycles) {
+__global__ void delay_kernel(long long cycles) {
     const long long start = clock64();
     while (clock64() - start < cycles) {
     }
@@ -58,10 +58,10 @@ void launch_await_epochs(const EpochLinks& links, Stream& stream) {
     GPU_CHECK_LAUNCH();
 }
 
-void launch_stall(int microseconds, Stream& stream) {
+void launch_delay(int microseconds, Stream& stream) {
     // clock64 counts shader cycles; at most 3 GHz on any GPU this targets,
-    // so the stall is at least as long as asked.
-    stall_kernel<<<1, 1, 0, stream.handle()>>>(3000LL * microseconds);
+    // so the delay is at least as long as asked.
+    delay_kernel<<<1, 1, 0, stream.handle()>>>(3000LL * microseconds);
     GPU_CHECK_LAUNCH();
 }
 

@@ -39,7 +39,8 @@ struct EpochLinks {
 void launch_raise_epochs(const EpochLinks& links, Stream& stream);
 // Holds `stream` until every incoming slot has reached *own.
 void launch_await_epochs(const EpochLinks& links, Stream& stream);
-// Holds `stream` for `microseconds` (a planted fault's late stores).
-void launch_stall(int microseconds, Stream& stream);
+// Holds `stream` for at least `microseconds`, so that the work enqueued
+// after it starts that much later (a late writer, as a race needs).
+void launch_delay(int microseconds, Stream& stream);
 
 } // namespace stencil

@@ -201,7 +201,7 @@ void launch_await_epochs(const EpochLinks& links, Stream&) {
             std::this_thread::yield(); // ranks may share cores
 }
 
-void launch_stall(int microseconds, Stream&) {
+void launch_delay(int microseconds, Stream&) {
     std::this_thread::sleep_for(std::chrono::microseconds(microseconds));
 }
 

@@ -98,7 +98,7 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
 template <class T>
 void SimulationOf<T>::strike(FaultSite site, const StepState& s, Stream& stream) {
     if (site == FaultSite::StallStores && plan_.aids.stalls_stores(d_.rank))
-        launch_stall(TestAids::kPeerStallMicroseconds, stream);
+        launch_delay(TestAids::kPeerStallMicroseconds, stream);
     if ((site == FaultSite::SaveSlabCell || site == FaultSite::RestoreSlabCell) &&
         !slabs_.empty()) {
         const auto [i, j, k] = slab_cell_nearest_source();
