@@ -104,7 +104,7 @@ private:
     // neighbour's halo of the time-level array the update writes.
     void add_linked_sinks(FaceSinks<T>& sinks, int array) const;
     // The skip boxes, and the one-box kernel's table into device memory
-    // (again after a planted fault changed the sinks).
+    // (again after halo_faults.hpp changed the sinks).
     void publish_sinks();
     int array_of(const T* origin) const { return exchange_->array_of(origin); }
 

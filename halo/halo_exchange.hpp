@@ -108,7 +108,7 @@ public:
     // or (`messages`) the send buffers of the messages packed for others.
     bool fuses_pack() const { return fused_; }
     void add_sinks(FaceSinks<T>& sinks, int array, bool messages) const;
-    // The halo boxes the fused pack's own faces fill (a planted fault
+    // The halo boxes the fused pack's own faces fill (halo_faults.hpp
     // poisons them first).
     const std::vector<Box>& self_targets() const { return self_targets_; }
     // The index of the array that starts at `origin` among those given, and

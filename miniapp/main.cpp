@@ -19,6 +19,7 @@
 #include "restart/stop_request.hpp"
 #include "step/simulation.hpp"
 #include "step/tuning.hpp"
+#include "testing/step_aids.hpp"
 
 #include <mpi.h>
 
@@ -71,7 +72,10 @@ long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
         // nor the fused pack, which a periodic domain would otherwise share.
         one.overlap = false, one.fused_pack = false;
         one.comm_mode = reference_path(one.comm_mode);
-        const auto single = make_simulation({c, one, physics}, MPI_COMM_SELF);
+        const TestAidHooks reference_aids(one.aids);
+        const bool aids_asked = !one.aids.planted().empty();
+        const auto single = make_simulation({c, one, physics}, MPI_COMM_SELF,
+                                            aids_asked ? &reference_aids : nullptr);
         single->run(sim.steps_done(), false);
         const std::vector<double> reference = single->gather();
         differing = 0;
@@ -88,9 +92,8 @@ long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
 // A planted bug that strikes on no rank, as the run is configured: a
 // --check that passes then proves nothing, so it is said, and not read as
 // caught. Each line says what the bug needs.
-void warn_if_nothing_planted(const Simulation& sim, const Options& c) {
+void warn_if_nothing_planted(const PlantedFaults& p, const Options& c) {
     const TestAids& aids = c.aids;
-    const PlantedFaults p = sim.planted_faults();
     const struct {
         bool asked, planted;
         std::string needs;
@@ -275,9 +278,14 @@ int run(int argc, char** argv) {
     const Physics& physics = prepared.physics;
     const RunContext context{c, plan, physics};
 
-    const auto simulation = make_simulation(context, MPI_COMM_WORLD);
+    // The test aids' step hook, installed where an aid is asked for; it
+    // outlives the simulation, whose setup tells it what was planted.
+    const TestAidHooks aid_hooks(plan.aids);
+    const bool aids_asked = !plan.aids.planted().empty();
+    const auto simulation =
+        make_simulation(context, MPI_COMM_WORLD, aids_asked ? &aid_hooks : nullptr);
     Simulation& sim = *simulation;
-    warn_if_nothing_planted(sim, c);
+    warn_if_nothing_planted(aid_hooks.planted(), c);
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
     if (!c.timeline.empty()) sim.record_timeline(); // before any step: graphs capture its events

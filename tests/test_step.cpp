@@ -7,6 +7,7 @@
 #include "schedule/step_phases.hpp"
 #include "step/step_boxes.hpp"
 #include "testing/planted_phases.hpp"
+#include "testing/step_aids.hpp"
 
 #include <gtest/gtest.h>
 
@@ -211,7 +212,7 @@ std::string planted(const ScheduleInputs& in, const TestAids& aids, bool fused) 
     std::string text;
     for (const Phase& p : s)
         text += std::string(text.empty() ? "" : " ") + phase_name(p.kind) +
-                (p.kind == PhaseKind::Fault ? "#" + std::to_string(int(p.fault)) : "");
+                (p.kind == PhaseKind::Hook ? "#" + std::to_string(p.hook_point) : "");
     return text;
 }
 
@@ -227,27 +228,27 @@ TEST(PlantedPhases, FaultsStrikeWhereTheyMust) {
     const ScheduleInputs mpi = inputs(true, true, true);
     // Separate pack: NaN before the pack (#1), the face zeroed after the unpack (#2).
     EXPECT_EQ(planted(mpi, aids_of(nullptr, true), false),
-              "begin fork fault#1 pack interior post wait unpack boundary join source");
+              "begin fork hook#1 pack interior post wait unpack boundary join source");
     EXPECT_EQ(planted(mpi, aids_of("drop-face", false), false),
-              "begin fork pack interior post wait unpack fault#2 boundary join source");
+              "begin fork pack interior post wait unpack hook#2 boundary join source");
     // Fused pack: and before the first update, which stores the rank's own
     // halos (#3), on compute ahead of the fork.
     EXPECT_EQ(planted(mpi, aids_of("drop-face", true), true),
-              "begin fault#3 fork fault#1 pack interior post wait unpack fault#2 boundary join "
+              "begin hook#3 fork hook#1 pack interior post wait unpack hook#2 boundary join "
               "source");
     // early-boundary: the slabs right after the fork.
     EXPECT_EQ(planted(mpi, aids_of("early-boundary", false), false),
               "begin fork boundary pack interior post wait unpack join source");
     // A rank alone on a periodic box with the fused pack: one kernel, still #3.
     const ScheduleInputs alone = inputs(false, false, false);
-    EXPECT_EQ(planted(alone, aids_of(nullptr, true), true), "begin fault#3 whole source");
+    EXPECT_EQ(planted(alone, aids_of(nullptr, true), true), "begin hook#3 whole source");
     // The linked route's races: the wait left out, or the raise before the
     // stores, with the update held back (#4) where the ranks but 0 run it.
     const ScheduleInputs linked = inputs(false, false, false, false, true);
     EXPECT_EQ(planted(linked, aids_of("peer-skip-wait", false), true),
-              "begin fault#4 whole source signal");
+              "begin hook#4 whole source signal");
     EXPECT_EQ(planted(linked, aids_of("peer-early-signal", false), true),
-              "begin await signal fault#4 whole source");
+              "begin await signal hook#4 whole source");
     // A deep halo's ring step exchanges nothing: nothing planted.
     std::vector<Phase> ring = step_phases(mpi, 1);
     plant_in_schedule(ring, aids_of("drop-face", true), false);
@@ -306,8 +307,9 @@ TEST(StepBoxes, DeepHalosGrowTheBoxOnTheSidesWithANeighbour) {
     EXPECT_EQ(b.rings[0].nx(), 24);
     EXPECT_EQ(b.rings[1].nx(), 20);
     // The planted short ring: one cell short on the first grown side.
+    const std::array<bool, 6> sides{true, true, false, false, false, false};
     const StepBoxes short_ring =
-        step_boxes(L, 2, 3, {true, true, false, false, false, false}, 0, true);
+        step_boxes(L, 2, 3, sides, 0, [&](Box& grown) { shorten_grown_box(grown, sides); });
     EXPECT_EQ(short_ring.whole.x0, b.whole.x0 + 1);
     EXPECT_EQ(short_ring.rings[1].x0, b.rings[1].x0); // the owned box is never short
 }

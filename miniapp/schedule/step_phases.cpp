@@ -99,8 +99,8 @@ const char* phase_name(PhaseKind kind) {
         return "join";
     case PhaseKind::Source:
         return "source";
-    case PhaseKind::Fault:
-        return "fault";
+    case PhaseKind::Hook:
+        return "hook";
     }
     return "?";
 }

@@ -34,20 +34,8 @@ enum class PhaseKind {
     Join,     // the compute stream waits for the halo stream
     Source,   // the Ricker source, after the update of its cell
     Signal,   // the linked route: this rank's step raised in its linked neighbours
-    Fault,    // a planted fault (testing/planted_phases.hpp), never in a run's
-              // own schedule: the halo faults' work at this point (Phase::fault)
-};
-
-// Where a planted fault strikes (halo/halo_faults.hpp says what it does).
-enum class FaultSite {
-    None,
-    BeforePack,      // the received halos filled with NaN (--poison-halo)
-    AfterUnpack,     // the first face zeroed where the exchange filled it (drop-face)
-    BeforeUpdate,    // the update storing faces: NaN over the halos it fills, the
-                     // first face zeroed where the last update stored it
-    StallStores,     // linked route: the update held back (ranks but 0), so a race is lost
-    SaveSlabCell,    // skip-slab-cell: one slab cell's old value kept before the slabs
-    RestoreSlabCell, // and put back after them, as if the slab kernel had skipped it
+    Hook,     // work a hook added (step/step_hooks.hpp), never in a list that
+              // step_phases() makes: which of its points is Phase::hook_point
 };
 
 // Where a phase runs: on the host, or on one of the two streams.
@@ -56,7 +44,7 @@ enum class Lane { Host, Compute, Halo };
 struct Phase {
     PhaseKind kind;
     Lane lane;
-    FaultSite fault = FaultSite::None; // of a Fault phase
+    int hook_point = 0; // of a Hook phase: the hook's own numbering
 };
 
 // What decides a schedule, by the routes of the rank's faces

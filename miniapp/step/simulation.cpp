@@ -3,10 +3,8 @@
 #include "step/simulation.hpp"
 #include "step/simulation_impl.hpp"
 
-#include "epochs.hpp"
 #include "field_ops.hpp"
 #include "stencil.hpp"
-#include "testing/planted_phases.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -37,7 +35,7 @@ void SimulationOf<T>::setup_schedules() {
     in.links = routes_->linked_faces() > 0;
     for (int ring_step = 0; ring_step < depth_; ++ring_step) {
         schedules_.push_back(step_phases(in, ring_step));
-        plant_in_schedule(schedules_.back(), plan_.aids, routes_->stores_faces()); // test aids
+        hooks_->schedule_made(schedules_.back());
         runs_.push_back(graph_runs(schedules_.back()));
     }
 }
@@ -85,75 +83,14 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return routes_->links()->signal(stream);
     case PhaseKind::Join:
         return compute_.wait_for(halo_);
-    case PhaseKind::Fault:
-        return strike(phase.fault, s, stream);
+    case PhaseKind::Hook:
+        return hooks_->at_phase(phase.hook_point, s.p, s.next, stream);
     case PhaseKind::Source:
         if (adds_source_)
             launch_add_source(source_cells_[std::size_t(s.ring_step)][array_of(s.next)], source_,
                               source_step_.data(), stream);
         return;
     }
-}
-
-template <class T>
-void SimulationOf<T>::strike(FaultSite site, const StepState& s, Stream& stream) {
-    if (site == FaultSite::StallStores && plan_.aids.stalls_stores(d_.rank))
-        launch_delay(TestAids::kPeerStallMicroseconds, stream);
-    if ((site == FaultSite::SaveSlabCell || site == FaultSite::RestoreSlabCell) &&
-        !slabs_.empty()) {
-        const auto [i, j, k] = slab_cell_nearest_source();
-        T* cell = s.next.ptr(i, j, k);
-        if (site == FaultSite::SaveSlabCell)
-            copy_async(skipped_cell_.data(), cell, sizeof(T), stream);
-        else
-            copy_async(cell, skipped_cell_.data(), sizeof(T), stream);
-    }
-    if (!faults_) return;
-    if (site == FaultSite::BeforePack) faults_->before_pack(s.p, s.next, stream);
-    if (site == FaultSite::AfterUnpack) faults_->after_unpack(s.p, s.next, stream);
-    if (site == FaultSite::BeforeUpdate) faults_->before_update(s.p, s.next, stream);
-}
-
-// --inject-fault skip-slab-cell's cell: the slab cell nearest the source,
-// which the wave reaches first (a cell it has not reached is zero at every
-// step, and skipping it would change nothing).
-template <class T>
-std::array<int, 3> SimulationOf<T>::slab_cell_nearest_source() const {
-    std::array<int, 3> best{}, source{};
-    for (int a = 0; a < 3; ++a)
-        source[std::size_t(a)] = physics_.source[std::size_t(a)] - d_.offset[a] + layout_.halo;
-    long long best_distance = -1;
-    for (const LaunchBox& slab : slabs_) {
-        const Box& b = slab.box;
-        const int lo[3] = {b.x0, b.y0, b.z0}, hi[3] = {b.x1 - 1, b.y1 - 1, b.z1 - 1};
-        std::array<int, 3> cell{};
-        long long distance = 0;
-        for (std::size_t a = 0; a < 3; ++a) {
-            cell[a] = std::clamp(source[a], lo[a], hi[a]);
-            distance += (long long)(cell[a] - source[a]) * (cell[a] - source[a]);
-        }
-        if (best_distance < 0 || distance < best_distance) best = cell, best_distance = distance;
-    }
-    return best;
-}
-
-template <class T>
-PlantedFaults SimulationOf<T>::planted_faults() const {
-    PlantedFaults p;
-    if (faults_) {
-        p.short_fused_pack = faults_->short_fused_pack_planted();
-        p.wrong_face = faults_->wrong_face_planted();
-        p.wrong_level = faults_->wrong_level_planted();
-        p.halos = faults_->poison_planted();
-        p.drop_face = faults_->drop_planted();
-    }
-    for (const Phase& phase : schedules_.front())
-        p.slab_cell = p.slab_cell || (phase.fault == FaultSite::SaveSlabCell && !slabs_.empty());
-    p.short_ring = !ring_.empty();
-    p.races = routes_->linked_faces() > 0;
-    p.races_beside_messages = p.races && exchange().moves_data();
-    p.early_boundary = overlapped_ && exchange().moves_data();
-    return p;
 }
 
 template <class T>
@@ -355,11 +292,12 @@ void SimulationOf<T>::updated_cells(double& updated, double& owned) const {
 template class SimulationOf<float>;
 template class SimulationOf<double>;
 
-std::unique_ptr<Simulation> make_simulation(const RunContext& run, MPI_Comm comm) {
+std::unique_ptr<Simulation> make_simulation(const RunContext& run, MPI_Comm comm,
+                                            const StepHookMaker* hooks) {
     // The one run-time to compile-time precision switch of the mini-app.
     return dispatch_precision(run.options.precision, [&](auto zero) -> std::unique_ptr<Simulation> {
         using T = decltype(zero);
-        return std::make_unique<SimulationOf<T>>(run, comm);
+        return std::make_unique<SimulationOf<T>>(run, comm, hooks);
     });
 }
 

@@ -101,21 +101,6 @@ public:
     virtual const Timeline* timeline() const = 0;
 };
 
-// Where a rank's step plants the bugs --inject-fault and --poison-halo ask
-// for (warn_if_nothing_planted in main.cpp says which plant nothing).
-struct PlantedFaults {
-    bool short_fused_pack = false;      // a stored face shortened (z faces of messages go in place)
-    bool wrong_face = false;            // two stored faces of one shape swapped
-    bool wrong_level = false;           // a linked face aimed at the level its neighbour reads
-    bool slab_cell = false;             // a step updates boundary slabs
-    bool short_ring = false;            // a deep halo's ring (depth 2 or more)
-    bool races = false;                 // peer-skip-wait, peer-early-signal: a linked face
-    bool races_beside_messages = false; // ... in a step that also waits for messages
-    bool early_boundary = false;        // slabs after an exchange that moves data
-    bool halos = false;                 // --poison-halo: a halo the exchange or the update fills
-    bool drop_face = false;             // the first face's halo is filled, by a message or a store
-};
-
 // The whole run, for the driver that owns it: the concerns above that a
 // caller takes on their own, and what only the owner asks.
 class Simulation : public FieldQueries, public LaunchShapes, public PhaseTimeline {
@@ -170,17 +155,17 @@ public:
     // Whether steps replay captured graphs (--graphs; never on HOST).
     virtual bool graphs() const = 0;
 
-    // What the planted faults do to a run (--inject-fault nan,
-    // short-fused-pack).
     // Collective: p at a global cell = value, on the rank that owns it.
     virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;
-    // Which of the planted bugs asked for strike on this rank, as the run
-    // is configured (a bug that strikes nowhere is said to plant nothing).
-    virtual PlantedFaults planted_faults() const = 0;
 };
 
+class StepHookMaker; // step/step_hooks.hpp
+
 // Collective over `comm`. The plan gives the global and process grids, the
-// halo path and depth; the element type is options.precision.
-std::unique_ptr<Simulation> make_simulation(const RunContext& run, MPI_Comm comm);
+// halo path and depth; the element type is options.precision. `hooks`,
+// where given, makes the hook that may add to each step (step_hooks.hpp);
+// without it the step runs alone.
+std::unique_ptr<Simulation> make_simulation(const RunContext& run, MPI_Comm comm,
+                                            const StepHookMaker* hooks = nullptr);
 
 } // namespace stencil

@@ -5,12 +5,12 @@
 
 #include "face_routes.hpp"
 #include "graph.hpp"
-#include "halo_faults.hpp"
 #include "schedule/step_phases.hpp"
 #include "source.hpp"
 #include "stencil.hpp"
 #include "step/simulation.hpp"
 #include "step/step_clock.hpp"
+#include "step/step_hooks.hpp"
 #include "step/timeline.hpp"
 
 #include <algorithm>
@@ -25,7 +25,7 @@ namespace stencil {
 template <class T>
 class SimulationOf final : public Simulation {
 public:
-    SimulationOf(const RunContext& run, MPI_Comm comm);
+    SimulationOf(const RunContext& run, MPI_Comm comm, const StepHookMaker* hooks);
 
     void run(int steps, bool timed) override {
         for (int n = 0; n < steps; ++n)
@@ -89,7 +89,6 @@ public:
     void settle() override { settle_timers(); }
     int first_nonfinite_rank() const override;
     void set_value_at(const std::array<int, 3>& cell, double value) override;
-    PlantedFaults planted_faults() const override;
 
 private:
     // The wave update with the radius already fixed (dispatched once): over
@@ -131,9 +130,6 @@ private:
     void run_graphs(const StepState& s);
     // Enqueues (or, on the host, does) one phase; `sampled`: with its events.
     void enqueue(const Phase& phase, const StepState& s, bool sampled);
-    // A planted Fault phase's work (testing/planted_phases.hpp).
-    void strike(FaultSite site, const StepState& s, Stream& stream);
-    std::array<int, 3> slab_cell_nearest_source() const; // skip-slab-cell's cell
     Stream& stream_of(Lane lane) { return lane == Lane::Halo ? halo_ : compute_; }
     HaloExchange<T>& exchange() { return routes_->messages(); }
     const HaloExchange<T>& exchange() const { return routes_->messages(); }
@@ -221,8 +217,9 @@ private:
     // Each face's route (self, linked, message), the exchange of the message
     // faces, the link path and the sinks the update stores the faces into.
     std::unique_ptr<FaceRoutes<T>> routes_;
-    std::unique_ptr<HaloFaults<T>> faults_; // planted by --poison-halo, --inject-fault
-    DeviceArray<T> skipped_cell_{1};        // --inject-fault skip-slab-cell's kept value
+    // What a hook adds to the step (step_hooks.hpp; the defaults add
+    // nothing). After the routes, which it may hold, so it goes first.
+    std::unique_ptr<StepHooks<T>> hooks_;
     // The boxes of the wave update, each with its resolved launch shape
     // (wave_shape asks the occupancy API once here, not every step). With
     // deep halos "whole" is the interior grown by the ring the exchange

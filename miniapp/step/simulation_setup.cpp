@@ -19,11 +19,10 @@ void SimulationOf<T>::setup_boxes() {
     // The interior leaves to the slabs only the sides whose halo arrives
     // during the step; a face the last update stored is in already.
     const std::array<bool, 6> sides = routes_->exchanged_sides();
-    // --inject-fault short-ring plants the ring one cell short.
     const int x_depth =
         slab_x_depth(options_.slab_x, depth_ * options_.radius, layout_.nx, precision_of<T>());
-    const StepBoxes boxes =
-        step_boxes(layout_, options_.radius, depth_, sides, x_depth, plan_.aids.short_ring());
+    const StepBoxes boxes = step_boxes(layout_, options_.radius, depth_, sides, x_depth,
+                                       [&](Box& grown) { hooks_->box_grown(grown, sides); });
     whole_.box = boxes.whole;
     inner_.box = boxes.inner;
     for (const Box& b : boxes.slabs)
@@ -118,20 +117,16 @@ void SimulationOf<T>::setup_fields() {
 }
 
 template <class T>
-SimulationOf<T>::SimulationOf(const RunContext& run, MPI_Comm comm)
+SimulationOf<T>::SimulationOf(const RunContext& run, MPI_Comm comm, const StepHookMaker* hooks)
     : options_(run.options), plan_(run.plan), physics_(run.physics),
       d_(decompose(comm, plan_.grid, plan_.procs, options_.periodic)),
       depth_(std::max(plan_.halo_depth, 1)), clock_(depth_),
-      layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options_.radius) {
+      layout_(d_.local[0], d_.local[1], d_.local[2], depth_ * options_.radius),
+      hooks_(hooks ? hooks->make(T{}) : std::make_unique<StepHooks<T>>()) {
     setup_fields();
     setup_routes();
     setup_boxes();
-    const TestAids& aids = plan_.aids; // the halo faults it plants, if any
-    const HaloFaultSet planted{aids.poison_halo(), aids.drop_face(), aids.short_fused_pack(),
-                               aids.peer_wrong_face(), aids.peer_wrong_level()};
-    if (planted.poison || planted.drop_face || planted.short_fused_pack || planted.wrong_face ||
-        planted.wrong_level)
-        faults_ = std::make_unique<HaloFaults<T>>(*routes_, planted);
+    hooks_->parts_ready({d_, layout_, physics_, *routes_, slabs_, ring_, overlapped_});
     setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with
@@ -184,7 +179,7 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
 // The members defined in this file, for both precisions (the class is
 // instantiated in simulation.cpp alone; see simulation_queries.cpp).
 #define STENCIL_SETUP_MEMBERS(T)                                                                   \
-    template SimulationOf<T>::SimulationOf(const RunContext&, MPI_Comm);                           \
+    template SimulationOf<T>::SimulationOf(const RunContext&, MPI_Comm, const StepHookMaker*);     \
     template void SimulationOf<T>::setup_boxes();                                                  \
     template void SimulationOf<T>::setup_routes();                                                 \
     template void SimulationOf<T>::setup_source();                                                 \

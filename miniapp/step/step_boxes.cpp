@@ -5,7 +5,7 @@
 namespace stencil {
 
 StepBoxes step_boxes(const Layout& layout, int radius, int depth, const std::array<bool, 6>& sides,
-                     int x_depth, bool short_ring) {
+                     int x_depth, const std::function<void(Box&)>& reshape_grown) {
     // A physical boundary's halo is zero and never exchanged, so cells next
     // to it need not wait, and no neighbour's cells lie beyond it. The box
     // updated s steps after an exchange is the interior grown by (k-1-s)*R
@@ -19,14 +19,9 @@ StepBoxes step_boxes(const Layout& layout, int radius, int depth, const std::arr
         for (int a = 0; a < 3; ++a)
             lo[a] -= sides[std::size_t(2 * a)] ? grow : 0,
                 hi[a] += sides[std::size_t(2 * a + 1)] ? grow : 0;
-        if (short_ring && grow > 0)
-            for (int a = 0; a < 3; ++a)
-                if (sides[std::size_t(2 * a)] || sides[std::size_t(2 * a + 1)]) {
-                    (sides[std::size_t(2 * a)] ? lo[a] : hi[a]) +=
-                        sides[std::size_t(2 * a)] ? 1 : -1;
-                    break;
-                }
-        return Box{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
+        Box box{lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
+        if (reshape_grown && grow > 0) reshape_grown(box);
+        return box;
     };
     StepBoxes boxes;
     boxes.whole = ring_box(0);

@@ -9,6 +9,7 @@
 #include "layout.hpp"
 
 #include <array>
+#include <functional>
 #include <vector>
 
 namespace stencil {
@@ -22,10 +23,11 @@ struct StepBoxes {
 
 // `sides`: whether each face (x low, x high, y low, ...) has a neighbour;
 // only those exchange, shrink and grow. `x_depth`: cells of the x slabs,
-// at least depth * radius (slab_x_depth). `short_ring`: the planted fault
-// that makes every grown box one cell short on its first grown side.
+// at least depth * radius (slab_x_depth). `reshape_grown`, where given,
+// may change each box grown beyond the interior before the exchange
+// step's box is split (a step hook's box_grown, step_hooks.hpp).
 StepBoxes step_boxes(const Layout& layout, int radius, int depth, const std::array<bool, 6>& sides,
-                     int x_depth = 0, bool short_ring = false);
+                     int x_depth = 0, const std::function<void(Box&)>& reshape_grown = {});
 
 // The source cell and its images one period away along each periodic
 // axis, in this rank's padded index space, that lie inside `box`: a rank

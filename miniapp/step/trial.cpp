@@ -58,7 +58,7 @@ Trial time_trial(const RunContext& run, int depth, bool overlap) {
     RunPlan trial_plan = plan;
     trial_plan.halo_depth = depth;
     trial_plan.overlap = overlap;
-    trial_plan.aids = TestAids{}; // test aid: trials plant nothing
+    // No step hook: a trial times the step alone.
     const auto sim = make_simulation({c, trial_plan, physics}, MPI_COMM_WORLD);
     sim->run(kTrialWarmup, false);
     Trial trial;

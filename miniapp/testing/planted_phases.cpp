@@ -23,7 +23,7 @@ void boundary_first(Phases& phases) {
 }
 
 void insert_fault(Phases& phases, Phases::iterator at, FaultSite site, Lane lane = Lane::Halo) {
-    phases.insert(at, Phase{PhaseKind::Fault, lane, site});
+    phases.insert(at, Phase{PhaseKind::Hook, lane, int(site)});
 }
 
 // The step's first update or fork: where the faults that must strike before
@@ -59,8 +59,8 @@ void skip_slab_cell(Phases& phases, const TestAids& aids) {
     if (!aids.skip_slab_cell() || boundary == phases.end()) return;
     const Lane lane = boundary->lane;
     const auto after =
-        phases.insert(boundary + 1, Phase{PhaseKind::Fault, lane, FaultSite::RestoreSlabCell});
-    phases.insert(after - 1, Phase{PhaseKind::Fault, lane, FaultSite::SaveSlabCell});
+        phases.insert(boundary + 1, Phase{PhaseKind::Hook, lane, int(FaultSite::RestoreSlabCell)});
+    phases.insert(after - 1, Phase{PhaseKind::Hook, lane, int(FaultSite::SaveSlabCell)});
 }
 
 } // namespace
