@@ -2,8 +2,8 @@
 // tests can show --check, the NaN check and the poisoned halos catch them
 // (--poison-halo, --inject-fault drop-face, short-fused-pack,
 // peer-wrong-face and peer-wrong-level). The one place in halo/ that knows
-// of them: the routes carry no hook, and the step calls these where its
-// schedule has a planted Fault phase (miniapp/testing/planted_phases.hpp).
+// of them: the routes carry no hook, and the test aids' step hook calls
+// these at the Hook phases it plants (miniapp/testing/step_aids.cpp).
 #pragma once
 
 #include "face_routes.hpp"
