@@ -73,9 +73,8 @@ long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
         one.overlap = false, one.fused_pack = false;
         one.comm_mode = reference_path(one.comm_mode);
         const TestAidHooks reference_aids(one.aids);
-        const bool aids_asked = !one.aids.planted().empty();
-        const auto single = make_simulation({c, one, physics}, MPI_COMM_SELF,
-                                            aids_asked ? &reference_aids : nullptr);
+        const auto single =
+            make_simulation({c, one, physics}, MPI_COMM_SELF, reference_aids.where_asked());
         single->run(sim.steps_done(), false);
         const std::vector<double> reference = single->gather();
         differing = 0;
@@ -281,9 +280,7 @@ int run(int argc, char** argv) {
     // The test aids' step hook, installed where an aid is asked for; it
     // outlives the simulation, whose setup tells it what was planted.
     const TestAidHooks aid_hooks(plan.aids);
-    const bool aids_asked = !plan.aids.planted().empty();
-    const auto simulation =
-        make_simulation(context, MPI_COMM_WORLD, aids_asked ? &aid_hooks : nullptr);
+    const auto simulation = make_simulation(context, MPI_COMM_WORLD, aid_hooks.where_asked());
     Simulation& sim = *simulation;
     warn_if_nothing_planted(aid_hooks.planted(), c);
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);

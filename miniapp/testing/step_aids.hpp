@@ -37,6 +37,9 @@ public:
         : aids_(aids), planted_(std::make_shared<PlantedFaults>()) {}
     std::unique_ptr<StepHooks<float>> make(float) const override;
     std::unique_ptr<StepHooks<double>> make(double) const override;
+    // This maker where some aid is asked for, else null: what to pass to
+    // make_simulation, so that a run without aids takes the step alone.
+    const StepHookMaker* where_asked() const { return aids_.planted().empty() ? nullptr : this; }
     // Which of the planted bugs strike on this rank, as the run is
     // configured (a bug that strikes nowhere is said to plant nothing);
     // known once make_simulation has returned.
