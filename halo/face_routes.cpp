@@ -119,7 +119,7 @@ void FaceRoutes<T>::add_linked_sinks(FaceSinks<T>& sinks, int array) const {
     for (std::size_t f = 0; f < faces_.size(); ++f) {
         if (faces_[f].route != FaceRoute::Linked) continue;
         const HaloMessage& m = faces_[f].message;
-        const LinkPath::Landing& l = links_->landing(link_index_[f]);
+        const LinkPath::NeighbourArrays& l = links_->neighbour_arrays(link_index_[f]);
         // The neighbour's cell for this rank's cell: shifted along the
         // face's axis by this rank's extent (towards +) or the neighbour's
         // (towards -).

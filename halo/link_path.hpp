@@ -2,7 +2,7 @@
 // neighbours on the same node, so that a face whose neighbour is there
 // travels as no message (the linked route, face_routes.hpp). The kernel
 // that computes a face cell also stores it into the neighbour's halo of
-// the time level the neighbour reads next (the face's landing). Counts on
+// the time level the neighbour reads next (NeighbourArrays). Counts on
 // the device order the ranks: a rank raises its count in each linked
 // neighbour once its update has stored the faces (signal), and before its
 // next update waits until every linked neighbour's count has reached its
@@ -44,7 +44,7 @@ public:
     // Where a linked face's cells land: the neighbour's layout and the
     // origin of each of its two time-level arrays, mapped into this
     // process and indexed as this rank's (the one p(t_n+1) is written into).
-    struct Landing {
+    struct NeighbourArrays {
         Layout layout;
         std::array<char*, 2> origin{};
     };
@@ -53,7 +53,7 @@ public:
     // Whether face f (an index into the faces given) leads to a rank this
     // path reaches, and where its cells land there.
     virtual bool linked(std::size_t f) const = 0;
-    virtual const Landing& landing(std::size_t f) const = 0;
+    virtual const NeighbourArrays& neighbour_arrays(std::size_t f) const = 0;
     // On `stream`: hold it until every linked neighbour has finished as
     // many steps as this rank (before the update); one more step finished,
     // told to every linked neighbour (after the update and the source).

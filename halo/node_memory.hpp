@@ -1,6 +1,6 @@
 // Memory the other ranks of this node may reach (--comm peer): the two
 // time levels of the field, whose halos neighbours store into, and the
-// step counts they raise (kernels/epochs.hpp).
+// step counts they raise (kernels/step_counts.hpp).
 //
 // On a GPU a segment is one device allocation that other processes open
 // through an IPC handle (cudaIpc* / hipIpc*); the step counts are

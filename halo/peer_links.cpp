@@ -22,7 +22,7 @@ constexpr int kOwnWord = kDirections;
 } // namespace
 
 // What a rank tells the neighbour across one face, plain bytes for MPI.
-struct PeerLinks::LandingMessage {
+struct PeerLinks::ArraysMessage {
     SegmentHandle fields, signals;
     std::uint64_t origin_bytes[2] = {};
     int extent[3] = {}, halo = 0;
@@ -31,7 +31,7 @@ struct PeerLinks::LandingMessage {
 };
 
 namespace {
-using LandingMessage = PeerLinks::LandingMessage;
+using ArraysMessage = PeerLinks::ArraysMessage;
 
 void current_bus_id(char (&bus)[32]) {
 #if STENCIL_HAS_GPU
@@ -46,18 +46,18 @@ void current_bus_id(char (&bus)[32]) {
 // `sent[f]` to each linked face's neighbour, towards the face's direction;
 // what each neighbour sent back across it, received as the message from
 // the opposite side (the exchange's tags, halo_plan.hpp).
-std::vector<LandingMessage> swap_landing(MPI_Comm cart, const std::vector<LinkPath::Face>& faces,
-                                         const std::vector<bool>& linked,
-                                         const std::vector<LandingMessage>& sent) {
-    std::vector<LandingMessage> got(faces.size());
+std::vector<ArraysMessage> swap_arrays(MPI_Comm cart, const std::vector<LinkPath::Face>& faces,
+                                       const std::vector<bool>& linked,
+                                       const std::vector<ArraysMessage>& sent) {
+    std::vector<ArraysMessage> got(faces.size());
     std::vector<MPI_Request> requests;
     for (std::size_t f = 0; f < faces.size(); ++f) {
         if (!linked[f]) continue;
         requests.resize(requests.size() + 2);
-        MPI_CHECK(MPI_Irecv(&got[f], int(sizeof(LandingMessage)), MPI_BYTE, faces[f].peer,
+        MPI_CHECK(MPI_Irecv(&got[f], int(sizeof(ArraysMessage)), MPI_BYTE, faces[f].peer,
                             message_tag(opposite(faces[f].direction), 0), cart,
                             &requests[requests.size() - 2]));
-        MPI_CHECK(MPI_Isend(&sent[f], int(sizeof(LandingMessage)), MPI_BYTE, faces[f].peer,
+        MPI_CHECK(MPI_Isend(&sent[f], int(sizeof(ArraysMessage)), MPI_BYTE, faces[f].peer,
                             message_tag(faces[f].direction, 0), cart, &requests.back()));
     }
     MPI_CHECK(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
@@ -156,32 +156,32 @@ PeerReach peer_reach(MPI_Comm comm, int ranks_per_node) {
 PeerLinks::PeerLinks(MPI_Comm cart, const LinkMemory& memory, const std::vector<Face>& faces,
                      const Layout& layout)
     : cart_(cart), signals_(kSignalWords * sizeof(unsigned), memory.node, SegmentKind::Signals),
-      landing_(faces.size()) {
+      neighbour_arrays_(faces.size()) {
     if (memory.fields == nullptr || memory.node == MPI_COMM_NULL)
         fatal("--comm peer: the fields are not in memory the node shares");
-    epochs_.own = static_cast<unsigned*>(signals_.data()) + kOwnWord;
+    step_counts_.own = static_cast<unsigned*>(signals_.data()) + kOwnWord;
     const std::vector<bool> linked = on_node(cart, memory.node, faces);
-    LandingMessage mine;
+    ArraysMessage mine;
     mine.fields = memory.fields->handle(), mine.signals = signals_.handle();
     mine.extent[0] = layout.nx, mine.extent[1] = layout.ny, mine.extent[2] = layout.nz;
     mine.halo = layout.halo;
     for (int a = 0; a < 2; ++a)
         mine.origin_bytes[a] = memory.origin_bytes[std::size_t(a)];
     current_bus_id(mine.bus_id);
-    std::vector<LandingMessage> sent(faces.size(), mine);
+    std::vector<ArraysMessage> sent(faces.size(), mine);
     for (std::size_t f = 0; f < faces.size(); ++f)
         sent[f].slot = faces[f].direction;
-    link(faces, linked, swap_landing(cart, faces, linked, sent), *memory.fields);
+    link(faces, linked, swap_arrays(cart, faces, linked, sent), *memory.fields);
 }
 
 void PeerLinks::link(const std::vector<Face>& faces, const std::vector<bool>& linked,
-                     const std::vector<LandingMessage>& got, const NodeSegment& fields) {
+                     const std::vector<ArraysMessage>& got, const NodeSegment& fields) {
     unsigned* words = static_cast<unsigned*>(signals_.data());
     // Each neighbour mapped once, however many faces it is across.
     std::map<int, std::size_t> mapped_of; // the neighbour's first segment in mapped_
     for (std::size_t f = 0; f < faces.size(); ++f) {
         if (!linked[f]) continue;
-        const LandingMessage& m = got[f];
+        const ArraysMessage& m = got[f];
         auto found = mapped_of.find(faces[f].peer);
         if (found == mapped_of.end()) {
             reach_gpu(m.bus_id, faces[f].peer);
@@ -191,11 +191,11 @@ void PeerLinks::link(const std::vector<Face>& faces, const std::vector<bool>& li
         }
         char* their_fields = static_cast<char*>(mapped_[found->second].data());
         auto* their_words = static_cast<unsigned*>(mapped_[found->second + 1].data());
-        Landing& l = landing_[f];
+        NeighbourArrays& l = neighbour_arrays_[f];
         l.layout = Layout(m.extent[0], m.extent[1], m.extent[2], m.halo);
         for (int a = 0; a < 2; ++a)
             l.origin[std::size_t(a)] = their_fields + m.origin_bytes[a];
-        if (!epochs_.add(their_words + m.slot, words + faces[f].direction))
+        if (!step_counts_.add(their_words + m.slot, words + faces[f].direction))
             fatal("--comm peer: more linked faces than a step's count table holds");
     }
 }

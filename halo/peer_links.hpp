@@ -1,7 +1,7 @@
 // --comm peer's links to the neighbours on this node (a LinkPath,
 // link_path.hpp): their fields and step counts mapped into this process,
 // so that the update kernels store this rank's faces straight into their
-// halos and raise its step count in their memory (kernels/epochs.hpp).
+// halos and raise its step count in their memory (kernels/step_counts.hpp).
 // Faces to ranks on other nodes still go by MPI (face_routes.hpp).
 //
 // Made once, collectively: the node's ranks exchange, per linked face, the
@@ -11,11 +11,11 @@
 // lazy flag).
 #pragma once
 
-#include "epochs.hpp"
 #include "layout.hpp"
 #include "link_path.hpp"
 #include "mpi_util.hpp"
 #include "node_memory.hpp"
+#include "step_counts.hpp"
 
 #include <array>
 #include <cstddef>
@@ -36,7 +36,7 @@ PeerReach peer_reach(MPI_Comm comm, int ranks_per_node);
 
 // --comm peer's link path (link_path.hpp): each neighbour on the node
 // mapped once (its fields and its count words), the counts raised and
-// awaited by one-thread kernels (kernels/epochs.hpp).
+// awaited by one-thread kernels (kernels/step_counts.hpp).
 class PeerLinks final : public LinkPath {
 public:
     // Collective over `cart`.
@@ -48,24 +48,26 @@ public:
     PeerLinks(const PeerLinks&) = delete;
     PeerLinks& operator=(const PeerLinks&) = delete;
 
-    bool linked(std::size_t f) const override { return landing_[f].origin[0] != nullptr; }
-    const Landing& landing(std::size_t f) const override { return landing_[f]; }
-    void await(Stream& stream) override { launch_await_epochs(epochs_, stream); }
-    void signal(Stream& stream) override { launch_raise_epochs(epochs_, stream); }
+    bool linked(std::size_t f) const override { return neighbour_arrays_[f].origin[0] != nullptr; }
+    const NeighbourArrays& neighbour_arrays(std::size_t f) const override {
+        return neighbour_arrays_[f];
+    }
+    void await(Stream& stream) override { launch_await_step_counts(step_counts_, stream); }
+    void signal(Stream& stream) override { launch_raise_step_counts(step_counts_, stream); }
     void restart_counts() override;
 
-    struct LandingMessage; // what ranks tell each other across a face (peer_links.cpp)
+    struct ArraysMessage; // what ranks tell each other across a face (peer_links.cpp)
 
 private:
     // Maps each linked face's neighbour from what it sent (`got`), once per
     // neighbour, and adds its count slots.
     void link(const std::vector<Face>& faces, const std::vector<bool>& linked,
-              const std::vector<LandingMessage>& got, const NodeSegment& fields);
+              const std::vector<ArraysMessage>& got, const NodeSegment& fields);
     MPI_Comm cart_;
     NodeSegment signals_;
     std::vector<MappedSegment> mapped_; // of neighbours: fields, signals, per neighbour
-    std::vector<Landing> landing_;
-    EpochLinks epochs_;
+    std::vector<NeighbourArrays> neighbour_arrays_;
+    StepCountLinks step_counts_;
 };
 
 } // namespace stencil

@@ -1,11 +1,11 @@
 // The HOST back-end's implementation of stencil.hpp: the host operators in
 // the run's precision. It has one technique per operator (OpenMP loops), so it offers the
 // baseline per-direction variants and the fused Laplacian only.
-#include "epochs.hpp"
 #include "field_ops.hpp"
 #include "host_denormals.hpp"
 #include "host_operators.hpp"
 #include "stencil.hpp"
+#include "step_counts.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -181,23 +181,23 @@ std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned l
 STENCIL_INSTANTIATE_FIELD_OPS(float)
 STENCIL_INSTANTIATE_FIELD_OPS(double)
 
-// ---- epochs.hpp ------------------------------------------------------------
+// ---- step_counts.hpp ------------------------------------------------------------
 // The counts live in an MPI shared-memory window; release and acquire order
 // the faces stored before a raise (by every OpenMP thread, joined at the
 // end of the update's parallel loop) before the count, as the GPU's system
 // fences do.
 
-void launch_raise_epochs(const EpochLinks& links, Stream&) {
-    const unsigned epoch = *links.own + 1;
-    *links.own = epoch;
+void launch_raise_step_counts(const StepCountLinks& links, Stream&) {
+    const unsigned finished = *links.own + 1;
+    *links.own = finished;
     for (int s = 0; s < links.count; ++s)
-        __atomic_store_n(links.raise[s], epoch, __ATOMIC_RELEASE);
+        __atomic_store_n(links.raise[s], finished, __ATOMIC_RELEASE);
 }
 
-void launch_await_epochs(const EpochLinks& links, Stream&) {
-    const unsigned epoch = *links.own;
+void launch_await_step_counts(const StepCountLinks& links, Stream&) {
+    const unsigned finished = *links.own;
     for (int s = 0; s < links.count; ++s)
-        while (__atomic_load_n(links.incoming[s], __ATOMIC_ACQUIRE) < epoch)
+        while (__atomic_load_n(links.incoming[s], __ATOMIC_ACQUIRE) < finished)
             std::this_thread::yield(); // ranks may share cores
 }
 

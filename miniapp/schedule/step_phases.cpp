@@ -10,7 +10,7 @@ std::vector<Phase> step_phases(const ScheduleInputs& in, int ring_step) {
 
     std::vector<Phase> s{{K::Begin, Lane::Host}};
     // Linked neighbours store into this rank's halos, and it into theirs,
-    // only once both have finished the step before (kernels/epochs.hpp):
+    // only once both have finished the step before (kernels/step_counts.hpp):
     // first, on compute, so that the halo stream's work forks after it.
     if (in.links) s.push_back({K::Await, Lane::Compute});
     if (in.messages) {

@@ -1,8 +1,8 @@
 #include "testing/step_aids.hpp"
 
-#include "epochs.hpp"
 #include "halo_faults.hpp"
 #include "memory.hpp"
+#include "step_counts.hpp"
 #include "testing/planted_phases.hpp"
 
 #include <algorithm>

@@ -1,37 +1,37 @@
-// GPU implementations of epochs.hpp: a thread per link, one source for HIP
+// GPU implementations of step_counts.hpp: a thread per link, one source for HIP
 // and CUDA. The counts are read and written through volatile pointers, so
 // every poll goes to memory, with __threadfence_system() between them and
 // the faces: it orders the faces stored by the kernels before a raise
 // (complete when this kernel starts, on the same stream) before the count
 // that announces them, and the count seen by a wait before the loads of
 // the kernel after.
-#include "epochs.hpp"
 #include "gpu_runtime.hpp"
+#include "step_counts.hpp"
 
 namespace stencil {
 namespace {
 
 // One thread per link (a warp), so that the stores to the neighbours and
 // the polls of their slots go out together rather than one after another.
-__global__ void raise_epochs_kernel(EpochLinks links) {
+__global__ void raise_step_counts_kernel(StepCountLinks links) {
     const int s = int(threadIdx.x);
-    const unsigned epoch = *links.own + 1;
+    const unsigned finished = *links.own + 1;
     // The faces the update stored, every one of them, before any count.
     __threadfence_system();
 #pragma unroll
-    for (int n = 0; n < kMaxEpochLinks; ++n)
-        if (n == s && n < links.count) *static_cast<volatile unsigned*>(links.raise[n]) = epoch;
+    for (int n = 0; n < kMaxCountLinks; ++n)
+        if (n == s && n < links.count) *static_cast<volatile unsigned*>(links.raise[n]) = finished;
     __syncthreads(); // every thread has read the count before it moves on
-    if (s == 0) *links.own = epoch;
+    if (s == 0) *links.own = finished;
 }
 
-__global__ void await_epochs_kernel(EpochLinks links) {
+__global__ void await_step_counts_kernel(StepCountLinks links) {
     const int s = int(threadIdx.x);
-    const unsigned epoch = *links.own;
+    const unsigned finished = *links.own;
 #pragma unroll
-    for (int n = 0; n < kMaxEpochLinks; ++n)
+    for (int n = 0; n < kMaxCountLinks; ++n)
         if (n == s && n < links.count)
-            while (*static_cast<const volatile unsigned*>(links.incoming[n]) < epoch) {
+            while (*static_cast<const volatile unsigned*>(links.incoming[n]) < finished) {
             }
     // The neighbours' faces, seen after their counts, before the next
     // kernel's loads.
@@ -46,15 +46,15 @@ __global__ void delay_kernel(long long cycles) {
 
 } // namespace
 
-void launch_raise_epochs(const EpochLinks& links, Stream& stream) {
+void launch_raise_step_counts(const StepCountLinks& links, Stream& stream) {
     if (links.count == 0) return;
-    raise_epochs_kernel<<<1, kMaxEpochLinks, 0, stream.handle()>>>(links);
+    raise_step_counts_kernel<<<1, kMaxCountLinks, 0, stream.handle()>>>(links);
     GPU_CHECK_LAUNCH();
 }
 
-void launch_await_epochs(const EpochLinks& links, Stream& stream) {
+void launch_await_step_counts(const StepCountLinks& links, Stream& stream) {
     if (links.count == 0) return;
-    await_epochs_kernel<<<1, kMaxEpochLinks, 0, stream.handle()>>>(links);
+    await_step_counts_kernel<<<1, kMaxCountLinks, 0, stream.handle()>>>(links);
     GPU_CHECK_LAUNCH();
 }
 

@@ -17,17 +17,17 @@
 
 namespace stencil {
 
-inline constexpr int kMaxEpochLinks = 6;
+inline constexpr int kMaxCountLinks = 6;
 
-struct EpochLinks {
+struct StepCountLinks {
     int count = 0;                                 // linked neighbours (faces)
     unsigned* own = nullptr;                       // steps this rank has finished, in its memory
-    unsigned* raise[kMaxEpochLinks] = {};          // this rank's slot in each neighbour's memory
-    const unsigned* incoming[kMaxEpochLinks] = {}; // each neighbour's slot in this rank's memory
+    unsigned* raise[kMaxCountLinks] = {};          // this rank's slot in each neighbour's memory
+    const unsigned* incoming[kMaxCountLinks] = {}; // each neighbour's slot in this rank's memory
 
     // Appends a link; false when the table is full.
     bool add(unsigned* remote_slot, const unsigned* local_slot) {
-        if (count == kMaxEpochLinks) return false;
+        if (count == kMaxCountLinks) return false;
         raise[count] = remote_slot, incoming[count] = local_slot;
         ++count;
         return true;
@@ -36,9 +36,9 @@ struct EpochLinks {
 
 // On `stream`, after the work before it: *own += 1, then every raise slot
 // = *own.
-void launch_raise_epochs(const EpochLinks& links, Stream& stream);
+void launch_raise_step_counts(const StepCountLinks& links, Stream& stream);
 // Holds `stream` until every incoming slot has reached *own.
-void launch_await_epochs(const EpochLinks& links, Stream& stream);
+void launch_await_step_counts(const StepCountLinks& links, Stream& stream);
 // Holds `stream` for at least `microseconds`, so that the work enqueued
 // after it starts that much later (a late writer, as a race needs).
 void launch_delay(int microseconds, Stream& stream);
