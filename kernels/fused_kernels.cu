@@ -8,7 +8,7 @@ namespace stencil::detail {
 using device::kLanes;
 using device::laplacian_of;
 using device::load_vec;
-using device::stage_ring;
+using device::stage_apron;
 using device::store_vec_masked;
 using device::TilePlace;
 using device::Vec;
@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(256)
     const int i = t.i_block + L * int(threadIdx.x), j = t.j_first + int(threadIdx.y);
     const int k = box.z0 + int(blockIdx.z);
 
-    stage_ring<R>(tile, t, in, k, box);
+    stage_apron<R>(tile, t, in, k, box);
     Vec<T> w[2 * R + 1]; // unused without z; kept so both variants share the arithmetic
     Vec<T> y[2 * R + 1];
     if (i < box.x1 + R && j < box.y1 + R) {

@@ -1,6 +1,8 @@
 // The LDS tile of the fused kernels (fused_kernels.cu): where a block's tile
-// sits, how its R-wide ring is staged, and the Laplacian of one vector group
-// from a staged row, a y column and a z window. Included only by .cu files.
+// sits, how its apron is staged (the R-wide border of cells around the
+// tile that its stencil reads; "ring" names the deep halos' ghost cells
+// elsewhere), and the Laplacian of one vector group from a staged row, a y
+// column and a z window. Included only by .cu files.
 #pragma once
 
 #include "cell_math.hpp"
@@ -17,24 +19,24 @@ struct TilePlace {
     int width;   // LDS slots (groups) per staged row: block_x + 2G
 };
 
-// The staged ring of a tile with `rows` centre rows and block_x centre
+// The staged apron of a tile with `rows` centre rows and block_x centre
 // groups, counted slot by slot: first the R rows above and the R below,
 // centre columns only (block_x slots each: the y terms read only a cell's
 // own column, so the corners are never needed; without them an aligned
 // tile's rows are whole 32-byte sectors), then G groups left and right
-// of every centre row. ring_slot(s) is slot s's LDS row and column in a tile
+// of every centre row. apron_slot(s) is slot s's LDS row and column in a tile
 // of block_x + 2G columns.
-struct RingSlot {
+struct ApronSlot {
     int row, column;
 };
 
 template <int R, class T>
-STENCIL_HD inline int ring_slots(int block_x, int rows) {
+STENCIL_HD inline int apron_slots(int block_x, int rows) {
     return 2 * R * block_x + rows * 2 * kHaloGroups<R, T>;
 }
 
 template <int R, class T>
-__device__ inline RingSlot ring_slot(int s, int block_x, int rows) {
+__device__ inline ApronSlot apron_slot(int s, int block_x, int rows) {
     constexpr int G = kHaloGroups<R, T>;
     if (s < 2 * R * block_x) {
         const int h = s / block_x;
@@ -44,15 +46,15 @@ __device__ inline RingSlot ring_slot(int s, int block_x, int rows) {
     return {r + R, q < G ? q : q + block_x};
 }
 
-// Stages the ring around a one-row-per-thread tile of plane k. Loops over
+// Stages the apron around a one-row-per-thread tile of plane k. Loops over
 // slots, so any R works whatever the block's height.
 template <int R, class T>
-__device__ inline void stage_ring(Vec<T>* tile, const TilePlace& t, FieldView<const T> p, int k,
-                                  const Box& box) {
+__device__ inline void stage_apron(Vec<T>* tile, const TilePlace& t, FieldView<const T> p, int k,
+                                   const Box& box) {
     const int bx = blockDim.x, by = blockDim.y;
     const int tid = threadIdx.y * bx + threadIdx.x, threads = bx * by;
-    for (int s = tid; s < ring_slots<R, T>(bx, by); s += threads) {
-        const RingSlot rs = ring_slot<R, T>(s, bx, by);
+    for (int s = tid; s < apron_slots<R, T>(bx, by); s += threads) {
+        const ApronSlot rs = apron_slot<R, T>(s, bx, by);
         const int i = t.i_block + kLanes<T> * (rs.column - kHaloGroups<R, T>);
         const int j = t.j_first - R + rs.row;
         // Cells at or beyond x1+R / y1+R are no output's neighbour: skip

@@ -6,7 +6,7 @@
 //
 // A block owns a tile of block_x 16-byte groups (4 floats or 2 doubles each)
 // by block_y * rows rows and walks `window` planes along z. Per plane it
-// stages the tile with an R-wide ring (R rows above and below its columns,
+// stages the tile with an R-wide apron (R rows above and below its columns,
 // whole 16-byte groups left and right) in LDS: x neighbours from LDS into a
 // register window of vectors, y neighbours from LDS columns, and z
 // neighbours from a per-thread sliding window of 2R+1 planes in registers,
@@ -31,11 +31,11 @@
 
 namespace stencil::detail {
 
-// Ring slots a thread prefetches in registers. Blocks whose ring has more
-// slots than kRingPrefetch per thread (only small or very wide blocks) run
-// the SyncRing variant, which loads the whole ring synchronously each plane:
+// Apron slots a thread prefetches in registers. Blocks whose apron has more
+// slots than kApronPrefetch per thread (only small or very wide blocks) run
+// the SyncApron variant, which loads the whole apron synchronously each plane:
 // correct, but slower.
-inline constexpr int kRingPrefetch = 2;
+inline constexpr int kApronPrefetch = 2;
 
 // Registers per thread of the fused kernels. With two rows per thread the
 // FP32 Laplacian fits in 168 without spilling, so three 128-thread blocks
@@ -73,12 +73,12 @@ struct BlockPlace {
 // serves up to Rows cells, at the price of Rows z windows in registers.
 //
 // Software-pipelined over planes: while plane k is computed from one LDS
-// buffer, the loads of plane k+1 (its ring, the window's next plane and, for
+// buffer, the loads of plane k+1 (its apron, the window's next plane and, for
 // the wave, p_prev and the velocity term) are already in flight into
 // registers, and are written into the other buffer at the next iteration.
 // Two buffers need one barrier per plane: a buffer is rewritten only after
 // every thread has passed the barrier that followed its last read.
-template <int R, class T, bool Wave, int Rows, bool SyncRing, SinkStores Sinks = SinkStores::None>
+template <int R, class T, bool Wave, int Rows, bool SyncApron, SinkStores Sinks = SinkStores::None>
 __device__ __forceinline__ void
 fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
            const Coefficients<R, T>& c, const Sponge& sponge, XGroups groups, int window,
@@ -90,7 +90,7 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     const int tid = b.ty * bx + b.tx, threads = bx * b.block_y;
     const TilePlace t{groups.first + L * b.bx * bx, box.y0 + b.by * tile_rows, bx + 2 * G};
     const int tile_slots = (tile_rows + 2 * R) * t.width;
-    const int ring_slots = device::ring_slots<R, T>(bx, tile_rows);
+    const int apron_slots = device::apron_slots<R, T>(bx, tile_rows);
     const int i = t.i_block + L * b.tx, j0 = t.j_first + Rows * b.ty;
     const int k_first = box.z0 + b.bz * window;
     const int k_last = min(k_first + window, box.z1);
@@ -102,32 +102,32 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     const long long my_offset = (long long)p.layout.index(i, j0, 0);
     const int my_row = (Rows * b.ty + R) * t.width + b.tx; // slot tx of row j0
 
-    // Ring slot s of the tile: its LDS index and the offset of its group from
+    // Apron slot s of the tile: its LDS index and the offset of its group from
     // this thread's cell (i, j0) in the same plane, or lds = -1 when it does
     // not exist or no output needs it (at or beyond x1+R or y1+R). Relative
-    // to the thread, so few uniform values stay live where the SyncRing loop
+    // to the thread, so few uniform values stay live where the SyncApron loop
     // calls it every plane (gfx90a runs short of scalar registers at R = 8).
-    struct RingPlace {
+    struct ApronPlace {
         int lds;          // -1: no such slot, or no output needs it
         long long offset; // from (i, j0) in the plane
     };
-    const int ring_x_limit = box.x1 + R - t.i_block + L * G; // needed while L * column < this
-    const int ring_y_limit = box.y1 + 2 * R - t.j_first;     // and row < this
-    const long long ring_corner = (t.i_block - L * G - i) + (long long)(t.j_first - R - j0) * line;
-    auto ring_place = [&](int s) -> RingPlace {
-        if (s >= ring_slots) return {-1, 0};
-        const RingSlot rs = ring_slot<R, T>(s, bx, tile_rows);
-        if (L * rs.column >= ring_x_limit || rs.row >= ring_y_limit) return {-1, 0};
-        return {rs.row * t.width + rs.column, ring_corner + L * rs.column + rs.row * line};
+    const int apron_x_limit = box.x1 + R - t.i_block + L * G; // needed while L * column < this
+    const int apron_y_limit = box.y1 + 2 * R - t.j_first;     // and row < this
+    const long long apron_corner = (t.i_block - L * G - i) + (long long)(t.j_first - R - j0) * line;
+    auto apron_place = [&](int s) -> ApronPlace {
+        if (s >= apron_slots) return {-1, 0};
+        const ApronSlot rs = apron_slot<R, T>(s, bx, tile_rows);
+        if (L * rs.column >= apron_x_limit || rs.row >= apron_y_limit) return {-1, 0};
+        return {rs.row * t.width + rs.column, apron_corner + L * rs.column + rs.row * line};
     };
-    constexpr int Prefetch = SyncRing ? 0 : kRingPrefetch;
-    int ring_lds[kRingPrefetch];
-    long long ring_offset[kRingPrefetch];
+    constexpr int Prefetch = SyncApron ? 0 : kApronPrefetch;
+    int apron_lds[kApronPrefetch];
+    long long apron_offset[kApronPrefetch];
 #pragma unroll
     for (int n = 0; n < Prefetch; ++n) {
-        const RingPlace place = ring_place(tid + n * threads);
-        ring_lds[n] = place.lds;
-        ring_offset[n] = place.offset;
+        const ApronPlace place = apron_place(tid + n * threads);
+        apron_lds[n] = place.lds;
+        apron_offset[n] = place.offset;
     }
 
     // Pointers to plane k+1 of what prefetch() reads (the window's incoming
@@ -136,10 +136,10 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     const T* vel_in = vel.origin + my_offset + k_first * slice;
     T* target = out.origin + my_offset + k_first * slice;     // plane k; p_prev too
     const T* p_mine = p.origin + my_offset + k_first * slice; // (i, j0, k) of p
-    const T* ring_in[kRingPrefetch];
+    const T* apron_in[kApronPrefetch];
 #pragma unroll
     for (int n = 0; n < Prefetch; ++n)
-        ring_in[n] = p_mine + ring_offset[n];
+        apron_in[n] = p_mine + apron_offset[n];
     bool row_loads[Rows], row_stores[Rows];
 #pragma unroll
     for (int m = 0; m < Rows; ++m) {
@@ -178,7 +178,7 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     }
 
     Vec<T> w[Rows][2 * R + 1] = {}; // planes k-R .. k+R of each of this thread's rows
-    Vec<T> w_next[Rows] = {}, ring_next[kRingPrefetch], prev_next[Rows] = {}, vel_next[Rows] = {};
+    Vec<T> w_next[Rows] = {}, apron_next[kApronPrefetch], prev_next[Rows] = {}, vel_next[Rows] = {};
     // The loads of the next plane, into registers; `prev_in` is p_prev there.
     auto prefetch = [&](const T* prev_in) {
 #pragma unroll
@@ -191,8 +191,8 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         }
 #pragma unroll
         for (int n = 0; n < Prefetch; ++n) {
-            if (ring_lds[n] >= 0) ring_next[n] = load_vec(ring_in[n]);
-            ring_in[n] += slice;
+            if (apron_lds[n] >= 0) apron_next[n] = load_vec(apron_in[n]);
+            apron_in[n] += slice;
         }
         window_in += slice;
         vel_in += slice;
@@ -219,10 +219,10 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         }
 #pragma unroll
         for (int n = 0; n < Prefetch; ++n)
-            if (ring_lds[n] >= 0) store_vec(tile[ring_lds[n]].v, ring_next[n]);
-        if (SyncRing) {
-            for (int s = tid; s < ring_slots; s += threads) {
-                const RingPlace place = ring_place(s);
+            if (apron_lds[n] >= 0) store_vec(tile[apron_lds[n]].v, apron_next[n]);
+        if (SyncApron) {
+            for (int s = tid; s < apron_slots; s += threads) {
+                const ApronPlace place = apron_place(s);
                 if (place.lds >= 0) tile[place.lds] = load_vec(p_mine + place.offset);
             }
         }
@@ -298,38 +298,38 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         if (x_stores && !faces && sinks && sinks->count > 0) sinks->copy(out, mine);
 }
 
-template <int R, class T, bool Wave, int Rows, bool SyncRing>
+template <int R, class T, bool Wave, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                  Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
-    fused_walk<R, T, Wave, Rows, SyncRing>(p, out, vel, box, c, sponge, groups, window,
-                                           {int(blockDim.x), int(blockDim.y), int(threadIdx.x),
-                                            int(threadIdx.y), int(blockIdx.x), int(blockIdx.y),
-                                            int(blockIdx.z)});
+    fused_walk<R, T, Wave, Rows, SyncApron>(p, out, vel, box, c, sponge, groups, window,
+                                            {int(blockDim.x), int(blockDim.y), int(threadIdx.x),
+                                             int(threadIdx.y), int(blockIdx.x), int(blockIdx.y),
+                                             int(blockIdx.z)});
 }
 
 // The one-box kernels by instantiation: `get` names the kernel a launch of
 // `Rows` rows per thread runs (fused_kernel_for), for the plain update and
 // for the wave update that stores its faces (stored_wave_kernels.cu).
 struct PlainFusedKernels {
-    template <int R, class T, bool Wave, int Rows, bool SyncRing>
+    template <int R, class T, bool Wave, int Rows, bool SyncApron>
     static auto get() {
-        return fused_kernel<R, T, Wave, Rows, SyncRing>;
+        return fused_kernel<R, T, Wave, Rows, SyncApron>;
     }
 };
 
 // The instantiation a launch shape runs: its rows per thread (only those
-// max_fused_rows builds for R), and whether its ring is staged
-// synchronously. Blocks whose ring has more slots than kRingPrefetch per
+// max_fused_rows builds for R), and whether its apron is staged
+// synchronously. Blocks whose apron has more slots than kApronPrefetch per
 // thread stage it in a variant of their own: in the prefetching kernel that
 // loop kept a dozen uniform values live and, at R = 8 on gfx90a, spilled
 // scalar registers.
 template <int R, class T, bool Wave, int Rows, class Kernels>
 auto fused_kernel_with_rows(const LaunchShape& t) {
-    const bool sync_ring = device::ring_slots<R, T>(t.block_x, Rows * t.block_y) >
-                           kRingPrefetch * t.block_x * t.block_y;
-    return sync_ring ? Kernels::template get<R, T, Wave, Rows, true>()
-                     : Kernels::template get<R, T, Wave, Rows, false>();
+    const bool sync_apron = device::apron_slots<R, T>(t.block_x, Rows * t.block_y) >
+                            kApronPrefetch * t.block_x * t.block_y;
+    return sync_apron ? Kernels::template get<R, T, Wave, Rows, true>()
+                      : Kernels::template get<R, T, Wave, Rows, false>();
 }
 
 // The device templates keep a bool for the kernel, so their names (and the

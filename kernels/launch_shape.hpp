@@ -107,7 +107,7 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
 // the slab's thin axis by slab_block: for a box thinnest along x its
 // groups by as many rows (lanes along y); along y its rows by as many
 // groups. block_x stays within kSlabThreads / R, so each thread stages at
-// most two LDS ring slots. The window is left 0 for slab_window.
+// most two LDS apron slots. The window is left 0 for slab_window.
 inline constexpr int kSlabThreads = 256;
 LaunchShape slab_block(const Layout& layout, const Box& box, int radius, Precision precision);
 

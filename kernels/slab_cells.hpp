@@ -1,10 +1,10 @@
 // The boundary slabs' cell-by-cell update, for small boxes: each thread
 // updates one 16-byte group of cells, loading every neighbour it needs
-// straight from memory, with no LDS tile, no ring and no walk along z.
+// straight from memory, with no LDS tile, no apron and no walk along z.
 // Device code: included only by wave_kernels.cu.
 //
 // At 128^3 a slab R cells thin is too thin for a walk: a z slab's window
-// loads 2R + 1 planes for R outputs, a y slab's tile stages 2R rows of ring
+// loads 2R + 1 planes for R outputs, a y slab's tile stages 2R rows of apron
 // for R rows, and an x slab one group wide leaves most of a tile idle. The
 // six slabs then took 26 us for 17% of the cells, against 19 us for the
 // inner box (docs/performance-history.md, "Slabs for small boxes"). At

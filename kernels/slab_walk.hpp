@@ -5,7 +5,7 @@
 //
 // The interior's z-walking tile (fused_walk.hpp) stages R groups of x halo
 // around every row of its tile in LDS. An x slab is one group wide, so that
-// tile left 7 of 8 threads idle and its x ring cost more than the slab
+// tile left 7 of 8 threads idle and its x apron cost more than the slab
 // (docs/performance-history.md, "The thin-slab kernel"). Here a block is
 // block_x groups by block_y rows with one row per thread, shaped per slab
 // (slab_block): lanes along y for an x slab, the whole R rows of a y slab
@@ -22,13 +22,13 @@
 
 namespace stencil::detail {
 
-// LDS ring slots (the R rows above and below a block's rows) each thread
+// LDS apron slots (the R rows above and below a block's rows) each thread
 // stages per plane. slab_block keeps block_x <= kSlabThreads / R, so 2R rows
 // of block_x groups never need more.
-inline constexpr int kSlabRingPerThread = 2;
+inline constexpr int kSlabApronPerThread = 2;
 
 // The update of `box`'s tile (b.bx, b.by, b.bz). Threads with b.ty >= block_y
-// only help stage the ring; every thread reaches every barrier. After the
+// only help stage the apron; every thread reaches every barrier. After the
 // walk each thread copies the cells it updated into the face sinks that
 // hold them (face_sinks.hpp).
 template <int R, class T>
@@ -51,17 +51,17 @@ slab_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const 
     const int tile_slots = (by + 2 * R) * bx;
     const int my_slot = (b.ty + R) * bx + b.tx;
 
-    // Ring slot s: LDS row h < R above the block's rows, h >= R below them.
-    int ring_lds[kSlabRingPerThread];
-    const T* ring_in[kSlabRingPerThread];
+    // Apron slot s: LDS row h < R above the block's rows, h >= R below them.
+    int apron_lds[kSlabApronPerThread];
+    const T* apron_in[kSlabApronPerThread];
 #pragma unroll
-    for (int n = 0; n < kSlabRingPerThread; ++n) {
+    for (int n = 0; n < kSlabApronPerThread; ++n) {
         const int s = tid + n * threads, h = s / bx, column = s - h * bx;
         const int row = h < R ? h : h + by;
-        const int ring_i = i_block + L * column, ring_j = j_first - R + row;
-        const bool needed = s < 2 * R * bx && ring_i < box.x1 && ring_j < box.y1 + R;
-        ring_lds[n] = needed ? row * bx + column : -1;
-        ring_in[n] = p.origin + (needed ? p.layout.index(ring_i, ring_j, k_first) : 0);
+        const int apron_i = i_block + L * column, apron_j = j_first - R + row;
+        const bool needed = s < 2 * R * bx && apron_i < box.x1 && apron_j < box.y1 + R;
+        apron_lds[n] = needed ? row * bx + column : -1;
+        apron_in[n] = p.origin + (needed ? p.layout.index(apron_i, apron_j, k_first) : 0);
     }
 
     const long long mine = (long long)p.layout.index(i, j, 0);
@@ -71,7 +71,7 @@ slab_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const 
     T* target = out.origin + mine + k_first * slice; // plane k; p_prev too
 
     Vec<T> w[2 * R + 1] = {}; // planes k-R .. k+R of this thread's group
-    Vec<T> w_next = {}, x_groups[2 * G] = {}, x_next[2 * G] = {}, ring_next[kSlabRingPerThread];
+    Vec<T> w_next = {}, x_groups[2 * G] = {}, x_next[2 * G] = {}, apron_next[kSlabApronPerThread];
     Vec<T> prev_next = {}, vel_next = {};
     auto prefetch = [&](const T* prev_in) {
         if (loads) w_next = load_vec(window_in);
@@ -83,9 +83,9 @@ slab_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const 
             vel_next = load_vec(vel_in);
         }
 #pragma unroll
-        for (int n = 0; n < kSlabRingPerThread; ++n) {
-            if (ring_lds[n] >= 0) ring_next[n] = load_vec(ring_in[n]);
-            ring_in[n] += slice;
+        for (int n = 0; n < kSlabApronPerThread; ++n) {
+            if (apron_lds[n] >= 0) apron_next[n] = load_vec(apron_in[n]);
+            apron_in[n] += slice;
         }
         window_in += slice;
         x_in += slice;
@@ -106,8 +106,8 @@ slab_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const 
             x_groups[s] = x_next[s];
         if (loads) store_vec(tile[my_slot].v, w[R]);
 #pragma unroll
-        for (int n = 0; n < kSlabRingPerThread; ++n)
-            if (ring_lds[n] >= 0) store_vec(tile[ring_lds[n]].v, ring_next[n]);
+        for (int n = 0; n < kSlabApronPerThread; ++n)
+            if (apron_lds[n] >= 0) store_vec(tile[apron_lds[n]].v, apron_next[n]);
         if (k + 1 < k_last) prefetch(target + slice);
         __syncthreads();
         if (stores) {

@@ -13,12 +13,12 @@
 namespace stencil::detail {
 namespace {
 
-template <int R, class T, int Rows, bool SyncRing>
+template <int R, class T, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     stored_wave_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                        Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
                        const FaceSinks<T>* sinks) {
-    fused_walk<R, T, true, Rows, SyncRing, SinkStores::InWalk>(
+    fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk>(
         p, out, vel, box, c, sponge, groups, window,
         {int(blockDim.x), int(blockDim.y), int(threadIdx.x), int(threadIdx.y), int(blockIdx.x),
          int(blockIdx.y), int(blockIdx.z)},
@@ -34,10 +34,10 @@ constexpr int stored_rows(int rows) {
 }
 
 struct StoredWaveKernels {
-    template <int R, class T, bool Wave, int Rows, bool SyncRing>
+    template <int R, class T, bool Wave, int Rows, bool SyncApron>
     static auto get() {
         static_assert(Wave, "only the wave update stores faces");
-        return stored_wave_kernel<R, T, stored_rows<R, T>(Rows), SyncRing>;
+        return stored_wave_kernel<R, T, stored_rows<R, T>(Rows), SyncApron>;
     }
 };
 

@@ -46,14 +46,14 @@ __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
 
 // A table of slabs on the interior's z-walking tile (SlabKernel::Tile), in
 // the same way.
-template <int R, class T, int Rows, bool SyncRing>
+template <int R, class T, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     wave_table_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
                       WaveTable table, Coefficients<R, T> c, Sponge sponge, FaceSinks<T> sinks) {
     const TablePlace place = locate_block(table, blockIdx.x);
     const TableBox& e = place.entry;
     const int tx = int(threadIdx.x) % e.block_x, ty = int(threadIdx.x) / e.block_x;
-    fused_walk<R, T, true, Rows, SyncRing, SinkStores::AfterWalk>(
+    fused_walk<R, T, true, Rows, SyncApron, SinkStores::AfterWalk>(
         p, out, vel, e.box, c, sponge, e.groups, e.window,
         {e.block_x, e.block_y, tx, ty, place.bx, place.by, place.bz}, &sinks);
 }
@@ -62,33 +62,33 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
 // any of its boxes' shapes needs it (correct for all, as in the one-box
 // kernel's choice).
 template <int R, class T, int Rows>
-auto wave_table_kernel_with_rows(bool sync_ring) {
-    return sync_ring ? wave_table_kernel<R, T, Rows, true> : wave_table_kernel<R, T, Rows, false>;
+auto wave_table_kernel_with_rows(bool sync_apron) {
+    return sync_apron ? wave_table_kernel<R, T, Rows, true> : wave_table_kernel<R, T, Rows, false>;
 }
 
 template <int R, class T>
 auto wave_table_kernel_for(const WaveTable& table) {
     constexpr int max_rows = max_fused_rows(R, FusedKernel::Wave);
-    bool sync_ring = false;
+    bool sync_apron = false;
     for (int e = 0; e < table.count; ++e) {
         const TableBox& b = table.box[e];
-        sync_ring = sync_ring || device::ring_slots<R, T>(b.block_x, table.rows * b.block_y) >
-                                     kRingPrefetch * table.threads;
+        sync_apron = sync_apron || device::apron_slots<R, T>(b.block_x, table.rows * b.block_y) >
+                                       kApronPrefetch * table.threads;
     }
     switch (table.rows) {
     case 2:
-        if constexpr (max_rows >= 2) return wave_table_kernel_with_rows<R, T, 2>(sync_ring);
+        if constexpr (max_rows >= 2) return wave_table_kernel_with_rows<R, T, 2>(sync_apron);
         break;
     case 4:
-        if constexpr (max_rows >= 4) return wave_table_kernel_with_rows<R, T, 4>(sync_ring);
+        if constexpr (max_rows >= 4) return wave_table_kernel_with_rows<R, T, 4>(sync_apron);
         break;
     case 8:
-        if constexpr (max_rows >= 8) return wave_table_kernel_with_rows<R, T, 8>(sync_ring);
+        if constexpr (max_rows >= 8) return wave_table_kernel_with_rows<R, T, 8>(sync_apron);
         break;
     default:
         break;
     }
-    return wave_table_kernel_with_rows<R, T, 1>(sync_ring);
+    return wave_table_kernel_with_rows<R, T, 1>(sync_apron);
 }
 
 template <int R, class T>
@@ -133,10 +133,10 @@ void launch_slab_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
                        Stream& stream, const FaceSinks<T>& sinks) {
     const std::size_t lds = largest_lds(table, [](const TableBox& b) {
         if (b.block_x * b.block_y > kSlabThreads ||
-            2 * R * b.block_x > kSlabRingPerThread * kSlabThreads)
+            2 * R * b.block_x > kSlabApronPerThread * kSlabThreads)
             fatal("slab kernel: a block of " + std::to_string(b.block_x) + " x " +
                   std::to_string(b.block_y) + " is beyond its " + std::to_string(kSlabThreads) +
-                  " threads or its LDS ring at R=" + std::to_string(R));
+                  " threads or its LDS apron at R=" + std::to_string(R));
         return slab_lds_bytes<R, T>(b.block_x, b.block_y);
     });
     slab_table_kernel<R, T><<<unsigned(table.blocks), kSlabThreads, lds, stream.handle()>>>(
