@@ -9,6 +9,7 @@ import shutil
 import tarfile
 import tempfile
 
+import projection_model  # the model imports only checked.py: no cycle
 from checked import ToolError, checked, load_json
 
 FLOAT = 4  # bytes of a cell in the calibration runs (FP32)
@@ -71,6 +72,7 @@ class Calibration:
         # pays per step over the same box alone (periodic step - none step).
         self.shell_points = sorted(shell_points)
         self.shell_fused_pack = shell_fused_pack  # the shell runs' slabs stored the sent faces
+        self.shell_source = "periodic one-GPU runs"  # or the shell bench (_shell_from_bench)
         self.fixed_ms = fixed_ms
         self.latency_ms = latency_ms
         self.link_bytes_per_ms = link_bytes_per_ms  # one direction, one neighbour
@@ -143,7 +145,6 @@ class Calibration:
         beyond the model's step with no host cost. It is the launches and
         the host's waits on the pack and the unpack: about 20 us a step on
         an H100 node, more than a 64^3 kernel."""
-        import projection_model  # imports only checked: no cycle
         node = {"name": "calibration node", "gpus_per_node": 2, "link_GBps": "measured"}
         used = []
         for overlap in (False, True):
@@ -217,9 +218,9 @@ class Calibration:
 
     def describe(self):
         shell = "; thin x slabs {:.1f}x slower".format(self.x_slab_factor) if not self.shell_points else \
-            "; the shell from {} {} ({:.3f} ms over the step alone at {:.0f}^3, {} pack)".format(
-                len(self.shell_points), getattr(self, "shell_source", "periodic one-GPU runs"), self.shell_points[-1][1], self.shell_points[-1][0] ** (1 / 3),
-                "fused" if self.shell_fused_pack else "separate")
+            "; the shell from {}, {} sizes ({:.3f} ms over the step alone at {:.0f}^3, {} pack)".format(
+                self.shell_source, len(self.shell_points), self.shell_points[-1][1],
+                self.shell_points[-1][0] ** (1 / 3), "fused" if self.shell_fused_pack else "separate")
         return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange latency {self.latency_ms * 1e3:.1f} us, "
                 f"link {self.link_bytes_per_ms * 1e3 / 1e9:.0f} GB/s per direction; pack "
                 f"{self.pack_ms_per_byte * 1e6:.3f} and unpack {self.unpack_ms_per_byte * 1e6:.3f} ns/byte "
