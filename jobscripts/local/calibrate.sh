@@ -29,7 +29,9 @@ if [ "$(wc -w <<<"$SWEEP")" -lt 2 ]; then
   echo "calibrate.sh: SWEEP=\"$SWEEP\": the kernel's time against cells needs two sizes or more" >&2
   exit 2
 fi
-if ! command -v nvidia-smi >/dev/null && ! [ -e /dev/kfd ]; then
+gpu_node=0 # an NVIDIA or AMD GPU here: the HOST back-end's settings do not apply, the shell bench does
+if command -v nvidia-smi >/dev/null || [ -e /dev/kfd ]; then gpu_node=1; fi
+if [ "$gpu_node" = 0 ]; then
   export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=passive # HOST: one core per rank, as scaling.sh
 fi
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -57,7 +59,7 @@ for n in $(tr ' ' '\n' <<<"$SWEEP" | sort -n | head -2); do
       --report "$RESULTS/host/host-along-x-$n-$overlap.json" >/dev/null
   done
 done
-if [ -x "$STENCIL_BENCH" ] && { command -v nvidia-smi >/dev/null || [ -e /dev/kfd ]; }; then
+if [ "$gpu_node" = 1 ] && [ -x "$STENCIL_BENCH" ]; then
   "$STENCIL_BENCH" --sizes="$sizes" --radii="$RADIUS" --precision=fp32 --variants=wave,shell \
     --benchmark_filter='^(wave|shell_inner|shell_slabs)/' --benchmark_out="$RESULTS/shell-bench.json" >/dev/null
 fi
