@@ -300,8 +300,11 @@ int run(int argc, char** argv) {
     if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, context, prepared.binding, shapes);
-    if (const std::string warning = short_window_warning(report.trust); !warning.empty())
-        print_warnings({warning});
+    report.trust.speed = outcome.speed;
+    report.trust.speed.trial_ms = plan.trial_step_ms; // also where the warm-up was skipped
+    for (const std::string& warning :
+         {short_window_warning(report.trust), slow_spell_warning(report.trust)})
+        if (!warning.empty()) print_warnings({warning});
     int status = 0;
     if (!c.timeline.empty()) // collective; rank 0 writes, and knows whether it could
         if (const std::string why = write_timeline(sim, report); !why.empty()) {

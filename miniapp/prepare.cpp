@@ -32,6 +32,16 @@ std::string check_end_files_writable(const Options& c) {
     return first_problem(MPI_COMM_WORLD, why);
 }
 
+// The step the run's final setting showed in a trial: the last choice that
+// timed it, the depth's, else the schedule's (at the depth the run keeps),
+// else the path's (at depth 1); 0 where none did.
+double final_setting_trial(const CommDecision& comm, const OverlapDecision& overlap,
+                           const HaloDepthChoice& depth) {
+    if (depth.step_ms > 0) return depth.step_ms;
+    if (overlap.step_ms > 0) return overlap.step_ms;
+    return depth.depth == 1 ? comm.step_ms : 0;
+}
+
 } // namespace
 
 std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lock,
@@ -87,6 +97,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     plan.halo_depth = depth.depth, plan.halo_depth_reason = depth.reason;
     for (TrialRecord& trial : depth.trials)
         plan.trials.push_back(std::move(trial));
+    plan.trial_step_ms = final_setting_trial(comm, overlap, depth);
     return {};
 }
 

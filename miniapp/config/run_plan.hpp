@@ -56,6 +56,9 @@ struct RunPlan {
     bool fused_pack = true;
     std::string pack_reason;
     std::vector<TrialRecord> trials; // what the auto choices above timed, in order
+    // The step the chosen setting showed in its trial (0: none was timed),
+    // which the warm-up's speed check expects (step/speed_check.hpp).
+    double trial_step_ms = 0;
     // --model file:PATH: its element type (float64, else float32) and its
     // CRC-32, which names the model in checkpoints (model_file.hpp).
     bool model_fp64 = false;

@@ -20,11 +20,39 @@ std::string short_window_warning(const TimingTrust& trust) {
     return line;
 }
 
+std::string slow_spell_warning(const TimingTrust& trust) {
+    const SpeedCheck& s = trust.speed;
+    if (!(s.trial_ms > 0)) return {};
+    char line[320];
+    if (s.slow()) {
+        std::snprintf(line, sizeof line,
+                      "the warm-up's steps stayed %.0f%% slower than this setting's trial "
+                      "(%.4g against %.4g ms) for %.1f s: the node ran slow, and the timed "
+                      "steps may show that rather than the setting; rerun for a figure to publish",
+                      100 * (s.last_ms / s.trial_ms - 1), s.last_ms, s.trial_ms, s.seconds);
+        return line;
+    }
+    if (trust.step_max_ms > (1 + kSlowerThanTrial) * s.trial_ms) {
+        std::snprintf(line, sizeof line,
+                      "the timed steps ran %.0f%% slower than this setting's trial (%.4g against "
+                      "%.4g ms): the node ran slow for a while; rerun for a figure to publish",
+                      100 * (trust.step_max_ms / s.trial_ms - 1), trust.step_max_ms, s.trial_ms);
+        return line;
+    }
+    return {};
+}
+
 void print_timing_trust(const TimingTrust& trust) {
     std::printf("  timed %d step%s in %.3f s (slowest rank; the ranks start them together); "
                 "step across ranks %.4f-%.4f ms, %.1f%% apart\n",
                 trust.steps, trust.steps == 1 ? "" : "s", trust.window_s, trust.step_min_ms,
                 trust.step_max_ms, 100 * trust.rank_spread());
+    const SpeedCheck& s = trust.speed;
+    if (s.checked())
+        std::printf("  speed check in the warm-up: %d window%s in %.2f s, the first %.4g ms and "
+                    "the last %.4g ms a step against the setting's trial, %.4g ms\n",
+                    s.windows, s.windows == 1 ? "" : "s", s.seconds, s.first_ms, s.last_ms,
+                    s.trial_ms);
 }
 
 void print_trials(const std::vector<TrialRecord>& trials) {
@@ -40,12 +68,27 @@ void print_trials(const std::vector<TrialRecord>& trials) {
     }
 }
 
+namespace {
+
+Json speed_check_json(const TimingTrust& trust) {
+    const SpeedCheck& s = trust.speed;
+    if (!s.checked()) return Json();
+    const std::string warning = slow_spell_warning(trust);
+    return {
+        {"trial_ms", s.trial_ms},      {"first_window_ms", s.first_ms},
+        {"last_window_ms", s.last_ms}, {"windows", s.windows},
+        {"seconds", s.seconds},        {"slow_warning", warning.empty() ? Json() : Json(warning)}};
+}
+
+} // namespace
+
 Json timing_trust_json(const TimingTrust& trust) {
     const std::string warning = short_window_warning(trust);
     return {{"timed_steps", trust.steps},
             {"timed_window_s", trust.window_s},
             {"step_rank_spread", trust.rank_spread()},
-            {"timing_warning", warning.empty() ? Json() : Json(warning)}};
+            {"timing_warning", warning.empty() ? Json() : Json(warning)},
+            {"speed_check", speed_check_json(trust)}};
 }
 
 Json trials_json(const std::vector<TrialRecord>& trials) {

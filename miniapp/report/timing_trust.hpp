@@ -7,6 +7,7 @@
 
 #include "config/run_plan.hpp"
 #include "io/checked_io.hpp"
+#include "step/speed_check.hpp"
 
 #include <string>
 #include <vector>
@@ -26,12 +27,18 @@ struct TimingTrust {
     double step_min_ms = 0; // the fastest and the slowest rank's mean step
     double step_max_ms = 0;
     double rank_spread() const { return step_max_ms > 0 ? 1 - step_min_ms / step_max_ms : 0; }
+    SpeedCheck speed; // the warm-up's check against the setting's trial (drive)
 };
 
 // The warning for a window shorter than kShortWindowSeconds, naming the
 // --steps that would make it kTrustedWindowSeconds; "" where it is long
 // enough (or nothing was timed).
 std::string short_window_warning(const TimingTrust& trust);
+
+// The warning for steps slower than the setting's trial by more than
+// kSlowerThanTrial: the warm-up's last window (the check gave up), or else
+// the timed steps themselves; "" where neither is, or nothing was timed.
+std::string slow_spell_warning(const TimingTrust& trust);
 
 // The report's lines: the window and the spread across ranks; the trials.
 void print_timing_trust(const TimingTrust& trust);

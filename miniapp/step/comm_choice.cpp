@@ -43,6 +43,7 @@ CommDecision choose_comm(const RunContext& run) {
         verdict == TrialVerdict::WithinSpread ? " (peer faster, within the trials' spread: kept)"
                                               : "");
     d.reason = line;
+    d.step_ms = kept.step_ms;
     if (take_peer) d.mode = CommMode::Peer;
     return d;
 }

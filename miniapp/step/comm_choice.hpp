@@ -17,6 +17,7 @@ struct CommDecision {
     CommMode mode = CommMode::GpuAware;
     std::string reason;              // for the report
     std::vector<TrialRecord> trials; // each path timed, for the report
+    double step_ms = 0;              // the kept path's trial, where both were timed
 };
 
 // Peer must be this much faster than MPI's path to be chosen.

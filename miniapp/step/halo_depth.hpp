@@ -23,6 +23,7 @@ struct HaloDepthChoice {
     int depth = 1;
     std::string reason;              // for the report
     std::vector<TrialRecord> trials; // each depth timed here, for the report
+    double step_ms = 0;              // the chosen depth's trial, where one was timed
 };
 
 // The depths `auto` tries, where every rank is at least k*R cells thick.
@@ -45,7 +46,9 @@ int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within
 // the exchange is already hidden, at the deeper kAutoDepths that fit, each
 // on a fresh simulation of the same problem (the slowest rank's step), with
 // the run's overlap. `plan` holds the grids, the halo path and the overlap
-// (step/overlap.hpp, chosen first); its depth is not read. `at_depth_one`:
+// (step/overlap.hpp, chosen first); its depth is not read. Where a deeper
+// halo wins, k = 1 is timed once more and the faster of its two trials
+// stands (compare_with_second_look: a slow spell). `at_depth_one`:
 // the trial at k = 1 with that overlap, where one was timed already.
 HaloDepthChoice choose_halo_depth(const RunContext& run,
                                   const std::optional<Trial>& at_depth_one = std::nullopt);

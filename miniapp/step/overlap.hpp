@@ -28,6 +28,7 @@ struct OverlapDecision {
     bool fused_pack = true;
     std::string pack_reason;
     std::vector<TrialRecord> trials; // each trial timed, for the report
+    double step_ms = 0;              // the kept schedule's trial, where one was timed
 };
 
 // Off must be this much faster than on to be chosen: on is the schedule

@@ -84,10 +84,27 @@ TrialVerdict compare_trials(const Trial& preferred, const Trial& alternative, do
     return TrialVerdict::TakeAlternative;
 }
 
+TrialVerdict compare_with_second_look(Trial& preferred, const Trial& alternative, double tolerance,
+                                      const std::function<Trial()>& time_preferred,
+                                      std::optional<Trial>& again) {
+    again.reset();
+    const TrialVerdict first = compare_trials(preferred, alternative, tolerance);
+    if (first != TrialVerdict::TakeAlternative) return first;
+    again = time_preferred();
+    if (again->step_ms > 0 && again->step_ms < preferred.step_ms) preferred = *again;
+    return compare_trials(preferred, alternative, tolerance);
+}
+
 TrialRecord trial_record(bool overlap, int depth, const std::string& pack, const Trial& trial) {
     std::string setting = std::string("overlap ") + (overlap ? "on" : "off") + ", depth " +
                           std::to_string(depth) + (pack.empty() ? "" : ", pack " + pack);
     return {setting, trial.step_ms, trial.spread, trial.windows_ms, trial.window_steps};
+}
+
+TrialRecord second_record(bool overlap, int depth, const std::string& pack, const Trial& trial) {
+    TrialRecord record = trial_record(overlap, depth, pack, trial);
+    record.setting += ", again";
+    return record;
 }
 
 } // namespace stencil

@@ -11,6 +11,8 @@
 
 #include <mpi.h>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,9 +70,24 @@ enum class TrialVerdict {
 };
 TrialVerdict compare_trials(const Trial& preferred, const Trial& alternative, double tolerance);
 
+// Slow spells: for a few seconds at a time every setting's step can run up
+// to 1.6x slower (NCCL on 4 H100s, docs/data/nccl-speeds-2026-11-28), and a
+// spell that hits the preferred setting's trial but not the alternative's
+// would pick the alternative for nothing. A spell only ever slows a trial.
+// So where the alternative wins, the preferred setting is timed once more
+// (`time_preferred`), the faster of its two trials stands in `preferred`,
+// and the verdict is taken again. `again`: the second trial, for the
+// report, where one was timed.
+TrialVerdict compare_with_second_look(Trial& preferred, const Trial& alternative, double tolerance,
+                                      const std::function<Trial()>& time_preferred,
+                                      std::optional<Trial>& again);
+
 // The trial as the report lists it: what was timed and how fast. Its
 // setting names the overlap and the depth ("overlap on, depth 1"), and the
 // pack where one was chosen (`pack`: "fused" or "separate", else "").
 TrialRecord trial_record(bool overlap, int depth, const std::string& pack, const Trial& trial);
+
+// The same for a setting timed a second time (compare_with_second_look).
+TrialRecord second_record(bool overlap, int depth, const std::string& pack, const Trial& trial);
 
 } // namespace stencil
