@@ -58,14 +58,14 @@ run() { # run NAME RANKS BIN ARGS...
 }
 NOW=build-timing/miniapp/stencil-miniapp
 for r in 2 3 4 5; do
-  late 420 "auto r$r" && break
+  late 300 "auto r$r" && break
   run "$OUT/auto/s256-n4-nccl-auto-r$r" 4 $NOW --grid 256,256,256 --steps 20000 --comm nccl
 done
 echo "part 2: $(($(date +%s) - t0)) s"
 declare -A steps=([64]=100000 [128]=60000 [512]=1500)
 for r in 1 2; do
   for n in 64 128 512; do
-    late 500 "none $n r$r" && break 2
+    late 380 "none $n r$r" && break 2
     for tree in now before; do
       bin=$NOW && [ $tree = before ] && bin=/tmp/b-before/miniapp/stencil-miniapp
       run "$OUT/none/none-$n-$tree-r$r" 1 $bin --local $n,$n,$n --steps ${steps[$n]} --comm none
