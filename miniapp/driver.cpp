@@ -3,7 +3,6 @@
 #include "mpi_util.hpp"
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
-#include "step/speed_check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -101,23 +100,18 @@ bool nan_check_due(const Options& c, int n) {
 // traces, snapshots and report count. The ranks ask every kStopAgreement
 // steps, blocking (the warm-up is not timed, and must know now), whether a
 // stop signal came, which cuts the warm-up short; the timed steps then stop
-// where their own agreement falls, by step 2 x kStopAgreement. Where an
-// auto choice timed the run's setting, the warm-up goes on until the steps
-// come at the trial's speed (step/speed_check.hpp), into `speed`. With
+// where their own agreement falls, by step 2 x kStopAgreement. With
 // --restart, the run continues after the checkpoint's step `first`; "" or
 // why it cannot.
 std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const RunContext& run,
-                                StopRequest& stop, int& first, SpeedCheck& speed) {
+                                StopRequest& stop, int& first) {
     const Options& c = run.options;
-    bool stopping = false;
-    for (int done = 0; done < c.warmup && !stopping;) {
+    for (int done = 0; done < c.warmup;) {
         const int piece = std::min(kStopAgreement, c.warmup - done);
         sim.run(piece, false);
         done += piece;
-        stopping = done < c.warmup && stop.seen_anywhere();
+        if (done < c.warmup && stop.seen_anywhere()) break;
     }
-    if (c.warmup > 0 && !stopping)
-        speed = check_speed(sim, run.plan.trial_step_ms, [&] { return stop.seen_anywhere(); });
     if (c.warmup > 0) sim.rewind();
     first = 0;
     if (c.restart.empty()) return {};
@@ -139,7 +133,7 @@ DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
     StopRequest stop(MPI_COMM_WORLD);
     DriveResult result;
     int first = 0;
-    result.refused = warm_up_and_restore(sim, outputs, run, stop, first, result.speed);
+    result.refused = warm_up_and_restore(sim, outputs, run, stop, first);
     if (!result.refused.empty()) return result;
     Checkpoints checkpoints(sim, outputs, run, result);
     plan.aids.hold_back(world_rank()); // test aid: one rank comes late to the timed steps

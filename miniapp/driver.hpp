@@ -8,7 +8,6 @@
 #include "config/run_plan.hpp"
 #include "outputs/outputs.hpp"
 #include "step/simulation.hpp"
-#include "step/speed_check.hpp"
 
 #include <string>
 
@@ -27,7 +26,6 @@ struct DriveResult {
     bool stopped = false;
     int stop_step = 0;
     std::string stop_signal, checkpoint;
-    SpeedCheck speed; // the warm-up's speed check against the setting's trial
 };
 
 // Runs c.warmup untimed steps, undoes them (Simulation::rewind), continues

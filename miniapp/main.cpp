@@ -18,6 +18,7 @@
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
 #include "step/simulation.hpp"
+#include "step/speed_check.hpp"
 #include "step/tuning.hpp"
 #include "testing/step_aids.hpp"
 
@@ -30,6 +31,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <utility>
 
 namespace stencil {
@@ -204,6 +207,20 @@ int report_and_check(Simulation& sim, const RunContext& run, Report report) {
 
 // The exit status of a run that did not reach its last step (a refused
 // restart, a stop signal, a NaN or Inf), said on stderr; -1 if it did.
+// The speed check (step/speed_check.hpp) before the warm-up, where an auto
+// choice timed the run's setting and a warm-up is asked for: a simulation
+// whose steps stay slower than that trial is made anew, but never one
+// whose test aids' hook has seen it set up.
+SpeedCheck check_run_speed(std::unique_ptr<Simulation>& sim, const RunContext& run,
+                           const StepHookMaker* hooks) {
+    SpeedCheck skipped; // the timed steps are still compared with the trial
+    skipped.trial_ms = run.plan.trial_step_ms;
+    if (run.options.warmup <= 0) return skipped;
+    std::function<std::unique_ptr<Simulation>()> make;
+    if (!hooks) make = [&run] { return make_simulation(run, MPI_COMM_WORLD, nullptr); };
+    return check_speed(sim, run.plan.trial_step_ms, make, stop_signal_seen);
+}
+
 int unfinished_status(const DriveResult& outcome, const Physics& physics) {
     if (!outcome.refused.empty()) return refuse(outcome.refused);
     if (outcome.stopped) {
@@ -258,12 +275,9 @@ void print_checkpoints(const Options& c, const DriveResult& outcome, double run_
 int run(int argc, char** argv) {
     Options typed;
     const std::string parsed = parse_options(argc, argv, typed);
-    if (parsed == "help") {
-        if (world_rank() == 0) std::fputs(usage().c_str(), stdout);
-        return 0;
-    }
-    if (parsed == "help-markdown") {
-        if (world_rank() == 0) std::fputs(help_markdown().c_str(), stdout);
+    if (parsed == "help" || parsed == "help-markdown") {
+        const std::string page = parsed == "help" ? usage() : help_markdown();
+        if (world_rank() == 0) std::fputs(page.c_str(), stdout);
         return 0;
     }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");
@@ -280,7 +294,9 @@ int run(int argc, char** argv) {
     // The test aids' step hook, installed where an aid is asked for; it
     // outlives the simulation, whose setup tells it what was planted.
     const TestAidHooks aid_hooks(plan.aids);
-    const auto simulation = make_simulation(context, MPI_COMM_WORLD, aid_hooks.where_asked());
+    std::unique_ptr<Simulation> simulation =
+        make_simulation(context, MPI_COMM_WORLD, aid_hooks.where_asked());
+    const SpeedCheck speed = check_run_speed(simulation, context, aid_hooks.where_asked());
     Simulation& sim = *simulation;
     warn_if_nothing_planted(aid_hooks.planted(), c);
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
@@ -300,8 +316,7 @@ int run(int argc, char** argv) {
     if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, context, prepared.binding, shapes);
-    report.trust.speed = outcome.speed;
-    report.trust.speed.trial_ms = plan.trial_step_ms; // also where the warm-up was skipped
+    report.trust.speed = speed;
     for (const std::string& warning :
          {short_window_warning(report.trust), slow_spell_warning(report.trust)})
         if (!warning.empty()) print_warnings({warning});

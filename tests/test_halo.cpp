@@ -5,10 +5,8 @@
 #include "decomposition.hpp"
 #include "gpu_aware.hpp"
 #include "halo_plan.hpp"
-#include "report/timing_trust.hpp"
 #include "step/halo_depth.hpp"
 #include "step/overlap.hpp"
-#include "step/speed_check.hpp"
 #include "step/trial.hpp"
 
 #include <gtest/gtest.h>
@@ -218,71 +216,6 @@ TEST(OverlapRule, OffFasterWithinTheTrialsSpreadKeepsOn) {
               TrialVerdict::WithinSpread);
     EXPECT_EQ(compare_trials(trial(1.0, 0.06), trial(0.99), kOverlapTolerance),
               TrialVerdict::KeepDefault);
-}
-
-// A slow spell hit the default's first trial (1.4 against its 1.0): the
-// alternative (1.1) won, and the second look takes the default back.
-TEST(SecondLook, TheDefaultTimedAgainWhereTheAlternativeWon) {
-    Trial preferred = trial(1.4);
-    std::optional<Trial> again;
-    int timed = 0;
-    const auto time_again = [&](double ms) { return [&timed, ms] { return ++timed, trial(ms); }; };
-    EXPECT_EQ(compare_with_second_look(preferred, trial(1.1), 0.02, time_again(1.0), again),
-              TrialVerdict::KeepDefault);
-    ASSERT_TRUE(again);
-    EXPECT_DOUBLE_EQ(preferred.step_ms, 1.0);
-    EXPECT_EQ(timed, 1);
-    // A second look that is no faster leaves the first trial and the verdict.
-    preferred = trial(1.4);
-    EXPECT_EQ(compare_with_second_look(preferred, trial(1.1), 0.02, time_again(1.5), again),
-              TrialVerdict::TakeAlternative);
-    EXPECT_DOUBLE_EQ(preferred.step_ms, 1.4);
-    // Where the default wins, nothing is timed again.
-    preferred = trial(1.0);
-    EXPECT_EQ(compare_with_second_look(preferred, trial(1.1), 0.02, time_again(0.5), again),
-              TrialVerdict::KeepDefault);
-    EXPECT_FALSE(again);
-    EXPECT_EQ(timed, 2);
-}
-
-// The warm-up's speed check: windows until one is within 15% of the trial.
-TEST(SpeedCheck, WindowsUntilOneComesAtTheTrialsSpeed) {
-    std::vector<double> windows = {1.5, 1.4, 1.1, 1.0};
-    std::size_t next = 0;
-    double now = 0;
-    const auto window = [&] { return now += 0.5, windows.at(next++); };
-    const auto clock = [&] { return now; };
-    const auto never = [] { return false; };
-    SpeedCheck s = check_speed(1.0, window, clock, never);
-    EXPECT_EQ(s.windows, 3);
-    EXPECT_DOUBLE_EQ(s.first_ms, 1.5);
-    EXPECT_DOUBLE_EQ(s.last_ms, 1.1);
-    EXPECT_FALSE(s.slow());
-    // No trial: nothing timed.
-    next = 0;
-    EXPECT_FALSE(check_speed(0, window, clock, never).checked());
-    EXPECT_EQ(next, 0u);
-}
-
-TEST(SpeedCheck, GivesUpAfterItsTimeOrAStopAndSaysSo) {
-    double now = 0;
-    const auto slow_window = [&] { return now += 1.0, 1.5; };
-    const auto clock = [&] { return now; };
-    SpeedCheck s = check_speed(1.0, slow_window, clock, [] { return false; });
-    EXPECT_TRUE(s.slow());
-    EXPECT_EQ(s.windows, int(kSpeedCheckSeconds));
-    TimingTrust trust;
-    trust.speed = s;
-    EXPECT_NE(slow_spell_warning(trust).find("50% slower"), std::string::npos);
-    s = check_speed(1.0, slow_window, clock, [] { return true; });
-    EXPECT_EQ(s.windows, 1);
-    // A warm-up at the trial's speed, then timed steps 20% slower: warned;
-    // 10% slower: not.
-    trust.speed = SpeedCheck{1.0, 1.0, 1.0, 1, 0.02};
-    trust.step_max_ms = 1.2;
-    EXPECT_NE(slow_spell_warning(trust).find("timed steps ran 20% slower"), std::string::npos);
-    trust.step_max_ms = 1.1;
-    EXPECT_EQ(slow_spell_warning(trust), "");
 }
 
 TEST(TrialWindows, MedianAndTheMiddleWindowsSpread) {

@@ -14,6 +14,14 @@ volatile std::sig_atomic_t g_stopping = 0; // the run is already stopping
 
 char g_remove_on_exit[2][4096] = {{0}}; // remove_on_immediate_exit's paths
 
+} // namespace
+
+bool stop_signal_seen() {
+    return g_signal != 0;
+}
+
+namespace {
+
 extern "C" void on_stop_signal(int signal) {
     if (g_stopping) { // async-signal-safe calls only; the rest is the OS's to clean
         for (const char* path : g_remove_on_exit)

@@ -32,6 +32,10 @@ void remove_on_immediate_exit(const std::string& path, const std::string& second
 // killing it.
 void install_stop_handlers();
 
+// Whether this rank has recorded a stop signal (not collective): for a
+// loop before the run's StopRequest exists, which agrees on it itself.
+bool stop_signal_seen();
+
 class StopRequest {
 public:
     // Installs the handlers if they are not yet (collective over `comm`,

@@ -1,37 +1,56 @@
 #include "step/speed_check.hpp"
 
 #include "mpi_util.hpp"
+#include "step/simulation.hpp"
 #include "step/trial.hpp"
 
 #include <mpi.h>
 
 namespace stencil {
 
-SpeedCheck check_speed(double trial_ms, const std::function<double()>& next_window_ms,
-                       const std::function<double()>& clock_s, const std::function<bool()>& stop) {
+SpeedCheck check_speed(double trial_ms, const SpeedCheckActions& act) {
     SpeedCheck check;
     check.trial_ms = trial_ms;
     if (!(trial_ms > 0)) return check;
-    const double start = clock_s();
+    const double start = act.clock_s();
+    double since = start; // this simulation's first window
     do {
-        check.last_ms = next_window_ms();
+        check.last_ms = act.window_ms();
         if (check.windows++ == 0) check.first_ms = check.last_ms;
-        check.seconds = clock_s() - start;
-    } while (check.slow() && check.seconds < kSpeedCheckSeconds && !stop());
+        const double now = act.clock_s();
+        check.seconds = now - start;
+        if (check.slow() && now - since >= kRenewAfterSeconds && check.renewals < kMaxRenewals &&
+            act.renew())
+            ++check.renewals, since = act.clock_s();
+    } while (check.slow() && check.seconds < kSpeedCheckSeconds && !act.stop());
     return check;
 }
 
-SpeedCheck check_speed(Simulation& sim, double trial_ms, const std::function<bool()>& stop) {
+SpeedCheck check_speed(std::unique_ptr<Simulation>& sim, double trial_ms,
+                       const std::function<std::unique_ptr<Simulation>()>& make,
+                       const std::function<bool()>& stop_seen_here) {
     const int steps = kTrialSteps * window_repeats(trial_ms);
-    // Rank 0's clock, broadcast: every rank leaves the loop together.
-    const auto clock = [] {
+    SpeedCheckActions act;
+    act.window_ms = [&] { return aligned_windows(*sim, MPI_COMM_WORLD, 1, steps).front(); };
+    act.clock_s = [] { // rank 0's, so that every rank decides alike
         double now = MPI_Wtime();
         MPI_CHECK(MPI_Bcast(&now, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
         return now;
     };
-    return check_speed(
-        trial_ms, [&] { return aligned_windows(sim, MPI_COMM_WORLD, 1, steps).front(); }, clock,
-        stop);
+    act.renew = [&] {
+        if (!make) return false;
+        sim.reset(); // its memory first
+        sim = make();
+        return true;
+    };
+    act.stop = [&] {
+        int seen = stop_seen_here();
+        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+        return seen != 0;
+    };
+    const SpeedCheck check = check_speed(trial_ms, act);
+    sim->rewind();
+    return check;
 }
 
 } // namespace stencil
