@@ -20,7 +20,7 @@ class Simulation;
 inline constexpr double kSlowerThanTrial = 0.15;
 // Slow this long, a simulation is made anew; at most this many times.
 inline constexpr double kRenewAfterSeconds = 0.5;
-inline constexpr int kMaxRenewals = 5;
+inline constexpr int kMaxRenewals = 3;
 // The most the check takes.
 inline constexpr double kSpeedCheckSeconds = 10;
 

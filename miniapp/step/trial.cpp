@@ -7,13 +7,7 @@
 #include <cmath>
 
 namespace stencil {
-namespace {
-
-// Untimed steps before a trial's windows: every graph of a cycle is
-// captured by then (the graph period is 4 steps at k = 1, 2 and 4).
-constexpr int kTrialWarmup = 8;
-
-} // namespace
+namespace {} // namespace
 
 int window_repeats(double step_ms) {
     if (!(step_ms > 0)) return 1;

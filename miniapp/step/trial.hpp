@@ -30,6 +30,9 @@ inline constexpr int kTrialWindows = 5;
 inline constexpr int kTrialSteps = 48;
 inline constexpr double kTrialWindowMs = 20;
 inline constexpr int kMaxTrialRepeats = 20; // at most 960 steps a window
+// Untimed steps before a trial's windows: every graph of a cycle is
+// captured by then (the graph period is 4 steps at k = 1, 2 and 4).
+inline constexpr int kTrialWarmup = 8;
 
 struct Trial {
     double step_ms = 0;             // the median window's step (the slowest rank's mean)
