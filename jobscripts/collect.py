@@ -201,6 +201,7 @@ def series_rows(reports):
                 "phases": {p: (r["phases_ms"].get(p) or {}).get("avg", 0.0) for p in PHASES},
                 "device": (r.get("devices") or ["?"])[0], "backend": r.get("backend", "?"),
                 "shape": interior_shape(r), "short": bool(r.get("timing_warning")),
+                "slow": bool((r.get("speed_check") or {}).get("slow_warning")),
                 "chosen": "%s, overlap %s, depth %s" % (r["comm"], "on" if r["overlap"] else "off",
                                                          r.get("halo_depth", 1)),
             })
@@ -222,7 +223,7 @@ def write_tables(rows, out):
               "efficiency", "speed-up", "comm hidden", "imbalance", "interior launch shape"]
 
     def text(row):
-        short = " *" if row["short"] else ""
+        short = (" *" if row["short"] else "") + (" +" if row["slow"] else "")
         return [row["series"], str(row["ranks"]), row["grid"], row["decomposition"], row["chosen"],
                 "%.4f%s" % (row["step_ms"], short), "%.3f" % row["gcells"],
                 "%.1f%%" % (100 * row["efficiency"]),
@@ -235,7 +236,7 @@ def write_tables(rows, out):
                 round(row["step_ms"], 6), round(row["gcells"], 6), round(row["efficiency"], 6),
                 "" if row["speedup"] is None else round(row["speedup"], 6),
                 "" if row["hidden"] is None else round(row["hidden"], 6), round(row["imbalance"], 6),
-                row["shape"], int(row["short"]), row["base_report"]]
+                row["shape"], int(row["short"]), row["base_report"], int(row["slow"])]
 
     with open(os.path.join(out, "scaling.md"), "w") as md:
         devices = sorted({(r["backend"], r["device"]) for r in rows})
@@ -256,11 +257,14 @@ def write_tables(rows, out):
             md.write("\n\\* Under 0.5 s of timed steps: the step carries the clocks' and the first "
                      "steps' noise. Rerun with the --steps its report's timing_warning names (about 1 s) "
                      "before publishing it.\n")
+        if any(row["slow"] for row in rows):
+            md.write("\n\\+ Steps more than 15% slower than the run's own trial of its setting (its report's "
+                     "speed_check.slow_warning): the node, not the setting. Rerun before publishing it.\n")
     with open(os.path.join(out, "scaling.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["series", "ranks", "grid", "decomposition", "ran with", "step_ms", "gcells_per_s",
                     "efficiency", "speedup", "comm_hidden", "imbalance", "interior_launch_shape",
-                    "short_window", "base_report"])
+                    "short_window", "base_report", "slower_than_trial"])
         for row in rows:
             w.writerow(numbers(row))
 

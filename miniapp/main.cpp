@@ -205,8 +205,6 @@ int report_and_check(Simulation& sim, const RunContext& run, Report report) {
     return status;
 }
 
-// The exit status of a run that did not reach its last step (a refused
-// restart, a stop signal, a NaN or Inf), said on stderr; -1 if it did.
 // The speed check (step/speed_check.hpp) before the warm-up, where an auto
 // choice timed the run's setting and a warm-up is asked for: a simulation
 // whose steps stay slower than that trial is made anew, but never one
@@ -221,6 +219,8 @@ SpeedCheck check_run_speed(std::unique_ptr<Simulation>& sim, const RunContext& r
     return check_speed(sim, run.plan.trial_step_ms, make, stop_signal_seen);
 }
 
+// The exit status of a run that did not reach its last step (a refused
+// restart, a stop signal, a NaN or Inf), said on stderr; -1 if it did.
 int unfinished_status(const DriveResult& outcome, const Physics& physics) {
     if (!outcome.refused.empty()) return refuse(outcome.refused);
     if (outcome.stopped) {
@@ -301,7 +301,8 @@ int run(int argc, char** argv) {
     warn_if_nothing_planted(aid_hooks.planted(), c);
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
-    if (!c.timeline.empty()) sim.record_timeline(); // before any step: graphs capture its events
+    if (!c.timeline.empty())
+        sim.record_timeline(); // drops the check's graphs: new ones hold its events
     Outputs outputs(context, sim);
     DriveResult outcome;
     const double started = MPI_Wtime();

@@ -47,8 +47,8 @@ TEST(SecondLook, TheDefaultTimedAgainWhereTheAlternativeWon) {
 }
 
 // The speed check's actions, scripted: each window takes 0.1 s and comes
-// from `windows` in turn while the simulation is the same; a renewal moves
-// to the next list.
+// from the current simulation's list in `sims`, its last value repeated; a
+// renewal moves to the next list.
 struct ScriptedCheck {
     std::vector<std::vector<double>> sims; // each simulation's windows, the last repeated
     std::size_t sim = 0, next = 0;

@@ -16,7 +16,10 @@ whether single precision is good enough for it.)md"},
 traces, snapshots and report count.)md"},
     {"--warmup",
      R"md(The warm-up steps run first, untimed, to capture graphs and settle
-clocks, and are then undone, so they change no output.)md"},
+clocks, and are then undone, so they change no output. Where an auto
+choice timed the run's setting, a speed check runs before them
+(docs/RUNNING.md, "Choices timed in the warm-up"); `--warmup 0` skips
+both.)md"},
     {"--model",
      R"md(`--model file:PATH` reads a raw global field of speeds in m/s (float32
 or float64, x fastest) described by the same JSON sidecar a snapshot has

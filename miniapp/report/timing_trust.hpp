@@ -27,7 +27,7 @@ struct TimingTrust {
     double step_min_ms = 0; // the fastest and the slowest rank's mean step
     double step_max_ms = 0;
     double rank_spread() const { return step_max_ms > 0 ? 1 - step_min_ms / step_max_ms : 0; }
-    SpeedCheck speed; // the warm-up's check against the setting's trial (drive)
+    SpeedCheck speed; // the check before the warm-up against the setting's trial (main.cpp)
 };
 
 // The warning for a window shorter than kShortWindowSeconds, naming the

@@ -80,7 +80,11 @@ void time_both(const RunContext& run, int depth, OverlapDecision& d) {
             return time_trial({run.options, on_plan, run.physics}, depth, true);
         },
         again);
-    if (again) d.trials.push_back(second_record(true, depth, "", *again));
+    const bool pack_timed =
+        run.options.pack == PackChoice::Auto && depth == 1 && !links_node(run.plan.comm_mode);
+    if (again)
+        d.trials.push_back(second_record(
+            true, depth, pack_timed ? (on.fused_pack ? "fused" : "separate") : "", *again));
     d.overlap = verdict != TrialVerdict::TakeAlternative;
     d.fused_pack = on.fused_pack;
     d.reason = ms_words("auto: %.4g ms off, %.4g ms on per step", off.step_ms, on.step_ms);

@@ -14,16 +14,17 @@ SpeedCheck check_speed(double trial_ms, const SpeedCheckActions& act) {
     if (!(trial_ms > 0)) return check;
     const double start = act.clock_s();
     double since = start; // this simulation's first window
-    do {
+    for (;;) {
         check.last_ms = act.window_ms();
         if (check.windows++ == 0) check.first_ms = check.last_ms;
         const double now = act.clock_s();
         check.seconds = now - start;
-        if (check.slow() && now - since >= kRenewAfterSeconds && check.renewals < kMaxRenewals &&
-            act.renew())
+        // Renewed only where the check goes on, so that the report's last
+        // window is of the simulation the run keeps.
+        if (!check.slow() || check.seconds >= kSpeedCheckSeconds || act.stop()) return check;
+        if (now - since >= kRenewAfterSeconds && check.renewals < kMaxRenewals && act.renew())
             ++check.renewals, since = act.clock_s();
-    } while (check.slow() && check.seconds < kSpeedCheckSeconds && !act.stop());
-    return check;
+    }
 }
 
 SpeedCheck check_speed(std::unique_ptr<Simulation>& sim, double trial_ms,

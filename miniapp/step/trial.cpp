@@ -7,7 +7,6 @@
 #include <cmath>
 
 namespace stencil {
-namespace {} // namespace
 
 int window_repeats(double step_ms) {
     if (!(step_ms > 0)) return 1;

@@ -73,11 +73,12 @@ enum class TrialVerdict {
 };
 TrialVerdict compare_trials(const Trial& preferred, const Trial& alternative, double tolerance);
 
-// Slow spells: for a few seconds at a time every setting's step can run up
-// to 1.6x slower (NCCL on 4 H100s, docs/data/nccl-speeds-2026-11-28), and a
-// spell that hits the preferred setting's trial but not the alternative's
-// would pick the alternative for nothing. A spell only ever slows a trial.
-// So where the alternative wins, the preferred setting is timed once more
+// Slow simulations: through NCCL on 4 H100s one simulation in three or four
+// ran every step up to 1.6x slower than another of the same setting
+// (docs/data/nccl-spells-2026-11-28), and one that times the preferred
+// setting but not the alternative would pick the alternative for nothing.
+// A slow simulation only ever slows a trial. So where the alternative
+// wins, the preferred setting is timed once more on a fresh simulation
 // (`time_preferred`), the faster of its two trials stands in `preferred`,
 // and the verdict is taken again. `again`: the second trial, for the
 // report, where one was timed.
