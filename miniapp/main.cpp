@@ -319,7 +319,7 @@ int run(int argc, char** argv) {
     Report report = summarize(sim, context, prepared.binding, shapes);
     report.trust.speed = speed;
     for (const std::string& warning :
-         {short_window_warning(report.trust), slow_spell_warning(report.trust)})
+         {short_window_warning(report.trust), slow_steps_warning(report.trust)})
         if (!warning.empty()) print_warnings({warning});
     int status = 0;
     if (!c.timeline.empty()) // collective; rank 0 writes, and knows whether it could

@@ -21,7 +21,7 @@ Trial trial(double ms) {
     return t;
 }
 
-// A slow spell hit the default's first trial (1.4 against its 1.0): the
+// A slow simulation timed the default's first trial (1.4 against 1.0): the
 // alternative (1.1) won, and the second look takes the default back.
 TEST(SecondLook, TheDefaultTimedAgainWhereTheAlternativeWon) {
     Trial preferred = trial(1.4);
@@ -103,7 +103,7 @@ TEST(SpeedCheck, GivesUpAfterItsTimeOrAStopAndSaysSo) {
     EXPECT_NEAR(s.seconds, kSpeedCheckSeconds, 0.15);
     TimingTrust trust;
     trust.speed = s;
-    EXPECT_NE(slow_spell_warning(trust).find("50% slower"), std::string::npos);
+    EXPECT_NE(slow_steps_warning(trust).find("50% slower"), std::string::npos);
     ScriptedCheck stopped{{{1.5}}};
     stopped.stop = true;
     EXPECT_EQ(check_speed(1.0, stopped.actions()).windows, 1);
@@ -116,9 +116,9 @@ TEST(SpeedCheck, GivesUpAfterItsTimeOrAStopAndSaysSo) {
     trust.speed.trial_ms = trust.speed.first_ms = trust.speed.last_ms = 1.0;
     trust.speed.windows = 1;
     trust.step_max_ms = 1.2;
-    EXPECT_NE(slow_spell_warning(trust).find("timed steps ran 20% slower"), std::string::npos);
+    EXPECT_NE(slow_steps_warning(trust).find("timed steps ran 20% slower"), std::string::npos);
     trust.step_max_ms = 1.1;
-    EXPECT_EQ(slow_spell_warning(trust), "");
+    EXPECT_EQ(slow_steps_warning(trust), "");
 }
 
 } // namespace

@@ -20,7 +20,7 @@ std::string short_window_warning(const TimingTrust& trust) {
     return line;
 }
 
-std::string slow_spell_warning(const TimingTrust& trust) {
+std::string slow_steps_warning(const TimingTrust& trust) {
     const SpeedCheck& s = trust.speed;
     if (!(s.trial_ms > 0)) return {};
     char line[320];
@@ -76,7 +76,7 @@ namespace {
 Json speed_check_json(const TimingTrust& trust) {
     const SpeedCheck& s = trust.speed;
     if (!(s.trial_ms > 0)) return Json();
-    const std::string warning = slow_spell_warning(trust);
+    const std::string warning = slow_steps_warning(trust);
     return {{"trial_ms", s.trial_ms},
             {"first_window_ms", s.first_ms},
             {"last_window_ms", s.last_ms},

@@ -38,7 +38,7 @@ std::string short_window_warning(const TimingTrust& trust);
 // The warning for steps slower than the setting's trial by more than
 // kSlowerThanTrial: the warm-up's last window (the check gave up), or else
 // the timed steps themselves; "" where neither is, or nothing was timed.
-std::string slow_spell_warning(const TimingTrust& trust);
+std::string slow_steps_warning(const TimingTrust& trust);
 
 // The report's lines: the window and the spread across ranks; the trials.
 void print_timing_trust(const TimingTrust& trust);

@@ -29,9 +29,9 @@ int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within
 
 namespace {
 
-// Where a deeper halo won: k = 1 timed once more, the faster of its two
-// trials standing in `trials` (compare_with_second_look: a slow spell that
-// hit the first trial at k = 1 would otherwise choose the deeper halo).
+// Where a deeper halo won: k = 1 timed once more on a fresh simulation,
+// the faster of its two trials standing in `trials` (compare_with_second_look:
+// a slow simulation that timed k = 1 would otherwise choose the deeper halo).
 void look_again_at_depth_one(const RunContext& run, std::vector<std::pair<int, Trial>>& trials,
                              HaloDepthChoice& choice) {
     const bool overlap = run.plan.overlap;

@@ -48,7 +48,7 @@ int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within
 // the run's overlap. `plan` holds the grids, the halo path and the overlap
 // (step/overlap.hpp, chosen first); its depth is not read. Where a deeper
 // halo wins, k = 1 is timed once more and the faster of its two trials
-// stands (compare_with_second_look: a slow spell). `at_depth_one`:
+// stands (compare_with_second_look: a slow simulation). `at_depth_one`:
 // the trial at k = 1 with that overlap, where one was timed already.
 HaloDepthChoice choose_halo_depth(const RunContext& run,
                                   const std::optional<Trial>& at_depth_one = std::nullopt);
