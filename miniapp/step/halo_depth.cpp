@@ -29,19 +29,23 @@ int fastest_depth(const std::vector<std::pair<int, Trial>>& trials, bool* within
 
 namespace {
 
-// Where a deeper halo won: k = 1 timed once more on a fresh simulation,
-// the faster of its two trials standing in `trials` (compare_with_second_look:
-// a slow simulation that timed k = 1 would otherwise choose the deeper halo).
+// Where a deeper halo won: the second look at k = 1 of every auto choice
+// (compare_with_second_look), its trial standing in `trials` where faster.
 void look_again_at_depth_one(const RunContext& run, std::vector<std::pair<int, Trial>>& trials,
                              HaloDepthChoice& choice) {
     const bool overlap = run.plan.overlap;
-    const Trial again = time_trial(run, 1, overlap);
-    choice.trials.push_back(second_record(overlap, 1, "", again));
+    Trial chosen;
+    for (const auto& [k, trial] : trials)
+        if (k == choice.depth) chosen = trial;
+    std::optional<Trial> again;
+    compare_with_second_look(
+        trials.front().second, chosen, kDepthTolerance, [&] { return time_trial(run, 1, overlap); },
+        again);
+    if (!again) return;
+    choice.trials.push_back(second_record(overlap, 1, "", *again));
     char line[64];
-    std::snprintf(line, sizeof line, ", %.4g ms at k=1 again", again.step_ms);
+    std::snprintf(line, sizeof line, ", %.4g ms at k=1 again", again->step_ms);
     choice.reason += line;
-    if (again.step_ms > 0 && again.step_ms < trials.front().second.step_ms)
-        trials.front().second = again;
 }
 
 } // namespace
