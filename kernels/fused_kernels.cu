@@ -2,7 +2,7 @@
 // one plane per block, and the full Laplacian, whose z-walking body it
 // shares with the wave update (fused_walk.hpp). One source, compiled as HIP
 // or CUDA.
-#include "fused_walk.hpp"
+#include "fused_launch.hpp"
 
 namespace stencil::detail {
 using device::kLanes;

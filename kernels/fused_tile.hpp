@@ -9,6 +9,7 @@
 #include "coefficients.hpp"
 #include "device_vec.hpp"
 #include "field.hpp"
+#include "launch_shape.hpp"
 
 namespace stencil::device {
 
@@ -31,9 +32,12 @@ struct ApronSlot {
 };
 
 template <int R, class T>
-STENCIL_HD inline int apron_slots(int block_x, int rows) {
+STENCIL_HD constexpr int apron_slots(int block_x, int rows) {
     return 2 * R * block_x + rows * 2 * kHaloGroups<R, T>;
 }
+// The host's count (launch_shape.hpp), which chooses the kernel, is this one.
+static_assert(apron_slots<4, float>(16, 16) == apron_slot_count(4, 4, 16, 16) &&
+              apron_slots<8, double>(8, 16) == apron_slot_count(8, 2, 8, 16));
 
 template <int R, class T>
 __device__ inline ApronSlot apron_slot(int s, int block_x, int rows) {

@@ -1,8 +1,8 @@
 // The z-walking fused kernel body shared by the Laplacian and the wave
-// update (fused_kernels.cu, wave_kernels.cu): the per-block walk over a
-// tile's planes, the one-box kernel around it, the choice of instantiation
-// for a launch shape, and the one-box launcher. Device code: included only
-// by .cu files.
+// update (fused_kernels.cu, wave_kernels.cu, stored_wave_kernels.cu): the
+// per-block walk over a tile's planes. The one-box kernels around it and
+// their launcher are in fused_launch.hpp. Device code: included only by
+// .cu files.
 //
 // A block owns a tile of block_x 16-byte groups (4 floats or 2 doubles each)
 // by block_y * rows rows and walks `window` planes along z. Per plane it
@@ -30,12 +30,6 @@
 #endif
 
 namespace stencil::detail {
-
-// Apron slots a thread prefetches in registers. Blocks whose apron has more
-// slots than kApronPrefetch per thread (only small or very wide blocks) run
-// the SyncApron variant, which loads the whole apron synchronously each plane:
-// correct, but slower.
-inline constexpr int kApronPrefetch = 2;
 
 // Registers per thread of the fused kernels. With two rows per thread the
 // FP32 Laplacian fits in 168 without spilling, so three 128-thread blocks
@@ -73,12 +67,18 @@ struct BlockPlace {
 // serves up to Rows cells, at the price of Rows z windows in registers.
 //
 // Software-pipelined over planes: while plane k is computed from one LDS
-// buffer, the loads of plane k+1 (its apron, the window's next plane and, for
-// the wave, p_prev and the velocity term) are already in flight into
-// registers, and are written into the other buffer at the next iteration.
-// Two buffers need one barrier per plane: a buffer is rewritten only after
-// every thread has passed the barrier that followed its last read.
-template <int R, class T, bool Wave, int Rows, bool SyncApron, SinkStores Sinks = SinkStores::None>
+// buffer, the loads of the next Ahead planes (each plane's apron, the
+// window's incoming plane and, for the wave, p_prev and the velocity term)
+// are already in flight into registers, and each is written into the other
+// buffer when its plane comes. Two buffers need one barrier per plane: a
+// buffer is rewritten only after every thread has passed the barrier that
+// followed its last read. Ahead = 2 keeps twice the bytes in flight, which
+// the fastest memories need (Little's law), for one more plane of loads in
+// registers; the walk is unrolled by Ahead so that each plane's loads stay
+// in registers of their own until used: a register copy of a load still in
+// flight would wait for it.
+template <int R, class T, bool Wave, int Rows, bool SyncApron, SinkStores Sinks = SinkStores::None,
+          int Ahead = 1>
 __device__ __forceinline__ void
 fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
            const Coefficients<R, T>& c, const Sponge& sponge, XGroups groups, int window,
@@ -177,25 +177,37 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         }
     }
 
+    static_assert(Ahead == 1 || Ahead == 2, "the walk keeps one or two planes of loads in flight");
     Vec<T> w[Rows][2 * R + 1] = {}; // planes k-R .. k+R of each of this thread's rows
-    Vec<T> w_next[Rows] = {}, apron_next[kApronPrefetch], prev_next[Rows] = {}, vel_next[Rows] = {};
-    // The loads of the next plane, into registers; `prev_in` is p_prev there.
-    auto prefetch = [&](const T* prev_in) {
+    // The loads asked for ahead of each plane's turn, by slot (the walk's
+    // planes take slots in turn): per row the window's incoming plane, and
+    // for the wave update p_prev and the velocity term, then the thread's
+    // apron slots (left unset: only slots that exist are loaded and stored).
+    Vec<T> window_next[Ahead][Rows] = {}, apron_next[Ahead][kApronPrefetch],
+           prev_next[Ahead][Rows] = {}, vel_next[Ahead][Rows] = {};
+    // The loads of the next plane not yet asked for, into slot a: those the
+    // tile stages (the window's incoming plane and the apron) and those the
+    // wave's update reads (p_prev, at `prev_in`, and the velocity term).
+    // Planes are asked for in order, so the running pointers move one slice
+    // a call.
+    auto prefetch = [&](int a, const T* prev_in, bool tile, bool update) {
 #pragma unroll
         for (int m = 0; m < Rows; ++m) {
-            if (row_loads[m]) w_next[m] = load_vec(window_in + m * line);
-            if (Wave && row_stores[m]) {
-                prev_next[m] = load_vec(prev_in + m * line);
-                vel_next[m] = load_vec(vel_in + m * line);
+            if (tile && row_loads[m]) window_next[a][m] = load_vec(window_in + m * line);
+            if (Wave && update && row_stores[m]) {
+                prev_next[a][m] = load_vec(prev_in + m * line);
+                vel_next[a][m] = load_vec(vel_in + m * line);
             }
         }
+        if (tile) {
 #pragma unroll
-        for (int n = 0; n < Prefetch; ++n) {
-            if (apron_lds[n] >= 0) apron_next[n] = load_vec(apron_in[n]);
-            apron_in[n] += slice;
+            for (int n = 0; n < Prefetch; ++n) {
+                if (apron_lds[n] >= 0) apron_next[a][n] = load_vec(apron_in[n]);
+                apron_in[n] += slice;
+            }
+            window_in += slice;
         }
-        window_in += slice;
-        vel_in += slice;
+        if (update) vel_in += slice;
     };
 #pragma unroll
     for (int m = 0; m < Rows; ++m)
@@ -203,86 +215,106 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
 #pragma unroll
             for (int s = 0; s < 2 * R; ++s)
                 w[m][s] = load_vec(window_in + m * line + (s - 2 * R) * slice);
-    if (k_first < k_last) prefetch(target);
+#pragma unroll
+    for (int a = 0; a < Ahead; ++a)
+        if (k_first + a < k_last) prefetch(a, target + a * slice, true, true);
 
-    for (int k = k_first, buffer = 0; k < k_last; ++k, buffer ^= 1) {
-        Vec<T>* tile = tiles + buffer * tile_slots;
-        Vec<T> prev[Rows], v[Rows];
+    // Unrolled by Ahead: the a-th plane of each group of Ahead planes takes
+    // its loads from slot a.
+    for (int k = k_first, buffer = 0; k < k_last;) {
 #pragma unroll
-        for (int m = 0; m < Rows; ++m) {
-            w[m][2 * R] = w_next[m];
-            prev[m] = prev_next[m];
-            v[m] = vel_next[m];
-            // A 16-byte store, not a struct copy: hipcc 7 (ROCm 6.4) kept
-            // w[m][R] in 32 bytes of scratch for the copy's memcpy.
-            store_vec(tile[my_row + m * t.width + G].v, w[m][R]);
-        }
-#pragma unroll
-        for (int n = 0; n < Prefetch; ++n)
-            if (apron_lds[n] >= 0) store_vec(tile[apron_lds[n]].v, apron_next[n]);
-        if (SyncApron) {
-            for (int s = tid; s < apron_slots; s += threads) {
-                const ApronPlace place = apron_place(s);
-                if (place.lds >= 0) tile[place.lds] = load_vec(p_mine + place.offset);
-            }
-        }
-        if (k + 1 < k_last) prefetch(target + slice);
-        __syncthreads();
-        if (x_stores) {
-            // The y column of all Rows rows: R rows above from LDS, the
-            // thread's own rows from the windows, R rows below from LDS.
-            const Vec<T>* row0 = tile + my_row;
-            Vec<T> column[Rows + 2 * R];
-#pragma unroll
-            for (int m = 0; m < Rows + 2 * R; ++m)
-                column[m] = (m >= R && m < R + Rows) ? w[m - R][R] : row0[(m - R) * t.width + G];
+        for (int a = 0; a < Ahead; ++a, ++k, buffer ^= 1) {
+            if (a > 0 && k >= k_last) break;
+            Vec<T>* tile = tiles + buffer * tile_slots;
+            // With one plane ahead, p_prev and the velocity term are copied
+            // out and the next plane's asked for before the barrier. With
+            // two, the update reads them where they landed and asks for
+            // plane k + 2's after it: as long in flight, and one set fewer
+            // of registers than copies beside two planes of loads.
+            Vec<T> prev_copy[Rows], v_copy[Rows];
+            Vec<T>(&prev)[Rows] = Ahead == 1 ? prev_copy : prev_next[a];
+            Vec<T>(&v)[Rows] = Ahead == 1 ? v_copy : vel_next[a];
 #pragma unroll
             for (int m = 0; m < Rows; ++m) {
-                const int j = j0 + m;
-                // Rows past y1. With two rows, `break`: hipcc warns that it
-                // cannot unroll the loop as asked, but does so later (no
-                // scratch), and `continue` costs 10 more VGPRs at R = 4 on
-                // gfx90a. With four or eight, hipcc leaves the `break` loop
-                // rolled and indexes `column` in scratch, so they `continue`.
-                if (j >= box.y1) {
-                    if (Rows <= 2) break;
-                    continue;
+                w[m][2 * R] = window_next[a][m];
+                if (Ahead == 1) {
+                    prev_copy[m] = prev_next[a][m];
+                    v_copy[m] = vel_next[a][m];
                 }
-                Vec<T> y[2 * R + 1];
+                // A 16-byte store, not a struct copy: hipcc 7 (ROCm 6.4) kept
+                // w[m][R] in 32 bytes of scratch for the copy's memcpy.
+                store_vec(tile[my_row + m * t.width + G].v, w[m][R]);
+            }
 #pragma unroll
-                for (int s = 0; s < 2 * R + 1; ++s)
-                    y[s] = column[m + s];
-                const Vec<T> lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
-                if (Wave) {
-                    Vec<T> next;
-#pragma unroll
-                    for (int q = 0; q < L; ++q)
-                        next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
-                                             sponge.template eta<T>(i + q, j, k));
-                    store_vec_masked(target + m * line, i, box.x0, box.x1, next);
-                    if constexpr (Sinks == SinkStores::InWalk)
-                        if (faces) {
-                            T* cell = target + m * line;
-                            if (faces & 15)
-                                sinks->store_at(((faces >> 4) & 7) - 1, cell, next, faces & 15);
-                            const int y_side = faces >> (kRowBits + 2 * m) & 3;
-                            const bool z_face = k < sink_z0 || k >= sink_z1;
-                            const int lanes = faces >> kBoxLanes & 15;
-                            if (y_side) sinks->store_side(1 + y_side, cell, next, lanes);
-                            if (z_face) sinks->store_side(k < sink_z0 ? 4 : 5, cell, next, lanes);
-                        }
-                } else {
-                    store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
+            for (int n = 0; n < Prefetch; ++n)
+                if (apron_lds[n] >= 0) store_vec(tile[apron_lds[n]].v, apron_next[a][n]);
+            if (SyncApron) {
+                for (int s = tid; s < apron_slots; s += threads) {
+                    const ApronPlace place = apron_place(s);
+                    if (place.lds >= 0) tile[place.lds] = load_vec(p_mine + place.offset);
                 }
             }
+            if (k + Ahead < k_last) prefetch(a, target + Ahead * slice, true, Ahead == 1);
+            __syncthreads();
+            if (x_stores) {
+                // The y column of all Rows rows: R rows above from LDS, the
+                // thread's own rows from the windows, R rows below from LDS.
+                const Vec<T>* row0 = tile + my_row;
+                Vec<T> column[Rows + 2 * R];
+#pragma unroll
+                for (int m = 0; m < Rows + 2 * R; ++m)
+                    column[m] =
+                        (m >= R && m < R + Rows) ? w[m - R][R] : row0[(m - R) * t.width + G];
+#pragma unroll
+                for (int m = 0; m < Rows; ++m) {
+                    const int j = j0 + m;
+                    // Rows past y1. With two rows, `break`: hipcc warns that it
+                    // cannot unroll the loop as asked, but does so later (no
+                    // scratch), and `continue` costs 10 more VGPRs at R = 4 on
+                    // gfx90a. With four or eight, hipcc leaves the `break` loop
+                    // rolled and indexes `column` in scratch, so they `continue`.
+                    if (j >= box.y1) {
+                        if (Rows <= 2) break;
+                        continue;
+                    }
+                    Vec<T> y[2 * R + 1];
+#pragma unroll
+                    for (int s = 0; s < 2 * R + 1; ++s)
+                        y[s] = column[m + s];
+                    const Vec<T> lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
+                    if (Wave) {
+                        Vec<T> next;
+#pragma unroll
+                        for (int q = 0; q < L; ++q)
+                            next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
+                                                 sponge.template eta<T>(i + q, j, k));
+                        store_vec_masked(target + m * line, i, box.x0, box.x1, next);
+                        if constexpr (Sinks == SinkStores::InWalk)
+                            if (faces) {
+                                T* cell = target + m * line;
+                                if (faces & 15)
+                                    sinks->store_at(((faces >> 4) & 7) - 1, cell, next, faces & 15);
+                                const int y_side = faces >> (kRowBits + 2 * m) & 3;
+                                const bool z_face = k < sink_z0 || k >= sink_z1;
+                                const int lanes = faces >> kBoxLanes & 15;
+                                if (y_side) sinks->store_side(1 + y_side, cell, next, lanes);
+                                if (z_face)
+                                    sinks->store_side(k < sink_z0 ? 4 : 5, cell, next, lanes);
+                            }
+                    } else {
+                        store_vec_masked(target + m * line, i, box.x0, box.x1, lap);
+                    }
+                }
+            }
+            if (Ahead == 2 && k + Ahead < k_last) prefetch(a, target + Ahead * slice, false, true);
+            target += slice;
+            p_mine += slice;
+#pragma unroll
+            for (int m = 0; m < Rows; ++m)
+#pragma unroll
+                for (int s = 0; s < 2 * R; ++s)
+                    w[m][s] = w[m][s + 1];
         }
-        target += slice;
-        p_mine += slice;
-#pragma unroll
-        for (int m = 0; m < Rows; ++m)
-#pragma unroll
-            for (int s = 0; s < 2 * R; ++s)
-                w[m][s] = w[m][s + 1];
     }
     // After the walk, when its registers are free: the thread's own cells
     // that a face sink holds, read back (this thread wrote them) and
@@ -296,84 +328,6 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         if (x_stores && sinks->count > 0) sinks->copy(out, mine);
     if constexpr (Sinks == SinkStores::InWalk) // a table that is not direct
         if (x_stores && !faces && sinks && sinks->count > 0) sinks->copy(out, mine);
-}
-
-template <int R, class T, bool Wave, int Rows, bool SyncApron>
-__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
-    fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
-                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
-    fused_walk<R, T, Wave, Rows, SyncApron>(p, out, vel, box, c, sponge, groups, window,
-                                            {int(blockDim.x), int(blockDim.y), int(threadIdx.x),
-                                             int(threadIdx.y), int(blockIdx.x), int(blockIdx.y),
-                                             int(blockIdx.z)});
-}
-
-// The one-box kernels by instantiation: `get` names the kernel a launch of
-// `Rows` rows per thread runs (fused_kernel_for), for the plain update and
-// for the wave update that stores its faces (stored_wave_kernels.cu).
-struct PlainFusedKernels {
-    template <int R, class T, bool Wave, int Rows, bool SyncApron>
-    static auto get() {
-        return fused_kernel<R, T, Wave, Rows, SyncApron>;
-    }
-};
-
-// The instantiation a launch shape runs: its rows per thread (only those
-// max_fused_rows builds for R), and whether its apron is staged
-// synchronously. Blocks whose apron has more slots than kApronPrefetch per
-// thread stage it in a variant of their own: in the prefetching kernel that
-// loop kept a dozen uniform values live and, at R = 8 on gfx90a, spilled
-// scalar registers.
-template <int R, class T, bool Wave, int Rows, class Kernels>
-auto fused_kernel_with_rows(const LaunchShape& t) {
-    const bool sync_apron = device::apron_slots<R, T>(t.block_x, Rows * t.block_y) >
-                            kApronPrefetch * t.block_x * t.block_y;
-    return sync_apron ? Kernels::template get<R, T, Wave, Rows, true>()
-                      : Kernels::template get<R, T, Wave, Rows, false>();
-}
-
-// The device templates keep a bool for the kernel, so their names (and the
-// resource tables that list them) stay as they were.
-template <bool Wave>
-inline constexpr FusedKernel kFusedKernel = Wave ? FusedKernel::Wave : FusedKernel::Laplacian;
-
-template <int R, class T, bool Wave, class Kernels = PlainFusedKernels>
-auto fused_kernel_for(const LaunchShape& t) {
-    constexpr int max_rows = max_fused_rows(R, kFusedKernel<Wave>);
-    switch (t.rows) {
-    case 2:
-        if constexpr (max_rows >= 2) return fused_kernel_with_rows<R, T, Wave, 2, Kernels>(t);
-        break;
-    case 4:
-        if constexpr (max_rows >= 4) return fused_kernel_with_rows<R, T, Wave, 4, Kernels>(t);
-        break;
-    case 8:
-        if constexpr (max_rows >= 8) return fused_kernel_with_rows<R, T, Wave, 8, Kernels>(t);
-        break;
-    default:
-        break;
-    }
-    // rows 1; checked_shape refused the rest
-    return fused_kernel_with_rows<R, T, Wave, 1, Kernels>(t);
-}
-
-// LDS bytes of a fused launch: two tiles (double-buffered).
-template <int R, class T>
-std::size_t fused_lds_bytes(const LaunchShape& t) {
-    return 2 * fused_tile_bytes(t, R, t.rows, precision_of<T>());
-}
-
-template <int R, class T, bool Wave>
-void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
-                  const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
-                  const LaunchShape& requested) {
-    if (box.empty()) return;
-    const LaunchShape t = Wave ? wave_shape<R, T>(requested, p.layout, box)
-                               : checked_shape<T>(requested, R, kFusedKernel<Wave>);
-    const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
-    fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
-        p, out, vel, box, c, sponge, g.groups, t.window);
-    GPU_CHECK_LAUNCH();
 }
 
 } // namespace stencil::detail

@@ -50,7 +50,9 @@ int default_rows(int radius, Precision precision, FusedKernel kernel) {
 
 LaunchShape default_shape(int radius, Precision precision, FusedKernel kernel) {
     const int rows = default_rows(radius, precision, kernel);
-    return radius <= 5 ? LaunchShape{16, 8, 16, rows} : LaunchShape{8, 16, 16, rows};
+    // One plane ahead everywhere until two are measured against it on a GPU
+    // (docs/PERFORMANCE.md, "What limits the update kernels").
+    return radius <= 5 ? LaunchShape{16, 8, 16, rows, 1} : LaunchShape{8, 16, 16, rows, 1};
 }
 
 LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision precision,
@@ -59,7 +61,7 @@ LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision pr
     return {requested.block_x ? requested.block_x : d.block_x,
             requested.block_y ? requested.block_y : d.block_y,
             requested.window ? requested.window : d.window,
-            requested.rows ? requested.rows : d.rows};
+            requested.rows ? requested.rows : d.rows, requested.ahead ? requested.ahead : d.ahead};
 }
 
 LaunchShape fit_block_to_box(const LaunchShape& defaults, int groups) {
@@ -156,6 +158,35 @@ std::size_t fused_tile_bytes(const LaunchShape& t, int radius, int rows, Precisi
            16;
 }
 
+bool apron_prefetched(const LaunchShape& t, int radius, Precision precision) {
+    const int lanes = 16 / element_bytes(precision);
+    return apron_slot_count(radius, lanes, t.block_x, t.rows * t.block_y) <=
+           kApronPrefetch * t.block_x * t.block_y;
+}
+
+namespace {
+
+// Empty when `t.ahead` planes in flight are built for this launch.
+std::string fits_planes_ahead(const LaunchShape& t, int radius, Precision precision,
+                              FusedKernel kernel) {
+    if (t.ahead != 1 && t.ahead != 2)
+        return "planes ahead must be 1 or 2, not " + std::to_string(t.ahead);
+    if (t.ahead == 1) return {};
+    const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
+    if (kernel != FusedKernel::Wave)
+        return "two planes ahead are built for the wave update only, not the fused Laplacian";
+    if (!two_planes_ahead_built(radius, precision, t.rows))
+        return "two planes ahead are not built for " + std::to_string(t.rows) + " rows per thread" +
+               at + " on this back-end";
+    if (!apron_prefetched(t, radius, precision))
+        return "two planes ahead need a block whose apron a thread prefetches in " +
+               std::to_string(kApronPrefetch) + " slots; " + std::to_string(t.block_x) + " x " +
+               std::to_string(t.block_y) + " stages it each plane" + at;
+    return {};
+}
+
+} // namespace
+
 std::string fits(const LaunchShape& t, int radius, Precision precision, FusedKernel kernel) {
     const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
     if (t.block_x <= 0 || t.block_y <= 0 || t.window <= 0 || t.rows <= 0)
@@ -174,13 +205,15 @@ std::string fits(const LaunchShape& t, int radius, Precision precision, FusedKer
     const std::size_t lds = 2 * fused_tile_bytes(t, radius, t.rows, precision);
     if (lds > 48 * 1024)
         return "the LDS tiles need " + std::to_string(lds) + " bytes" + at + ", above 48 KiB";
-    return {};
+    return fits_planes_ahead(t, radius, precision, kernel);
 }
 
 std::string validate(const LaunchShape& requested) {
     if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0 ||
         requested.rows < 0)
         return "block sizes, the z window and the rows must be positive";
+    if (requested.ahead < 0 || requested.ahead > 2)
+        return "planes ahead must be 1 or 2, not " + std::to_string(requested.ahead);
     // Unset fields take each radius's default, so check every radius. Rows
     // above a radius's maximum are checked where they are built: the
     // benchmark skips the radii they do not fit, saying so.
@@ -188,6 +221,7 @@ std::string validate(const LaunchShape& requested) {
         for (int radius = kMinRadius; radius <= kMaxRadius; ++radius) {
             LaunchShape t = resolve_shape(requested, radius, precision);
             t.rows = std::min(t.rows, max_fused_rows(radius, FusedKernel::Laplacian));
+            t.ahead = 1; // the wave update's alone: checked where it launches
             if (const std::string why = fits(t, radius, precision, FusedKernel::Laplacian);
                 !why.empty())
                 return why;

@@ -29,13 +29,53 @@ bool parse_fused_kernel(const std::string& name, FusedKernel& kernel);
 // block_x groups by block_y * rows rows and walks `window` planes along z.
 // A field left 0 takes the measured default for the radius and precision
 // (default_shape), except in the wave kernel, whose block and window are
-// chosen per box (wave_shape).
+// chosen per box (wave_shape). `ahead` is how many planes' loads a thread
+// of the wave update keeps in flight while it computes one
+// (fused_walk.hpp): 1, or 2 where two_planes_ahead_built.
 struct LaunchShape {
     int block_x = 0; // threads along x
     int block_y = 0; // threads along y
     int window = 0;  // z planes per block (nw)
     int rows = 0;    // rows per thread along y: 1, 2, 4 or 8 (fused Laplacian and wave)
+    int ahead = 0;   // planes of loads in flight: 1 or 2 (wave)
 };
+
+// Apron slots a thread of the fused kernels prefetches in registers, and
+// the slots of a tile's staged apron (fused_tile.hpp, apron_slot): the R
+// rows above and below its block_x centre columns, and the halo groups left
+// and right of each of its tile_rows rows. A block whose apron has more
+// slots than kApronPrefetch a thread (only small or very wide blocks) stages
+// it synchronously each plane: correct, but slower.
+inline constexpr int kApronPrefetch = 2;
+STENCIL_HD constexpr int apron_slot_count(int radius, int lanes, int block_x, int tile_rows) {
+    return 2 * radius * block_x + tile_rows * 2 * ((radius + lanes - 1) / lanes);
+}
+// Whether the resolved shape `t` prefetches its apron at `radius`.
+bool apron_prefetched(const LaunchShape& t, int radius, Precision precision);
+
+// Whether the wave update is built with two planes of loads in flight at
+// this radius, precision and rows per thread: at each radius's default rows
+// (default_rows), in the plain update and the one that stores its faces,
+// wherever no compiler's resource table shows a spill and the SM (CU) keeps
+// at least the bytes in flight it had: two planes on the warps (waves) that
+// still fit hold no less than one plane on those that fitted before. That
+// leaves out R = 2 and R = 5 on sm_90, which spill at their default rows.
+// Each entry is a set of rows per thread (1 | 2 | 4), by R; none on the
+// HOST back-end. docs/data's resource tables list both kernels.
+STENCIL_HD constexpr bool two_planes_ahead_built(int radius, Precision precision, int rows) {
+#if defined(STENCIL_BACKEND_CUDA)
+    constexpr int kRows32[9] = {0, 2, 0, 2, 2, 0, 1, 1, 1};
+    constexpr int kRows64[9] = {0, 4, 0, 2, 2, 0, 1, 1, 1};
+#elif defined(STENCIL_BACKEND_HIP)
+    constexpr int kRows32[9] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+    constexpr int kRows64[9] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+#else
+    constexpr int kRows32[9] = {}, kRows64[9] = {};
+#endif
+    if (radius < kMinRadius || radius > kMaxRadius || rows < 1 || (rows & (rows - 1)) != 0)
+        return false;
+    return ((precision == Precision::FP64 ? kRows64 : kRows32)[radius] & rows) != 0;
+}
 
 // Vectors a thread of the fused kernels keeps live: per row a z window of
 // 2R+1 planes and the incoming plane (and for the wave update p_prev and

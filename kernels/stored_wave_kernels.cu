@@ -6,7 +6,7 @@
 // in the walk, which cost the plain update a block per SM at R = 1 and
 // R = 6 and spilled R = 2 FP64 at four rows, so the plain update keeps
 // the kernel it had. One source, compiled as HIP or CUDA.
-#include "fused_walk.hpp"
+#include "fused_launch.hpp"
 
 #include <type_traits>
 
@@ -18,11 +18,18 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
     stored_wave_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                        Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
                        const FaceSinks<T>* sinks) {
-    fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk>(
-        p, out, vel, box, c, sponge, groups, window,
-        {int(blockDim.x), int(blockDim.y), int(threadIdx.x), int(threadIdx.y), int(blockIdx.x),
-         int(blockIdx.y), int(blockIdx.z)},
-        sinks);
+    fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk>(p, out, vel, box, c, sponge, groups,
+                                                                window, launch_place(), sinks);
+}
+
+// With two planes of loads in flight (fused_walk.hpp, PlainFusedKernels).
+template <int R, class T, int Rows, bool SyncApron>
+__global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
+    stored_wave_kernel_2ahead(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
+                              Box box, Coefficients<R, T> c, Sponge sponge, XGroups groups,
+                              int window, const FaceSinks<T>* sinks) {
+    fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk, 2>(
+        p, out, vel, box, c, sponge, groups, window, launch_place(), sinks);
 }
 
 // Rows per thread the stored update runs with: R = 2 in FP64 at four rows
@@ -34,10 +41,13 @@ constexpr int stored_rows(int rows) {
 }
 
 struct StoredWaveKernels {
-    template <int R, class T, bool Wave, int Rows, bool SyncApron>
+    template <int R, class T, bool Wave, int Rows, bool SyncApron, int Ahead>
     static auto get() {
         static_assert(Wave, "only the wave update stores faces");
-        return stored_wave_kernel<R, T, stored_rows<R, T>(Rows), SyncApron>;
+        if constexpr (Ahead == 2)
+            return stored_wave_kernel_2ahead<R, T, stored_rows<R, T>(Rows), SyncApron>;
+        else
+            return stored_wave_kernel<R, T, stored_rows<R, T>(Rows), SyncApron>;
     }
 };
 

@@ -2,7 +2,7 @@
 // the z-walking body of fused_walk.hpp, or every box of a table per launch
 // (the boundary slabs) on the thin-slab body of slab_walk.hpp; and their
 // launch shapes. One source, compiled as HIP or CUDA.
-#include "fused_walk.hpp"
+#include "fused_launch.hpp"
 #include "slab_cells.hpp"
 #include "slab_walk.hpp"
 
