@@ -62,6 +62,9 @@ const char* kUsage =
     "  --rows=1,2,4,8           rows per thread of fused_xyz and wave, one benchmark each\n"
     "                           (default: 2 for R<=4, else 1); rows a kernel is not built for\n"
     "                           at some R are skipped, saying so\n"
+    "  --ahead=1,2              planes of loads in flight in the wave update, one benchmark\n"
+    "                           each (default: 1); where two are not built for R, rows and\n"
+    "                           precision, skipped, saying so\n"
     "  --window=N               z planes per block (nw) of the window/fused kernels (default 16;\n"
     "                           the wave's, when not given: 16, 32 or 64 by R and box)\n"
     "  --slab-x=N|auto          shell: x slabs N cells deep (at least R), the inner box that\n"
@@ -143,6 +146,13 @@ bool parse_list(Options& o, const std::string& key, const std::string& value) {
             if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
                 fail("rows per thread must be 1, 2, 4 or 8, not " + r);
             o.rows.push_back(rows);
+        }
+    } else if (key == "--ahead") {
+        o.ahead.clear();
+        for (const auto& a : split(value, ',')) {
+            const int ahead = parse_int(a, "ahead");
+            if (ahead != 1 && ahead != 2) fail("planes ahead must be 1 or 2, not " + a);
+            o.ahead.push_back(ahead);
         }
     } else if (key == "--variants") {
         o.variants = split(value, ',');

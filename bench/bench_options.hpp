@@ -25,6 +25,9 @@ struct Options {
     // Rows per thread of the fused Laplacian and wave: each value is its own
     // benchmark (named .../rows=N); empty: the default for R and precision.
     std::vector<int> rows;
+    // Planes of loads in flight in the wave update, each its own benchmark
+    // (.../ahead=N); empty: the default. The other kernels keep one.
+    std::vector<int> ahead;
     int warmup = 3;
     int slab_x = 0; // --slab-x: the shell's x slabs this many cells deep (0: R)
     // --slab-kernel: the shell's slabs on this kernel (none: the mini-app's choice).

@@ -110,10 +110,12 @@ void run_family(benchmark::State& st, const Family<R, T>& f, const LaunchShape& 
     st.counters["block_y"] = shape.block_y;
     st.counters["window"] = shape.window;
     st.counters["rows"] = shape.rows;
+    st.counters["ahead"] = shape.ahead;
 }
 
 // The family's benchmarks: one per --rows value (rows exist only in the
-// fused Laplacian and wave; the rest run once, with none), and with
+// fused Laplacian and wave; the rest run once, with none) and, in the wave,
+// per --ahead value, and with
 // --tuning the tuned shape beside the default, in the same run.
 template <int R, class T, class ShapeOf, class Launch>
 void add_family(const Family<R, T>& f, ShapeOf shape_of, Launch launch) {
@@ -121,13 +123,19 @@ void add_family(const Family<R, T>& f, ShapeOf shape_of, Launch launch) {
     const bool has_rows = f.name == "fused_xyz" || f.name == "wave";
     const std::vector<int> rows_list =
         f.o.rows.empty() || !has_rows ? std::vector<int>{0} : f.o.rows;
-    for (const int rows : rows_list) {
-        LaunchShape requested = f.o.shape;
-        requested.rows = rows;
-        const std::string label = f.name + f.suffix + (rows ? "/rows=" + std::to_string(rows) : "");
-        register_timed(
-            label, [=](benchmark::State& st) { run_family(st, f, requested, shape_of, launch); });
-    }
+    const std::vector<int> ahead_list =
+        f.o.ahead.empty() || f.name != "wave" ? std::vector<int>{0} : f.o.ahead;
+    for (const int rows : rows_list)
+        for (const int ahead : ahead_list) {
+            LaunchShape requested = f.o.shape;
+            requested.rows = rows, requested.ahead = ahead;
+            const std::string label = f.name + f.suffix +
+                                      (rows ? "/rows=" + std::to_string(rows) : "") +
+                                      (ahead ? "/ahead=" + std::to_string(ahead) : "");
+            register_timed(label, [=](benchmark::State& st) {
+                run_family(st, f, requested, shape_of, launch);
+            });
+        }
     if (bench_tuner() && has_rows && f.o.rows.empty())
         register_timed(f.name + f.suffix + "/tuned", [=](benchmark::State& st) {
             Arrays<T>& x = arrays_for<T>(Layout(f.s.nx, f.s.ny, f.s.nz, R));

@@ -156,6 +156,14 @@ kernel's launch shape; by default it is chosen per box from measurements
 (docs/PERFORMANCE.md), and the report prints what the interior ran.)md"},
     {"--window", "Small boxes get short windows, so they fill the GPU."},
     {"--rows", "The defaults are `default_rows` in kernels/launch_shape.hpp."},
+    {"--planes-ahead",
+     R"md(While a block computes one plane, each thread's loads for the next
+plane (1) or the next two (2) are in flight. Two keep twice the bytes in
+flight, which GPUs with the fastest memories need, for more registers; they
+are built where those registers neither spill nor cost a block an SM
+(`two_planes_ahead_built` in kernels/launch_shape.hpp). Not yet
+the default: docs/PERFORMANCE.md, "What limits the update kernels", says
+what was measured. Results are bit-identical either way.)md"},
     {"--tuning",
      R"md(Rank 0 takes each box's shape from the tuning cache, or tunes it now
 within `--tune-seconds` for all boxes, saves the cache and gives every rank

@@ -155,6 +155,10 @@ const OptionSpec kOptions[] = {
      "rows per thread, 1, 2, 4 or 8 (default by R and precision;\n"
      "the defaults were measured on H100 and H200)",
      [](S& s, const char* n, V v) { s.config.shape.rows = positive(v, n); }},
+    {"Execution", "--planes-ahead", "N",
+     "planes of loads the wave update keeps in flight, 1 or 2\n"
+     "(default 1; 2 only where built: GPU back-ends, some R and rows)",
+     [](S& s, const char* n, V v) { s.config.shape.ahead = positive(v, n); }},
     {"Execution", "--tuning", "off|auto|FILE",
      "launch shapes tuned on this GPU: from the tuning cache (auto:\n"
      "~/.cache/stencil-miniapp/tuning-cache.json or $STENCIL_TUNING_CACHE;\n"

@@ -74,10 +74,10 @@ std::string root_folder(const char* option, const std::string& folder, const cha
 std::string tuning_problem(const Options& c) {
     if (const std::string why = validate(c.shape); !why.empty()) return "bad kernel tuning: " + why;
     const LaunchShape& t = c.shape;
-    if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows))
+    if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows || t.ahead))
         return "--tuning " + c.tuning_mode +
-               " chooses the launch shape; drop --block-x/--block-y/--window/--rows, or use "
-               "--tuning off";
+               " chooses the launch shape; drop --block-x/--block-y/--window/--rows/"
+               "--planes-ahead, or use --tuning off";
     std::error_code ignored;
     if (c.tuning_mode != "off" && c.tuning_mode != "auto" &&
         std::filesystem::is_directory(c.tuning_mode, ignored))
@@ -164,6 +164,12 @@ std::string parse_options(int argc, char** argv, Options& c) {
         return "--rows " + std::to_string(c.shape.rows) +
                ": the wave kernel at R=" + std::to_string(c.radius) + " is built for at most " +
                std::to_string(max_fused_rows(c.radius, FusedKernel::Wave)) + " rows per thread";
+    if (c.shape.ahead > 1)
+        if (const std::string why =
+                fits(resolve_shape(c.shape, c.radius, c.precision, FusedKernel::Wave), c.radius,
+                     c.precision, FusedKernel::Wave);
+            !why.empty())
+            return "--planes-ahead " + std::to_string(c.shape.ahead) + ": " + why;
     if (c.graphs == GraphChoice::On && !graphs_available())
         return "--graphs on: this build has no graphs (the HOST back-end, or HIP before ROCm "
                "6.2); use --graphs auto or off";

@@ -49,12 +49,11 @@ void phase_table(const PhaseTotals& t, MPI_Comm comm, int ranks, Report& r, doub
         r.phases.push_back({names[p], mins[p], sums[p] / ranks, maxs[p]});
 }
 
-// Collective: the exchange's time per step, and how much of it the
-// interior kernel hid (what the step spent beyond its kernels is the
-// exchange's exposed part), averaged over the ranks. A share hidden means
-// something only where the exchange runs beside the interior: with overlap
-// off, on the HOST back-end (its phases run in order) or with nothing
-// exchanged the report says why there is none instead of a number.
+// Collective: the exchange's time per step, and how much of it the interior kernel hid (what
+// the step spent beyond its kernels is the exchange's exposed part), averaged over the ranks.
+// A share hidden means something only where the exchange runs beside the interior: with
+// overlap off, on the HOST back-end (its phases run in order) or with nothing exchanged the
+// report says why there is none instead of a number.
 void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Report& r) {
     const double halo = per_step[0] + per_step[1] + per_step[3] + per_step[4];
     const double exposed = std::clamp(per_step[6] - per_step[2] - per_step[5], 0.0, halo);
@@ -139,9 +138,8 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
 
 namespace {
 
-// How the faces were packed (fused, separate or none) and why: the plan's
-// reason, unless it asked for the fused pack where that does not apply, or
-// nothing is packed.
+// How the faces were packed (fused, separate or none) and why: the plan's reason, unless it
+// asked for the fused pack where that does not apply, or nothing is packed.
 std::pair<const char*, std::string> halo_pack(const Report& r) {
     if (r.plan.comm_mode == CommMode::None) return {"none", "--comm none exchanges nothing"};
     if (r.faces == 0) return {"none", "rank 0 has no halo face"};
@@ -220,9 +218,10 @@ void print_launches(const Report& r) {
                 r.subnormals.c_str());
     if (r.backend != "HOST")
         std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
-                    "(%s)\n",
+                    "(%s), loads %d plane%s ahead\n",
                     r.shape.block_x, r.shape.block_y, r.shape.rows, r.shape.rows == 1 ? "" : "s",
-                    r.shape.window, c.shape.window ? "--window" : "chosen for the box");
+                    r.shape.window, c.shape.window ? "--window" : "chosen for the box",
+                    r.shape.ahead, r.shape.ahead == 1 ? "" : "s");
     if (r.plan.overlap && r.slab_x > 0)
         std::printf("  x boundary slabs: %d cells (%s)\n", r.slab_x, slab_x_reason(r).c_str());
     if (r.backend != "HOST" && c.tuning_mode != "off")
@@ -379,6 +378,7 @@ std::string write_json(const Report& r, const std::string& path) {
                       {"block_y", r.shape.block_y},
                       {"window", r.shape.window},
                       {"rows", r.shape.rows},
+                      {"planes_ahead", r.shape.ahead},
                       {"window_chosen", c.shape.window ? "by --window" : "per box"}}},
                     {"tuning_mode", c.tuning_mode},
                     {"shapes", shapes_json(r.shapes)},
