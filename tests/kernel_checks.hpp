@@ -164,8 +164,9 @@ inline Sponge test_sponge(const Layout& L) {
 
 template <int R, class T>
 void check_wave(const Geometry& g) {
-    SCOPED_TRACE(testing::Message() << "wave R=" << R << " " << precision_name(precision_of<T>())
-                                    << " " << g.name << " rows " << g.shape.rows);
+    SCOPED_TRACE(testing::Message()
+                 << "wave R=" << R << " " << precision_name(precision_of<T>()) << " " << g.name
+                 << " rows " << g.shape.rows << " planes ahead " << g.shape.ahead);
     const std::uint64_t seed = test::fresh_seed();
     SCOPED_TRACE(testing::Message() << "seed " << seed);
     std::mt19937_64 rng(seed);
@@ -198,6 +199,17 @@ void check_wave(const Geometry& g) {
 inline Geometry with_rows(Geometry g, int rows) {
     g.shape.rows = rows;
     return g;
+}
+
+// Whether the wave update launches with two planes of loads in flight in
+// shape `t` (zero fields filled) at R and T: where they are built and the
+// block prefetches its apron.
+template <int R, class T>
+bool two_planes_ahead_fit(LaunchShape t) {
+    t.ahead = 2;
+    return fits(resolve_shape(t, R, precision_of<T>(), FusedKernel::Wave), R, precision_of<T>(),
+                FusedKernel::Wave)
+        .empty();
 }
 
 } // namespace stencil::test::kernels

@@ -86,17 +86,22 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
             for (const Geometry& g : kGeometries) {
                 check_wave<R, T>(g);
                 if (!STENCIL_HAS_GPU || g.shape.rows) continue;
-                for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2)
-                    check_wave<R, T>(with_rows(g, rows));
+                for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2) {
+                    Geometry shaped = with_rows(g, rows);
+                    check_wave<R, T>(shaped);
+                    shaped.shape.ahead = 2;
+                    if (two_planes_ahead_fit<R, T>(shaped.shape)) check_wave<R, T>(shaped);
+                }
             }
         });
     });
 }
 
 // The launch shape splits the work, never the arithmetic: the shape chosen
-// per box gives the same bits as every z window, rows per thread and block
-// the kernel is built for. The mini-app's decomposition invariance, and any
-// tuner's freedom to pick a shape, rest on this.
+// per box gives the same bits as every z window, rows per thread, block and
+// planes of loads in flight the kernel is built for (two ahead over windows
+// that leave a block an odd number of planes, or one). The mini-app's decomposition invariance, and
+// any tuner's freedom to pick a shape, rest on this.
 TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
     if (!STENCIL_HAS_GPU) GTEST_SKIP() << "the HOST back-end has no launch shape";
     const int radius = std::get<0>(GetParam());
@@ -131,8 +136,13 @@ TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
             EXPECT_TRUE(reference == run(LaunchShape{})) << "chosen shape";
             for (const int window : {1, 2, 4, 8, 64}) // short ones fill the device on small boxes
                 EXPECT_TRUE(reference == run(LaunchShape{0, 0, window})) << "window " << window;
-            for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2)
+            for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2) {
                 EXPECT_TRUE(reference == run(LaunchShape{0, 0, 0, rows})) << "rows " << rows;
+                if (!two_planes_ahead_fit<R, T>(LaunchShape{0, 0, 0, rows})) continue;
+                for (const int window : {1, 2, 16, 17, 64})
+                    EXPECT_TRUE(reference == run(LaunchShape{0, 0, window, rows, 2}))
+                        << "two planes ahead, rows " << rows << ", window " << window;
+            }
             for (const LaunchShape block :
                  {LaunchShape{8, 16}, LaunchShape{32, 4}, LaunchShape{16, 16}, LaunchShape{4, 8}})
                 EXPECT_TRUE(reference == run(block)) << block.block_x << " x " << block.block_y;

@@ -91,9 +91,11 @@ void expect_faces_stored(const FaceSinks<T>& sinks, const T* origin, const HostF
 }
 
 template <int R, class T>
-void check_stored_faces(bool packed) {
+void check_stored_faces(bool packed, const LaunchShape& requested = {}) {
     const std::uint64_t seed = test::fresh_seed();
-    SCOPED_TRACE(testing::Message() << "seed " << seed << (packed ? ", packed -x face" : ""));
+    SCOPED_TRACE(testing::Message()
+                 << "seed " << seed << (packed ? ", packed -x face" : "") << ", window "
+                 << requested.window << ", planes ahead " << requested.ahead);
     std::mt19937_64 rng(seed);
     const Layout L(45, 37, 29, R);
     const Box owned = L.interior();
@@ -112,7 +114,7 @@ void check_stored_faces(bool packed) {
     DeviceArray<FaceSinks<T>> table(1);
     copy_to_device(table, &sinks);
     const auto c = make_coefficients<R, T>(1, 1, 1);
-    const LaunchShape shape = wave_shape<R, T>(LaunchShape{}, L, owned);
+    const LaunchShape shape = wave_shape<R, T>(requested, L, owned);
     Stream stream;
     launch_wave_step<R, T>(d_p.view(), plain.view(), d_vel.view(), owned, c, Sponge{}, stream,
                            shape);
@@ -137,6 +139,16 @@ TEST_P(StoredFaces, TheOneBoxUpdateStoresItsFacesAsItComputesThem) {
                          << "R=" << R << " " << precision_name(precision_of<T>()));
             check_stored_faces<R, T>(false);
             check_stored_faces<R, T>(true);
+            // Two planes ahead where built, over 29 planes: blocks of 16 and
+            // 13, and of 7 with one plane left for the last.
+            const LaunchShape resolved =
+                resolve_shape(LaunchShape{}, R, precision_of<T>(), FusedKernel::Wave);
+            LaunchShape two = resolved;
+            two.ahead = 2;
+            if (!fits(two, R, precision_of<T>(), FusedKernel::Wave).empty()) return;
+            for (const int window : {16, 7})
+                for (const bool packed : {false, true})
+                    check_stored_faces<R, T>(packed, LaunchShape{0, 0, window, 0, 2});
         });
     });
 }

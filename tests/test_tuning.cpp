@@ -129,6 +129,46 @@ TEST(LaunchShape, RowsPerThreadStayWithinTheRegisterBudget) {
     EXPECT_NE(fits(four, 4, Precision::FP32, FusedKernel::Wave), ""); // the wave kernel needs more
 }
 
+// Two planes of loads in flight: never the default yet, refused by every
+// check where no kernel is built for them (the Laplacian, the HOST
+// back-end, rows or radii whose registers would spill or cost a block), and
+// where a block stages its apron each plane; accepted wherever built.
+TEST(LaunchShape, TwoPlanesAheadOnlyWhereBuilt) {
+    EXPECT_NE(validate(LaunchShape{0, 0, 0, 0, 3}), "");
+    EXPECT_EQ(validate(LaunchShape{0, 0, 0, 0, 2}), ""); // checked where the wave launches
+    for (const Precision p : {Precision::FP32, Precision::FP64})
+        for (int R = 1; R <= 8; ++R) {
+            for (const FusedKernel kernel : {FusedKernel::Laplacian, FusedKernel::Wave})
+                EXPECT_EQ(resolve_shape(LaunchShape{}, R, p, kernel).ahead, 1);
+            for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2) {
+                const LaunchShape two = resolve_shape(LaunchShape{0, 0, 0, rows, 2}, R, p);
+                EXPECT_NE(fits(two, R, p, FusedKernel::Laplacian), "");
+                EXPECT_EQ(fits(two, R, p, FusedKernel::Wave).empty(),
+                          two_planes_ahead_built(R, p, rows))
+                    << "R=" << R << " " << precision_name(p) << ", rows " << rows << ": "
+                    << fits(two, R, p, FusedKernel::Wave);
+                if (two_planes_ahead_built(R, p, rows))
+                    EXPECT_EQ(rows, default_rows(R, p, FusedKernel::Wave)) << "R=" << R;
+            }
+        }
+    EXPECT_FALSE(two_planes_ahead_built(4, Precision::FP32, 3)); // rows are powers of two
+    // Three groups by one row: the R = 4 apron is 26 slots for 3 threads.
+    const LaunchShape narrow{3, 1, 5, 1, 2};
+    EXPECT_FALSE(apron_prefetched(narrow, 4, Precision::FP32));
+    EXPECT_TRUE(apron_prefetched(LaunchShape{16, 8, 16, 2}, 4, Precision::FP32));
+    EXPECT_NE(fits(narrow, 4, Precision::FP32, FusedKernel::Wave), "");
+#if defined(STENCIL_BACKEND_HOST)
+    for (int R = 1; R <= 8; ++R)
+        EXPECT_FALSE(two_planes_ahead_built(R, Precision::FP32, 1)) << "R=" << R;
+#else // the kernels the issue measures: R = 4 at its default rows, R = 8 at one
+    EXPECT_TRUE(two_planes_ahead_built(4, Precision::FP32,
+                                       default_rows(4, Precision::FP32, FusedKernel::Wave)));
+    EXPECT_TRUE(two_planes_ahead_built(4, Precision::FP64,
+                                       default_rows(4, Precision::FP64, FusedKernel::Wave)));
+    EXPECT_TRUE(two_planes_ahead_built(8, Precision::FP32, 1));
+#endif
+}
+
 // Every default a launch takes is one the kernel is built for.
 TEST(LaunchShape, DefaultRowsAreBuilt) {
     for (const Precision p : {Precision::FP32, Precision::FP64})
