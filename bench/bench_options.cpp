@@ -202,6 +202,15 @@ bool parse_single(Options& o, const std::string& key, const std::string& value) 
 
 } // namespace
 
+bool print_help_if_asked(int argc, char** argv) {
+    for (int a = 1; a < argc; ++a)
+        if (std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h") {
+            std::fputs(kUsage, stdout);
+            return true;
+        }
+    return false;
+}
+
 Options parse_options(int argc, char** argv) {
     Options o;
     for (int a = 1; a < argc; ++a) {
@@ -209,10 +218,6 @@ Options parse_options(int argc, char** argv) {
         const auto eq = arg.find('=');
         const std::string key = arg.substr(0, eq),
                           value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-        if (key == "--help" || key == "-h") {
-            std::fputs(kUsage, stdout);
-            std::exit(0);
-        }
         if (!parse_list(o, key, value) && !parse_single(o, key, value))
             fail("unknown option '" + arg + "'");
     }

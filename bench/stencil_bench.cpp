@@ -49,6 +49,7 @@ void add_context(const stencil::bench::Options& options) {
 } // namespace
 
 int main(int argc, char** argv) {
+    if (stencil::bench::print_help_if_asked(argc, argv)) return 0;
     benchmark::Initialize(&argc, argv);
     const stencil::bench::Options options = stencil::bench::parse_options(argc, argv);
     if (STENCIL_HAS_GPU && stencil::device_count() == 0) {
