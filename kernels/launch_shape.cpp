@@ -166,12 +166,18 @@ bool apron_prefetched(const LaunchShape& t, int radius, Precision precision) {
 
 namespace {
 
-// Empty when `t.ahead` planes in flight are built for this launch.
+// Empty when `ahead` is a number of planes ahead, 1 or 2 (or 0, the default).
+std::string planes_ahead_problem(int ahead) {
+    if (ahead >= 0 && ahead <= 2) return {};
+    return "planes ahead must be 1 or 2, not " + std::to_string(ahead);
+}
+
+// Empty when `t.ahead` planes in flight are built for this launch. 0 is
+// the default, one plane, as every kernel is built: the tuner and the
+// tuning cache name shapes without it.
 std::string fits_planes_ahead(const LaunchShape& t, int radius, Precision precision,
                               FusedKernel kernel) {
-    if (t.ahead != 1 && t.ahead != 2)
-        return "planes ahead must be 1 or 2, not " + std::to_string(t.ahead);
-    if (t.ahead == 1) return {};
+    if (t.ahead != 2) return planes_ahead_problem(t.ahead);
     const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
     if (kernel != FusedKernel::Wave)
         return "two planes ahead are built for the wave update only, not the fused Laplacian";
@@ -212,8 +218,7 @@ std::string validate(const LaunchShape& requested) {
     if (requested.block_x < 0 || requested.block_y < 0 || requested.window < 0 ||
         requested.rows < 0)
         return "block sizes, the z window and the rows must be positive";
-    if (requested.ahead < 0 || requested.ahead > 2)
-        return "planes ahead must be 1 or 2, not " + std::to_string(requested.ahead);
+    if (const std::string why = planes_ahead_problem(requested.ahead); !why.empty()) return why;
     // Unset fields take each radius's default, so check every radius. Rows
     // above a radius's maximum are checked where they are built: the
     // benchmark skips the radii they do not fit, saying so.

@@ -152,6 +152,9 @@ TEST(LaunchShape, TwoPlanesAheadOnlyWhereBuilt) {
             }
         }
     EXPECT_FALSE(two_planes_ahead_built(4, Precision::FP32, 3)); // rows are powers of two
+    // A shape that names no planes (the tuner's, the tuning cache's) runs one.
+    EXPECT_EQ(fits(LaunchShape{16, 8, 16, 2}, 4, Precision::FP32, FusedKernel::Wave), "");
+    EXPECT_NE(fits(LaunchShape{16, 8, 16, 2, 3}, 4, Precision::FP32, FusedKernel::Wave), "");
     // Three groups by one row: the R = 4 apron is 26 slots for 3 threads.
     const LaunchShape narrow{3, 1, 5, 1, 2};
     EXPECT_FALSE(apron_prefetched(narrow, 4, Precision::FP32));
