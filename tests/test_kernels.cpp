@@ -100,8 +100,9 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
 // The launch shape splits the work, never the arithmetic: the shape chosen
 // per box gives the same bits as every z window, rows per thread, block and
 // planes of loads in flight the kernel is built for (two ahead over windows
-// that leave a block an odd number of planes, or one). The mini-app's decomposition invariance, and
-// any tuner's freedom to pick a shape, rest on this.
+// that leave a block an odd number of planes, or one). The mini-app's
+// decomposition invariance, and any tuner's freedom to pick a shape, rest
+// on this.
 TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
     if (!STENCIL_HAS_GPU) GTEST_SKIP() << "the HOST back-end has no launch shape";
     const int radius = std::get<0>(GetParam());

@@ -8,6 +8,7 @@
 // table; on a GPU build the kernels themselves.
 #include "device.hpp"
 #include "device_field.hpp"
+#include "kernel_checks.hpp"
 #include "stencil.hpp"
 
 #include <gtest/gtest.h>
@@ -141,11 +142,7 @@ TEST_P(StoredFaces, TheOneBoxUpdateStoresItsFacesAsItComputesThem) {
             check_stored_faces<R, T>(true);
             // Two planes ahead where built, over 29 planes: blocks of 16 and
             // 13, and of 7 with one plane left for the last.
-            const LaunchShape resolved =
-                resolve_shape(LaunchShape{}, R, precision_of<T>(), FusedKernel::Wave);
-            LaunchShape two = resolved;
-            two.ahead = 2;
-            if (!fits(two, R, precision_of<T>(), FusedKernel::Wave).empty()) return;
+            if (!test::kernels::two_planes_ahead_fit<R, T>(LaunchShape{})) return;
             for (const int window : {16, 7})
                 for (const bool packed : {false, true})
                     check_stored_faces<R, T>(packed, LaunchShape{0, 0, window, 0, 2});

@@ -131,8 +131,9 @@ TEST(LaunchShape, RowsPerThreadStayWithinTheRegisterBudget) {
 
 // Two planes of loads in flight: never the default yet, refused by every
 // check where no kernel is built for them (the Laplacian, the HOST
-// back-end, rows or radii whose registers would spill or cost a block), and
-// where a block stages its apron each plane; accepted wherever built.
+// back-end, rows other than the default, radii whose registers would spill
+// or lose loads in flight), and where a block stages its apron each plane;
+// accepted wherever built.
 TEST(LaunchShape, TwoPlanesAheadOnlyWhereBuilt) {
     EXPECT_NE(validate(LaunchShape{0, 0, 0, 0, 3}), "");
     EXPECT_EQ(validate(LaunchShape{0, 0, 0, 0, 2}), ""); // checked where the wave launches

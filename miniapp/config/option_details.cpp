@@ -160,7 +160,8 @@ kernel's launch shape; by default it is chosen per box from measurements
      R"md(While a block computes one plane, each thread's loads for the next
 plane (1) or the next two (2) are in flight. Two keep twice the bytes in
 flight, which GPUs with the fastest memories need, for more registers; they
-are built where those registers neither spill nor cost a block an SM
+are built at each radius's default rows, where those registers neither
+spill nor leave an SM (CU) fewer bytes in flight than one plane did
 (`two_planes_ahead_built` in kernels/launch_shape.hpp). Not yet
 the default: docs/PERFORMANCE.md, "What limits the update kernels", says
 what was measured. Results are bit-identical either way.)md"},
