@@ -190,24 +190,22 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     // wave's update reads (p_prev, at `prev_in`, and the velocity term).
     // Planes are asked for in order, so the running pointers move one slice
     // a call.
-    auto prefetch = [&](int a, const T* prev_in, bool tile, bool update) {
+    auto prefetch = [&](int a, const T* prev_in) {
 #pragma unroll
         for (int m = 0; m < Rows; ++m) {
-            if (tile && row_loads[m]) window_next[a][m] = load_vec(window_in + m * line);
-            if (Wave && update && row_stores[m]) {
+            if (row_loads[m]) window_next[a][m] = load_vec(window_in + m * line);
+            if (Wave && row_stores[m]) {
                 prev_next[a][m] = load_vec(prev_in + m * line);
                 vel_next[a][m] = load_vec(vel_in + m * line);
             }
         }
-        if (tile) {
 #pragma unroll
-            for (int n = 0; n < Prefetch; ++n) {
-                if (apron_lds[n] >= 0) apron_next[a][n] = load_vec(apron_in[n]);
-                apron_in[n] += slice;
-            }
-            window_in += slice;
+        for (int n = 0; n < Prefetch; ++n) {
+            if (apron_lds[n] >= 0) apron_next[a][n] = load_vec(apron_in[n]);
+            apron_in[n] += slice;
         }
-        if (update) vel_in += slice;
+        window_in += slice;
+        vel_in += slice;
     };
 #pragma unroll
     for (int m = 0; m < Rows; ++m)
@@ -217,7 +215,7 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                 w[m][s] = load_vec(window_in + m * line + (s - 2 * R) * slice);
 #pragma unroll
     for (int a = 0; a < Ahead; ++a)
-        if (k_first + a < k_last) prefetch(a, target + a * slice, true, true);
+        if (k_first + a < k_last) prefetch(a, target + a * slice);
 
     // Unrolled by Ahead: the a-th plane of each group of Ahead planes takes
     // its loads from slot a.
@@ -226,21 +224,18 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         for (int a = 0; a < Ahead; ++a, ++k, buffer ^= 1) {
             if (a > 0 && k >= k_last) break;
             Vec<T>* tile = tiles + buffer * tile_slots;
-            // With one plane ahead, p_prev and the velocity term are copied
-            // out and the next plane's asked for before the barrier. With
-            // two, the update reads them where they landed and asks for
-            // plane k + 2's after it: as long in flight, and one set fewer
-            // of registers than copies beside two planes of loads.
-            Vec<T> prev_copy[Rows], v_copy[Rows];
-            Vec<T>(&prev)[Rows] = Ahead == 1 ? prev_copy : prev_next[a];
-            Vec<T>(&v)[Rows] = Ahead == 1 ? v_copy : vel_next[a];
+            // p_prev and the velocity term are copied out of their slot, so
+            // that plane k + Ahead's can be asked for before the barrier with
+            // the window's. Reading them in place and asking for the next
+            // after the update saves a set of registers, but ran 4 to 12
+            // points of the copy slower than one plane on an H200 (this
+            // order: 0 to 8; docs/data/planes-ahead-h200-2026-12-01).
+            Vec<T> prev[Rows], v[Rows];
 #pragma unroll
             for (int m = 0; m < Rows; ++m) {
                 w[m][2 * R] = window_next[a][m];
-                if (Ahead == 1) {
-                    prev_copy[m] = prev_next[a][m];
-                    v_copy[m] = vel_next[a][m];
-                }
+                prev[m] = prev_next[a][m];
+                v[m] = vel_next[a][m];
                 // A 16-byte store, not a struct copy: hipcc 7 (ROCm 6.4) kept
                 // w[m][R] in 32 bytes of scratch for the copy's memcpy.
                 store_vec(tile[my_row + m * t.width + G].v, w[m][R]);
@@ -254,7 +249,7 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                     if (place.lds >= 0) tile[place.lds] = load_vec(p_mine + place.offset);
                 }
             }
-            if (k + Ahead < k_last) prefetch(a, target + Ahead * slice, true, Ahead == 1);
+            if (k + Ahead < k_last) prefetch(a, target + Ahead * slice);
             __syncthreads();
             if (x_stores) {
                 // The y column of all Rows rows: R rows above from LDS, the
@@ -306,7 +301,6 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                     }
                 }
             }
-            if (Ahead == 2 && k + Ahead < k_last) prefetch(a, target + Ahead * slice, false, true);
             target += slice;
             p_mine += slice;
 #pragma unroll
