@@ -214,8 +214,9 @@ def interior_shape(report):
     if not shapes:
         return "-"  # a report from before --tuning
     s = shapes[0]
-    return "%dx%d, %d planes, %d rows (%s)" % (s["block_x"], s["block_y"], s["window"], s["rows"],
-                                               s["source"])
+    # Reports from before --planes-ahead name no planes: they ran one.
+    return "%dx%d, %d planes, %d rows, %d ahead (%s)" % (
+        s["block_x"], s["block_y"], s["window"], s["rows"], s.get("planes_ahead", 1), s["source"])
 
 
 def write_tables(rows, out):

@@ -3,6 +3,7 @@
 #include "launch_table.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace stencil {
 
@@ -156,6 +157,13 @@ std::size_t fused_tile_bytes(const LaunchShape& t, int radius, int rows, Precisi
     const std::size_t halo_groups = (std::size_t(radius) + lanes - 1) / lanes;
     return std::size_t(rows * t.block_y + 2 * radius) * (std::size_t(t.block_x) + 2 * halo_groups) *
            16;
+}
+
+std::string shape_summary(const LaunchShape& t) {
+    char text[96];
+    std::snprintf(text, sizeof text, "%dx%d threads, %d planes, %d rows, %d ahead", t.block_x,
+                  t.block_y, t.window, t.rows, std::max(t.ahead, 1));
+    return text;
 }
 
 bool apron_prefetched(const LaunchShape& t, int radius, Precision precision) {

@@ -50,6 +50,11 @@ inline constexpr int kApronPrefetch = 2;
 STENCIL_HD constexpr int apron_slot_count(int radius, int lanes, int block_x, int tile_rows) {
     return 2 * radius * block_x + tile_rows * 2 * ((radius + lanes - 1) / lanes);
 }
+
+// One line for logs and reports: "16x8 threads, 64 planes, 2 rows, 1 ahead"
+// (a shape that names no planes ahead runs one).
+std::string shape_summary(const LaunchShape& t);
+
 // Whether the resolved shape `t` prefetches its apron at `radius`.
 bool apron_prefetched(const LaunchShape& t, int radius, Precision precision);
 

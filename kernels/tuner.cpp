@@ -21,27 +21,21 @@ TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz
         if (window <= nz || window == 1) space.windows.push_back(window);
     for (int rows = 1; rows <= max_fused_rows(radius, kernel); rows *= 2)
         space.rows.push_back(rows);
+    // Two planes ahead are built only at the default rows; the descent tries
+    // them there, and fits() refuses them at other rows.
+    if (kernel == FusedKernel::Wave &&
+        two_planes_ahead_built(radius, precision, default_rows(radius, precision, kernel)))
+        space.aheads.push_back(2);
     return space;
 }
-
-namespace {
-
-std::string shape(const LaunchShape& t) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%dx%d threads, %d planes, %d rows", t.block_x, t.block_y,
-                  t.window, t.rows);
-    return text;
-}
-
-} // namespace
 
 std::string TuneResult::summary() const {
     char text[256];
     const double gain = best_ms > 0 && start_ms > 0 ? start_ms / best_ms : 1.0;
     std::snprintf(text, sizeof text,
                   "%s: %.4f ms (default %s: %.4f ms, %.2fx); %d shapes timed, %d refused%s",
-                  shape(best).c_str(), best_ms, shape(start).c_str(), start_ms, gain, tried,
-                  refused, out_of_time ? ", stopped by the time budget" : "");
+                  shape_summary(best).c_str(), best_ms, shape_summary(start).c_str(), start_ms,
+                  gain, tried, refused, out_of_time ? ", stopped by the time budget" : "");
     if (unconfirmed) return std::string(text) + "; a faster shape lost its lead when timed again";
     return text;
 }
@@ -67,9 +61,33 @@ bool confirmed(const LaunchShape& a, const LaunchShape& b, const ShapeTimer& tim
     return b_ms < a_ms * (1 - noise);
 }
 
+// A shape's coordinates; a shape that names no planes ahead runs one.
+std::tuple<int, int, int, int, int> coordinates(const LaunchShape& t) {
+    return {t.block_x, t.block_y, t.window, t.rows, std::max(t.ahead, 1)};
+}
+
 bool same_shape(const LaunchShape& a, const LaunchShape& b) {
-    return a.block_x == b.block_x && a.block_y == b.block_y && a.window == b.window &&
-           a.rows == b.rows;
+    return coordinates(a) == coordinates(b);
+}
+
+// The shapes that differ from `best` in one coordinate alone (0 block, 1
+// window, 2 rows, 3 planes ahead), each value the space holds.
+std::vector<LaunchShape> shapes_along(int coordinate, const LaunchShape& b,
+                                      const TuneSpace& space) {
+    std::vector<LaunchShape> shapes;
+    if (coordinate == 0)
+        for (const auto& [bx, by] : space.blocks)
+            shapes.push_back({bx, by, b.window, b.rows, b.ahead});
+    if (coordinate == 1)
+        for (int w : space.windows)
+            shapes.push_back({b.block_x, b.block_y, w, b.rows, b.ahead});
+    if (coordinate == 2)
+        for (int rows : space.rows)
+            shapes.push_back({b.block_x, b.block_y, b.window, rows, b.ahead});
+    if (coordinate == 3)
+        for (int ahead : space.aheads)
+            shapes.push_back({b.block_x, b.block_y, b.window, b.rows, ahead});
+    return shapes;
 }
 
 } // namespace
@@ -79,10 +97,10 @@ TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space,
                               int confirm_rounds) {
     TuneResult r;
     r.start = r.best = start;
-    std::map<std::tuple<int, int, int, int>, Timing> seen; // each shape timed once
+    std::map<std::tuple<int, int, int, int, int>, Timing> seen; // each shape timed once
     double spent = 0;
     auto measure = [&](const LaunchShape& t) -> Timing {
-        const auto key = std::make_tuple(t.block_x, t.block_y, t.window, t.rows);
+        const auto key = coordinates(t);
         if (const auto it = seen.find(key); it != seen.end()) return it->second;
         const Timing timing = time(t);
         ++r.tried;
@@ -93,24 +111,10 @@ TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space,
     const Timing first = measure(start);
     if (first.outcome != Timing::Ran) return r;
     r.start_ms = r.best_ms = first.ms;
-    // Each coordinate as a list of shapes that differ from the best in it alone.
-    auto along = [&](int coordinate) {
-        std::vector<LaunchShape> shapes;
-        if (coordinate == 0)
-            for (const auto& [bx, by] : space.blocks)
-                shapes.push_back({bx, by, r.best.window, r.best.rows});
-        if (coordinate == 1)
-            for (int w : space.windows)
-                shapes.push_back({r.best.block_x, r.best.block_y, w, r.best.rows});
-        if (coordinate == 2)
-            for (int rows : space.rows)
-                shapes.push_back({r.best.block_x, r.best.block_y, r.best.window, rows});
-        return shapes;
-    };
     for (bool moved = true; moved && !r.out_of_time;) {
         moved = false;
-        for (int coordinate = 0; coordinate < 3 && !r.out_of_time; ++coordinate)
-            for (const LaunchShape& t : along(coordinate)) {
+        for (int coordinate = 0; coordinate < 4 && !r.out_of_time; ++coordinate)
+            for (const LaunchShape& t : shapes_along(coordinate, r.best, space)) {
                 if (spent >= budget_ms) {
                     r.out_of_time = true;
                     break;

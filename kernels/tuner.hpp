@@ -21,12 +21,14 @@ struct TuneSpace {
     std::vector<std::pair<int, int>> blocks; // (block_x, block_y)
     std::vector<int> windows;
     std::vector<int> rows;
+    std::vector<int> aheads{1}; // planes of loads in flight (LaunchShape::ahead)
 };
 
 // Every shape worth trying for `kernel` at radius R in `precision` over a
 // box of `nz` planes: blocks of 64 to 256 threads, windows up to the box's
-// planes, rows the kernel is built for. Shapes that fits() refuses are left
-// out.
+// planes, rows the kernel is built for, and two planes of loads in flight
+// where the wave update is built with them (two_planes_ahead_built). Blocks
+// that fits() refuses are left out.
 TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz);
 
 // What timing one shape gave.
@@ -50,15 +52,15 @@ struct TuneResult {
 };
 
 // Coordinate descent from `start`: for each coordinate in turn (block,
-// window, rows) time every value with the others fixed, and move when a
-// shape is faster than the best so far by more than `noise` (a fraction:
-// 0.02 is 2%). Repeats until a full pass moves nothing or the timings'
-// spent_ms add up to `budget_ms`. Never returns a shape that did not run
-// with the default's bits; if the start itself cannot run, it is still
-// returned, with best_ms 0. A winner other than `start` must then confirm
-// its lead: the two are timed again in alternation, `confirm_rounds` times
-// each, and the winner is kept only if its median beats the start's by the
-// noise too (one lucky measurement under a power cap does not make a
+// window, rows, planes ahead) time every value with the others fixed, and
+// move when a shape is faster than the best so far by more than `noise` (a
+// fraction: 0.02 is 2%). Repeats until a full pass moves nothing or the
+// timings' spent_ms add up to `budget_ms`. Never returns a shape that did
+// not run with the default's bits; if the start itself cannot run, it is
+// still returned, with best_ms 0. A winner other than `start` must then
+// confirm its lead: the two are timed again in alternation, `confirm_rounds`
+// times each, and the winner is kept only if its median beats the start's by
+// the noise too (one lucky measurement under a power cap does not make a
 // default).
 TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space,
                               const ShapeTimer& time, double noise, double budget_ms,

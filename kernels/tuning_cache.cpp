@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -76,8 +77,9 @@ bool read_entry(const Json& e, TuneEntry& out) {
     }
     bool ok = true;
     out.key.radius = integer(e, "radius", ok);
+    // "ahead" came later than the other fields: an entry without it runs one plane.
     out.shape = {integer(e, "block_x", ok), integer(e, "block_y", ok), integer(e, "window", ok),
-                 integer(e, "rows", ok)};
+                 integer(e, "rows", ok), e.contains("ahead") ? integer(e, "ahead", ok) : 1};
     out.ms = number(e, "ms", ok);
     out.default_ms = number(e, "default_ms", ok);
     return ok && out.key.radius >= kMinRadius && out.key.radius <= kMaxRadius &&
@@ -173,6 +175,7 @@ std::string TuningCache::to_json() const {
                                   {"block_y", e.shape.block_y},
                                   {"window", e.shape.window},
                                   {"rows", e.shape.rows},
+                                  {"ahead", std::max(e.shape.ahead, 1)},
                                   {"ms", e.ms},
                                   {"default_ms", e.default_ms}});
     return doc.dump(2) + "\n";

@@ -85,6 +85,30 @@ TEST(Tuner, ALuckyMeasurementDoesNotReplaceTheDefault) {
     EXPECT_NE(r.summary().find("lost its lead"), std::string::npos);
 }
 
+// The wave update's planes ahead are a coordinate of their own: the search
+// takes two where they are faster and built, and keeps one where the timer
+// refuses them (fits() does at rows they are not built for).
+TEST(Tuner, TriesTwoPlanesAheadWhereTheSpaceHoldsThem) {
+    TuneSpace space = kSpace;
+    space.aheads = {1, 2};
+    auto faster_ahead = [](const LaunchShape& t) { return ran(bowl(t) - 0.05 * (t.ahead - 1)); };
+    const TuneResult two = coordinate_descent(kStart, space, faster_ahead, 0.01, 1e9);
+    EXPECT_EQ(two.best.ahead, 2);
+    EXPECT_EQ(two.best.block_x, 32);
+    EXPECT_NE(two.summary().find("1 rows, 2 ahead"), std::string::npos) << two.summary();
+    const TuneResult refused = coordinate_descent(
+        kStart, space,
+        [&](const LaunchShape& t) {
+            return t.ahead == 2 ? Timing{Timing::CannotRun, 0, 0} : faster_ahead(t);
+        },
+        0.01, 1e9);
+    EXPECT_EQ(refused.best.ahead, 0); // the start's: one plane
+    EXPECT_GT(refused.refused, 0);
+    // Without two in the space, the faster timer is never asked for them.
+    const TuneResult one = coordinate_descent(kStart, kSpace, faster_ahead, 0.01, 1e9);
+    EXPECT_EQ(one.best.ahead, 0);
+}
+
 TEST(Tuner, StopsAtItsBudget) {
     int calls = 0;
     const TuneResult r = coordinate_descent(
@@ -123,6 +147,10 @@ TEST(Tuner, TheSpaceHoldsOnlyShapesTheKernelIsBuiltFor) {
                     EXPECT_EQ(fits(resolve_shape(LaunchShape{bx, by, 0, 1}, R, p), R, p, kernel),
                               "");
                 EXPECT_EQ(s.windows.back(), 32); // at most the box's 40 planes
+                const bool two = kernel == FusedKernel::Wave &&
+                                 two_planes_ahead_built(R, p, default_rows(R, p, kernel));
+                const std::vector<int> aheads = two ? std::vector<int>{1, 2} : std::vector<int>{1};
+                EXPECT_EQ(s.aheads, aheads) << "R=" << R << " " << precision_name(p);
             }
 }
 

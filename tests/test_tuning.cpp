@@ -148,8 +148,9 @@ TEST(LaunchShape, TwoPlanesAheadOnlyWhereBuilt) {
                           two_planes_ahead_built(R, p, rows))
                     << "R=" << R << " " << precision_name(p) << ", rows " << rows << ": "
                     << fits(two, R, p, FusedKernel::Wave);
-                if (two_planes_ahead_built(R, p, rows))
+                if (two_planes_ahead_built(R, p, rows)) {
                     EXPECT_EQ(rows, default_rows(R, p, FusedKernel::Wave)) << "R=" << R;
+                }
             }
         }
     EXPECT_FALSE(two_planes_ahead_built(4, Precision::FP32, 3)); // rows are powers of two

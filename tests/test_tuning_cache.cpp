@@ -107,6 +107,37 @@ TEST_F(TuningCacheFile, CorruptOrTruncatedFilesAreIgnoredWithOneLine) {
     }
 }
 
+// Entries written before the tuner searched planes ahead name none: they
+// run one. An entry naming two where they are not built is refused.
+TEST_F(TuningCacheFile, PlanesAheadAreReadAndChecked) {
+    TuningCache cache(kHere);
+    cache.put(entry(4, {64, 64, 64}, {16, 8, 4, 2, 1}));
+    ASSERT_EQ(cache.save(path), "");
+    const std::string good = text();
+    ASSERT_NE(good.find("\"ahead\": 1,"), std::string::npos) << good;
+    std::string older = good;
+    older.erase(older.find("\"ahead\": 1,"), std::string("\"ahead\": 1,").size());
+    write(older);
+    std::string note;
+    const TuningCache back = TuningCache::load(path, kHere, note);
+    ASSERT_EQ(back.entries().size(), 1u) << note;
+    EXPECT_EQ(back.entries()[0].shape.ahead, 1);
+    std::string three = good;
+    three.replace(three.find("\"ahead\": 1"), 11, "\"ahead\": 3");
+    write(three);
+    EXPECT_TRUE(TuningCache::load(path, kHere, note).entries().empty());
+    EXPECT_NE(note.find("ignored"), std::string::npos);
+    // Two planes at one row, where R = 4 builds them only at two (CUDA; HOST
+    // builds none): refused.
+    if (!two_planes_ahead_built(4, Precision::FP32, 1)) {
+        std::string unbuilt = good;
+        unbuilt.replace(unbuilt.find("\"ahead\": 1"), 11, "\"ahead\": 2");
+        unbuilt.replace(unbuilt.find("\"rows\": 2"), 9, "\"rows\": 1");
+        write(unbuilt);
+        EXPECT_TRUE(TuningCache::load(path, kHere, note).entries().empty()) << unbuilt;
+    }
+}
+
 TEST_F(TuningCacheFile, SavingMergesWithWhatOthersWrote) {
     TuningCache first(kHere), second(kHere);
     first.put(entry(1, {64, 64, 64}, {16, 8, 4, 2}));

@@ -159,20 +159,22 @@ kernel's launch shape; by default it is chosen per box from measurements
     {"--planes-ahead",
      R"md(While a block computes one plane, each thread's loads for the next
 plane (1) or the next two (2) are in flight. Two keep twice the bytes in
-flight, which GPUs with the fastest memories need, for more registers; they
-are built at each radius's default rows, where those registers neither
-spill nor leave an SM (CU) fewer bytes in flight than one plane did
-(`two_planes_ahead_built` in kernels/launch_shape.hpp). Not yet
-the default: docs/PERFORMANCE.md, "What limits the update kernels", says
-what was measured. Results are bit-identical either way.)md"},
+flight for more registers; they are built at each radius's default rows,
+where those registers neither spill nor leave an SM (CU) fewer bytes in
+flight than one plane did (`two_planes_ahead_built` in
+kernels/launch_shape.hpp). The default is one: at 512³ two ran 0-10% slower
+on an H200, and up to 5% faster on an H100 (docs/PERFORMANCE.md, "What
+limits the update kernels"). `--tuning` times both on your GPU. Results are
+bit-identical either way.)md"},
     {"--tuning",
      R"md(Rank 0 takes each box's shape from the tuning cache, or tunes it now
 within `--tune-seconds` for all boxes, saves the cache and gives every rank
 the same shapes; the report lists each box's shape and where it came from.
-Results are bit-identical either way. The tuner searches block, z window
-and rows per thread and keeps only shapes whose output is bit-identical to
-the default's; the benchmark's `--tuning=auto` uses the same cache, and the
-job scripts keep one in each results folder.
+Results are bit-identical either way. The tuner searches block, z window,
+rows per thread and, for the wave update, one or two planes of loads ahead,
+and keeps only shapes whose output is bit-identical to the default's; the
+benchmark's `--tuning=auto` uses the same cache, and the job scripts keep
+one in each results folder.
 
 The cache is plain JSON, one entry per kernel, radius, precision and box
 (cells along x, y, z), valid only for the device, architecture, runtime and
@@ -186,7 +188,8 @@ one line saying why):
   "runtime": "CUDA runtime 13000, driver 13000", "kernels_revision": "8d7191752e2c274a",
   "entries": [
     {"kernel": "wave", "radius": 4, "precision": "fp32", "box": [128, 128, 128],
-     "block_x": 16, "block_y": 8, "window": 8, "rows": 2, "ms": 0.0134, "default_ms": 0.0134}
+     "block_x": 16, "block_y": 8, "window": 8, "rows": 2, "ahead": 1,
+     "ms": 0.0134, "default_ms": 0.0134}
   ]
 }
 ```)md"},

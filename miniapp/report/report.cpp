@@ -226,10 +226,9 @@ void print_launches(const Report& r) {
         std::printf("  x boundary slabs: %d cells (%s)\n", r.slab_x, slab_x_reason(r).c_str());
     if (r.backend != "HOST" && c.tuning_mode != "off")
         for (const ShapeChoice& sc : r.shapes)
-            std::printf("  tuning %s: box %d x %d x %d: %d x %d threads, %d planes, %d rows (%s)\n",
-                        c.tuning_mode.c_str(), sc.extents[0], sc.extents[1], sc.extents[2],
-                        sc.shape.block_x, sc.shape.block_y, sc.shape.window, sc.shape.rows,
-                        shape_source_name(sc.source));
+            std::printf("  tuning %s: box %d x %d x %d: %s (%s)\n", c.tuning_mode.c_str(),
+                        sc.extents[0], sc.extents[1], sc.extents[2],
+                        shape_summary(sc.shape).c_str(), shape_source_name(sc.source));
     if (!r.one_domain_answer())
         std::printf("  NOTE: --comm none moves no message between ranks: the field is not the "
                     "one-domain answer, timings only\n");
@@ -237,16 +236,20 @@ void print_launches(const Report& r) {
         std::printf("  NOTE: faults planted (%s): not a measurement\n", planted.c_str());
 }
 
+// A launch shape's coordinates, as the JSON report names them.
+Json shape_json(const LaunchShape& t) {
+    return {{"block_x", t.block_x}, {"block_y", t.block_y}, {"window", t.window},
+            {"rows", t.rows},       {"planes_ahead", t.ahead}};
+}
+
 // Rank 0's boxes and the launch shape each runs, as the JSON report lists them.
 Json shapes_json(const std::vector<ShapeChoice>& choices) {
     Json shapes = Json::array();
-    for (const ShapeChoice& sc : choices)
-        shapes.push_back({{"box", sc.extents},
-                          {"block_x", sc.shape.block_x},
-                          {"block_y", sc.shape.block_y},
-                          {"window", sc.shape.window},
-                          {"rows", sc.shape.rows},
-                          {"source", shape_source_name(sc.source)}});
+    for (const ShapeChoice& sc : choices) {
+        Json shape = shape_json(sc.shape);
+        shape["box"] = sc.extents, shape["source"] = shape_source_name(sc.source);
+        shapes.push_back(shape);
+    }
     return shapes;
 }
 
@@ -357,6 +360,8 @@ std::string write_json(const Report& r, const std::string& path) {
     const Options& c = r.options;
     const PhaseStats& step = r.phases.back();
     const Json hidden = r.hidden_fraction ? Json(*r.hidden_fraction) : Json(nullptr);
+    Json tuning = shape_json(r.shape);
+    tuning["window_chosen"] = c.shape.window ? "by --window" : "per box";
     Json doc = run_context_json(r);
     doc.update(Json{{"local_rank0", r.local_rank0},
                     {"steps", c.steps},
@@ -373,13 +378,7 @@ std::string write_json(const Report& r, const std::string& path) {
                     {"dt_s", r.physics.dt},
                     {"f0_hz", r.physics.f0},
                     {"sponge", c.sponge},
-                    {"tuning",
-                     {{"block_x", r.shape.block_x},
-                      {"block_y", r.shape.block_y},
-                      {"window", r.shape.window},
-                      {"rows", r.shape.rows},
-                      {"planes_ahead", r.shape.ahead},
-                      {"window_chosen", c.shape.window ? "by --window" : "per box"}}},
+                    {"tuning", tuning},
                     {"tuning_mode", c.tuning_mode},
                     {"shapes", shapes_json(r.shapes)},
                     {"phases_ms", phases_json(r)},
