@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <type_traits>
 
 namespace stencil {
 namespace {
@@ -33,12 +34,12 @@ TunedShape choose(TuningCache& cache, const Extents& e, const Options& options,
     });
 }
 
-// Rank 0's decision for every distinct box extents in `all` (3 ints each):
-// 3 extents, 4 shape fields and a ShapeSource per row, from the cache or
-// tuned now (and the cache saved); empty with --tuning off or on HOST.
-std::vector<int> decide_shapes(const std::vector<int>& all, const Options& options,
-                               const Decomposition& d) {
-    std::vector<int> table;
+// Rank 0's decision for every distinct box extents in `all` (3 ints each),
+// from the cache or tuned now (and the cache saved); empty with --tuning
+// off or on HOST.
+std::vector<ShapeChoice> decide_shapes(const std::vector<int>& all, const Options& options,
+                                       const Decomposition& d) {
+    std::vector<ShapeChoice> table;
     // The HOST back-end's loops have no launch shape to tune.
     if (options.tuning_mode != "off" && !STENCIL_HAS_GPU)
         std::fprintf(stderr,
@@ -61,8 +62,7 @@ std::vector<int> decide_shapes(const std::vector<int>& all, const Options& optio
         const TunedShape c =
             choose(cache, e, options, {d.local[0], d.local[1], d.local[2]}, budget_ms);
         tuned = tuned || c.source == ShapeSource::TunedNow;
-        table.insert(table.end(), {e[0], e[1], e[2], c.shape.block_x, c.shape.block_y,
-                                   c.shape.window, c.shape.rows, int(c.source)});
+        table.push_back({e, c.shape, c.source});
     }
     if (tuned)
         if (const std::string why = cache.save(path); !why.empty())
@@ -70,15 +70,11 @@ std::vector<int> decide_shapes(const std::vector<int>& all, const Options& optio
     return table;
 }
 
-constexpr std::size_t kRow = 8; // a row of decide_shapes' table
-
 // Applies the table's shapes, then describes this rank's distinct boxes as
 // they now run.
-std::vector<ShapeChoice> apply_shapes(LaunchShapes& run, const std::vector<int>& table) {
-    for (std::size_t n = 0; n < table.size(); n += kRow)
-        if (ShapeSource(table[n + 7]) != ShapeSource::BuiltIn)
-            run.set_launch_shape({table[n], table[n + 1], table[n + 2]},
-                                 {table[n + 3], table[n + 4], table[n + 5], table[n + 6]});
+std::vector<ShapeChoice> apply_shapes(LaunchShapes& run, const std::vector<ShapeChoice>& table) {
+    for (const ShapeChoice& t : table)
+        if (t.source != ShapeSource::BuiltIn) run.set_launch_shape(t.extents, t.shape);
     std::vector<ShapeChoice> choices;
     for (const LaunchBox& b : run.launch_boxes()) {
         const Extents e = extents_of(b.box);
@@ -86,9 +82,8 @@ std::vector<ShapeChoice> apply_shapes(LaunchShapes& run, const std::vector<int>&
                         [&](const ShapeChoice& c) { return c.extents == e; }))
             continue;
         ShapeSource source = ShapeSource::BuiltIn;
-        for (std::size_t n = 0; n < table.size(); n += kRow)
-            if (Extents{table[n], table[n + 1], table[n + 2]} == e)
-                source = ShapeSource(table[n + 7]);
+        for (const ShapeChoice& t : table)
+            if (t.extents == e) source = t.source;
         choices.push_back({e, b.shape, source});
     }
     return choices;
@@ -106,11 +101,15 @@ std::vector<ShapeChoice> apply_tuning(LaunchShapes& run, const Decomposition& d,
         mine.insert(mine.end(), e.begin(), e.end());
     }
     const std::vector<int> all = gather_to_root(comm, mine);
-    std::vector<int> table = d.rank == 0 ? decide_shapes(all, options, d) : std::vector<int>{};
+    std::vector<ShapeChoice> table =
+        d.rank == 0 ? decide_shapes(all, options, d) : std::vector<ShapeChoice>{};
+    // Whole choices as bytes: every rank runs the same binary, and a field
+    // added to LaunchShape travels without a change here.
+    static_assert(std::is_trivially_copyable_v<ShapeChoice>);
     int size = int(table.size());
     MPI_CHECK(MPI_Bcast(&size, 1, MPI_INT, 0, comm));
     table.resize(std::size_t(size));
-    MPI_CHECK(MPI_Bcast(table.data(), size, MPI_INT, 0, comm));
+    MPI_CHECK(MPI_Bcast(table.data(), size * int(sizeof(ShapeChoice)), MPI_BYTE, 0, comm));
     return apply_shapes(run, table);
 }
 
