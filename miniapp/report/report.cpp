@@ -5,7 +5,6 @@
 #include "halo_path.hpp"
 
 #include "config/option_table.hpp"
-#include "io/checked_io.hpp"
 #include "memory.hpp"
 
 #include <algorithm>
@@ -136,8 +135,6 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
     return r;
 }
 
-namespace {
-
 // How the faces were packed (fused, separate or none) and why: the plan's reason, unless it
 // asked for the fused pack where that does not apply, or nothing is packed.
 std::pair<const char*, std::string> halo_pack(const Report& r) {
@@ -149,6 +146,8 @@ std::pair<const char*, std::string> halo_pack(const Report& r) {
         return {"none", "rank 0's faces are z faces, sent whole and in place"};
     return {"separate", fused_pack_needs()};
 }
+
+namespace {
 
 // The report's first lines: the job, the problem, the halo exchange.
 void print_problem(const Report& r) {
@@ -236,23 +235,6 @@ void print_launches(const Report& r) {
         std::printf("  NOTE: faults planted (%s): not a measurement\n", planted.c_str());
 }
 
-// A launch shape's coordinates, as the JSON report names them.
-Json shape_json(const LaunchShape& t) {
-    return {{"block_x", t.block_x}, {"block_y", t.block_y}, {"window", t.window},
-            {"rows", t.rows},       {"planes_ahead", t.ahead}};
-}
-
-// Rank 0's boxes and the launch shape each runs, as the JSON report lists them.
-Json shapes_json(const std::vector<ShapeChoice>& choices) {
-    Json shapes = Json::array();
-    for (const ShapeChoice& sc : choices) {
-        Json shape = shape_json(sc.shape);
-        shape["box"] = sc.extents, shape["source"] = shape_source_name(sc.source);
-        shapes.push_back(shape);
-    }
-    return shapes;
-}
-
 } // namespace
 
 void print_report(const Report& r) {
@@ -282,118 +264,6 @@ void print_report(const Report& r) {
                 r.gcells_total, c.radius, precision_name(c.precision), r.ranks,
                 r.ranks == 1 ? "" : "s", r.grid[0], r.grid[1], r.grid[2], r.comm_mode.c_str(),
                 r.plan.overlap ? "on" : "off", r.halo_depth);
-}
-
-namespace {
-
-Json phases_json(const Report& r) {
-    Json phases = Json::object();
-    for (const PhaseStats& p : r.phases)
-        phases[p.name] = {{"min", p.min}, {"avg", p.avg}, {"max", p.max}};
-    return phases;
-}
-
-// Rank 0's halo faces and how they were packed.
-Json halo_faces_json(const Report& r) {
-    return {{"halo_faces_rank0", r.faces},        {"self_faces_rank0", r.self_faces},
-            {"face_routes_rank0", r.face_routes}, {"fused_pack", r.fused_pack},
-            {"halo_pack", halo_pack(r).first},    {"pack_reason", halo_pack(r).second}};
-}
-
-// What the run asked to be told besides its speed: where the timeline went,
-// whether --check found it equal to one domain, the checksum.
-void add_outcome(Json& doc, const Report& r) {
-    if (!r.timeline.empty()) doc["timeline"] = r.timeline;
-    if (r.checked)
-        doc["check"] = {{"cells_differing", r.cells_differing},
-                        {"cells", r.cells_checked},
-                        {"bitwise_equal", r.cells_differing == 0},
-                        {"boundaries", r.reach.boundaries},
-                        {"boundaries_reached", r.reach.reached},
-                        {"steps_to_reach_all", r.reach.steps_for_all}};
-    if (r.has_checksum) {
-        char hex[17];
-        std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);
-        doc["checksum"] = hex;
-        doc["checksum_is_one_domain_answer"] = r.one_domain_answer();
-    }
-}
-
-} // namespace
-
-// The settings as asked for ("auto" where the run chose). The scaling
-// tools group runs into series by these: what auto chose may differ from
-// one rank count to the next, and the runs are still one study.
-Json asked_json(const Options& c) {
-    return {{"comm", c.comm.automatic ? "auto" : comm_mode_name(c.comm.mode)},
-            {"overlap", choice_name(c.overlap)},
-            {"halo_depth", c.halo_depth == 0 ? Json("auto") : Json(c.halo_depth)},
-            {"pack", choice_name(c.pack)}};
-}
-
-Json run_context_json(const Report& r) {
-    const Options& c = r.options;
-    const std::string planted = c.aids.planted();
-    return {{"program", "stencil-miniapp"},
-            {"label", c.label},
-            {"revision", r.revision},
-            {"backend", r.backend},
-            {"devices", r.devices},
-            {"ranks", r.ranks},
-            {"procs", r.dims},
-            {"grid", r.grid},
-            {"periodic", periodic_axes(c.periodic)},
-            {"radius", c.radius},
-            {"precision", precision_name(c.precision)},
-            {"comm", r.comm_mode},
-            {"overlap", r.plan.overlap},
-            {"overlap_reason", r.plan.overlap_reason},
-            {"fused_pack", r.fused_pack},
-            {"halo_depth", r.halo_depth},
-            {"slab_x", r.plan.overlap && r.slab_x > 0 ? Json(r.slab_x) : Json(nullptr)},
-            {"asked", asked_json(c)},
-            {"graphs", r.graphs},
-            {"test_aids", planted.empty() ? Json(nullptr) : Json(planted)}};
-}
-
-std::string write_json(const Report& r, const std::string& path) {
-    const Options& c = r.options;
-    const PhaseStats& step = r.phases.back();
-    const Json hidden = r.hidden_fraction ? Json(*r.hidden_fraction) : Json(nullptr);
-    Json tuning = shape_json(r.shape);
-    tuning["window_chosen"] = c.shape.window ? "by --window" : "per box";
-    Json doc = run_context_json(r);
-    doc.update(Json{{"local_rank0", r.local_rank0},
-                    {"steps", c.steps},
-                    {"warmup", c.warmup},
-                    {"comm_reason", r.comm_reason},
-                    {"halo_depth_reason", r.plan.halo_depth_reason},
-                    {"exchanges_per_step", 1.0 / r.halo_depth},
-                    {"redundant_cell_share", r.redundant_share},
-                    {"subnormals", r.subnormals},
-                    {"omp_threads_per_rank", r.omp_threads > 0 ? Json(r.omp_threads) : Json()},
-                    {"omp_threads_reason", r.omp_reason},
-                    {"model", model_name(c, r.plan)},
-                    {"spacing_m", c.spacing},
-                    {"dt_s", r.physics.dt},
-                    {"f0_hz", r.physics.f0},
-                    {"sponge", c.sponge},
-                    {"tuning", tuning},
-                    {"tuning_mode", c.tuning_mode},
-                    {"shapes", shapes_json(r.shapes)},
-                    {"phases_ms", phases_json(r)},
-                    {"gcells_per_s_total", r.gcells_total},
-                    {"gcells_per_s_per_rank", r.gcells_per_rank},
-                    {"effective_gb_per_s_per_rank", r.gbs_per_rank},
-                    {"exchange_ms", r.halo_ms},
-                    {"exchange_hidden_fraction", hidden},
-                    {"pinned_host_bytes", r.pinned_bytes},
-                    {"imbalance", step.avg > 0 ? step.max / step.avg : 1.0}});
-    doc.update(halo_faces_json(r));
-    doc.update(timing_trust_json(r.trust));
-    doc["trials"] = trials_json(r.plan.trials);
-    add_outcome(doc, r);
-    return write_file_completely(path, json_text(doc));
 }
 
 } // namespace stencil

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stencil {
@@ -67,6 +68,8 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
                  const std::vector<ShapeChoice>& shapes);
 
 void print_report(const Report& report);
+// How rank 0's faces were packed ("fused", "separate" or "none") and why.
+std::pair<const char*, std::string> halo_pack(const Report& report);
 // The run's context as the JSON report and the --timeline file both give
 // it: program, label, revision, back-end, devices, ranks and their grid,
 // the problem's size and precision, the halo path, overlap, pack, depth,
