@@ -38,6 +38,10 @@ struct LaunchShape {
     int window = 0;  // z planes per block (nw)
     int rows = 0;    // rows per thread along y: 1, 2, 4 or 8 (fused Laplacian and wave)
     int ahead = 0;   // planes of loads in flight: 1 or 2 (wave)
+
+    // The planes in flight a launch of this shape keeps: 0 (unset, as the
+    // tuner's and the tuning cache's older shapes are) runs one.
+    int planes_ahead() const { return ahead > 0 ? ahead : 1; }
 };
 
 // Apron slots a thread of the fused kernels prefetches in registers, and
@@ -51,8 +55,7 @@ STENCIL_HD constexpr int apron_slot_count(int radius, int lanes, int block_x, in
     return 2 * radius * block_x + tile_rows * 2 * ((radius + lanes - 1) / lanes);
 }
 
-// One line for logs and reports: "16x8 threads, 64 planes, 2 rows, 1 ahead"
-// (a shape that names no planes ahead runs one).
+// One line for logs and reports: "16x8 threads, 64 planes, 2 rows, 1 ahead".
 std::string shape_summary(const LaunchShape& t);
 
 // Whether the resolved shape `t` prefetches its apron at `radius`.

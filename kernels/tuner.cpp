@@ -61,9 +61,9 @@ bool confirmed(const LaunchShape& a, const LaunchShape& b, const ShapeTimer& tim
     return b_ms < a_ms * (1 - noise);
 }
 
-// A shape's coordinates; a shape that names no planes ahead runs one.
+// A shape's coordinates, its planes ahead as it runs them.
 std::tuple<int, int, int, int, int> coordinates(const LaunchShape& t) {
-    return {t.block_x, t.block_y, t.window, t.rows, std::max(t.ahead, 1)};
+    return {t.block_x, t.block_y, t.window, t.rows, t.planes_ahead()};
 }
 
 bool same_shape(const LaunchShape& a, const LaunchShape& b) {

@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -175,7 +174,7 @@ std::string TuningCache::to_json() const {
                                   {"block_y", e.shape.block_y},
                                   {"window", e.shape.window},
                                   {"rows", e.shape.rows},
-                                  {"ahead", std::max(e.shape.ahead, 1)},
+                                  {"ahead", e.shape.planes_ahead()},
                                   {"ms", e.ms},
                                   {"default_ms", e.default_ms}});
     return doc.dump(2) + "\n";

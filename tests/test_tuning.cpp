@@ -129,11 +129,11 @@ TEST(LaunchShape, RowsPerThreadStayWithinTheRegisterBudget) {
     EXPECT_NE(fits(four, 4, Precision::FP32, FusedKernel::Wave), ""); // the wave kernel needs more
 }
 
-// Two planes of loads in flight: never the default yet, refused by every
-// check where no kernel is built for them (the Laplacian, the HOST
-// back-end, rows other than the default, radii whose registers would spill
-// or lose loads in flight), and where a block stages its apron each plane;
-// accepted wherever built.
+// Two planes of loads in flight: never the default (the tuner times them),
+// refused by every check where no kernel is built for them (the Laplacian,
+// the HOST back-end, rows other than the default, radii whose registers
+// would spill or lose loads in flight), and where a block stages its apron
+// each plane; accepted wherever built.
 TEST(LaunchShape, TwoPlanesAheadOnlyWhereBuilt) {
     EXPECT_NE(validate(LaunchShape{0, 0, 0, 0, 3}), "");
     EXPECT_EQ(validate(LaunchShape{0, 0, 0, 0, 2}), ""); // checked where the wave launches
