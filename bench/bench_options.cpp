@@ -3,6 +3,7 @@
 #include "gpu_runtime.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -19,8 +20,10 @@ namespace {
 int parse_int(const std::string& text, const std::string& what) {
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || value <= 0 || value > 1 << 20)
-        fail("bad " + what + " '" + text + "': expected a positive integer");
+    if (text.empty() || std::isspace((unsigned char)text[0]) || *end != '\0' || value <= 0 ||
+        value > 1 << 20)
+        fail("bad " + what + " '" + text + "': expected an integer from 1 to " +
+             std::to_string(1 << 20));
     return int(value);
 }
 
@@ -119,29 +122,42 @@ bool Options::wants(const std::string& name) const {
 
 namespace {
 
+// A list option's items: none empty and none twice, since either would
+// run a benchmark other than the one asked for (or the same one twice,
+// under one name).
+std::vector<std::string> items(const std::string& key, const std::string& value) {
+    const std::vector<std::string> parts = split(value, ',');
+    if (value.empty() || value.back() == ',' ||
+        std::find(parts.begin(), parts.end(), "") != parts.end())
+        fail(key + "=" + value + ": an empty item");
+    for (auto p = parts.begin(); p != parts.end(); ++p)
+        if (std::find(parts.begin(), p, *p) != p) fail(key + "=" + value + ": " + *p + " twice");
+    return parts;
+}
+
 // The options that take a comma-separated list; false for any other key.
 bool parse_list(Options& o, const std::string& key, const std::string& value) {
     if (key == "--radii") {
         o.radii.clear();
-        for (const auto& r : split(value, ',')) {
+        for (const auto& r : items(key, value)) {
             const int R = parse_int(r, "radius");
             if (R < kMinRadius || R > kMaxRadius) fail("radius " + r + " is outside 1..8");
             o.radii.push_back(R);
         }
     } else if (key == "--sizes") {
         o.sizes.clear();
-        for (const auto& s : split(value, ','))
+        for (const auto& s : items(key, value))
             o.sizes.push_back(parse_size(s));
     } else if (key == "--precision") {
         o.precisions.clear();
-        for (const auto& p : split(value, ',')) {
+        for (const auto& p : items(key, value)) {
             Precision precision;
             if (!parse_precision(p, precision)) fail("precision '" + p + "' is not fp32 or fp64");
             o.precisions.push_back(precision);
         }
     } else if (key == "--rows") {
         o.rows.clear();
-        for (const auto& r : split(value, ',')) {
+        for (const auto& r : items(key, value)) {
             const int rows = parse_int(r, "rows");
             if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
                 fail("rows per thread must be 1, 2, 4 or 8, not " + r);
@@ -149,13 +165,13 @@ bool parse_list(Options& o, const std::string& key, const std::string& value) {
         }
     } else if (key == "--ahead") {
         o.ahead.clear();
-        for (const auto& a : split(value, ',')) {
+        for (const auto& a : items(key, value)) {
             const int ahead = parse_int(a, "ahead");
             if (ahead != 1 && ahead != 2) fail("planes ahead must be 1 or 2, not " + a);
             o.ahead.push_back(ahead);
         }
     } else if (key == "--variants") {
-        o.variants = split(value, ',');
+        o.variants = items(key, value);
         for (const std::string& name : o.variants)
             if (std::find(std::begin(kVariantNames), std::end(kVariantNames), name) ==
                 std::end(kVariantNames))
@@ -213,6 +229,7 @@ bool print_help_if_asked(int argc, char** argv) {
 
 Options parse_options(int argc, char** argv) {
     Options o;
+    std::vector<std::string> given;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
         const auto eq = arg.find('=');
@@ -220,6 +237,11 @@ Options parse_options(int argc, char** argv) {
                           value = eq == std::string::npos ? "" : arg.substr(eq + 1);
         if (!parse_list(o, key, value) && !parse_single(o, key, value))
             fail("unknown option '" + arg + "'");
+        if (std::find(given.begin(), given.end(), key) != given.end())
+            std::fprintf(stderr,
+                         "stencil-bench: warning: %s given more than once; the last counts\n",
+                         key.c_str());
+        given.push_back(key);
     }
     if (const std::string why = validate(o.shape); !why.empty()) fail("bad tuning: " + why);
     if (o.tune_only && o.tuning_mode == "off") fail("--tune-only needs --tuning=auto or a file");

@@ -190,9 +190,17 @@ std::string fits_planes_ahead(const LaunchShape& t, int radius, Precision precis
     const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
     if (kernel != FusedKernel::Wave)
         return "two planes ahead are built for the wave update only, not the fused Laplacian";
-    if (!two_planes_ahead_built(radius, precision, t.rows))
-        return "two planes ahead are not built for " + std::to_string(t.rows) + " rows per thread" +
-               at + " on this back-end";
+    if (!two_planes_ahead_built(radius, precision, t.rows)) {
+        // Name the rows that are built, so that the refusal says what to ask
+        // for instead (on the HOST back-end: nothing).
+        std::string built;
+        for (const int rows : {1, 2, 4, 8})
+            if (two_planes_ahead_built(radius, precision, rows))
+                built += (built.empty() ? "" : " or ") + std::to_string(rows);
+        if (built.empty()) return "two planes ahead are not built" + at + " on this back-end";
+        return "two planes ahead are built" + at + " for " + built + " rows per thread, not " +
+               std::to_string(t.rows);
+    }
     if (!apron_prefetched(t, radius, precision))
         return "two planes ahead need a block whose apron a thread prefetches in " +
                std::to_string(kApronPrefetch) + " slots; " + std::to_string(t.block_x) + " x " +

@@ -122,6 +122,9 @@ TuningCache TuningCache::load(const std::string& path, const TuneIdentity& ident
         note = "tuning cache " + path + " ignored: " + why;
         return TuningCache(identity);
     };
+    struct stat info {};
+    if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+        return ignored("a directory; name the cache file");
     std::string text;
     if (!read_file(path, text)) return ignored("it cannot be read");
     Json doc;
@@ -135,9 +138,13 @@ TuningCache TuningCache::load(const std::string& path, const TuneIdentity& ident
     if (entries == doc.end() || !entries->is_array()) return ignored("it has no entries");
     for (const Json& e : *entries) {
         TuneEntry entry;
+        const std::string number = "entry " + std::to_string(cache.entries_.size() + 1);
         if (!read_entry(e, entry))
-            return ignored("entry " + std::to_string(cache.entries_.size() + 1) +
-                           " is incomplete or names a shape these kernels cannot launch");
+            return ignored(number + " is incomplete or names a shape these kernels cannot launch");
+        // Two shapes for one kernel and box: which the user meant is not ours
+        // to guess (save() never writes one twice).
+        if (cache.find(entry.key))
+            return ignored(number + " repeats an earlier one's kernel, radius, precision and box");
         cache.put(entry);
     }
     return cache;

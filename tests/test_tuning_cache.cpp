@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -136,6 +137,30 @@ TEST_F(TuningCacheFile, PlanesAheadAreReadAndChecked) {
         write(unbuilt);
         EXPECT_TRUE(TuningCache::load(path, kHere, note).entries().empty()) << unbuilt;
     }
+}
+
+// A hand-edited file with one kernel and box twice, and a folder named as
+// the file: each ignored, with its own reason, not a guess or a JSON error.
+TEST_F(TuningCacheFile, RepeatedEntriesAndADirectoryAreRefusedWithTheirReason) {
+    TuningCache cache(kHere);
+    cache.put(entry(4, {64, 64, 64}, {16, 8, 4, 2, 1}));
+    ASSERT_EQ(cache.save(path), "");
+    std::string twice = text();
+    const std::size_t open = twice.find('{', twice.find("\"entries\""));
+    const std::size_t close = twice.find('}', open);
+    std::string again = twice.substr(open, close - open + 1);
+    const std::string window = "\"window\": 4";
+    again.replace(again.find(window), window.size(), "\"window\": 8");
+    twice.insert(close + 1, ",\n" + again);
+    write(twice);
+    std::string note;
+    EXPECT_TRUE(TuningCache::load(path, kHere, note).entries().empty()) << twice;
+    EXPECT_NE(note.find("entry 2 repeats an earlier one's"), std::string::npos) << note;
+    const std::string folder = path + ".d";
+    ASSERT_EQ(mkdir(folder.c_str(), 0700), 0);
+    EXPECT_TRUE(TuningCache::load(folder, kHere, note).entries().empty());
+    EXPECT_NE(note.find("a directory"), std::string::npos) << note;
+    rmdir(folder.c_str());
 }
 
 TEST_F(TuningCacheFile, SavingMergesWithWhatOthersWrote) {

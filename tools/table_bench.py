@@ -37,9 +37,11 @@ def main(args):
     md = "--markdown" in args
     ctx = data.get("context", {})
     rows = {}
+    errors = []  # (name, message): shapes skipped (the kernel is not built for them), wrong results
     for b in data["benchmarks"]:
         if b.get("error_occurred"):
-            continue  # a shape the kernel is not built for: skipped, saying so in the text log
+            errors.append((b["name"], b.get("error_message", "")))
+            continue
         rows[parse(b["name"])] = b
     print(f"device: {ctx.get('device')} | {ctx.get('runtime')} | {ctx.get('tuning')} | {ctx.get('date')}")
     header = ["kernel", "R/m", "prec", "size", "rows", "ms", "GB/s", "of copy", "Gcell/s"]
@@ -67,4 +69,8 @@ def main(args):
                            "(target >= 1.3x; the articles: 1.44x on an MI250X)", speedup >= 1.3))
     for text, ok in checks:
         print(("PASS " if ok else "MISS ") + text)
+    # Not in the table, and said: a skip is not a figure, and a wrong result never one.
+    for name, message in errors:
+        wrong = message.startswith("wrong result")
+        print(("WRONG " if wrong else "") + name.replace("/manual_time", "") + ": " + message)
 

@@ -158,7 +158,7 @@ const OptionSpec kOptions[] = {
     {"Execution", "--planes-ahead", "N",
      "planes of loads the wave update keeps in flight, 1 or 2\n"
      "(default 1; 2 only where built: GPU back-ends, some R and rows)",
-     [](S& s, const char* n, V v) { s.config.shape.ahead = positive(v, n); }},
+     [](S& s, const char* n, V v) { s.config.shape.ahead = integer_between(v, n, 1, 2); }},
     {"Execution", "--tuning", "off|auto|FILE",
      "launch shapes tuned on this GPU: from the tuning cache (auto:\n"
      "~/.cache/stencil-miniapp/tuning-cache.json or $STENCIL_TUNING_CACHE;\n"

@@ -31,6 +31,18 @@ int positive(const std::string& text, const std::string& option) {
     return int(v);
 }
 
+int integer_between(const std::string& text, const std::string& option, int low, int high) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || std::isspace((unsigned char)text[0]))
+        throw BadOption{option + ": '" + text + "' is not an integer"};
+    if (errno == ERANGE || v < low || v > high)
+        throw BadOption{option + ": " + text + " must be " + std::to_string(low) +
+                        (high == low + 1 ? " or " : " to ") + std::to_string(high)};
+    return int(v);
+}
+
 int non_negative(const std::string& text, const std::string& option) {
     const long v = parse_integer(text, option);
     if (v < 0) throw BadOption{option + ": " + text + " must not be negative"};

@@ -16,6 +16,8 @@ namespace stencil {
 
 long parse_integer(const std::string& text, const std::string& option);
 int positive(const std::string& text, const std::string& option);
+// An integer from low to high, one line naming the range otherwise.
+int integer_between(const std::string& text, const std::string& option, int low, int high);
 int non_negative(const std::string& text, const std::string& option);
 double positive_real(const std::string& text, const std::string& option);
 // --progress: 0 (every step) or a positive number of seconds.
