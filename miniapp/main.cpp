@@ -221,15 +221,20 @@ SpeedCheck check_run_speed(std::unique_ptr<Simulation>& sim, const RunContext& r
 
 // The exit status of a run that did not reach its last step (a refused
 // restart, a stop signal, a NaN or Inf), said on stderr; -1 if it did.
-int unfinished_status(const DriveResult& outcome, const Physics& physics) {
+// `report`: the --report path, which a stopped run leaves unwritten (its
+// figures would be of part of a run), and says so.
+int unfinished_status(const DriveResult& outcome, const Physics& physics,
+                      const std::string& report) {
     if (!outcome.refused.empty()) return refuse(outcome.refused);
     if (outcome.stopped) {
         const std::string saved =
             outcome.checkpoint.empty()
                 ? "no checkpoint (--checkpoint-every is 0), so it cannot be resumed"
                 : "checkpoint " + outcome.checkpoint + " written; resume with --restart latest";
+        const std::string unreported =
+            report.empty() ? "" : "; no report: " + report + " is written by a finished run";
         return fail_together("stopped by " + outcome.stop_signal + " at step " +
-                                 std::to_string(outcome.stop_step) + "; " + saved,
+                                 std::to_string(outcome.stop_step) + "; " + saved + unreported,
                              kStoppedExitStatus);
     }
     if (!outcome.stable) {
@@ -314,7 +319,8 @@ int run(int argc, char** argv) {
     }
     if (outcome.stopped) outputs.ended("stopped", outcome.stop_step);
     if (!outcome.stable) outputs.ended("failed", outcome.bad_step);
-    if (const int status = unfinished_status(outcome, physics); status >= 0) return status;
+    if (const int status = unfinished_status(outcome, physics, c.report); status >= 0)
+        return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, context, prepared.binding, shapes);
     report.trust.speed = speed;

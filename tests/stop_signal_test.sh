@@ -30,10 +30,11 @@ long() {
 problem=(--grid 48,40,36 --radius 4 --quiet)
 for signal in TERM INT USR1; do
   run=$work/$signal
+  mkdir -p "$run"
   # SIGINT's run checkpoints by wall time: once a second, agreed with the stop.
   every=100; [ "$signal" = INT ] && every=1s
   "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "${problem[@]}" --steps 1000000 --checkpoint-every "$every" \
-    --snapshot-every 1000 --output "$run/out" >"$run.txt" 2>&1 &
+    --snapshot-every 1000 --output "$run/out" --report "$run/report.json" >"$run.txt" 2>&1 &
   job=$!
   # The handlers are in place once the first checkpoint exists.
   first() { compgen -G "$run/out/checkpoints/step_*[0-9]" >/dev/null; }
@@ -49,6 +50,9 @@ for signal in TERM INT USR1; do
     fail "$signal: '$line'"
   step=${BASH_REMATCH[1]}
   [ "${BASH_REMATCH[2]}" = "$step" ] || fail "$signal: the checkpoint is not the stop's step"
+  # The report is a finished run's: not written, and the stop line says so.
+  [[ $line == *"; no report: $run/report.json is written by a finished run" ]] || fail "$signal: '$line' (no word of the report)"
+  [ ! -e "$run/report.json" ] || fail "$signal: a stopped run wrote its report"
   [ -z "$(find "$run" -name '*.partial')" ] || fail "$signal: .partial files left: $(find "$run" -name '*.partial')"
   for lock in "$run/out/stencil-miniapp.lock" "$run/out/checkpoints/stencil-miniapp.lock"; do
     [ ! -e "$lock" ] || fail "$signal: $lock was left"
@@ -58,6 +62,15 @@ for signal in TERM INT USR1; do
   python3 "$(dirname "$0")/../tools/verify-output.py" "$run/out" >"$run-verify.txt" 2>&1 || verified=$?
   { [ "$verified" = 3 ] && grep -q "the run was stopped by a signal after step $step" "$run-verify.txt"; } ||
     { cat "$run-verify.txt"; fail "$signal: verify-output exit $verified, not 3 for a stopped run"; }
+  # A new run into the stopped run's folder is refused, writing nothing
+  # there, so that the restart below still finds its run's record.
+  if [ "$signal" = TERM ]; then
+    status=0
+    "$mpiexec" "$np_flag" 1 "${preflags[@]}" "$app" "${problem[@]}" --steps 3 --snapshot-every 3 \
+      --output "$run/out" >"$run-over.txt" 2>&1 || status=$?
+    { [ "$status" = 2 ] && grep -q "holds the record of a run stopped at step $step; continue it with --restart latest" "$run-over.txt"; } ||
+      { cat "$run-over.txt"; fail "$signal: a new run took the stopped run's folder (exit $status)"; }
+  fi
   total=$((step + 20))
   "$mpiexec" "$np_flag" 3 "${preflags[@]}" "$app" "${problem[@]}" --steps "$total" --checkpoint-dir "$run/out/checkpoints" \
     --restart latest --snapshot-every 1000 --output "$run/out" --checksum >"$run-restart.txt" 2>&1 || { cat "$run-restart.txt"; fail "$signal: the restart failed"; }

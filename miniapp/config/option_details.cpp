@@ -251,7 +251,9 @@ the run reads or writes is refused before step 1.)md"},
   second after a Ctrl-C; docs/RUNNING.md, "Stopping a run"). One from
   another host, or unreadable, cannot be checked and is refused, naming
   the run. A folder that already holds a finished run's snapshots, traces
-  or images is refused too, instead of being overwritten or mixed.
+  or images is refused too, instead of being overwritten or mixed, and so
+  is one whose record is of a run stopped by a signal, which
+  `--restart latest` continues there.
 - **The folder's record.** `OUT/stencil-miniapp.run.json` lists every file
   the run wrote there, the run that began the outputs (its lineage, which
   its checkpoints carry to every restart) and how the run ended (`running`,

@@ -190,13 +190,13 @@ const OptionSpec kOptions[] = {
      [](S& s, const char*, V) { s.config.checksum = true; }},
     {"Output and checks", "--output", "DIR",
      "where snapshots, images and traces go (default output); the run\n"
-     "locks it, refuses one in use, holding a finished run's files, or\n"
-     "without room for what it will write",
+     "locks it, refuses one in use, holding a finished run's files or a\n"
+     "stopped run's record, or without room for what it will write",
      [](S& s, const char* n, V v) { s.config.output = path_value(v, n); }},
     {"Output and checks", "--output-force", nullptr,
-     "take the folder anyway: replace another host's lock and a finished\n"
-     "run's files and another run's checkpoints, skip the free-space\n"
-     "check (never a live run's lock)",
+     "take the folder anyway: replace another host's lock, a finished\n"
+     "run's files, a stopped run's record and another run's\n"
+     "checkpoints, skip the free-space check (never a live run's lock)",
      [](S& s, const char*, V) { s.config.output_force = true; }},
     {"Output and checks", "--snapshot-every", "K",
      "every K steps, the global field as one raw file in the run's\n"

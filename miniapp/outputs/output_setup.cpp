@@ -92,17 +92,27 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
 }
 
 // Rank 0, a run that is no restart: refuses a folder holding an earlier
-// run's outputs, or with --output-force removes what the folder's record
-// (io/run_manifest.hpp) lists and nothing else. Files named as outputs that
+// run's outputs or the record of a run stopped by a signal, or with
+// --output-force removes what the folder's record (io/run_manifest.hpp)
+// lists and nothing else. Files named as outputs that
 // no record lists (a user's snapshot_000098.json, an older version's) are
 // refused even then: the run would write over them. "" or why not.
 std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& notes) {
     const std::string& dir = c.output;
     if (std::string why = RunManifest::in_the_way(dir); !why.empty()) return "--output: " + why;
-    const std::vector<std::string> earlier = earlier_outputs(dir);
-    if (earlier.empty()) return {};
     RunManifest record;
     const bool readable = RunManifest::read(dir, record).empty();
+    // A run stopped by a signal is continued there with --restart latest,
+    // which needs its record: a new run that wrote its own over it would
+    // leave it unresumable, even when it wrote no output file yet. (A
+    // killed run's folder is taken over with its dead lock, as documented.)
+    if (readable && record.state == "stopped" && !c.output_force)
+        return "--output " + dir + " holds the record of a run stopped at step " +
+               std::to_string(record.step) +
+               "; continue it with --restart latest, choose another folder, or pass "
+               "--output-force to start over";
+    const std::vector<std::string> earlier = earlier_outputs(dir);
+    if (earlier.empty()) return {};
     std::vector<std::string> listed, unlisted;
     for (const std::string& name : earlier) {
         const std::string written = is_partial_name(name) ? name.substr(0, name.size() - 8) : name;
