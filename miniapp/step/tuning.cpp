@@ -40,8 +40,9 @@ TunedShape choose(TuningCache& cache, const Extents& e, const Options& options,
 std::vector<ShapeChoice> decide_shapes(const std::vector<int>& all, const Options& options,
                                        const Decomposition& d) {
     std::vector<ShapeChoice> table;
-    // The HOST back-end's loops have no launch shape to tune.
-    if (options.tuning_mode != "off" && !STENCIL_HAS_GPU)
+    // The HOST back-end's loops have no launch shape to tune (said as a
+    // note: advice, which --quiet leaves out).
+    if (options.tuning_mode != "off" && !STENCIL_HAS_GPU && !options.quiet)
         std::fprintf(stderr,
                      "note: --tuning %s: the HOST back-end has no launch shapes; nothing to tune\n",
                      options.tuning_mode.c_str());
