@@ -94,9 +94,9 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
 // Rank 0, a run that is no restart: refuses a folder holding an earlier
 // run's outputs or the record of a run stopped by a signal, or with
 // --output-force removes what the folder's record (io/run_manifest.hpp)
-// lists and nothing else. Files named as outputs that
-// no record lists (a user's snapshot_000098.json, an older version's) are
-// refused even then: the run would write over them. "" or why not.
+// lists and nothing else. Files named as outputs that no record lists (a
+// user's snapshot_000098.json, an older version's) are refused even then:
+// the run would write over them. "" or why not.
 std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& notes) {
     const std::string& dir = c.output;
     if (std::string why = RunManifest::in_the_way(dir); !why.empty()) return "--output: " + why;
