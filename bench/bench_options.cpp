@@ -1,6 +1,7 @@
 #include "bench_options.hpp"
 
 #include "gpu_runtime.hpp"
+#include "tuning_cache.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,13 +18,13 @@ namespace {
     std::exit(2);
 }
 
-int parse_int(const std::string& text, const std::string& what) {
+int parse_int(const std::string& text, const std::string& what, long most = 1 << 20) {
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
     if (text.empty() || std::isspace((unsigned char)text[0]) || *end != '\0' || value <= 0 ||
-        value > 1 << 20)
-        fail("bad " + what + " '" + text + "': expected an integer from 1 to " +
-             std::to_string(1 << 20));
+        value > most)
+        fail("bad " + what + " '" + text + "': expected " +
+             (most == 2 ? "1 or 2" : "an integer from 1 to " + std::to_string(most)));
     return int(value);
 }
 
@@ -122,32 +123,39 @@ bool Options::wants(const std::string& name) const {
 
 namespace {
 
-// A list option's items: none empty and none twice, since either would
-// run a benchmark other than the one asked for (or the same one twice,
-// under one name).
+// A list option's items, none empty: an empty one would run a benchmark
+// other than the one asked for.
 std::vector<std::string> items(const std::string& key, const std::string& value) {
     const std::vector<std::string> parts = split(value, ',');
     if (value.empty() || value.back() == ',' ||
         std::find(parts.begin(), parts.end(), "") != parts.end())
         fail(key + "=" + value + ": an empty item");
-    for (auto p = parts.begin(); p != parts.end(); ++p)
-        if (std::find(parts.begin(), p, *p) != p) fail(key + "=" + value + ": " + *p + " twice");
     return parts;
+}
+
+// The parsed list, none of it twice however spelled (32 and 32x32x32, 2
+// and 02): the same benchmark twice, under one name.
+template <class T>
+void no_repeats(const std::string& key, const std::string& value, const std::vector<T>& parsed) {
+    for (auto p = parsed.begin(); p != parsed.end(); ++p)
+        if (std::find(parsed.begin(), p, *p) != p) fail(key + "=" + value + ": an item twice");
 }
 
 // The options that take a comma-separated list; false for any other key.
 bool parse_list(Options& o, const std::string& key, const std::string& value) {
     if (key == "--radii") {
         o.radii.clear();
-        for (const auto& r : items(key, value)) {
-            const int R = parse_int(r, "radius");
-            if (R < kMinRadius || R > kMaxRadius) fail("radius " + r + " is outside 1..8");
-            o.radii.push_back(R);
-        }
+        for (const auto& r : items(key, value))
+            o.radii.push_back(parse_int(r, "radius", kMaxRadius));
+        no_repeats(key, value, o.radii);
     } else if (key == "--sizes") {
         o.sizes.clear();
-        for (const auto& s : items(key, value))
+        std::vector<std::string> labels;
+        for (const auto& s : items(key, value)) {
             o.sizes.push_back(parse_size(s));
+            labels.push_back(o.sizes.back().label());
+        }
+        no_repeats(key, value, labels);
     } else if (key == "--precision") {
         o.precisions.clear();
         for (const auto& p : items(key, value)) {
@@ -155,23 +163,24 @@ bool parse_list(Options& o, const std::string& key, const std::string& value) {
             if (!parse_precision(p, precision)) fail("precision '" + p + "' is not fp32 or fp64");
             o.precisions.push_back(precision);
         }
+        no_repeats(key, value, o.precisions);
     } else if (key == "--rows") {
         o.rows.clear();
         for (const auto& r : items(key, value)) {
-            const int rows = parse_int(r, "rows");
+            const int rows = parse_int(r, "rows", 8);
             if (rows != 1 && rows != 2 && rows != 4 && rows != 8)
                 fail("rows per thread must be 1, 2, 4 or 8, not " + r);
             o.rows.push_back(rows);
         }
+        no_repeats(key, value, o.rows);
     } else if (key == "--ahead") {
         o.ahead.clear();
-        for (const auto& a : items(key, value)) {
-            const int ahead = parse_int(a, "ahead");
-            if (ahead != 1 && ahead != 2) fail("planes ahead must be 1 or 2, not " + a);
-            o.ahead.push_back(ahead);
-        }
+        for (const auto& a : items(key, value))
+            o.ahead.push_back(parse_int(a, "planes ahead", 2));
+        no_repeats(key, value, o.ahead);
     } else if (key == "--variants") {
         o.variants = items(key, value);
+        no_repeats(key, value, o.variants);
         for (const std::string& name : o.variants)
             if (std::find(std::begin(kVariantNames), std::end(kVariantNames), name) ==
                 std::end(kVariantNames))
@@ -200,6 +209,8 @@ bool parse_single(Options& o, const std::string& key, const std::string& value) 
             fail("--slab-kernel: '" + value + "' is not auto, tile, thin or cells");
     } else if (key == "--tuning") {
         if (value.empty()) fail("--tuning needs off, auto or a file");
+        if (const std::string why = tuning_mode_problem(value); !why.empty())
+            fail("--tuning=" + why);
         o.tuning_mode = value;
     } else if (key == "--tune-only") {
         o.tune_only = true;

@@ -197,6 +197,12 @@ std::string fits_planes_ahead(const LaunchShape& t, int radius, Precision precis
         for (const int rows : {1, 2, 4, 8})
             if (two_planes_ahead_built(radius, precision, rows))
                 built += (built.empty() ? "" : " or ") + std::to_string(rows);
+        bool built_anywhere = false;
+        for (int r = kMinRadius; r <= kMaxRadius; ++r)
+            for (const Precision p : {Precision::FP32, Precision::FP64})
+                for (const int rows : {1, 2, 4, 8})
+                    built_anywhere = built_anywhere || two_planes_ahead_built(r, p, rows);
+        if (!built_anywhere) return "two planes ahead are not built on this back-end, at any R";
         if (built.empty()) return "two planes ahead are not built" + at + " on this back-end";
         return "two planes ahead are built" + at + " for " + built + " rows per thread, not " +
                std::to_string(t.rows);

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -102,6 +103,21 @@ std::string default_tuning_cache_path() {
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return xdg + tail;
     const char* home = std::getenv("HOME");
     return std::string(home && *home ? home : ".") + "/.cache" + tail;
+}
+
+std::string tuning_mode_problem(const std::string& value) {
+    if (!value.empty() &&
+        (std::isspace((unsigned char)value.front()) || std::isspace((unsigned char)value.back())))
+        return "'" + value + "' begins or ends with a blank; write off, auto or the cache file";
+    std::string lower = value;
+    for (char& ch : lower)
+        ch = char(std::tolower((unsigned char)ch));
+    if ((lower == "off" || lower == "auto") && lower != value)
+        return value +
+               ": the modes are off and auto, in lower case; for a cache file of that "
+               "name, write ./" +
+               value;
+    return {};
 }
 
 const char* kernels_revision() {

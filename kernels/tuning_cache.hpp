@@ -37,6 +37,11 @@ const char* kernels_revision();
 // $HOME/.cache/stencil-miniapp/tuning-cache.json.
 std::string default_tuning_cache_path();
 
+// Why `value`, given to --tuning, would be read as a cache file the user
+// did not mean ("OFF", "Auto", " off"), or "" for off, auto and other
+// paths. The mini-app and stencil-bench both refuse on it.
+std::string tuning_mode_problem(const std::string& value);
+
 // One kernel over one box shape.
 struct TuneKey {
     FusedKernel kernel = FusedKernel::Wave; // written by fused_kernel_name

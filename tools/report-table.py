@@ -18,8 +18,9 @@
 usage: report-table.py KIND ARGS...
        report-table.py KIND --help       that kind's page
 exit:  0; 1 when a mini-app report failed its --check (its row marked
-       FAILED, the table printed); 2 on bad usage or a file that is not the
-       kind's report, in one line on stderr
+       FAILED, the table printed) or a benchmark's result was wrong (WRONG
+       under the table); 2 on bad usage or a file that is not the kind's
+       report, in one line on stderr
 """
 import os
 import sys

@@ -70,7 +70,10 @@ def main(args):
     for text, ok in checks:
         print(("PASS " if ok else "MISS ") + text)
     # Not in the table, and said: a skip is not a figure, and a wrong result never one.
+    wrong_results = 0
     for name, message in errors:
         wrong = message.startswith("wrong result")
+        wrong_results += wrong
         print(("WRONG " if wrong else "") + name.replace("/manual_time", "") + ": " + message)
+    return 1 if wrong_results else 0  # a wrong result is no success for a script either
 

@@ -2,8 +2,8 @@
 
 #include "config/option_table.hpp"
 #include "graph.hpp"
+#include "tuning_cache.hpp"
 
-#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -79,15 +79,8 @@ std::string tuning_problem(const Options& c) {
         return "--tuning " + c.tuning_mode +
                " chooses the launch shape; drop --block-x/--block-y/--window/--rows/"
                "--planes-ahead, or use --tuning off";
-    // "OFF" or "Auto" would be read as a cache file of that name.
-    std::string lower = c.tuning_mode;
-    for (char& ch : lower)
-        ch = char(std::tolower((unsigned char)ch));
-    if ((lower == "off" || lower == "auto") && lower != c.tuning_mode)
-        return "--tuning " + c.tuning_mode +
-               ": the modes are off and auto, in lower case; for a "
-               "cache file of that name, write ./" +
-               c.tuning_mode;
+    if (const std::string why = tuning_mode_problem(c.tuning_mode); !why.empty())
+        return "--tuning " + why;
     std::error_code ignored;
     if (c.tuning_mode != "off" && c.tuning_mode != "auto" &&
         std::filesystem::is_directory(c.tuning_mode, ignored))

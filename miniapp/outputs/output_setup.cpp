@@ -106,11 +106,15 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
     // which needs its record: a new run that wrote its own over it would
     // leave it unresumable, even when it wrote no output file yet. (A
     // killed run's folder is taken over with its dead lock, as documented.)
-    if (readable && record.state == "stopped" && !c.output_force)
-        return "--output " + dir + " holds the record of a run stopped at step " +
-               std::to_string(record.step) +
-               "; continue it with --restart latest, choose another folder, or pass "
-               "--output-force to start over";
+    const std::string stopped_at = "a run stopped at step " + std::to_string(record.step);
+    if (readable && record.state == "stopped") {
+        if (!c.output_force)
+            return "--output " + dir + " holds the record of " + stopped_at +
+                   "; continue it with --restart latest, choose another folder, or pass "
+                   "--output-force to start over";
+        notes.push_back("--output-force: " + dir + ": the record of " + stopped_at +
+                        " is replaced; that run can no longer be continued there");
+    }
     const std::vector<std::string> earlier = earlier_outputs(dir);
     if (earlier.empty()) return {};
     std::vector<std::string> listed, unlisted;
@@ -120,8 +124,14 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
     }
     if (!unlisted.empty())
         return unrecorded_outputs_problem(dir, unlisted, "the run would write over such files");
+    // A killed run's record still says "running": its outputs are not a
+    // finished run's, and its checkpoints may continue it.
+    const std::string whose = !readable || record.state == "complete"
+                                  ? "a finished run's outputs"
+                                  : "the outputs of a run that did not finish (" + record.state +
+                                        " at step " + std::to_string(record.step) + ")";
     if (!c.output_force)
-        return "--output " + dir + " already holds a finished run's outputs (" +
+        return "--output " + dir + " already holds " + whose + " (" +
                std::to_string(listed.size()) + " files, such as " + listed.front() +
                "); choose another folder, or pass --output-force to replace them";
     // Every one checked before any is removed: a refusal leaves the folder
@@ -206,9 +216,11 @@ std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& l
         if (problem.empty() && any)
             problem = claim_output_folder(c, plan, int(receivers.size()), lock, notes);
     }
-    if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
+    // The notes first: what was done before a refusal (a dead run's lock
+    // taken) is said too.
     for (const std::string& note : notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
+    if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
     int count = int(flat.size());
     MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD));
     flat.resize(count);
