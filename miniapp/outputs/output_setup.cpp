@@ -106,8 +106,8 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
     // which needs its record: a new run that wrote its own over it would
     // leave it unresumable, even when it wrote no output file yet. (A
     // killed run's folder is taken over with its dead lock, as documented.)
-    const std::string stopped_at = "a run stopped at step " + std::to_string(record.step);
     if (readable && record.state == "stopped") {
+        const std::string stopped_at = "a run stopped at step " + std::to_string(record.step);
         if (!c.output_force)
             return "--output " + dir + " holds the record of " + stopped_at +
                    "; continue it with --restart latest, choose another folder, or pass "
