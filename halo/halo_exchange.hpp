@@ -40,7 +40,9 @@ namespace stencil {
 
 // Steps whose timers may be in flight at once: the caller reads a step's
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
-inline constexpr int kHaloTimingSlots = 4;
+// Eight, so that the step's clock, which shares the slots, can hold four
+// steps in one graph and read each only once the next graph is launched.
+inline constexpr int kHaloTimingSlots = 8;
 
 // Milliseconds spent in each phase of the last exchange.
 struct HaloPhaseTimes {

@@ -50,15 +50,16 @@ __global__ void __launch_bounds__(256)
 }
 
 template <class T>
-__global__ void add_source_kernel(SourceCells<T> cells, RickerSource source, long long* step) {
-    const long long n = *step;
+__global__ void add_source_kernel(SourceCells<T> cells, RickerSource source,
+                                  const long long* steps_in, long long* steps_out) {
+    const long long n = *steps_in;
     const T amplitude = T(source.amplitude(n));
     // Unrolled over the whole array: constant indices keep `cells` in the
     // kernel's parameters instead of a copy in local memory.
 #pragma unroll
     for (int c = 0; c < SourceCells<T>::kMax; ++c)
         if (c < cells.count) *cells.cell[c] += amplitude;
-    *step = n + 1;
+    *steps_out = n + 1;
 }
 
 template <class T>
@@ -119,9 +120,9 @@ void launch_store_faces(FieldView<const T> field, const FaceSinks<T>& sinks, Str
 }
 
 template <class T>
-void launch_add_source(const SourceCells<T>& cells, const RickerSource& source, long long* step,
-                       Stream& stream) {
-    add_source_kernel<<<1, 1, 0, stream.handle()>>>(cells, source, step);
+void launch_add_source(const SourceCells<T>& cells, const RickerSource& source,
+                       const long long* steps_in, long long* steps_out, Stream& stream) {
+    add_source_kernel<<<1, 1, 0, stream.handle()>>>(cells, source, steps_in, steps_out);
     GPU_CHECK_LAUNCH();
 }
 

@@ -52,12 +52,13 @@ void launch_fill(FieldView<T> field, const Box& box, T value, Stream& stream) {
 // priming, after the fields were set from outside a step).
 template <class T>
 void launch_store_faces(FieldView<const T> field, const FaceSinks<T>& sinks, Stream& stream);
-// *cells.cell[c] += source.amplitude(n) for every cell c, then ++n, where
-// n is the device word *step (the step count the caller keeps on the
-// device, from 0).
+// *cells.cell[c] += source.amplitude(n) for every cell c, then
+// *steps_out = n + 1, where n is the device word *steps_in (the step count
+// the caller keeps on the device, from 0, in two words: source.hpp,
+// SourceInUpdate).
 template <class T>
-void launch_add_source(const SourceCells<T>& cells, const RickerSource& source, long long* step,
-                       Stream& stream);
+void launch_add_source(const SourceCells<T>& cells, const RickerSource& source,
+                       const long long* steps_in, long long* steps_out, Stream& stream);
 // out[n] = field.origin[offsets[n]] for n < count, widened to double (exact);
 // `offsets` and `out` are device arrays. Records receivers without copying
 // the field, in one format for both precisions.
@@ -75,8 +76,8 @@ std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned l
     template void launch_unpack_faces<T>(FieldView<T>, const FaceTable<T>&, Stream&);              \
     template void launch_fill_faces<T>(FieldView<T>, const FaceTable<T>&, T, Stream&);             \
     template void launch_store_faces<T>(FieldView<const T>, const FaceSinks<T>&, Stream&);         \
-    template void launch_add_source<T>(const SourceCells<T>&, const RickerSource&, long long*,     \
-                                       Stream&);                                                   \
+    template void launch_add_source<T>(const SourceCells<T>&, const RickerSource&,                 \
+                                       const long long*, long long*, Stream&);                     \
     template void launch_gather_cells<T>(FieldView<const T>, const std::size_t*, int, double*,     \
                                          Stream&);                                                 \
     template std::size_t count_nonfinite<T>(FieldView<const T>, const Box&, unsigned long long*,   \

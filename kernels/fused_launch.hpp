@@ -99,7 +99,7 @@ void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
                   const LaunchShape& requested) {
     if (box.empty()) return;
-    const LaunchShape t = Wave ? wave_shape<R, T>(requested, p.layout, box)
+    const LaunchShape t = Wave ? wave_shape<R, T>(requested.on_tile(), p.layout, box)
                                : checked_shape<T>(requested, R, kFusedKernel<Wave>);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(

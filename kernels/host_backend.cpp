@@ -36,15 +36,38 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
     }
 }
 
+namespace {
+
+// The source the cells body adds in the update (source.hpp), after the
+// loops and before the sinks' copies, as the GPU's threads add it before
+// they store a group: the same one addition to the same value.
+template <class T>
+void add_source_in_update(FieldView<T> p_prev, const SourceInUpdate<T>& source) {
+    if (!source.steps_out) return;
+    for (int c = 0; c < source.count; ++c) {
+        T one[1] = {p_prev(source.cell[c][0], source.cell[c][1], source.cell[c][2])};
+        source.add_to(one, source.cell[c][0], source.cell[c][1], source.cell[c][2]);
+        p_prev(source.cell[c][0], source.cell[c][1], source.cell[c][2]) = one[0];
+    }
+    *source.steps_out = *source.steps_in + 1;
+}
+
+} // namespace
+
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                      Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks) {
+                      Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks,
+                      const SourceInUpdate<T>* source) {
     (void)stream;
-    (void)shape;
     flush_denormals_on_host_threads();
     if (box.empty()) return;
+    // The same refusal as the GPU's, so that the step's logic is tested here.
+    const LaunchShape t = wave_shape<R, T>(shape, p.layout, box);
+    if (source && t.body != WaveBody::Cells)
+        fatal("the update adds the source with the cells body only, not with " + shape_summary(t));
     host_wave_step<R>(p, p_prev, vel, box, c, sponge);
+    if (source) add_source_in_update(p_prev, *source);
     if (sinks) sinks->copy(p_prev, box); // "device" memory is the host's here
 }
 
@@ -71,16 +94,25 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
 
 template <int R, class T>
 LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const Box& box) {
-    (void)layout;
-    (void)box;
-    // The host loops have no launch shape; this is what a GPU would default to.
-    return resolve_shape(requested, R, precision_of<T>(), FusedKernel::Wave);
+    // The host loops have no launch shape; this is what a GPU would default
+    // to, with the GPU's choice of body, so that the step adds the source
+    // where a GPU's would (WaveBody::Cells).
+    if (wave_body_for(requested, box.cells()) != WaveBody::Cells) {
+        LaunchShape t = resolve_shape(requested, R, precision_of<T>(), FusedKernel::Wave);
+        t.body = WaveBody::Tile;
+        return t;
+    }
+    LaunchShape t = cell_body_shape(requested, layout, box, precision_of<T>());
+    t.window = t.window ? t.window : 1;
+    if (const std::string why = fits(t, R, precision_of<T>(), FusedKernel::Wave); !why.empty())
+        fatal("launch shape: " + why);
+    return t;
 }
 
 template <int R, class T>
 LaunchShape slab_shape(const Layout& layout, const Box& box, SlabKernel kernel, int window) {
     if (kernel == SlabKernel::Tile)
-        return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
+        return wave_shape<R, T>(LaunchShape{0, 0, window}.on_tile(), layout, box);
     LaunchShape t = kernel == SlabKernel::Cells ? cell_slab_block(layout, box, precision_of<T>())
                                                 : slab_block(layout, box, R, precision_of<T>());
     if (window > 0) t.window = window;
@@ -149,13 +181,13 @@ void launch_store_faces(FieldView<const T> field, const FaceSinks<T>& sinks, Str
 }
 
 template <class T>
-void launch_add_source(const SourceCells<T>& cells, const RickerSource& source, long long* step,
-                       Stream&) {
+void launch_add_source(const SourceCells<T>& cells, const RickerSource& source,
+                       const long long* steps_in, long long* steps_out, Stream&) {
     flush_denormals_on_host_threads();
-    const T amplitude = T(source.amplitude(*step));
+    const T amplitude = T(source.amplitude(*steps_in));
     for (int c = 0; c < cells.count; ++c)
         *cells.cell[c] += amplitude;
-    ++*step;
+    *steps_out = *steps_in + 1;
 }
 
 template <class T>

@@ -20,6 +20,54 @@ bool parse_fused_kernel(const std::string& name, FusedKernel& kernel) {
     return false;
 }
 
+const char* wave_body_name(WaveBody body) {
+    switch (body) {
+    case WaveBody::Tile:
+        return "tile";
+    case WaveBody::Cells:
+        return "cells";
+    default:
+        return "auto";
+    }
+}
+
+bool parse_wave_body(const std::string& name, WaveBody& body) {
+    for (const WaveBody b : {WaveBody::Auto, WaveBody::Tile, WaveBody::Cells})
+        if (name == wave_body_name(b)) {
+            body = b;
+            return true;
+        }
+    return false;
+}
+
+WaveBody wave_body_for(const LaunchShape& requested, long long cells) {
+    if (requested.body != WaveBody::Auto) return requested.body;
+    if (requested.names_tile_fields()) return WaveBody::Tile;
+    // The probe of docs/PERFORMANCE.md ("Small boxes") ran a plain R = 4
+    // update one cell a thread at 3.2 us a step at 64^3 on an H100, where a
+    // walk of 16 planes, our tile's shape there, took 10 us; at 128^3 the
+    // two were within 2% of each other, and our tile, whose two rows a
+    // thread share a column of loads, was faster than both.
+    return cells <= kCellUpdateUpTo ? WaveBody::Cells : WaveBody::Tile;
+}
+
+LaunchShape cell_body_shape(const LaunchShape& requested, const Layout& layout, const Box& box,
+                            Precision precision) {
+    LaunchShape t = cell_slab_block(layout, box, precision);
+    t.block_x = requested.block_x ? requested.block_x : t.block_x;
+    t.block_y = requested.block_y ? requested.block_y : t.block_y;
+    t.window = requested.window;
+    t.rows = 1, t.ahead = 1, t.body = WaveBody::Cells;
+    return t;
+}
+
+int cell_window(long long blocks_per_layer, int nz, long long resident_blocks) {
+    for (const int window : {8, 4, 2})
+        if (4 * blocks_per_layer * ((nz + window - 1) / window) >= 3 * resident_blocks)
+            return window;
+    return 1;
+}
+
 int default_rows(int radius, Precision precision, FusedKernel kernel) {
 #if defined(STENCIL_BACKEND_HIP)
     // AMD GPUs (the HIP back-end builds for them only): one row per thread.
@@ -63,7 +111,9 @@ LaunchShape resolve_shape(const LaunchShape& requested, int radius, Precision pr
     return {requested.block_x ? requested.block_x : d.block_x,
             requested.block_y ? requested.block_y : d.block_y,
             requested.window ? requested.window : d.window,
-            requested.rows ? requested.rows : d.rows, requested.ahead ? requested.ahead : d.ahead};
+            requested.rows ? requested.rows : d.rows,
+            requested.ahead ? requested.ahead : d.ahead,
+            requested.body};
 }
 
 LaunchShape fit_block_to_box(const LaunchShape& defaults, int groups) {
@@ -162,8 +212,12 @@ std::size_t fused_tile_bytes(const LaunchShape& t, int radius, int rows, Precisi
 
 std::string shape_summary(const LaunchShape& t) {
     char text[96];
-    std::snprintf(text, sizeof text, "%dx%d threads, %d planes, %d rows, %d ahead", t.block_x,
-                  t.block_y, t.window, t.rows, t.planes_ahead());
+    if (t.body == WaveBody::Cells)
+        std::snprintf(text, sizeof text, "%dx%d threads, %d planes, cells", t.block_x, t.block_y,
+                      t.window);
+    else
+        std::snprintf(text, sizeof text, "%dx%d threads, %d planes, %d rows, %d ahead", t.block_x,
+                      t.block_y, t.window, t.rows, t.planes_ahead());
     return text;
 }
 
@@ -216,10 +270,29 @@ std::string fits_planes_ahead(const LaunchShape& t, int radius, Precision precis
 
 } // namespace
 
+namespace {
+
+// Empty when the cells body can run `t`: the wave update's, one row a
+// thread and one plane of loads in flight, at most kSlabThreads threads.
+std::string fits_cells(const LaunchShape& t, FusedKernel kernel) {
+    if (kernel != FusedKernel::Wave)
+        return "the cells body is the wave update's, not the fused Laplacian's";
+    if (t.rows != 1)
+        return "the cells body updates one row a thread, not " + std::to_string(t.rows);
+    if (t.planes_ahead() != 1) return "the cells body keeps no planes of loads ahead";
+    if (t.block_x * t.block_y > kSlabThreads)
+        return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
+               ", above the cells body's " + std::to_string(kSlabThreads) + " threads";
+    return {};
+}
+
+} // namespace
+
 std::string fits(const LaunchShape& t, int radius, Precision precision, FusedKernel kernel) {
     const std::string at = " at R=" + std::to_string(radius) + " in " + precision_name(precision);
     if (t.block_x <= 0 || t.block_y <= 0 || t.window <= 0 || t.rows <= 0)
         return "block sizes, the z window and the rows must be positive";
+    if (t.body == WaveBody::Cells) return fits_cells(t, kernel);
     if (t.block_x * t.block_y > 256)
         return "block_x*block_y is " + std::to_string(t.block_x * t.block_y) +
                ", above the kernels' launch bound of 256 threads";
@@ -242,6 +315,12 @@ std::string validate(const LaunchShape& requested) {
         requested.rows < 0)
         return "block sizes, the z window and the rows must be positive";
     if (const std::string why = planes_ahead_problem(requested.ahead); !why.empty()) return why;
+    if (requested.body == WaveBody::Cells) {
+        LaunchShape t = requested;
+        t.block_x = t.block_x ? t.block_x : 1, t.block_y = t.block_y ? t.block_y : 1;
+        t.window = t.window ? t.window : 1, t.rows = t.rows ? t.rows : 1;
+        return fits_cells(t, FusedKernel::Wave);
+    }
     // Unset fields take each radius's default, so check every radius. Rows
     // above a radius's maximum are checked where they are built: the
     // benchmark skips the radii they do not fit, saying so.
@@ -250,6 +329,7 @@ std::string validate(const LaunchShape& requested) {
             LaunchShape t = resolve_shape(requested, radius, precision);
             t.rows = std::min(t.rows, max_fused_rows(radius, FusedKernel::Laplacian));
             t.ahead = 1; // the wave update's alone: checked where it launches
+            t.body = WaveBody::Tile;
             if (const std::string why = fits(t, radius, precision, FusedKernel::Laplacian);
                 !why.empty())
                 return why;

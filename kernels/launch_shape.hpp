@@ -23,6 +23,18 @@ const char* fused_kernel_name(FusedKernel kernel);
 // The kernel named `name`; false when there is none.
 bool parse_fused_kernel(const std::string& name, FusedKernel& kernel);
 
+// The wave update's body over one box. The tile walks z with an LDS tile
+// and a register window (fused_walk.hpp), reusing each loaded plane 2R + 1
+// times; cells gives each thread one 16-byte group of one plane at a time,
+// every neighbour loaded through the caches (slab_cells.hpp). A box too
+// small to fill the GPU with walks runs faster as cells: its three fields
+// sit in the L2 cache, so a neighbour loaded twice costs a cache hit, and
+// what it lacks is threads (wave_body_for). Auto: chosen per box.
+enum class WaveBody : int { Auto = 0, Tile = 1, Cells = 2 };
+const char* wave_body_name(WaveBody body);
+// The body `name` names ("auto", "tile", "cells"); false when none.
+bool parse_wave_body(const std::string& name, WaveBody& body);
+
 // Launch shape of the LDS, window and fused kernels. Each thread owns one
 // 16-byte group of consecutive x cells (4 floats or 2 doubles) and, in the
 // fused Laplacian and wave kernels, `rows` rows of it; a block covers
@@ -38,10 +50,21 @@ struct LaunchShape {
     int window = 0;  // z planes per block (nw)
     int rows = 0;    // rows per thread along y: 1, 2, 4 or 8 (fused Laplacian and wave)
     int ahead = 0;   // planes of loads in flight: 1 or 2 (wave)
+    WaveBody body = WaveBody::Auto; // the wave update's body; with Cells, one row and one
+                                    // plane ahead, `window` the planes a thread updates
 
     // The planes in flight a launch of this shape keeps: 0 (unset, as the
     // tuner's and the tuning cache's older shapes are) runs one.
     int planes_ahead() const { return ahead > 0 ? ahead : 1; }
+    // Whether any field of a tile's shape is asked for: such a request runs
+    // the tile unless it names the body too.
+    bool names_tile_fields() const { return block_x || block_y || window || rows || ahead; }
+    // The same request for the tile: what the tile's own launchers resolve.
+    LaunchShape on_tile() const {
+        LaunchShape t = *this;
+        t.body = WaveBody::Tile;
+        return t;
+    }
 };
 
 // Apron slots a thread of the fused kernels prefetches in registers, and
@@ -55,7 +78,27 @@ STENCIL_HD constexpr int apron_slot_count(int radius, int lanes, int block_x, in
     return 2 * radius * block_x + tile_rows * 2 * ((radius + lanes - 1) / lanes);
 }
 
-// One line for logs and reports: "16x8 threads, 64 planes, 2 rows, 1 ahead".
+// The body of the wave update over a box of `cells` cells: the one
+// `requested` names; the Tile where it names a tile's field (block, window,
+// rows, planes ahead); else Cells up to kCellUpdateUpTo cells, the Tile
+// above. Measured on an H100 (docs/PERFORMANCE.md, "Small boxes"): see
+// launch_shape.cpp.
+inline constexpr long long kCellUpdateUpTo = 100LL * 100 * 100;
+WaveBody wave_body_for(const LaunchShape& requested, long long cells);
+
+// The cells body's shape over `box` of `layout`, its window left to choose
+// (0) unless `requested` names one: `requested`'s block where it names it,
+// else cell_slab_block's; one row, one plane ahead.
+LaunchShape cell_body_shape(const LaunchShape& requested, const Layout& layout, const Box& box,
+                            Precision precision);
+
+// The cells body's z planes a thread updates, one after another, with no
+// reuse: the most of 8, 4, 2 and 1 whose launch still has three quarters
+// of the blocks the device holds at once (as auto_wave_window counts).
+int cell_window(long long blocks_per_layer, int nz, long long resident_blocks);
+
+// One line for logs and reports: "16x8 threads, 64 planes, 2 rows, 1 ahead",
+// or "16x16 threads, 1 planes, cells".
 std::string shape_summary(const LaunchShape& t);
 
 // Whether the resolved shape `t` prefetches its apron at `radius`.

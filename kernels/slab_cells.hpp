@@ -20,6 +20,7 @@
 #include "face_sinks.hpp"
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
+#include "source.hpp"
 
 // The cells kernel's bounds: kSlabThreads threads a block. nvcc, given
 // only that bound, kept some radii at 64 or 80 registers and spilled; a
@@ -34,13 +35,33 @@
 
 namespace stencil::detail {
 
+// The cells kernel's two callers: a slab table, which stores into the
+// sinks it was passed and adds no source; a whole box, whose sinks are a
+// table in device memory (or none) and which may add the source
+// (SourceInUpdate).
+template <class T>
+struct NoSourceInUpdate {
+    STENCIL_HD bool touches(int, int, int, int) const { return false; }
+    template <int Lanes>
+    STENCIL_HD void add_to(T (&)[Lanes], int, int, int) const {}
+};
+template <class T>
+struct SinksAt {
+    const FaceSinks<T>* table; // in device memory, or null
+    __device__ void copy(FieldView<T> out, const Box& cells) const {
+        if (table) table->copy(out, cells);
+    }
+};
+
 // The update of the groups of `box` at (i, j) for planes [k_first, k_last),
-// one plane after another; i is the group's first cell.
-template <int R, class T>
+// one plane after another; i is the group's first cell. The source, where
+// `source` holds an image among the group's cells, is added before the
+// group is stored.
+template <int R, class T, class Sinks, class Source>
 __device__ __forceinline__ void
 slab_cells(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
            const Coefficients<R, T>& c, const Sponge& sponge, int i, int j, int k_first, int k_last,
-           const FaceSinks<T>& sinks) {
+           const Sinks& sinks, const Source& source) {
     using namespace device;
     constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
     const long long line = (long long)p.layout.line, slice = (long long)p.layout.slice;
@@ -63,6 +84,7 @@ slab_cells(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         for (int q = 0; q < L; ++q)
             next.v[q] = leapfrog(x[G].v[q], prev.v[q], v.v[q], lap.v[q],
                                  sponge.template eta<T>(i + q, j, k));
+        if (source.touches(i, L, j, k)) source.add_to(next.v, i, j, k);
         store_vec_masked(out.origin + at, i, box.x0, box.x1, next);
     }
     sinks.copy(out, Box{max(i, box.x0), min(i + L, box.x1), j, j + 1, k_first, k_last});

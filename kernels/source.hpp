@@ -55,4 +55,66 @@ struct SourceCells {
     }
 };
 
+// The source added by the update that computes its cells, in the same
+// launch, instead of by a launch of its own after it (launch_add_source):
+// at a small box a step takes a few microseconds, and a second launch a
+// step adds about one (docs/scaling/SMALL-BOXES.md). The update adds the
+// amplitude to an image's value before it stores the value and copies it
+// into the face sinks, so the cell and every copy get the one addition the
+// separate launch makes, with the same bits. Only the cells body takes it
+// (its thread finishes a cell before it stores it); `steps_out` null: this
+// rank adds no source, and keeps no count.
+//
+// The step count lives in two words: a step reads the one the step before
+// wrote and writes the other (in the launch, one thread), so no thread of
+// the launch reads a word another writes. Which word a step reads follows
+// the array it writes (SimulationOf<T>::source_steps_of), as the captured
+// graphs do.
+template <class T>
+struct SourceInUpdate {
+    static constexpr int kMax = SourceCells<T>::kMax;
+    int count = 0;
+    int cell[kMax][3] = {};     // the images in the updated box, in the layout's indices
+    Box hull{0, 0, 0, 0, 0, 0}; // the smallest box holding them; a row outside pays one test
+    RickerSource source;
+    const long long* steps_in = nullptr; // the steps added before this one
+    long long* steps_out = nullptr;      // where this step leaves the count
+
+    // Appends an image; false when full.
+    bool add(int i, int j, int k) {
+        if (count == kMax) return false;
+        cell[count][0] = i, cell[count][1] = j, cell[count][2] = k;
+        hull = count == 0 ? Box{i, i + 1, j, j + 1, k, k + 1}
+                          : Box{i < hull.x0 ? i : hull.x0, i + 1 > hull.x1 ? i + 1 : hull.x1,
+                                j < hull.y0 ? j : hull.y0, j + 1 > hull.y1 ? j + 1 : hull.y1,
+                                k < hull.z0 ? k : hull.z0, k + 1 > hull.z1 ? k + 1 : hull.z1};
+        ++count;
+        return true;
+    }
+    // Whether the cells [i, i + lanes) of row j, plane k hold an image.
+    STENCIL_HD bool touches(int i, int lanes, int j, int k) const {
+        return j >= hull.y0 && j < hull.y1 && k >= hull.z0 && k < hull.z1 && i < hull.x1 &&
+               i + lanes > hull.x0;
+    }
+    // Adds the step's amplitude to each image among those cells, `values`
+    // their values in order (values[q] is cell i + q): once, as the
+    // separate launch's `*cell += amplitude`.
+    template <int Lanes>
+    STENCIL_HD void add_to(T (&values)[Lanes], int i, int j, int k) const {
+        const T amplitude = T(source.amplitude(*steps_in));
+        // Unrolled: constant indices keep the images in the kernel's
+        // parameters and the values in registers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+        for (int c = 0; c < kMax; ++c)
+            if (c < count && cell[c][1] == j && cell[c][2] == k)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+                for (int q = 0; q < Lanes; ++q)
+                    if (cell[c][0] == i + q) values[q] += amplitude;
+    }
+};
+
 } // namespace stencil

@@ -15,6 +15,7 @@
 #include "launch_shape.hpp"
 #include "launch_table.hpp"
 #include "precision.hpp"
+#include "source.hpp"
 #include "sponge.hpp"
 #include "stream.hpp"
 
@@ -54,11 +55,16 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
 // Each updated cell is also stored into the `sinks` that hold it: the faces
 // a whole-box update hands to its own halos and to neighbours on the node.
 // `sinks` is a table in device memory (DeviceArray), or null for none.
+// The body is the shape's (wave_shape: by the box where it names none);
+// `source`, where given, is added by the cells body as it computes the
+// source's images and its count advanced (source.hpp), and refused with
+// the tile.
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const LaunchShape& shape = {},
-                      const FaceSinks<T>* sinks = nullptr);
+                      const FaceSinks<T>* sinks = nullptr,
+                      const SourceInUpdate<T>* source = nullptr);
 
 // launch_wave_step over every box of `tables` (wave_tables of boxes with
 // slab_shape's shapes), one launch a table on its kernel: bitwise the same
@@ -80,7 +86,8 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
     template LaunchShape slab_shape<R, T>(const Layout&, const Box&, SlabKernel, int);             \
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
-                                         Stream&, const LaunchShape&, const FaceSinks<T>*);        \
+                                         Stream&, const LaunchShape&, const FaceSinks<T>*,         \
+                                         const SourceInUpdate<T>*);                                \
     template void launch_wave_boxes<R, T>(                                                         \
         FieldView<const T>, FieldView<T>, FieldView<const T>, const std::vector<WaveTable>&,       \
         const Coefficients<R, T>&, const Sponge&, Stream&, const FaceSinks<T>&);

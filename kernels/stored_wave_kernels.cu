@@ -58,7 +58,7 @@ void launch_stored_wave(FieldView<const T> p, FieldView<T> p_prev, FieldView<con
                         const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                         Stream& stream, const LaunchShape& requested, const FaceSinks<T>* sinks) {
     if (box.empty()) return;
-    LaunchShape t = wave_shape<R, T>(requested, p.layout, box);
+    LaunchShape t = wave_shape<R, T>(requested.on_tile(), p.layout, box);
     t.rows = stored_rows<R, T>(t.rows);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, true, StoredWaveKernels>(

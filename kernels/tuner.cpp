@@ -26,6 +26,7 @@ TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz
     if (kernel == FusedKernel::Wave &&
         two_planes_ahead_built(radius, precision, default_rows(radius, precision, kernel)))
         space.aheads.push_back(2);
+    if (kernel == FusedKernel::Wave) space.bodies.push_back(WaveBody::Cells);
     return space;
 }
 
@@ -62,8 +63,9 @@ bool confirmed(const LaunchShape& a, const LaunchShape& b, const ShapeTimer& tim
 }
 
 // A shape's coordinates, its planes ahead as it runs them.
-std::tuple<int, int, int, int, int> coordinates(const LaunchShape& t) {
-    return {t.block_x, t.block_y, t.window, t.rows, t.planes_ahead()};
+using Coordinates = std::tuple<int, int, int, int, int, int>;
+Coordinates coordinates(const LaunchShape& t) {
+    return {t.block_x, t.block_y, t.window, t.rows, t.planes_ahead(), int(t.body)};
 }
 
 bool same_shape(const LaunchShape& a, const LaunchShape& b) {
@@ -71,22 +73,31 @@ bool same_shape(const LaunchShape& a, const LaunchShape& b) {
 }
 
 // The shapes that differ from `best` in one coordinate alone (0 block, 1
-// window, 2 rows, 3 planes ahead), each value the space holds.
+// window, 2 rows, 3 planes ahead, 4 body), each value the space holds. The
+// cells body has no rows or planes ahead to move: one each.
+constexpr int kCoordinates = 5;
 std::vector<LaunchShape> shapes_along(int coordinate, const LaunchShape& b,
                                       const TuneSpace& space) {
     std::vector<LaunchShape> shapes;
+    const bool cells = b.body == WaveBody::Cells;
     if (coordinate == 0)
         for (const auto& [bx, by] : space.blocks)
-            shapes.push_back({bx, by, b.window, b.rows, b.ahead});
+            shapes.push_back({bx, by, b.window, b.rows, b.ahead, b.body});
     if (coordinate == 1)
         for (int w : space.windows)
-            shapes.push_back({b.block_x, b.block_y, w, b.rows, b.ahead});
-    if (coordinate == 2)
+            shapes.push_back({b.block_x, b.block_y, w, b.rows, b.ahead, b.body});
+    if (coordinate == 2 && !cells)
         for (int rows : space.rows)
-            shapes.push_back({b.block_x, b.block_y, b.window, rows, b.ahead});
-    if (coordinate == 3)
+            shapes.push_back({b.block_x, b.block_y, b.window, rows, b.ahead, b.body});
+    if (coordinate == 3 && !cells)
         for (int ahead : space.aheads)
-            shapes.push_back({b.block_x, b.block_y, b.window, b.rows, ahead});
+            shapes.push_back({b.block_x, b.block_y, b.window, b.rows, ahead, b.body});
+    if (coordinate == 4)
+        for (const WaveBody body : space.bodies)
+            shapes.push_back(
+                body == WaveBody::Cells
+                    ? LaunchShape{b.block_x, b.block_y, b.window, 1, 1, body}
+                    : LaunchShape{b.block_x, b.block_y, b.window, b.rows, b.ahead, body});
     return shapes;
 }
 
@@ -97,7 +108,7 @@ TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space,
                               int confirm_rounds) {
     TuneResult r;
     r.start = r.best = start;
-    std::map<std::tuple<int, int, int, int, int>, Timing> seen; // each shape timed once
+    std::map<Coordinates, Timing> seen; // each shape timed once
     double spent = 0;
     auto measure = [&](const LaunchShape& t) -> Timing {
         const auto key = coordinates(t);
@@ -113,7 +124,7 @@ TuneResult coordinate_descent(const LaunchShape& start, const TuneSpace& space,
     r.start_ms = r.best_ms = first.ms;
     for (bool moved = true; moved && !r.out_of_time;) {
         moved = false;
-        for (int coordinate = 0; coordinate < 4 && !r.out_of_time; ++coordinate)
+        for (int coordinate = 0; coordinate < kCoordinates && !r.out_of_time; ++coordinate)
             for (const LaunchShape& t : shapes_along(coordinate, r.best, space)) {
                 if (spent >= budget_ms) {
                     r.out_of_time = true;

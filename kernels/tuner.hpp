@@ -22,13 +22,16 @@ struct TuneSpace {
     std::vector<int> windows;
     std::vector<int> rows;
     std::vector<int> aheads{1}; // planes of loads in flight (LaunchShape::ahead)
+    // The wave update's bodies; a shape moved to Cells keeps its block and
+    // window and runs one row with one plane ahead (LaunchShape::body).
+    std::vector<WaveBody> bodies{WaveBody::Tile};
 };
 
 // Every shape worth trying for `kernel` at radius R in `precision` over a
 // box of `nz` planes: blocks of 64 to 256 threads, windows up to the box's
-// planes, rows the kernel is built for, and two planes of loads in flight
-// where the wave update is built with them (two_planes_ahead_built). Blocks
-// that fits() refuses are left out.
+// planes, rows the kernel is built for, two planes of loads in flight
+// where the wave update is built with them (two_planes_ahead_built), and
+// for the wave update both bodies. Blocks that fits() refuses are left out.
 TuneSpace tune_space(FusedKernel kernel, int radius, Precision precision, int nz);
 
 // What timing one shape gave.
@@ -52,7 +55,7 @@ struct TuneResult {
 };
 
 // Coordinate descent from `start`: for each coordinate in turn (block,
-// window, rows, planes ahead) time every value with the others fixed, and
+// window, rows, planes ahead, body) time every value with the others fixed, and
 // move when a shape is faster than the best so far by more than `noise` (a
 // fraction: 0.02 is 2%). Repeats until a full pass moves nothing or the
 // timings' spent_ms add up to `budget_ms`. Never returns a shape that did

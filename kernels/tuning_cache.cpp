@@ -77,9 +77,19 @@ bool read_entry(const Json& e, TuneEntry& out) {
     }
     bool ok = true;
     out.key.radius = integer(e, "radius", ok);
-    // "ahead" came later than the other fields: an entry without it runs one plane.
-    out.shape = {integer(e, "block_x", ok), integer(e, "block_y", ok), integer(e, "window", ok),
-                 integer(e, "rows", ok), e.contains("ahead") ? integer(e, "ahead", ok) : 1};
+    // "ahead" and "body" came later than the other fields: an entry without
+    // them runs one plane on the tile, as every entry did then.
+    out.shape = {integer(e, "block_x", ok),
+                 integer(e, "block_y", ok),
+                 integer(e, "window", ok),
+                 integer(e, "rows", ok),
+                 e.contains("ahead") ? integer(e, "ahead", ok) : 1,
+                 WaveBody::Tile};
+    if (e.contains("body")) {
+        const Json body = e["body"];
+        ok = ok && body.is_string() && parse_wave_body(body.get<std::string>(), out.shape.body) &&
+             out.shape.body != WaveBody::Auto;
+    }
     out.ms = number(e, "ms", ok);
     out.default_ms = number(e, "default_ms", ok);
     return ok && out.key.radius >= kMinRadius && out.key.radius <= kMaxRadius &&
@@ -189,17 +199,20 @@ std::string TuningCache::to_json() const {
                 {"kernels_revision", identity_.revision},
                 {"entries", Json::array()}};
     for (const TuneEntry& e : entries_)
-        doc["entries"].push_back({{"kernel", fused_kernel_name(e.key.kernel)},
-                                  {"radius", e.key.radius},
-                                  {"precision", precision_name(e.key.precision)},
-                                  {"box", e.key.box},
-                                  {"block_x", e.shape.block_x},
-                                  {"block_y", e.shape.block_y},
-                                  {"window", e.shape.window},
-                                  {"rows", e.shape.rows},
-                                  {"ahead", e.shape.planes_ahead()},
-                                  {"ms", e.ms},
-                                  {"default_ms", e.default_ms}});
+        doc["entries"].push_back(
+            {{"kernel", fused_kernel_name(e.key.kernel)},
+             {"radius", e.key.radius},
+             {"precision", precision_name(e.key.precision)},
+             {"box", e.key.box},
+             {"block_x", e.shape.block_x},
+             {"block_y", e.shape.block_y},
+             {"window", e.shape.window},
+             {"rows", e.shape.rows},
+             {"ahead", e.shape.planes_ahead()},
+             {"body",
+              wave_body_name(e.shape.body == WaveBody::Cells ? WaveBody::Cells : WaveBody::Tile)},
+             {"ms", e.ms},
+             {"default_ms", e.default_ms}});
     return doc.dump(2) + "\n";
 }
 

@@ -41,7 +41,26 @@ __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
     if (ty >= e.block_y || i >= e.box.x1 || j >= e.box.y1) return;
     const int k_first = e.box.z0 + place.bz * e.window;
     slab_cells<R, T>(p, out, vel, e.box, c, sponge, i, j, k_first,
-                     min(k_first + e.window, e.box.z1), sinks);
+                     min(k_first + e.window, e.box.z1), sinks, NoSourceInUpdate<T>{});
+}
+
+// The cells body over one box (WaveBody::Cells): each thread one group of
+// `window` planes, storing each group into the sinks that hold it, and
+// adding the source where `source` has an image; one thread advances the
+// source's step count (source.hpp).
+template <int R, class T>
+__global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
+    cell_box_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
+                    XGroups groups, int window, Coefficients<R, T> c, Sponge sponge,
+                    const FaceSinks<T>* sinks, SourceInUpdate<T> source) {
+    if (source.steps_out && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0)
+        *source.steps_out = *source.steps_in + 1;
+    const int i = groups.first + kLanes<T> * int(blockIdx.x * blockDim.x + threadIdx.x);
+    const int j = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (i >= box.x1 || j >= box.y1) return;
+    const int k_first = box.z0 + int(blockIdx.z) * window;
+    slab_cells<R, T>(p, out, vel, box, c, sponge, i, j, k_first, min(k_first + window, box.z1),
+                     SinksAt<T>{sinks}, source);
 }
 
 // A table of slabs on the interior's z-walking tile (SlabKernel::Tile), in
@@ -105,6 +124,23 @@ long long slab_resident_blocks(int block_x, int block_y) {
                            slab_lds_bytes<R, T>(block_x, block_y));
 }
 
+// Blocks of the cells body the device holds at once, for `threads` a block.
+template <int R, class T>
+long long cell_resident_blocks(int threads) {
+    return resident_blocks(reinterpret_cast<const void*>(cell_box_kernel<R, T>), threads, 0);
+}
+
+template <int R, class T>
+void launch_cell_box(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
+                     const Box& box, const LaunchShape& t, const Coefficients<R, T>& c,
+                     const Sponge& sponge, Stream& stream, const FaceSinks<T>* sinks,
+                     const SourceInUpdate<T>& source) {
+    const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window);
+    cell_box_kernel<R, T><<<g.grid, g.block, 0, stream.handle()>>>(
+        p, p_prev, vel, box, g.groups, t.window, c, sponge, sinks, source);
+    GPU_CHECK_LAUNCH();
+}
+
 // The LDS a table's launch needs: the most any of its boxes asks for.
 template <class BoxBytes>
 std::size_t largest_lds(const WaveTable& table, BoxBytes bytes_of) {
@@ -158,9 +194,32 @@ void launch_cell_table(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
 
 namespace stencil {
 
+namespace {
+
+// The cells body's shape over `box`, its window by cell_window unless
+// `requested` names one.
+template <int R, class T>
+LaunchShape cell_shape(const LaunchShape& requested, const Layout& layout, const Box& box) {
+    LaunchShape t = cell_body_shape(requested, layout, box, precision_of<T>());
+    if (t.window == 0 && !box.empty()) {
+        const auto g = detail::GroupLaunch::of<T>(layout, box, t, 1);
+        t.window = cell_window((long long)g.grid.x * g.grid.y, box.nz(),
+                               detail::cell_resident_blocks<R, T>(t.block_x * t.block_y));
+    }
+    if (t.window == 0) t.window = 1;
+    if (const std::string why = fits(t, R, precision_of<T>(), FusedKernel::Wave); !why.empty())
+        fatal("launch shape: " + why);
+    return t;
+}
+
+} // namespace
+
 template <int R, class T>
 LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const Box& box) {
+    if (wave_body_for(requested, box.cells()) == WaveBody::Cells)
+        return cell_shape<R, T>(requested, layout, box);
     LaunchShape t = detail::checked_shape<T>(requested, R, FusedKernel::Wave);
+    t.body = WaveBody::Tile;
     if (box.empty()) return t;
     if (requested.block_x == 0 && requested.block_y == 0)
         t = fit_block_to_box(t, XGroups::of(layout, box.x0, box.x1, device::kLanes<T>).count);
@@ -177,17 +236,25 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                      Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks) {
-    if (sinks)
-        detail::launch_stored_wave<R, T>(p, p_prev, vel, box, c, sponge, stream, shape, sinks);
+                      Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks,
+                      const SourceInUpdate<T>* source) {
+    if (box.empty()) return;
+    const LaunchShape t = wave_shape<R, T>(shape, p.layout, box);
+    if (t.body == WaveBody::Cells)
+        detail::launch_cell_box<R, T>(p, p_prev, vel, box, t, c, sponge, stream, sinks,
+                                      source ? *source : SourceInUpdate<T>{});
+    else if (source)
+        fatal("the update adds the source with the cells body only, not with " + shape_summary(t));
+    else if (sinks)
+        detail::launch_stored_wave<R, T>(p, p_prev, vel, box, c, sponge, stream, t, sinks);
     else
-        detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, shape);
+        detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, t);
 }
 
 template <int R, class T>
 LaunchShape slab_shape(const Layout& layout, const Box& box, SlabKernel kernel, int window) {
     if (kernel == SlabKernel::Tile)
-        return wave_shape<R, T>(LaunchShape{0, 0, window, 0}, layout, box);
+        return wave_shape<R, T>(LaunchShape{0, 0, window}.on_tile(), layout, box);
     if (kernel == SlabKernel::Cells) {
         LaunchShape t = cell_slab_block(layout, box, precision_of<T>());
         if (window > 0) t.window = window;

@@ -124,6 +124,21 @@ bool snapshot_due(const Options& c, int n) {
     return c.snapshot_every > 0 && n % c.snapshot_every == 0;
 }
 
+// The first step from n on after which the host has work: outputs, the
+// NaN check, a checkpoint, the stop signals' agreement (with a timed
+// checkpoint's wish), a planted fault (test aid), or the last step. The
+// steps before it run in one sim.run() call, which may replay several as
+// one graph (step/step_chunks.cpp); each of them would find nothing to do.
+int next_host_step(const Options& c, const TestAids& aids, const Outputs& outputs, int n) {
+    for (;; ++n) {
+        const bool host_work = n >= c.steps || nan_check_due(c, n) || outputs.due_after(n) ||
+                               (c.checkpoint_every > 0 && n % c.checkpoint_every == 0) ||
+                               n % kStopAgreement == 0 || aids.nan_at(n) ||
+                               aids.fails(world_rank(), n);
+        if (host_work) return n;
+    }
+}
+
 } // namespace
 
 DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
@@ -143,8 +158,10 @@ DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
     sim.start_window();
     Progress progress(run, first);
     for (int n = first + 1; n <= c.steps; ++n) {
-        sim.run(1, true);
-        ++result.steps_run;
+        const int last = next_host_step(c, plan.aids, outputs, n);
+        sim.run(last - n + 1, true);
+        result.steps_run += last - n + 1;
+        n = last;
         plant_faults(sim, plan.aids, physics, n);
         if (nan_check_due(c, n)) {
             const int bad = sim.first_nonfinite_rank();

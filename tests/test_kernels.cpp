@@ -6,6 +6,7 @@
 // saying so.
 #include "device.hpp"
 #include "device_field.hpp"
+#include "field_ops.hpp"
 #include "host_operators.hpp"
 #include "kernel_checks.hpp"
 #include "memory.hpp"
@@ -85,6 +86,14 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
             constexpr int R = decltype(r)::value;
             for (const Geometry& g : kGeometries) {
                 check_wave<R, T>(g);
+                // Both bodies on every box, the cells' windows and the geometry's block.
+                for (const WaveBody body : {WaveBody::Tile, WaveBody::Cells})
+                    for (const int window : {0, 3}) {
+                        Geometry asked = g;
+                        asked.shape.body = body, asked.shape.window = window;
+                        asked.shape.rows = 0;
+                        check_wave<R, T>(asked);
+                    }
                 if (!STENCIL_HAS_GPU || g.shape.rows) continue;
                 for (int rows = 1; rows <= max_fused_rows(R, FusedKernel::Wave); rows *= 2) {
                     Geometry shaped = with_rows(g, rows);
@@ -93,6 +102,68 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
                     if (two_planes_ahead_fit<R, T>(shaped.shape)) check_wave<R, T>(shaped);
                 }
             }
+        });
+    });
+}
+
+// The cells body adds the source in the update (source.hpp): each image it
+// computes gets the amplitude of the step count it reads, once, and the
+// count advances in the other word; the same bits as the tile's update
+// followed by the source's own launch, over the same words.
+TEST_P(WaveKernel, CellsBodyAddsTheSourceAsItsOwnLaunchDoes) {
+    const int radius = std::get<0>(GetParam());
+    dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
+        using T = decltype(zero);
+        dispatch_radius(radius, [&](auto r) {
+            constexpr int R = decltype(r)::value;
+            const Layout L(45, 30, 21, R);
+            const Box box{R + 1, R + 44, R, R + 30, R + 2, R + 21};
+            std::mt19937_64 rng(test::fresh_seed());
+            HostField<T> p(L), prev(L), vel(L);
+            test::fill_random(p, rng);
+            test::fill_random(prev, rng);
+            test::fill_random(vel, rng, 0.05, 0.2);
+            DeviceField<T> d_p(p), d_vel(vel);
+            const auto c = make_coefficients<R, T>(1, 1, 1);
+            const RickerSource ricker{1e-3, 15, 0.05, 0.25};
+            // Images at both ends of a group, on the box's corners and twice in one group.
+            const int images[][3] = {{box.x0, box.y0, box.z0},
+                                     {box.x1 - 1, box.y1 - 1, box.z1 - 1},
+                                     {R + 20, R + 7, R + 9},
+                                     {R + 23, R + 7, R + 9}};
+            auto run = [&](bool in_update, long long& count) {
+                DeviceField<T> d_prev(prev);
+                DeviceArray<long long> steps(2);
+                const long long words[2] = {41, -1};
+                copy_to_device(steps, words);
+                Stream stream;
+                LaunchShape t;
+                t.body = in_update ? WaveBody::Cells : WaveBody::Tile;
+                SourceInUpdate<T> source;
+                SourceCells<T> cells;
+                for (const auto& [i, j, k] : images) {
+                    source.add(i, j, k);
+                    cells.add(d_prev.view().origin + L.index(i, j, k));
+                }
+                source.source = ricker, source.steps_in = steps.data(),
+                source.steps_out = steps.data() + 1;
+                launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box, c, Sponge{},
+                                       stream, t, nullptr, in_update ? &source : nullptr);
+                if (!in_update)
+                    launch_add_source(cells, ricker, steps.data(), steps.data() + 1, stream);
+                stream.synchronize();
+                long long back[2];
+                copy_to_host(back, steps);
+                count = back[1];
+                HostField<T> out(L);
+                d_prev.read_into(out);
+                return out.storage;
+            };
+            long long apart = 0, inside = 0;
+            const auto reference = run(false, apart);
+            EXPECT_TRUE(reference == run(true, inside));
+            EXPECT_EQ(apart, 42);
+            EXPECT_EQ(inside, 42);
         });
     });
 }

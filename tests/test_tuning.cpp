@@ -195,5 +195,82 @@ TEST(LaunchShape, DoubleTilesHoldHalfTheCellsPerGroup) {
     EXPECT_EQ(fused_tile_bytes(t, 4, 2, Precision::FP64), std::size_t(16 + 8) * (16 + 4) * 16);
 }
 
+TEST(WaveBody, AskedForFirstThenATilesFieldThenTheBoxSize) {
+    const long long small = kCellUpdateUpTo, large = kCellUpdateUpTo + 1;
+    EXPECT_EQ(wave_body_for(LaunchShape{}, small), WaveBody::Cells);
+    EXPECT_EQ(wave_body_for(LaunchShape{}, large), WaveBody::Tile);
+    // A tile's field asked for keeps the tile, as before --update existed.
+    for (const LaunchShape asked :
+         {LaunchShape{16, 0, 0, 0}, LaunchShape{0, 8, 0, 0}, LaunchShape{0, 0, 4, 0},
+          LaunchShape{0, 0, 0, 2}, LaunchShape{0, 0, 0, 0, 1}})
+        EXPECT_EQ(wave_body_for(asked, small), WaveBody::Tile) << shape_summary(asked);
+    LaunchShape cells;
+    cells.body = WaveBody::Cells;
+    EXPECT_EQ(wave_body_for(cells, large), WaveBody::Cells);
+    cells.window = 4; // the cells body takes a window too
+    EXPECT_EQ(wave_body_for(cells, large), WaveBody::Cells);
+    LaunchShape tile;
+    tile.body = WaveBody::Tile;
+    EXPECT_EQ(wave_body_for(tile, small), WaveBody::Tile);
+}
+
+TEST(WaveBody, NamesRoundTripAndOthersAreRefused) {
+    for (const WaveBody b : {WaveBody::Auto, WaveBody::Tile, WaveBody::Cells}) {
+        WaveBody back = WaveBody::Auto;
+        EXPECT_TRUE(parse_wave_body(wave_body_name(b), back));
+        EXPECT_EQ(back, b);
+    }
+    WaveBody b = WaveBody::Tile;
+    EXPECT_FALSE(parse_wave_body("Cells", b));
+    EXPECT_FALSE(parse_wave_body("", b));
+    EXPECT_EQ(b, WaveBody::Tile);
+}
+
+TEST(CellWindow, MostPlanesThatStillFillThreeQuartersOfTheSlots) {
+    // 264 slots: three quarters are 198 blocks. 64^3 FP32 in 16 x 16
+    // blocks: 4 a plane, 64 planes: 256 blocks at one plane, 128 at two.
+    EXPECT_EQ(cell_window(4, 64, 264), 1);
+    // 96^3: 10 a plane (24 groups by 96 rows in 24 x 10 blocks), 96
+    // planes: 240 blocks at four planes, 120 at eight.
+    EXPECT_EQ(cell_window(10, 96, 264), 4);
+    // 128^3: 16 a plane; eight planes give 256 blocks.
+    EXPECT_EQ(cell_window(16, 128, 264), 8);
+    // The edge: 198 blocks fill, 197 do not.
+    EXPECT_EQ(cell_window(198, 8, 264), 8);
+    EXPECT_EQ(cell_window(197, 8, 264), 4);
+    // Nothing fills: one plane a thread.
+    EXPECT_EQ(cell_window(1, 3, 264), 1);
+}
+
+TEST(WaveBody, CellsShapesAreCheckedForTheWaveUpdateAlone) {
+    const Layout layout(64, 64, 64, 4);
+    const LaunchShape t =
+        cell_body_shape(LaunchShape{}, layout, layout.interior(), Precision::FP32);
+    EXPECT_EQ(t.body, WaveBody::Cells);
+    EXPECT_EQ(t.block_x * t.block_y, kSlabThreads);
+    EXPECT_EQ(t.rows, 1);
+    EXPECT_EQ(t.window, 0); // left to choose on the device
+    LaunchShape run = t;
+    run.window = 1;
+    EXPECT_EQ(fits(run, 4, Precision::FP32, FusedKernel::Wave), "");
+    EXPECT_NE(fits(run, 4, Precision::FP32, FusedKernel::Laplacian), "");
+    run.rows = 2;
+    EXPECT_NE(fits(run, 4, Precision::FP32, FusedKernel::Wave).find("one row a thread"),
+              std::string::npos);
+    run.rows = 1, run.block_x = 32, run.block_y = 16;
+    EXPECT_NE(fits(run, 4, Precision::FP32, FusedKernel::Wave).find("512"), std::string::npos);
+    // Asked for: a block of 32 x 8 and two planes are kept.
+    LaunchShape asked;
+    asked.body = WaveBody::Cells, asked.block_x = 32, asked.block_y = 8, asked.window = 2;
+    EXPECT_EQ(validate(asked), "");
+    const LaunchShape kept = cell_body_shape(asked, layout, layout.interior(), Precision::FP32);
+    EXPECT_EQ(kept.block_x, 32);
+    EXPECT_EQ(kept.block_y, 8);
+    EXPECT_EQ(kept.window, 2);
+    EXPECT_EQ(shape_summary(kept), "32x8 threads, 2 planes, cells");
+    asked.rows = 2;
+    EXPECT_NE(validate(asked), "");
+}
+
 } // namespace
 } // namespace stencil

@@ -8,18 +8,13 @@ namespace {
 
 const OptionDetail kDetails[] = {
     {"--procs", "By default `MPI_Dims_create` chooses, with most ranks along z."},
-    {"--precision",
-     R"md(The report and its JSON say which. Run the same problem in both to see
-whether single precision is good enough for it.)md"},
-    {"--steps",
-     R"md(`--steps` is the run: N time steps of physics, all timed, and what the
-traces, snapshots and report count.)md"},
+    {"--precision", "Run a problem in both to see whether single precision is enough."},
+    {"--steps", "N steps of physics, all timed: what the traces, snapshots and report count."},
     {"--warmup",
      R"md(The warm-up steps run first, untimed, to capture graphs and settle
 clocks, and are then undone, so they change no output. Where an auto
 choice timed the run's setting, a speed check runs before them
-(docs/RUNNING.md, "Choices timed in the warm-up"); `--warmup 0` skips
-both.)md"},
+(docs/RUNNING.md, "Choices timed in the warm-up"); `--warmup 0` skips both.)md"},
     {"--model",
      R"md(`--model file:PATH` reads a raw global field of speeds in m/s (float32
 or float64, x fastest) described by the same JSON sidecar a snapshot has
@@ -32,9 +27,8 @@ or float64, x fastest) described by the same JSON sidecar a snapshot has
   m/s, from 1 to 100000 (a value outside is a wrong file, dtype, byte order
   or unit). Each failure is one line (`--model file:m.raw: the speed at
   cell 3,7,5 is -1500 m/s; every value must be a speed of sound in m/s,
-  from 1 to 100000`). The slowest and
-  fastest speeds then set the default f0, the dispersion warning and the
-  stability limit.
+  from 1 to 100000`). The slowest and fastest speeds then set the default
+  f0, the dispersion warning and the stability limit.
 - Each rank then reads its own box and the halo it needs with collective
   MPI-IO (past a physical edge a halo cell takes the edge's speed; along a
   periodic axis, the wrapped cell's). The report names the model by path,
@@ -147,9 +141,23 @@ Results are bit-identical for every K. A rank thinner than K·R along a
 split axis is refused.)md"},
     {"--graphs",
      R"md(Graphs need CUDA, or HIP from ROCm 6.2. `auto` turns them on where
-they measured faster: one GPU, `--comm none` and NCCL steps (one graph per
-step; up to 1.2× at 64³); MPI exchanges run as plain launches. The report
-says which, and why. Results are bit-identical either way.)md"},
+they measured faster: `--comm none`, peer and NCCL steps; MPI exchanges
+run as plain launches. The report says which, and why. Bit-identical.)md"},
+    {"--steps-per-graph",
+     R"md(Where a step's device work is one graph (nothing to exchange, or
+every face linked), that many steps are one graph with their timers: at
+64³ a launch and the host's calls a step are much of a step. Receivers,
+snapshots, checkpoints, NaN checks and stop signals still come at their
+step. Bit-identical either way.)md"},
+    {"--update",
+     R"md(The tile walks z with an LDS tile and a register window, so each
+loaded plane serves 2R + 1 outputs, but it needs many blocks to fill a GPU.
+Cells gives each thread one 16-byte group of one plane (or of `--window`
+planes), every neighbour read through the caches, which a small box's
+fields fit; it also adds the source, so a step is one launch. `auto` takes
+cells up to 100³ cells a box (`kCellUpdateUpTo`, kernels/launch_shape.hpp;
+docs/PERFORMANCE.md, "Small boxes"). A tile's field (`--rows`, `--window`,
+...) without `--update` runs the tile. Results are bit-identical.)md"},
     {"--block-x",
      R"md(`--block-x`, `--block-y`, `--window` and `--rows` set the fused
 kernel's launch shape; by default it is chosen per box from measurements

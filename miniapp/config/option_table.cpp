@@ -141,6 +141,24 @@ const OptionSpec kOptions[] = {
      "exchanges, where plain launches measured faster; never on the\n"
      "HOST back-end or HIP before ROCm 6.2)",
      [](S& s, const char* n, V v) { s.config.graphs = one_of(v, n, kGraphs); }},
+    {"Execution", "--steps-per-graph", "1|2|4|auto",
+     "consecutive steps replayed as one graph where a step's device\n"
+     "work is one graph (--comm none, peer on a node): fewer launches\n"
+     "and host calls a step (default auto: 4)",
+     [](S& s, const char* n, V v) {
+         s.config.steps_per_graph = v == "auto" ? 0 : positive(v, n);
+         if (s.config.steps_per_graph != 0 && s.config.steps_per_graph != 1 &&
+             s.config.steps_per_graph != 2 && s.config.steps_per_graph != 4)
+             throw BadOption{std::string(n) + ": " + v + " must be 1, 2, 4 or auto"};
+     }},
+    {"Execution", "--update", "auto|tile|cells",
+     "the wave update's body: the z-walking tile, or cells, one thread\n"
+     "a 16-byte group with no tile (default auto: cells for boxes of at\n"
+     "most 100^3 cells, else the tile)",
+     [](S& s, const char* n, V v) {
+         if (!parse_wave_body(v, s.config.shape.body))
+             throw BadOption{std::string(n) + ": '" + v + "' is not auto, tile or cells"};
+     }},
     {"Execution", "--block-x", "N", "fused kernel threads along x (default: by R and box)",
      [](S& s, const char* n, V v) { s.config.shape.block_x = positive(v, n); }},
     {"Execution", "--block-y", "N",

@@ -75,9 +75,9 @@ std::string root_folder(const char* option, const std::string& folder, const cha
 std::string tuning_problem(const Options& c) {
     if (const std::string why = validate(c.shape); !why.empty()) return "bad kernel tuning: " + why;
     const LaunchShape& t = c.shape;
-    if (c.tuning_mode != "off" && (t.block_x || t.block_y || t.window || t.rows || t.ahead))
+    if (c.tuning_mode != "off" && (t.names_tile_fields() || t.body != WaveBody::Auto))
         return "--tuning " + c.tuning_mode +
-               " chooses the launch shape; drop --block-x/--block-y/--window/--rows/"
+               " chooses the launch shape; drop --update/--block-x/--block-y/--window/--rows/"
                "--planes-ahead, or use --tuning off";
     if (const std::string why = tuning_mode_problem(c.tuning_mode); !why.empty())
         return "--tuning " + why;
@@ -162,6 +162,9 @@ std::string parse_options(int argc, char** argv, Options& c) {
     if (const std::string why = root_folder("--checkpoint-dir", c.checkpoint_dir, "checkpoints");
         !why.empty())
         return why;
+    if (c.shape.body == WaveBody::Cells && (c.shape.rows > 1 || c.shape.ahead > 1))
+        return "--update cells updates one row a thread with one plane of loads in flight; drop "
+               "--rows and --planes-ahead, or use --update tile";
     // The wave kernel's rows are bounded per radius (max_fused_rows).
     if (c.shape.rows > max_fused_rows(c.radius, FusedKernel::Wave))
         return "--rows " + std::to_string(c.shape.rows) +

@@ -132,6 +132,11 @@ void Outputs::after_step(int n) {
     }
 }
 
+bool Outputs::due_after(int n) const {
+    const State& s = *state_;
+    return !s.receivers.empty() || (s.c.snapshot_every > 0 && n % s.c.snapshot_every == 0);
+}
+
 void Outputs::finish(int steps_done) {
     State& s = *state_;
     if (s.c.slice_axis >= 0) s.slice(steps_done, s.fields.interior_copy(), true);

@@ -45,6 +45,8 @@ public:
     // After step n (1-based; collective): receivers every step, snapshots
     // and slices every snapshot_every steps. Throws OutputFailure.
     void after_step(int n);
+    // Whether after_step(n) has work: receivers (every step), or a snapshot.
+    bool due_after(int n) const;
     // At the end (collective): traces, shot gather, the last slice; the
     // folder's record then says the run is complete. Throws OutputFailure.
     void finish(int steps_done);

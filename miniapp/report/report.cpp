@@ -77,27 +77,26 @@ void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Repor
 Report summarize(const Simulation& sim, const RunContext& run, const Binding& binding,
                  const std::vector<ShapeChoice>& shapes) {
     const Options& options = run.options;
-    const RunPlan& plan = run.plan;
-    const Physics& physics = run.physics;
     const Decomposition& d = sim.decomposition();
     const PhaseTotals& t = sim.totals();
     MPI_Comm comm = d.cart.get();
     Report r;
     r.options = options;
-    r.plan = plan;
-    r.physics = physics;
+    r.plan = run.plan;
+    r.physics = run.physics;
     r.grid = d.global;
     r.dims = d.dims;
     r.local_rank0 = d.local;
     r.ranks = d.size;
-    r.comm_mode = comm_mode_name(plan.comm_mode);
-    r.comm_reason = plan.comm_reason;
+    r.comm_mode = comm_mode_name(run.plan.comm_mode);
+    r.comm_reason = run.plan.comm_reason;
     r.backend = backend_name();
     r.revision = STENCIL_GIT_REVISION;
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
     r.shape = sim.interior_shape();
     r.shapes = shapes;
     r.graphs = sim.graphs();
+    r.steps_per_graph = sim.steps_per_graph();
     r.subnormals = subnormal_handling();
     r.omp_threads = binding.team.threads;
     r.omp_reason = binding.team.reason;
@@ -213,14 +212,30 @@ void print_launches(const Report& r) {
                              : !graphs_available()         ? "auto: this build has none"
                              : r.graphs ? "auto: a step with NCCL or no MPI message"
                                         : "auto: MPI exchanges run faster as plain launches";
-    std::printf("  graphs %s (%s); %s\n", r.graphs ? "on" : "off", graphs_why,
+    std::string chunks;
+    if (r.steps_per_graph > 1)
+        chunks = ", " + std::to_string(r.steps_per_graph) + " steps a " +
+                 (r.graphs ? "graph" : "batch") + " (--steps-per-graph)";
+    std::printf("  graphs %s (%s)%s; %s\n", r.graphs ? "on" : "off", graphs_why, chunks.c_str(),
                 r.subnormals.c_str());
-    if (r.backend != "HOST")
-        std::printf("  interior kernel: %d x %d threads, %d row%s per thread, %d-plane z window "
-                    "(%s), loads %d plane%s ahead\n",
-                    r.shape.block_x, r.shape.block_y, r.shape.rows, r.shape.rows == 1 ? "" : "s",
-                    r.shape.window, c.shape.window ? "--window" : "chosen for the box",
-                    r.shape.ahead, r.shape.ahead == 1 ? "" : "s");
+    const char* body_why = c.shape.body != WaveBody::Auto ? "--update"
+                           : c.shape.names_tile_fields()  ? "a tile's shape asked for"
+                                                          : "chosen for the box";
+    if (r.backend == "HOST")
+        std::printf("  update body: %s (%s)\n", wave_body_name(r.shape.body), body_why);
+    else if (r.shape.body == WaveBody::Cells)
+        std::printf("  interior kernel: cells (%s), %d x %d threads, one 16-byte group of %d "
+                    "plane%s each (%s)\n",
+                    body_why, r.shape.block_x, r.shape.block_y, r.shape.window,
+                    r.shape.window == 1 ? "" : "s",
+                    c.shape.window ? "--window" : "chosen for the box");
+    else
+        std::printf("  interior kernel: tile (%s), %d x %d threads, %d row%s per thread, %d-plane "
+                    "z window (%s), loads %d plane%s ahead\n",
+                    body_why, r.shape.block_x, r.shape.block_y, r.shape.rows,
+                    r.shape.rows == 1 ? "" : "s", r.shape.window,
+                    c.shape.window ? "--window" : "chosen for the box", r.shape.ahead,
+                    r.shape.ahead == 1 ? "" : "s");
     if (r.plan.overlap && r.slab_x > 0)
         std::printf("  x boundary slabs: %d cells (%s)\n", r.slab_x, slab_x_reason(r).c_str());
     if (r.backend != "HOST" && c.tuning_mode != "off")

@@ -32,6 +32,7 @@ struct Report {
     LaunchShape shape;                // the interior wave kernel's launch shape on rank 0
     std::vector<ShapeChoice> shapes;  // rank 0's boxes: shape and where it came from
     bool graphs = false;              // steps replayed as captured graphs
+    int steps_per_graph = 1;          // consecutive steps a graph holds, where it may hold several
     std::string subnormals;           // subnormal_handling(): flushed (HOST) or kept
     int omp_threads = 0;              // OpenMP threads per rank (0: left to the runtime, GPU)
     std::string omp_reason;           // why that many (ThreadTeam::reason)

@@ -11,11 +11,8 @@ namespace {
 
 // A launch shape's coordinates, as the JSON report names them.
 Json shape_json(const LaunchShape& t) {
-    return {{"block_x", t.block_x},
-            {"block_y", t.block_y},
-            {"window", t.window},
-            {"rows", t.rows},
-            {"planes_ahead", t.ahead}};
+    return {{"block_x", t.block_x}, {"block_y", t.block_y},    {"window", t.window},
+            {"rows", t.rows},       {"planes_ahead", t.ahead}, {"body", wave_body_name(t.body)}};
 }
 
 // Rank 0's boxes and the launch shape each runs, as the JSON report lists them.
@@ -97,6 +94,7 @@ Json run_context_json(const Report& r) {
             {"slab_x", r.plan.overlap && r.slab_x > 0 ? Json(r.slab_x) : Json(nullptr)},
             {"asked", asked_json(c)},
             {"graphs", r.graphs},
+            {"steps_per_graph", r.steps_per_graph},
             {"test_aids", planted.empty() ? Json(nullptr) : Json(planted)}};
 }
 

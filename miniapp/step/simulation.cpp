@@ -21,6 +21,8 @@ void SimulationOf<T>::shapes_changed() {
     graphs_.resize(most_runs);
     for (auto& set : graphs_)
         set.resize(std::size_t(2 * graph_period()));
+    chunk_graphs_.clear();
+    steps_per_graph_ = chunk_steps();
 }
 
 template <class T>
@@ -59,8 +61,9 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return exchange().pack(s.p, s.next, sampled);
     case PhaseKind::Interior: {
         const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
+        const SourceInUpdate<T>* source = s.ring_step ? source_in_update(s, box) : nullptr;
         return timed_update(t.interior_start, t.interior_stop, [&] {
-            update_(s.p, s.next, vel_view(), box, device_sinks_of(s), stream);
+            update_(s.p, s.next, vel_view(), box, device_sinks_of(s), source, stream);
         });
     }
     case PhaseKind::Post:
@@ -75,7 +78,8 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         });
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
         return timed_update(t.interior_start, t.interior_stop, [&] {
-            update_(s.p, s.next, vel_view(), whole_, device_sinks_of(s), stream);
+            update_(s.p, s.next, vel_view(), whole_, device_sinks_of(s),
+                    source_in_update(s, whole_), stream);
         });
     case PhaseKind::Await: // the linked route's: the neighbours' stores are in
         return routes_->links()->await(stream);
@@ -85,10 +89,10 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return compute_.wait_for(halo_);
     case PhaseKind::Hook:
         return hooks_->at_phase(phase.hook_point, s.p, s.next, stream);
-    case PhaseKind::Source:
-        if (adds_source_)
+    case PhaseKind::Source: // unless the update added it (source.hpp, SourceInUpdate)
+        if (adds_source_ && !update_adds_source(s))
             launch_add_source(source_cells_[std::size_t(s.ring_step)][array_of(s.next)], source_,
-                              source_step_.data(), stream);
+                              source_steps_in(s.next), source_steps_out(s.next), stream);
         return;
     }
 }
@@ -140,19 +144,19 @@ void SimulationOf<T>::replay(std::vector<Graph>& graphs, bool sampled, Stream& s
 }
 
 template <class T>
-StepTimers& SimulationOf<T>::next_timers(bool timed, int ring_step) {
-    StepTimers& t = clock_.begin(steps_done_, timed, compute_, [&](int n) { collect(n); });
-    t.exchanged = ring_step == 0 && exchange().moves_data();
-    t.has_boundary = ring_step == 0 && overlapped_;
+StepTimers& SimulationOf<T>::next_timers(int n, bool timed) {
+    StepTimers& t = clock_.begin(n, timed, compute_, [&](int m) { collect(m); });
+    t.exchanged = n % depth_ == 0 && exchange().moves_data();
+    t.has_boundary = n % depth_ == 0 && overlapped_;
     return t;
 }
 
 template <class T>
 void SimulationOf<T>::step(bool timed) {
-    const int ring_step = steps_done_ % depth_;
-    StepTimers& t = next_timers(timed, ring_step);
+    StepTimers& t = next_timers(steps_done_, timed);
     if (timeline_ && t.sampled) timeline_->anchor(d_.cart.get(), compute_, halo_); // once
-    const StepState state{t, view(current_), view(1 - current_), ring_step, steps_done_ % kSlots};
+    const StepState state = state_of(steps_done_, t);
+    const int ring_step = state.ring_step;
     if (ring_step == 0 && !primed_) { // before the graphs, which never hold it
         routes_->prime(state.p, compute_);
         primed_ = true;
@@ -207,8 +211,7 @@ void SimulationOf<T>::rewind() {
     const std::vector<T> zeros(layout_.allocation(), T(0));
     for (T* f : fields_)
         copy(f, zeros.data(), field_bytes());
-    const long long zero = 0;
-    copy_to_device(source_step_, &zero);
+    set_source_steps(0);
     // Step 0 again with p in fields_[0], as the graphs were captured.
     current_ = 0;
     steps_done_ = first_step_ = 0;
@@ -236,8 +239,7 @@ void SimulationOf<T>::restore(int step, const std::vector<double>& p,
         copy(fields_[std::size_t(level)], host.data(),
              field_bytes()); // p in fields_[0], as current_ = 0 says
     }
-    const long long source_steps = step; // the source's clock is the physics time
-    copy_to_device(source_step_, &source_steps);
+    set_source_steps(step); // the source's clock is the physics time
     first_step_ = step;
 }
 

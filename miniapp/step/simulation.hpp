@@ -154,6 +154,9 @@ public:
     virtual bool fused_pack_applies() const = 0;
     // Whether steps replay captured graphs (--graphs; never on HOST).
     virtual bool graphs() const = 0;
+    // Consecutive steps run at once, one graph where there are graphs
+    // (--steps-per-graph; step_chunks.cpp); 1 where steps run one by one.
+    virtual int steps_per_graph() const = 0;
 
     // Collective: p at a global cell = value, on the rank that owns it.
     virtual void set_value_at(const std::array<int, 3>& cell, double value) = 0;

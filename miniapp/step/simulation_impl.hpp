@@ -27,9 +27,17 @@ class SimulationOf final : public Simulation {
 public:
     SimulationOf(const RunContext& run, MPI_Comm comm, const StepHookMaker* hooks);
 
+    // Steps one at a time, or steps_per_graph_ at once where a chunk of them
+    // starts here (step_chunks.cpp).
     void run(int steps, bool timed) override {
-        for (int n = 0; n < steps; ++n)
-            step(timed);
+        while (steps > 0) {
+            const int chunk = chunk_starting_here(steps);
+            if (chunk > 1)
+                step_chunk(timed);
+            else
+                step(timed);
+            steps -= chunk;
+        }
     }
     void rewind() override;
     void restore(int step, const std::vector<double>& p,
@@ -62,6 +70,7 @@ public:
     std::vector<LaunchBox> launch_boxes() const override;
     void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;
     bool graphs() const override { return use_graphs_; }
+    int steps_per_graph() const override { return steps_per_graph_; }
     void record_timeline() override {
         timeline_ = std::make_unique<Timeline>(kSlots, schedules_);
         shapes_changed(); // graphs captured before now lack the timeline's events
@@ -94,8 +103,9 @@ private:
     // The wave update with the radius already fixed (dispatched once): over
     // one box, and over boxes merged into tables; each stores the faces it
     // computes into the sinks given.
-    using UpdateFn = std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
-                                        const LaunchBox&, const FaceSinks<T>*, Stream&)>;
+    using UpdateFn =
+        std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>, const LaunchBox&,
+                           const FaceSinks<T>*, const SourceInUpdate<T>*, Stream&)>;
     using UpdateTablesFn =
         std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
                            const std::vector<WaveTable>&, const FaceSinks<T>&, Stream&)>;
@@ -115,8 +125,22 @@ private:
     // exchange cycle, and how the graph runner splits each.
     void setup_schedules();
     void step(bool timed);
-    // The timers of the step about to run, after reading the oldest slot's.
-    StepTimers& next_timers(bool timed, int ring_step);
+    // Several steps at once (step_chunks.cpp): where each step's device work
+    // is one run of the graph runner, steps_per_graph_ consecutive steps
+    // captured as one graph (on the HOST back-end, enqueued one after
+    // another in the same order), each with its timers and `done` event.
+    // chunk_steps(): that count where this schedule allows chunks, else 1;
+    // chunk_starting_here(left): the steps the next run(left) call makes
+    // at once from here (1 where no aligned chunk fits).
+    int chunk_steps() const;
+    int chunk_starting_here(int left) const;
+    void step_chunk(bool timed);
+    // The chunk graphs' period in steps: the per-step graphs' period and
+    // the phase sampling's cycle (StepClock::sampled) both fit in it.
+    int chunk_period() const;
+    // The timers of step n, about to be enqueued, after reading the oldest
+    // slot's.
+    StepTimers& next_timers(int n, bool timed);
     // What one step's phases work on.
     struct StepState {
         StepTimers& timers;
@@ -124,6 +148,11 @@ private:
         int ring_step;        // steps since the last exchange
         int slot;             // the timers' slot
     };
+    // Step n's state with `timers`: p(t_n) in fields_[n % 2], as the time
+    // levels alternate from step 0 (current_ == steps_done_ % 2).
+    StepState state_of(int n, StepTimers& timers) {
+        return {timers, view(n % 2), view(1 - n % 2), n % depth_, n % kSlots};
+    }
     // The two runners: each phase enqueued in order; or each captured run
     // of device phases replayed as a graph, the rest enqueued as they come.
     void run_plain(const StepState& s);
@@ -235,9 +264,37 @@ private:
     // By step of the cycle, then by the array the step writes (the cells
     // are pointers, and the fused pack's copies differ by array).
     std::vector<std::array<SourceCells<T>, 2>> source_cells_;
+    // The same images for an update that adds the source itself (the cells
+    // body's: source.hpp), by step of the cycle and array written.
+    std::vector<std::array<SourceInUpdate<T>, 2>> source_in_update_;
     bool adds_source_ = false; // any step adds the source on this rank
     RickerSource source_;
-    DeviceArray<long long> source_step_{1}; // the steps the source kernel has added
+    // The steps the source has added, in two words: a step that writes
+    // fields_[a] reads word a and writes word 1 - a (SourceInUpdate).
+    DeviceArray<long long> source_step_{2};
+    const long long* source_steps_in(FieldView<T> next) const {
+        return source_step_.data() + array_of(next);
+    }
+    long long* source_steps_out(FieldView<T> next) {
+        return source_step_.data() + (1 - array_of(next));
+    }
+    // Both words: the step count the next step starts from.
+    void set_source_steps(long long steps) {
+        const long long words[2] = {steps, steps};
+        copy_to_device(source_step_, words);
+    }
+    // The source the update of step `s` adds itself, or null where a
+    // launch of its own adds it (Source): with the cells body, where the
+    // step's one update is `box` (the whole box, or a ring step's).
+    const SourceInUpdate<T>* source_in_update(const StepState& s, const LaunchBox& box) const {
+        if (!adds_source_ || box.shape.body != WaveBody::Cells) return nullptr;
+        return &source_in_update_[std::size_t(s.ring_step)][std::size_t(array_of(s.next))];
+    }
+    // Whether step `s`'s update added the source (source_in_update).
+    bool update_adds_source(const StepState& s) const {
+        if (s.ring_step > 0) return source_in_update(s, ring_[std::size_t(s.ring_step - 1)]);
+        return !overlapped_ && source_in_update(s, whole_);
+    }
     UpdateFn update_;
     UpdateTablesFn update_tables_;
     // The step's phases by ring step (0: the exchange step), and their
@@ -248,6 +305,11 @@ private:
     // then graph_index().
     bool use_graphs_ = false;
     std::vector<std::vector<Graph>> graphs_;
+    // --steps-per-graph: the steps a chunk holds (1: none), and the chunks'
+    // graphs by their first step modulo chunk_period(), in steps of
+    // steps_per_graph_, then timed (step_chunks.cpp).
+    int steps_per_graph_ = 1;
+    std::vector<Graph> chunk_graphs_;
     int steps_done_ = 0; // since the start, the warm-up's rewind or a restore
     int first_step_ = 0; // the physics step a restore continued from
     // The fused pack: whether the send buffers and the rank's own halos hold

@@ -58,19 +58,26 @@ void SimulationOf<T>::setup_source() {
         const auto images =
             source_images(physics_.source, d_.offset, d_.global, d_.periodic, layout_.halo, box);
         std::array<SourceCells<T>, 2> by_array;
+        std::array<SourceInUpdate<T>, 2> in_update;
         for (int a = 0; a < 2; ++a) {
             // The array the step writes, and what the fused pack copied of it.
             const FieldView<T> next = view(a);
             SourceCells<T>& cells = by_array[std::size_t(a)];
+            SourceInUpdate<T>& folded = in_update[std::size_t(a)];
             for (const auto& [i, j, k] : images) {
                 std::vector<T*> copies = routes_->sink_copies(next, i, j, k);
                 copies.push_back(next.origin + layout_.index(i, j, k));
                 for (T* copy : copies)
                     if (!cells.add(copy)) fatal("the source has more copies than it holds");
+                folded.add(i, j, k); // SourceCells holds more: the copies too
             }
+            folded.source = source_;
+            folded.steps_in = source_steps_in(next);
+            folded.steps_out = source_steps_out(next);
         }
         adds_source_ = adds_source_ || by_array[0].count > 0;
         source_cells_.push_back(by_array);
+        source_in_update_.push_back(in_update);
     }
 }
 
@@ -148,11 +155,10 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
     sponge.halo = layout_.halo;
     for (int a = 0; a < 3; ++a)
         sponge.offset[a] = d_.offset[a], sponge.extent[a] = global[a];
-    setup_source();
     source_ = {physics_.dt, physics_.f0, physics_.t0,
                physics_.dt * physics_.dt / std::pow(options_.spacing, 3)};
-    const long long zero = 0;
-    copy_to_device(source_step_, &zero);
+    set_source_steps(0);
+    setup_source();
     // The one run-time to compile-time radius switch of the time loop.
     const double h = options_.spacing;
     update_ = dispatch_radius(R, [&](auto radius) -> UpdateFn {
@@ -170,8 +176,9 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream, sinks);
         };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
-                           const LaunchBox& u, const FaceSinks<T>* sinks, Stream& stream) {
-            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.shape, sinks);
+                           const LaunchBox& u, const FaceSinks<T>* sinks,
+                           const SourceInUpdate<T>* source, Stream& stream) {
+            launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.shape, sinks, source);
         };
     });
 }

@@ -22,7 +22,7 @@ StepTimers* StepClock::read(int n) {
 }
 
 void StepClock::reset() {
-    timed_steps_ = collected_ = 0;
+    collected_ = 0;
     totals_ = PhaseTotals{};
 }
 

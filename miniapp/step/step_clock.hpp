@@ -29,7 +29,9 @@ public:
 
     // `depth`: the halo depth k; phases are sampled a whole k-step cycle at
     // a time, one cycle in kPhaseSampling, so that every step of the cycle
-    // counts alike and the events cost what they cost at k = 1.
+    // counts alike and the events cost what they cost at k = 1. Which
+    // steps are sampled follows the step's number (sampled()), so that a
+    // graph of several steps holds the same ones every time it is replayed.
     explicit StepClock(int depth) : depth_(depth) {}
 
     // Before step `n` (since the start, a rewind or a restore) is enqueued:
@@ -43,14 +45,19 @@ public:
             collect(collected_);
         StepTimers& t = timers_[std::size_t(n % kSlots)];
         t.timed = timed;
-        t.sampled = timed && timed_steps_ / depth_ % kPhaseSampling == 0;
-        timed_steps_ += timed;
+        t.sampled = sampled(n, timed);
         if (n == 0 || window_pending_) { // not the time spent on setup or waiting
             window_start_.record(compute);
             window_first_ = n, window_pending_ = false;
         }
         return t;
     }
+
+    // Whether step n (since the start, a rewind or a restore) records its
+    // phases' events when `timed`.
+    bool sampled(int n, bool timed) const { return timed && n / depth_ % kPhaseSampling == 0; }
+    // The timers of step n's slot, whatever step last used them.
+    StepTimers& slot_of(int n) { return timers_[std::size_t(n % kSlots)]; }
 
     // Waits for step n, adds its time to the totals, and returns its timers
     // where its phases were sampled (the caller adds those), else null.
@@ -66,7 +73,6 @@ public:
 private:
     std::array<StepTimers, kSlots> timers_; // step n in timers_[n % kSlots]
     int depth_;
-    int timed_steps_ = 0;         // enqueued, for the phase sampling
     int collected_ = 0;           // steps whose timers were read
     Event window_start_;          // the current window's first step is measured from here
     int window_first_ = 0;        // that step

@@ -1,0 +1,111 @@
+// SimulationOf<T>'s chunks: consecutive steps replayed as one graph.
+//
+// At a 64^3 box the update takes a few microseconds, and a step replayed
+// as its own graph pays for a graph launch, an event record and the clock's
+// reads on the host, and for the gap between graphs on the device: 2.6 us
+// of a 9.6 us step on an H100 (docs/scaling/SMALL-BOXES.md). Where each
+// step's device work is one run of the graph runner (nothing exchanged, or
+// every face linked on the node), steps_per_graph_ steps are captured once
+// as one graph, each step's timer events and `done` record inside it, and
+// replayed with one launch. The clock's ring holds twice that many steps,
+// so a step is read only after the graph that holds it was launched.
+//
+// On the HOST back-end, which has no graphs, a chunk enqueues the same
+// phases in the same order, so CI runs its bookkeeping.
+#include "step/simulation.hpp"
+#include "step/simulation_impl.hpp"
+
+namespace stencil {
+
+// The steps a graph may hold by default, and at most: twice that fits the
+// clock's ring of kHaloTimingSlots (step_clock.hpp).
+inline constexpr int kStepsPerGraph = 4;
+static_assert(2 * kStepsPerGraph <= kHaloTimingSlots, "a chunk's steps are read after it");
+
+template <class T>
+int SimulationOf<T>::chunk_steps() const {
+    // The timeline's marks and a hook's work are per step, and --graphs off
+    // on a build that has graphs asks for plain launches.
+    if (options_.steps_per_graph == 1 || timeline_ || (!use_graphs_ && graphs_available()))
+        return 1;
+    for (const std::vector<Phase>& phases : schedules_)
+        for (const Phase& p : phases)
+            if ((p.lane == Lane::Host && p.kind != PhaseKind::Begin) || p.kind == PhaseKind::Hook)
+                return 1;
+    for (const std::vector<PhaseRun>& runs : runs_) {
+        int captured = 0;
+        for (const PhaseRun& r : runs)
+            captured += r.captured && r.origin == Lane::Compute && !r.joins_halo;
+        if (captured != 1) return 1;
+    }
+    return options_.steps_per_graph > 0 ? options_.steps_per_graph : kStepsPerGraph;
+}
+
+template <class T>
+int SimulationOf<T>::chunk_starting_here(int left) const {
+    const int m = steps_per_graph_;
+    // Aligned, so that the chunks' graphs repeat with chunk_period; and
+    // after the fused pack's priming, which a step outside graphs does.
+    if (m <= 1 || left < m || steps_done_ % m != 0 || !primed_) return 1;
+    return m;
+}
+
+template <class T>
+int SimulationOf<T>::chunk_period() const {
+    const int sampling = depth_ * kPhaseSampling;
+    int period = graph_period();
+    while (period % sampling)
+        period += graph_period();
+    return period;
+}
+
+template <class T>
+void SimulationOf<T>::step_chunk(bool timed) {
+    const int first = steps_done_, m = steps_per_graph_;
+    std::vector<StepState> steps;
+    for (int n = first; n < first + m; ++n)
+        steps.push_back(state_of(n, next_timers(n, timed)));
+    for (const StepState& s : steps) // Begin: host bookkeeping, before the device work
+        for (const Phase& phase : schedules_[std::size_t(s.ring_step)])
+            if (phase.lane == Lane::Host) enqueue(phase, s, s.timers.sampled);
+    // The device work of steps [n0, n0 + m), each step's events by its
+    // slot and its sampling as the clock decides them for `timed`.
+    auto enqueue_chunk = [this, m](int n0, bool on_time) {
+        for (int n = n0; n < n0 + m; ++n) {
+            const StepState s = state_of(n, clock_.slot_of(n));
+            for (const Phase& phase : schedules_[std::size_t(s.ring_step)])
+                if (phase.lane != Lane::Host) enqueue(phase, s, clock_.sampled(n, on_time));
+            s.timers.done.record(compute_);
+        }
+    };
+    if (!use_graphs_) {
+        enqueue_chunk(first, timed);
+    } else {
+        const int period = chunk_period();
+        auto index = [&](int n0, bool on_time) {
+            return std::size_t(n0 % period / m * 2 + on_time);
+        };
+        if (chunk_graphs_.empty()) { // all at once: the timed chunks never pay for a capture
+            chunk_graphs_.resize(std::size_t(period / m * 2));
+            for (int n0 = 0; n0 < period; n0 += m)
+                for (const bool on_time : {false, true})
+                    chunk_graphs_[index(n0, on_time)] =
+                        Graph::capture(compute_, [&] { enqueue_chunk(n0, on_time); });
+        }
+        chunk_graphs_[index(first, timed)].launch(compute_);
+    }
+    current_ = (current_ + m) % 2;
+    steps_done_ += m;
+}
+
+// The members defined in this file, for both precisions (the class is
+// instantiated in simulation.cpp alone; see simulation_queries.cpp).
+#define STENCIL_CHUNK_MEMBERS(T)                                                                   \
+    template int SimulationOf<T>::chunk_steps() const;                                             \
+    template int SimulationOf<T>::chunk_starting_here(int) const;                                  \
+    template int SimulationOf<T>::chunk_period() const;                                            \
+    template void SimulationOf<T>::step_chunk(bool);
+STENCIL_CHUNK_MEMBERS(float)
+STENCIL_CHUNK_MEMBERS(double)
+
+} // namespace stencil
