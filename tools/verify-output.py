@@ -176,7 +176,7 @@ def pruning_notes(folder):
             if re.match(r"step_\d{6,9}\.pruning$", n):
                 notes.append(f"{prefix}{n}: a checkpoint's clean-up cut short (harmless: it is no "
                              "checkpoint; what is left in it is yours to keep or remove)")
-            elif re.match(r"step_\d{6,9}\.kept$", n):
+            elif re.match(r"step_\d{6,9}\.kept(\.\d+)?$", n):
                 why = set_aside_reason(os.path.join(where, n))
                 notes.append(f"{prefix}{n}: a checkpoint set aside whole, "
                              + (f"by a restart: {why}" if why else "where a checkpoint was written")

@@ -212,6 +212,26 @@ std::string read_levels(const Simulation& sim, const Options& c, const std::stri
     return damaged;
 }
 
+// Collective: a checkpoint in `dir` that does not verify (`why`), passed
+// by: set aside in the run's own checkpoint folder (`own_folder`), where
+// the run would write its step again. "" to try the one before; else the
+// refusal, where it cannot be set aside: it is never written over.
+std::string pass_by(const std::string& dir, const std::string& why, bool own_folder) {
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank done reading it
+    std::string refusal;
+    if (world_rank() == 0) {
+        const std::string moved = own_folder ? set_aside(dir, why) : "";
+        if (moved.rfind("left", 0) == 0)
+            refusal = "--restart: checkpoint " + dir + " does not verify (" + why + ") and is " +
+                      moved + "; the run would write its step over it";
+        else
+            std::fprintf(stderr,
+                         "note: checkpoint %s does not verify (%s)%s; trying the one before\n",
+                         dir.c_str(), why.c_str(), moved.empty() ? "" : ("; " + moved).c_str());
+    }
+    return first_problem(MPI_COMM_WORLD, refusal);
+}
+
 } // namespace
 
 std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunContext& run,
@@ -227,17 +247,10 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
     // would otherwise replace it. Elsewhere it is left where it is.
     const bool own_folder = fs::path(named) == fs::path(checkpoint_folder(c)) && found.size() > 1;
     for (const std::string& dir : found) {
-        const auto skip = [&](const std::string& why) {
-            MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank done reading it
-            if (world_rank() != 0) return;
-            const std::string moved = own_folder ? "; " + set_aside(dir, why) : "";
-            std::fprintf(stderr,
-                         "note: checkpoint %s does not verify (%s)%s; trying the one before\n",
-                         dir.c_str(), why.c_str(), moved.c_str());
-        };
+        const auto skip = [&](const std::string& why) { return pass_by(dir, why, own_folder); };
         Json doc = Json::parse(read_on_root(dir + "/checkpoint.json"), nullptr, false);
         if (const std::string why = doc_problem(dir, doc); !why.empty()) {
-            skip(why);
+            if (std::string refused = skip(why); !refused.empty()) return refused;
             continue;
         }
         if (const std::string why = first_difference(doc["configuration"], mine); !why.empty())
@@ -250,7 +263,7 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
         if (damaged.empty() && mine["receivers"]["count"].get<std::size_t>() > 0 && step <= c.steps)
             damaged = outputs.load_traces(dir + "/" + kTraces, listed(doc["files"], kTraces), step);
         if (!damaged.empty()) {
-            skip(damaged);
+            if (std::string refused = skip(damaged); !refused.empty()) return refused;
             continue;
         }
         if (step >= c.steps)
