@@ -232,6 +232,20 @@ std::string pass_by(const std::string& dir, const std::string& why, bool own_fol
     return first_problem(MPI_COMM_WORLD, refusal);
 }
 
+// Why the run cannot continue from the verified checkpoint in `dir` at
+// `step`: no steps left to run, or a test aid that would strike at a step
+// the restart passes (known only now, before the outputs are taken over).
+std::string continue_problem(const RunContext& run, const std::string& dir, int step) {
+    const Options& c = run.options;
+    if (step >= c.steps)
+        return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
+               ", and --steps " + std::to_string(c.steps) +
+               (step > c.steps ? " asks for fewer steps than the checkpoint has"
+                               : " asks for no more");
+    return run.plan.aids.reach_problem(
+        {step, c.steps, c.snapshot_every, world_size(), c.comm.is(CommMode::None)});
+}
+
 } // namespace
 
 std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunContext& run,
@@ -266,11 +280,7 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
             if (std::string refused = skip(damaged); !refused.empty()) return refused;
             continue;
         }
-        if (step >= c.steps)
-            return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
-                   ", and --steps " + std::to_string(c.steps) +
-                   (step > c.steps ? " asks for fewer steps than the checkpoint has"
-                                   : " asks for no more");
+        if (std::string why = continue_problem(run, dir, step); !why.empty()) return why;
         // The outputs this checkpoint's run began (an older checkpoint names
         // only the run that wrote it).
         const Json lineage = doc.value("lineage", doc.value("run", Json()));
