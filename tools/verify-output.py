@@ -139,9 +139,18 @@ def verify_manifest(folder, names, problems, unfinished):
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         problems.append(f"{MANIFEST}: not this program's record of its run ({e})")
         return set()
-    if state == "stopped":
+    provenance = record.get("provenance")
+    check = provenance.get("check") if isinstance(provenance, dict) else None
+    if check == "failed":
+        why = "; ".join(str(r) for r in provenance.get("not_one_domain_because") or [])
+        problems.append(f"{MANIFEST}: the run failed its checks after step {step} ({why}): "
+                        "its files hold a wrong field")
+    elif state == "stopped":
         unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step}; "
                           "resume it with --restart latest")
+    elif state == "complete" and check == "pending":
+        unfinished.append(f"{MANIFEST}: the run ended its steps, and its --check never gave its "
+                          "verdict (killed during it?)")
     elif state == "failed":
         unfinished.append(f"{MANIFEST}: the run failed after step {step} (its last line on "
                           "stderr said why); what it wrote before is intact")
@@ -153,6 +162,25 @@ def verify_manifest(folder, names, problems, unfinished):
         if not os.path.isfile(os.path.join(folder, name)):
             problems.append(f"{name}: missing (the run's record lists it)")
     return set(files)
+
+
+def provenance_note(folder):
+    """What the record says the folder's fields are where they are not the
+    one-domain answer (io/provenance.hpp), or "": such a folder is complete,
+    and its fields are still not what any decomposition gives."""
+    try:
+        with open(os.path.join(folder, MANIFEST)) as f:
+            provenance = json.load(f).get("provenance")
+        reasons = provenance["not_one_domain_because"]
+        aids = provenance.get("test_aids") or []
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return ""
+    if not isinstance(reasons, list) or not reasons:
+        return ""
+    note = "its fields are not the one-domain answer: " + "; ".join(str(r) for r in reasons)
+    if isinstance(aids, list) and aids:
+        note += " (test aids: " + ", ".join(str(a) for a in aids) + ")"
+    return note
 
 
 def set_aside_reason(path):
@@ -289,7 +317,12 @@ def main(argv):
         if not os.path.exists(os.path.join(folder, MANIFEST)) and (verified or images):
             print(f"note     {folder}/{MANIFEST}: not here (deleted, or a run from before it was "
                   "written): a file the run wrote and something removed cannot be missed")
+        provenance = provenance_note(folder)
+        if provenance:
+            print(f"note     {folder}/{MANIFEST}: {provenance}")
         verdict = ("failed" if problems else "incomplete" if unfinished else "complete")
+        if provenance and verdict == "complete":
+            verdict = "complete (not the one-domain answer)"
         print(f"verify-output: {folder}: {verdict}: {len(verified)} verified, {len(problems)} failed, "
               f"{len(unfinished)} unfinished, {len(images)} images")
         if problems:

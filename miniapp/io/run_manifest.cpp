@@ -28,6 +28,8 @@ std::string RunManifest::read(const std::string& folder, RunManifest& out) {
         out.steps = doc.at("steps").get<int>();
         out.state = doc.at("state").get<std::string>();
         out.step = doc.at("step").get<int>();
+        out.provenance = Provenance{};
+        Provenance::read(doc, out.provenance); // an older version's record has none
         out.files.clear();
         for (const auto& [name, entry] : doc.at("files").items())
             out.files[name] = entry.at("end").get<bool>();
@@ -54,9 +56,10 @@ std::string RunManifest::write(const std::string& folder) const {
     Json listed = Json::object();
     for (const auto& [name, end] : files)
         listed[name] = {{"end", end}};
-    const Json doc = {{"program", kProgram}, {"lineage", lineage}, {"run", run},
-                      {"steps", steps},      {"state", state},     {"step", step},
-                      {"files", listed}};
+    Json doc = {{"program", kProgram}, {"lineage", lineage}, {"run", run},
+                {"steps", steps},      {"state", state},     {"step", step}};
+    doc["provenance"] = provenance.json();
+    doc["files"] = listed;
     return write_file_completely(folder + "/" + kFileName, json_text(doc));
 }
 

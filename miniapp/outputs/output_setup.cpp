@@ -126,10 +126,12 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
         return unrecorded_outputs_problem(dir, unlisted, "the run would write over such files");
     // A killed run's record still says "running": its outputs are not a
     // finished run's, and its checkpoints may continue it.
-    const std::string whose = !readable || record.state == "complete"
-                                  ? "a finished run's outputs"
-                                  : "the outputs of a run that did not finish (" + record.state +
-                                        " at step " + std::to_string(record.step) + ")";
+    const std::string at = " at step " + std::to_string(record.step);
+    const std::string whose =
+        !readable || record.state == "complete" ? "a finished run's outputs"
+        : record.provenance.check == "failed"
+            ? "the outputs of a run that failed its checks" + at
+            : "the outputs of a run that did not finish (" + record.state + at + ")";
     if (!c.output_force)
         return "--output " + dir + " already holds " + whose + " (" +
                std::to_string(listed.size()) + " files, such as " + listed.front() +

@@ -61,6 +61,7 @@ void add_outcome(Json& doc, const Report& r) {
         doc["checksum"] = hex;
         doc["checksum_is_one_domain_answer"] = r.one_domain_answer();
     }
+    doc["provenance"] = r.provenance.json();
 }
 
 } // namespace

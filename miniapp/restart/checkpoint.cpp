@@ -149,6 +149,17 @@ std::string doc_problem(const std::string& dir, Json& doc) {
     return {};
 }
 
+// What made the field of the checkpoint in `dir` (`doc`, its
+// checkpoint.json): one that does not say (an older version's) is not
+// taken for the one-domain answer.
+Provenance made_by(const Json& doc, const std::string& dir) {
+    Provenance made;
+    if (!Provenance::read(doc, made))
+        made.add_reason("checkpoint " + dir +
+                        " does not say what made its field (an older version's)");
+    return made;
+}
+
 // " (checkpoints are in DIR/checkpoints)" where --restart names an output
 // folder rather than its checkpoints; else "".
 std::string hint(const std::string& named) {
@@ -176,6 +187,9 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const RunContext&
     Json doc = {
         {"program", kCheckpointProgram}, {"step", sim.steps_done()},      {"run", plan.run_id},
         {"lineage", outputs.lineage()},  {"settings", settings_id(mine)}, {"configuration", mine}};
+    // Not in the configuration: a restart may change the halo path, and
+    // inherits what the field is (io/provenance.hpp).
+    doc["provenance"] = outputs.provenance().json();
     std::string problem;
     if (world_rank() == 0) problem = start_partial(partial, doc);
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
@@ -285,7 +299,8 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
         // only the run that wrote it).
         const Json lineage = doc.value("lineage", doc.value("run", Json()));
         if (std::string why = outputs.resume_at(
-                step, lineage.is_string() ? lineage.get<std::string>() : std::string());
+                step, lineage.is_string() ? lineage.get<std::string>() : std::string(),
+                made_by(doc, dir));
             !why.empty())
             return why;
         sim.restore(step, levels[0], levels[1]);
