@@ -197,7 +197,7 @@ SpeedCheck check_run_speed(std::unique_ptr<Simulation>& sim, const RunContext& r
 // and says so.
 int unfinished_status(const DriveResult& outcome, const Physics& physics, const std::string& report,
                       Outputs& outputs) {
-    if (outcome.stopped) outputs.ended("stopped", outcome.stop_step);
+    if (outcome.stopped) outputs.ended("stopped", outcome.stop_step, outcome.checkpoint);
     if (!outcome.stable) outputs.ended("failed", outcome.bad_step);
     if (!outcome.refused.empty()) return refuse(outcome.refused);
     if (outcome.stopped) {

@@ -145,6 +145,10 @@ def verify_manifest(folder, names, problems, unfinished):
         why = "; ".join(str(r) for r in provenance.get("not_one_domain_because") or [])
         problems.append(f"{MANIFEST}: the run failed its checks after step {step} ({why}): "
                         "its files hold a wrong field")
+    elif state == "stopped" and "stop_checkpoint" in record and not record["stop_checkpoint"]:
+        unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step} without "
+                          "a checkpoint (--checkpoint-every was 0), so it cannot be resumed; run "
+                          "it again into another folder, or with --output-force")
     elif state == "stopped":
         unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step}; "
                           "resume it with --restart latest")

@@ -28,6 +28,11 @@ std::string RunManifest::read(const std::string& folder, RunManifest& out) {
         out.steps = doc.at("steps").get<int>();
         out.state = doc.at("state").get<std::string>();
         out.step = doc.at("step").get<int>();
+        out.stop_checkpoint.reset();
+        if (const Json stop = doc.value("stop_checkpoint", Json(false)); stop.is_string())
+            out.stop_checkpoint = stop.get<std::string>();
+        else if (stop.is_null())
+            out.stop_checkpoint = "";
         out.provenance = Provenance{};
         Provenance::read(doc, out.provenance); // an older version's record has none
         out.files.clear();
@@ -58,6 +63,8 @@ std::string RunManifest::write(const std::string& folder) const {
         listed[name] = {{"end", end}};
     Json doc = {{"program", kProgram}, {"lineage", lineage}, {"run", run},
                 {"steps", steps},      {"state", state},     {"step", step}};
+    if (stop_checkpoint)
+        doc["stop_checkpoint"] = stop_checkpoint->empty() ? Json() : Json(*stop_checkpoint);
     doc["provenance"] = provenance.json();
     doc["files"] = listed;
     return write_file_completely(folder + "/" + kFileName, json_text(doc));

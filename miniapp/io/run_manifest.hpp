@@ -11,6 +11,7 @@
 #include "io/provenance.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace stencil {
@@ -23,7 +24,11 @@ struct RunManifest {
     int steps = 0;                 // the steps that run was asked for
     std::string state = "running"; // running, stopped (by a signal), failed, complete
     int step = 0;                  // the last step the folder's outputs are of
-    Provenance provenance;         // of the fields the folder holds
+    // A stopped run's checkpoint at its stop, "" where it wrote none (it
+    // cannot be resumed); absent in any other state, and in an older
+    // version's record, which did not say.
+    std::optional<std::string> stop_checkpoint;
+    Provenance provenance; // of the fields the folder holds
     // Every file written here, and whether it is only the run's end's (the
     // traces, the shot gather, the last slice), which a longer run rewrites.
     std::map<std::string, bool> files;

@@ -97,9 +97,10 @@ std::string Outputs::State::record(const std::vector<std::string>& names, bool e
     return manifest.write(c.output);
 }
 
-void Outputs::ended(const char* state, int step) {
+void Outputs::ended(const char* state, int step, const std::string& checkpoint) {
     if (!state_->recording) return;
     state_->manifest.state = state;
+    if (std::string(state) == "stopped") state_->manifest.stop_checkpoint = checkpoint;
     reached(step);
 }
 

@@ -51,8 +51,9 @@ public:
     // folder's record then says the run is complete. Throws OutputFailure.
     void finish(int steps_done);
     // Rank 0: the folder's record says the run ended otherwise: "stopped"
-    // (by a signal) or "failed", after `step`.
-    void ended(const char* state, int step);
+    // (by a signal; `checkpoint`: the one written at the stop, "" if none)
+    // or "failed", after `step`.
+    void ended(const char* state, int step, const std::string& checkpoint = {});
     // Rank 0, after the run's checks: the record takes `checked` (the
     // provenance with their verdict); a failed check makes the folder a
     // failed run's, which tools/verify-output.py says.
