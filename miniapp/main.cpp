@@ -2,6 +2,7 @@
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
 #include "config/check_reach.hpp"
+#include "config/option_agreement.hpp"
 #include "config/options.hpp"
 #include "config/run_plan.hpp"
 #include "config/warnings.hpp"
@@ -251,8 +252,13 @@ void print_checkpoints(const Options& c, const DriveResult& outcome, double run_
                     outcome.checkpoint_seconds / std::max(1, outcome.steps_run), outcome.steps_run);
 }
 
-int run(int argc, char** argv) {
-    Options typed;
+// The options, the same on every rank, into `typed`: -1 to go on, else the
+// exit status (--help printed, or one line refusing them).
+int read_options(int argc, char** argv, Options& typed) {
+    // First: a rank given other options would wait in a collective the
+    // others never reach, or compute another problem.
+    if (const std::string why = options_differ_across_ranks(argc, argv); !why.empty())
+        return refuse(why);
     const std::string parsed = parse_options(argc, argv, typed);
     if (parsed == "help" || parsed == "help-markdown") {
         const std::string page = parsed == "help" ? usage() : help_markdown();
@@ -260,6 +266,12 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");
+    return -1;
+}
+
+int run(int argc, char** argv) {
+    Options typed;
+    if (const int status = read_options(argc, argv, typed); status >= 0) return status;
     const Options& c = typed; // what the user typed, not changed from here on
     Prepared prepared;
     // Held by rank 0 until the run ends; left behind if it dies.
