@@ -10,12 +10,16 @@ traces.bin) that no sidecar describes, and the run's lock; files of other
 names are the user's, and left alone. Images are checked for a PNG's
 signature (they have no sidecar). The
 folder's record of its run (stencil-miniapp.run.json) says how the run
-ended: complete, stopped by a signal (incomplete: it can be resumed),
-failed (a NaN, an output that could not be written), or never (killed);
-every file it lists must be there. A checkpoint's clean-up cut short
-(step_NNNNNN.pruning) is harmless and only noted, and so is a checkpoint
-that a restart set aside because it did not verify (step_NNNNNN.kept, its
-set-aside.txt saying why): the run went on from the one before, so the
+ended: complete, stopped by a signal (incomplete: it can be resumed, unless
+it had no checkpoint), failed (a NaN, an output that could not be written;
+a failed --check is a failure of the folder: its files hold a wrong field),
+or never (killed); every file it lists must be there. Its provenance says
+whether the fields are the one-domain answer: a complete folder whose
+fields are not (--comm none on several ranks, a test aid's bug, inherited
+through a restart) is noted as such, and stays complete. A checkpoint's
+clean-up cut short (step_NNNNNN.pruning) is harmless and only noted, and so
+is a checkpoint that a restart set aside because it did not verify
+(step_NNNNNN.kept or .kept.N, its set-aside.txt saying why): the run went on from the one before, so the
 folder is complete; a damaged checkpoint where it was written fails.
 
 usage: tools/verify-output.py FOLDER [FOLDER ...]
@@ -24,8 +28,8 @@ usage: tools/verify-output.py FOLDER [FOLDER ...]
 Exit status:
   0  every folder is complete and every sidecar matches its file (a folder of
      slice images alone, which have no sidecars, is complete too);
-  1  a file differs from its sidecar or is missing, or a folder holds no
-     output of the mini-app at all;
+  1  a file differs from its sidecar or is missing, the run failed its
+     --check, or a folder holds no output of the mini-app at all;
   3  a folder is incomplete: a run is still writing it, was stopped, failed
      or died in it (its record, its lock, a .partial file or checkpoint, or
      a raw file no sidecar describes), and nothing differs;
