@@ -114,4 +114,18 @@ mini passed-nan 2 --grid 24,24,24 --steps 30 --checkpoint-every 10 --output "$wo
   --inject-fault nan
 { [ "$rc" = 2 ] && grep -q "^stencil-miniapp: --inject-fault nan strikes after step 3, and the run continues from step 20" \
   "$work/passed-nan.txt"; } || { cat "$work/passed-nan.txt"; fail "a NaN the restart passes was not refused (exit $rc)"; }
+echo "== a record whose provenance was changed by hand is no record of this program's"
+python3 - "$work/whole/stencil-miniapp.run.json" <<'PY'
+import json, sys
+record = json.load(open(sys.argv[1]))
+record["provenance"] = "trust me"
+json.dump(record, open(sys.argv[1], "w"))
+PY
+status=0
+python3 "$verify" "$work/whole" >"$work/verify-edited.txt" || status=$?
+[ "$status" = 1 ] || { cat "$work/verify-edited.txt"; fail "verify-output exited $status on an edited provenance, not 1"; }
+mini edited 2 --grid 32,32,32 --steps 50 --checkpoint-every 10 --restart latest --output "$work/whole"
+{ [ "$rc" = 2 ] && grep -q "its provenance is not this program's" "$work/edited.txt"; } ||
+  { cat "$work/edited.txt"; fail "a restart took a record with an edited provenance (exit $rc)"; }
+echo "ok  an edited provenance: verify-output exit 1, the restart refused"
 echo "provenance ok"

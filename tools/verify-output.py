@@ -145,8 +145,12 @@ def verify_manifest(folder, names, problems, unfinished):
         return set()
     provenance = record.get("provenance")
     check = provenance.get("check") if isinstance(provenance, dict) else None
-    if check == "failed":
-        why = "; ".join(str(r) for r in provenance.get("not_one_domain_because") or [])
+    reasons = provenance.get("not_one_domain_because") if isinstance(provenance, dict) else None
+    if "provenance" in record and (not isinstance(reasons, list)
+                                   or check not in ("none", "pending", "passed", "failed")):
+        problems.append(f"{MANIFEST}: its provenance is not this program's (changed by hand?)")
+    elif check == "failed":
+        why = "; ".join(str(r) for r in reasons)
         problems.append(f"{MANIFEST}: the run failed its checks after step {step} ({why}): "
                         "its files hold a wrong field")
     elif state == "stopped" and "stop_checkpoint" in record and not record["stop_checkpoint"]:

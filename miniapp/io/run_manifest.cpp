@@ -33,8 +33,11 @@ std::string RunManifest::read(const std::string& folder, RunManifest& out) {
             out.stop_checkpoint = stop.get<std::string>();
         else if (stop.is_null())
             out.stop_checkpoint = "";
+        // An older version's record has none; one that is not this
+        // program's would pass a wrong field for the one-domain answer.
         out.provenance = Provenance{};
-        Provenance::read(doc, out.provenance); // an older version's record has none
+        if (doc.contains("provenance") && !Provenance::read(doc, out.provenance))
+            return path + ": its provenance is not this program's (damaged, or changed by hand?)";
         out.files.clear();
         for (const auto& [name, entry] : doc.at("files").items())
             out.files[name] = entry.at("end").get<bool>();
