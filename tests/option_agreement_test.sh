@@ -15,7 +15,7 @@ fail() { echo "option_agreement_test: $*"; exit 1; }
 # mpmd "FIRST ARGS" "SECOND ARGS": the command line of one rank each, in
 # the array $line (each part word-split on purpose).
 mpmd() {
-  # shellcheck disable=SC2206 # each part's arguments are words
+  # shellcheck disable=SC2206,SC2054 # each part's arguments are words; commas inside the grid size
   line=("$mpiexec" "$np_flag" 1 "${preflags[@]}" "$app" --grid 16,16,16 --quiet $1 : "$np_flag" 1 "$app"
         --grid 16,16,16 --quiet $2)
 }
