@@ -2,6 +2,7 @@
 // stencil, one subdomain per GPU, halos exchanged behind the interior kernel.
 #include "binding.hpp"
 #include "config/check_reach.hpp"
+#include "config/option_agreement.hpp"
 #include "config/options.hpp"
 #include "config/run_plan.hpp"
 #include "config/warnings.hpp"
@@ -91,58 +92,19 @@ long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
     return differing;
 }
 
-// A planted bug that strikes on no rank, as the run is configured: a
-// --check that passes then proves nothing, so it is said, and not read as
-// caught. Each line says what the bug needs.
-void warn_if_nothing_planted(const PlantedFaults& p, const Options& c) {
-    const TestAids& aids = c.aids;
-    const struct {
-        bool asked, planted;
-        std::string needs;
-    } faults[] = {
-        {aids.short_fused_pack(), p.short_fused_pack,
-         "short-fused-pack plants nothing: no rank's boundary kernels store a face (" +
-             fused_pack_needs() + "; z faces go in place)"},
-        {aids.peer_wrong_face(), p.wrong_face,
-         "peer-wrong-face plants nothing: no rank's update stores two faces of one shape (a face "
-         "and its opposite: a periodic axis, or three ranks along one)"},
-        {aids.peer_wrong_level(), p.wrong_level,
-         "peer-wrong-level plants nothing: no rank has a face linked to a neighbour on its node "
-         "(--comm peer)"},
-        {aids.skip_slab_cell(), p.slab_cell,
-         "skip-slab-cell plants nothing: no rank updates boundary slabs (overlap off, or no "
-         "neighbour)"},
-        {aids.short_ring(), p.short_ring,
-         "short-ring plants nothing: no rank updates a deep halo's ring (halo depth 1: ask for "
-         "--halo-depth 2 or more; --comm peer runs at depth 1)"},
-        {aids.peer_skip_wait() || aids.peer_early_signal(), p.races,
-         "peer-skip-wait and peer-early-signal plant nothing: no rank has a face linked to a "
-         "neighbour on its node (--comm peer)"},
-        {aids.early_boundary(), p.early_boundary,
-         "early-boundary plants nothing: no rank runs boundary slabs after an exchange (overlap "
-         "off, --comm none, or every face stored by the update)"},
-        {aids.drop_face(), p.drop_face,
-         "drop-face plants nothing: no rank's first face has a halo that anything fills "
-         "(--comm none, or no neighbour)"},
-        {aids.poison_halo(), p.halos,
-         "--poison-halo poisons nothing: no rank has a halo the exchange fills or a face of its "
-         "own the update stores"},
-    };
-    const auto on_any_rank = [](bool mine) {
-        int local = mine ? 1 : 0, any = 0;
-        MPI_CHECK(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-        return any != 0;
-    };
-    for (const auto& f : faults)
-        if (f.asked && !on_any_rank(f.planted))
-            print_warnings({(f.needs.rfind("--", 0) == 0 ? "" : "--inject-fault ") + f.needs});
-    // The two races are caught by timing: where a rank's step also waits for
-    // messages, that wait may order the linked writes, and a pass proves little.
-    if ((aids.peer_skip_wait() || aids.peer_early_signal()) && on_any_rank(p.races_beside_messages))
-        print_warnings({"--inject-fault peer-skip-wait and peer-early-signal plant races that a "
-                        "step's wait for messages may hide (a rank here has faces both linked and "
-                        "sent): a pass does not clear the link path; plant them where every face "
-                        "is linked or the rank's own"});
+// This run's own provenance (io/provenance.hpp), before step 1: --comm
+// none on several ranks moves no halo between them, a bug planted on some
+// rank changes the field, and every test aid asked for is named.
+Provenance own_provenance(const RunContext& run, const TestAidHooks& hooks) {
+    Provenance own;
+    if (run.plan.comm_mode == CommMode::None && world_size() > 1)
+        own.add_reason("--comm none: no message moved between ranks");
+    for (const std::string& bug : hooks.field_bugs()) // collective
+        own.add_reason(bug + " planted a bug in the field");
+    for (const std::string& aid : run.plan.aids.planted_list())
+        own.add_aid(aid);
+    own.check = run.options.check ? "pending" : "none";
+    return own;
 }
 
 // --preflight: a face to each neighbour and back, device and staged.
@@ -155,23 +117,22 @@ bool preflight_ok(const Simulation& sim, const GpuAwareness& aware) {
     return pre.ok;
 }
 
-// After the run: the report (printed, and written as JSON), the checksum,
-// and the checks asked for. Returns this rank's exit status.
-int report_and_check(Simulation& sim, const RunContext& run, Report report) {
+// After the run, before the report is written (so that it says whether
+// the run passed): --check, and --poison-halo's look for a poisoned cell,
+// each verdict in the field's provenance. Collective; this rank's status.
+int run_checks(const Simulation& sim, const RunContext& run, Report& report) {
     const Options& c = run.options;
-    const RunPlan& plan = run.plan;
-    const Physics& physics = run.physics;
     int status = 0;
-    if (c.checksum) {
-        report.has_checksum = true;
-        report.checksum = sim.checksum();
-    }
-    // Before the report is written, so that it says whether the run passed.
     if (c.check) {
         report.checked = true;
         report.cells_differing = cells_unlike_one_domain(sim, run, report.cells_checked);
         if (report.cells_differing != 0) status = 1;
-        report.reach = check_reach(plan, c.periodic, physics.source, c.radius, sim.steps_done());
+        report.provenance.set_check(report.cells_differing == 0,
+                                    "--check: " + std::to_string(report.cells_differing) + " of " +
+                                        std::to_string(report.cells_checked) +
+                                        " cells differ from the one-domain run");
+        report.reach =
+            check_reach(run.plan, c.periodic, run.physics.source, c.radius, sim.steps_done());
         if (report.reach.reached < report.reach.boundaries && world_rank() == 0)
             std::printf("check: the wave reached %d of the %d rank faces (a rank's halo from one "
                         "neighbour) in %d steps: a halo bug at the others could not show "
@@ -179,28 +140,39 @@ int report_and_check(Simulation& sim, const RunContext& run, Report report) {
                         report.reach.reached, report.reach.boundaries, sim.steps_done(),
                         report.reach.steps_for_all);
     }
+    if (run.plan.aids.poison_halo() && !sim.all_finite()) { // test aid
+        if (world_rank() == 0)
+            std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");
+        report.provenance.set_check(false, "--poison-halo: a poisoned halo cell reached the field");
+        status = 1;
+    }
+    return status;
+}
+
+// After the run: the checks asked for, then the report (printed, and
+// written as JSON) and the checksum, each marked where test aids were
+// planted or the field is not the one-domain answer. Returns this rank's
+// exit status.
+int report_and_check(Simulation& sim, const RunContext& run, Report& report) {
+    const Options& c = run.options;
+    if (c.checksum) {
+        report.has_checksum = true;
+        report.checksum = sim.checksum();
+    }
+    int status = run_checks(sim, run, report);
     if (world_rank() == 0) {
         if (c.quiet) {
-            std::printf("FOM: %.4f Gcell/s\n", report.gcells_total);
+            std::printf("FOM: %.4f Gcell/s%s\n", report.gcells_total, aids_mark(report).c_str());
+            print_notes(report, true);
         } else {
             print_report(report);
         }
-        if (c.checksum)
-            std::printf("checksum: %016" PRIx64 "%s\n", report.checksum,
-                        report.one_domain_answer()
-                            ? ""
-                            : " (--comm none: no message moved between ranks, so not the "
-                              "one-domain answer)");
+        if (c.checksum) std::printf("%s\n", checksum_line(report).c_str());
         if (!c.report.empty())
             if (const std::string why = write_json(report, c.report); !why.empty()) {
                 std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
                 status = 1;
             }
-    }
-    if (plan.aids.poison_halo() && !sim.all_finite()) { // test aid
-        if (world_rank() == 0)
-            std::fprintf(stderr, "stencil-miniapp: a poisoned halo cell reached the field\n");
-        status = 1;
     }
     return status;
 }
@@ -220,11 +192,14 @@ SpeedCheck check_run_speed(std::unique_ptr<Simulation>& sim, const RunContext& r
 }
 
 // The exit status of a run that did not reach its last step (a refused
-// restart, a stop signal, a NaN or Inf), said on stderr; -1 if it did.
-// `report`: the --report path, which a stopped run leaves unwritten (its
-// figures would be of part of a run), and says so.
-int unfinished_status(const DriveResult& outcome, const Physics& physics,
-                      const std::string& report) {
+// restart, a stop signal, a NaN or Inf), said on stderr and in the output
+// folder's record; -1 if it did. `report`: the --report path, which a
+// stopped run leaves unwritten (its figures would be of part of a run),
+// and says so.
+int unfinished_status(const DriveResult& outcome, const Physics& physics, const std::string& report,
+                      Outputs& outputs) {
+    if (outcome.stopped) outputs.ended("stopped", outcome.stop_step, outcome.checkpoint);
+    if (!outcome.stable) outputs.ended("failed", outcome.bad_step);
     if (!outcome.refused.empty()) return refuse(outcome.refused);
     if (outcome.stopped) {
         const std::string saved =
@@ -277,8 +252,13 @@ void print_checkpoints(const Options& c, const DriveResult& outcome, double run_
                     outcome.checkpoint_seconds / std::max(1, outcome.steps_run), outcome.steps_run);
 }
 
-int run(int argc, char** argv) {
-    Options typed;
+// The options, the same on every rank, into `typed`: -1 to go on, else the
+// exit status (--help printed, or one line refusing them).
+int read_options(int argc, char** argv, Options& typed) {
+    // First: a rank given other options would wait in a collective the
+    // others never reach, or compute another problem.
+    if (const std::string why = options_differ_across_ranks(argc, argv); !why.empty())
+        return refuse(why);
     const std::string parsed = parse_options(argc, argv, typed);
     if (parsed == "help" || parsed == "help-markdown") {
         const std::string page = parsed == "help" ? usage() : help_markdown();
@@ -286,6 +266,12 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");
+    return -1;
+}
+
+int run(int argc, char** argv) {
+    Options typed;
+    if (const int status = read_options(argc, argv, typed); status >= 0) return status;
     const Options& c = typed; // what the user typed, not changed from here on
     Prepared prepared;
     // Held by rank 0 until the run ends; left behind if it dies.
@@ -303,12 +289,12 @@ int run(int argc, char** argv) {
         make_simulation(context, MPI_COMM_WORLD, aid_hooks.where_asked());
     const SpeedCheck speed = check_run_speed(simulation, context, aid_hooks.where_asked());
     Simulation& sim = *simulation;
-    warn_if_nothing_planted(aid_hooks.planted(), c);
+    aid_hooks.warn_where_nothing_planted();
     const std::vector<ShapeChoice> shapes = apply_tuning(sim, sim.decomposition(), c);
     if (c.preflight && !preflight_ok(sim, prepared.aware)) return 1;
     if (!c.timeline.empty())
         sim.record_timeline(); // drops the check's graphs: new ones hold its events
-    Outputs outputs(context, sim);
+    Outputs outputs(context, sim, own_provenance(context, aid_hooks));
     DriveResult outcome;
     const double started = MPI_Wtime();
     try {
@@ -317,12 +303,11 @@ int run(int argc, char** argv) {
         outputs.ended("failed", sim.steps_done());
         return fail_together(failure.what(), 1);
     }
-    if (outcome.stopped) outputs.ended("stopped", outcome.stop_step);
-    if (!outcome.stable) outputs.ended("failed", outcome.bad_step);
-    if (const int status = unfinished_status(outcome, physics, c.report); status >= 0)
+    if (const int status = unfinished_status(outcome, physics, c.report, outputs); status >= 0)
         return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, context, prepared.binding, shapes);
+    report.provenance = outputs.provenance();
     report.trust.speed = speed;
     for (const std::string& warning :
          {short_window_warning(report.trust), slow_steps_warning(report.trust)})
@@ -334,6 +319,7 @@ int run(int argc, char** argv) {
             status = 1;
         }
     status = std::max(status, report_and_check(sim, context, report));
+    if (world_rank() == 0) outputs.checked(report.provenance); // a failed check: a failed run
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     return status;
 }

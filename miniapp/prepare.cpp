@@ -32,6 +32,22 @@ std::string check_end_files_writable(const Options& c) {
     return first_problem(MPI_COMM_WORLD, why);
 }
 
+// What only the job's rank count shows: a test aid that names a rank
+// outside it, or would plant nothing anything could catch, and --check
+// where --comm none moves no halo between ranks (one rank keeps its own
+// periodic faces, which --check can compare).
+std::string check_for_the_job(const Options& c, const TestAids& aids) {
+    const bool comm_none = c.comm.is(CommMode::None);
+    if (const std::string why = aids.rank_problem(world_size()); !why.empty()) return why;
+    if (const std::string why =
+            aids.reach_problem({0, c.steps, c.snapshot_every, world_size(), comm_none});
+        !why.empty())
+        return why;
+    if (c.check && comm_none && world_size() > 1)
+        return "--check needs a halo exchange; --comm none moves no halos between ranks";
+    return {};
+}
+
 // The step the run's final setting showed in a trial: the last choice that
 // timed it, the depth's, else the schedule's (at the depth the run keeps),
 // else the path's (at depth 1); 0 where none did.
@@ -52,7 +68,7 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
     const ThreadTeam team = size_thread_team(MPI_COMM_WORLD); // before any OpenMP region
     if (!team.problem.empty()) return team.problem;
     plan.aids = c.aids; // test aid: the run plants what the options ask for
-    if (const std::string why = plan.aids.rank_problem(world_size()); !why.empty()) return why;
+    if (const std::string why = check_for_the_job(c, plan.aids); !why.empty()) return why;
     if (const std::string why = plan_grids(c, world_size(), plan); !why.empty()) return why;
     if (c.slab_x > 0 && c.slab_x < c.radius)
         return "--slab-x " + std::to_string(c.slab_x) + " is narrower than the stencil radius " +

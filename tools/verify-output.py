@@ -10,12 +10,16 @@ traces.bin) that no sidecar describes, and the run's lock; files of other
 names are the user's, and left alone. Images are checked for a PNG's
 signature (they have no sidecar). The
 folder's record of its run (stencil-miniapp.run.json) says how the run
-ended: complete, stopped by a signal (incomplete: it can be resumed),
-failed (a NaN, an output that could not be written), or never (killed);
-every file it lists must be there. A checkpoint's clean-up cut short
-(step_NNNNNN.pruning) is harmless and only noted, and so is a checkpoint
-that a restart set aside because it did not verify (step_NNNNNN.kept, its
-set-aside.txt saying why): the run went on from the one before, so the
+ended: complete, stopped by a signal (incomplete: it can be resumed, unless
+it had no checkpoint), failed (a NaN, an output that could not be written;
+a failed --check is a failure of the folder: its files hold a wrong field),
+or never (killed); every file it lists must be there. Its provenance says
+whether the fields are the one-domain answer: a complete folder whose
+fields are not (--comm none on several ranks, a test aid's bug, inherited
+through a restart) is noted as such, and stays complete. A checkpoint's
+clean-up cut short (step_NNNNNN.pruning) is harmless and only noted, and so
+is a checkpoint that a restart set aside because it did not verify
+(step_NNNNNN.kept or .kept.N, its set-aside.txt saying why): the run went on from the one before, so the
 folder is complete; a damaged checkpoint where it was written fails.
 
 usage: tools/verify-output.py FOLDER [FOLDER ...]
@@ -24,8 +28,8 @@ usage: tools/verify-output.py FOLDER [FOLDER ...]
 Exit status:
   0  every folder is complete and every sidecar matches its file (a folder of
      slice images alone, which have no sidecars, is complete too);
-  1  a file differs from its sidecar or is missing, or a folder holds no
-     output of the mini-app at all;
+  1  a file differs from its sidecar or is missing, the run failed its
+     --check, or a folder holds no output of the mini-app at all;
   3  a folder is incomplete: a run is still writing it, was stopped, failed
      or died in it (its record, its lock, a .partial file or checkpoint, or
      a raw file no sidecar describes), and nothing differs;
@@ -139,9 +143,26 @@ def verify_manifest(folder, names, problems, unfinished):
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         problems.append(f"{MANIFEST}: not this program's record of its run ({e})")
         return set()
-    if state == "stopped":
+    provenance = record.get("provenance")
+    check = provenance.get("check") if isinstance(provenance, dict) else None
+    reasons = provenance.get("not_one_domain_because") if isinstance(provenance, dict) else None
+    if "provenance" in record and (not isinstance(reasons, list)
+                                   or check not in ("none", "pending", "passed", "failed")):
+        problems.append(f"{MANIFEST}: its provenance is not this program's (changed by hand?)")
+    elif check == "failed":
+        why = "; ".join(str(r) for r in reasons)
+        problems.append(f"{MANIFEST}: the run failed its checks after step {step} ({why}): "
+                        "its files hold a wrong field")
+    elif state == "stopped" and "stop_checkpoint" in record and not record["stop_checkpoint"]:
+        unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step} without "
+                          "a checkpoint (--checkpoint-every was 0), so it cannot be resumed; run "
+                          "it again into another folder, or with --output-force")
+    elif state == "stopped":
         unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step}; "
                           "resume it with --restart latest")
+    elif state == "complete" and check == "pending":
+        unfinished.append(f"{MANIFEST}: the run ended its steps, and its --check never gave its "
+                          "verdict (killed during it?)")
     elif state == "failed":
         unfinished.append(f"{MANIFEST}: the run failed after step {step} (its last line on "
                           "stderr said why); what it wrote before is intact")
@@ -153,6 +174,25 @@ def verify_manifest(folder, names, problems, unfinished):
         if not os.path.isfile(os.path.join(folder, name)):
             problems.append(f"{name}: missing (the run's record lists it)")
     return set(files)
+
+
+def provenance_note(folder):
+    """What the record says the folder's fields are where they are not the
+    one-domain answer (io/provenance.hpp), or "": such a folder is complete,
+    and its fields are still not what any decomposition gives."""
+    try:
+        with open(os.path.join(folder, MANIFEST)) as f:
+            provenance = json.load(f).get("provenance")
+        reasons = provenance["not_one_domain_because"]
+        aids = provenance.get("test_aids") or []
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return ""
+    if not isinstance(reasons, list) or not reasons:
+        return ""
+    note = "its fields are not the one-domain answer: " + "; ".join(str(r) for r in reasons)
+    if isinstance(aids, list) and aids:
+        note += " (test aids: " + ", ".join(str(a) for a in aids) + ")"
+    return note
 
 
 def set_aside_reason(path):
@@ -176,7 +216,7 @@ def pruning_notes(folder):
             if re.match(r"step_\d{6,9}\.pruning$", n):
                 notes.append(f"{prefix}{n}: a checkpoint's clean-up cut short (harmless: it is no "
                              "checkpoint; what is left in it is yours to keep or remove)")
-            elif re.match(r"step_\d{6,9}\.kept$", n):
+            elif re.match(r"step_\d{6,9}\.kept(\.\d+)?$", n):
                 why = set_aside_reason(os.path.join(where, n))
                 notes.append(f"{prefix}{n}: a checkpoint set aside whole, "
                              + (f"by a restart: {why}" if why else "where a checkpoint was written")
@@ -289,7 +329,12 @@ def main(argv):
         if not os.path.exists(os.path.join(folder, MANIFEST)) and (verified or images):
             print(f"note     {folder}/{MANIFEST}: not here (deleted, or a run from before it was "
                   "written): a file the run wrote and something removed cannot be missed")
+        provenance = provenance_note(folder)
+        if provenance:
+            print(f"note     {folder}/{MANIFEST}: {provenance}")
         verdict = ("failed" if problems else "incomplete" if unfinished else "complete")
+        if provenance and verdict == "complete":
+            verdict = "complete (not the one-domain answer)"
         print(f"verify-output: {folder}: {verdict}: {len(verified)} verified, {len(problems)} failed, "
               f"{len(unfinished)} unfinished, {len(images)} images")
         if problems:

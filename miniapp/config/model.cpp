@@ -55,20 +55,37 @@ namespace {
 
 // What the kernels compute with must be a normal number in the run's
 // precision: 1/h^2 in the weights, dt^2 c^2 in the velocity field and
-// dt^2 / h^3 in the source.
+// dt^2 / h^3 in the source. The line names the option a number came from:
+// dt and f0 follow from --spacing unless given (--dt 1e-300 was blamed on
+// --spacing).
 std::string representable(const Options& c, const Physics& p) {
     const double h = c.spacing;
-    const double values[] = {
-        h, 1 / (h * h), p.dt, std::pow(p.dt * p.c_max, 2), p.dt * p.dt / (h * h * h), p.f0};
-    for (const double v : values) {
-        const bool ok = c.precision == Precision::FP32 ? std::isnormal(float(v)) : std::isnormal(v);
+    char spacing[64], dt[64], f0[64];
+    std::snprintf(spacing, sizeof spacing, "--spacing %g m", h);
+    std::snprintf(dt, sizeof dt, "--dt %g s", c.dt);
+    std::snprintf(f0, sizeof f0, "--f0 %g Hz", c.f0);
+    const std::string from_dt = c.dt > 0 ? dt : std::string(spacing) + " (dt follows from it)";
+    const struct {
+        double value;
+        const char* what;
+        std::string from;
+    } numbers[] = {
+        {h, "h", spacing},
+        {1 / (h * h), "1/h^2", spacing},
+        {p.dt, "dt", from_dt},
+        {std::pow(p.dt * p.c_max, 2), "dt^2 c^2", from_dt},
+        {p.dt * p.dt / (h * h * h), "dt^2/h^3",
+         c.dt > 0 ? std::string(dt) + " with " + spacing : std::string(spacing)},
+        {p.f0, "f0", c.f0 > 0 ? f0 : std::string(spacing) + " (f0 follows from it)"},
+    };
+    for (const auto& n : numbers) {
+        const bool ok =
+            c.precision == Precision::FP32 ? std::isnormal(float(n.value)) : std::isnormal(n.value);
         if (!ok) {
-            char line[200];
-            std::snprintf(line, sizeof line,
-                          "--spacing %g m with dt %g s and f0 %g Hz gives numbers %s cannot hold "
-                          "(1/h^2, dt^2 c^2 or dt^2/h^3); use SI units, such as --spacing 10",
-                          h, p.dt, p.f0, precision_name(c.precision));
-            return line;
+            char line[160];
+            std::snprintf(line, sizeof line, " gives %s = %g, which %s cannot hold", n.what,
+                          n.value, precision_name(c.precision));
+            return n.from + line + "; use SI units (metres, seconds, hertz), such as --spacing 10";
         }
     }
     return {};

@@ -207,7 +207,11 @@ GPUs).)md"},
     {"--preflight",
      R"md(The face goes through device and through staged buffers, so a
 GPU-aware path that corrupts data shows before the run (`--comm`).)md"},
-    {"--report", "The JSON is written complete or not at all, like every other output."},
+    {"--report",
+     R"md(The JSON is written complete or not at all, like every other output, and
+to a new file: one there before step 1 is refused, and one that appears
+during the run is not replaced (`--output-force` replaces either). Its
+`provenance` says what the field is: docs/RUNNING.md, "Provenance".)md"},
     {"--timeline",
      R"md(Chrome trace events (JSON) of the first 8 sampled deep-halo cycles
 (one in 8 cycles of timed steps is sampled; `--halo-depth`): one track per
@@ -369,7 +373,8 @@ file against `checkpoint.json`.)md"},
   at once (exit status 128 + the signal), leaving only the `.partial`
   folder of the checkpoint it was writing, and no lock.)md"},
     {"--check",
-     R"md(It needs a halo exchange: `--check` with `--comm none` is refused. A halo
+     R"md(`--comm none` on several ranks is refused (one rank checks its own
+periodic faces); a failed check fails the output folder too. A halo
 moved before the wave reaches it holds zeros either way, so a run too short
 for the wave (R cells a step from the source) to reach every rank boundary
 says so after the check line (per rank face: each rank's halo from one neighbour, the
@@ -387,7 +392,10 @@ ranks' stores: where some faces also go by MPI (`STENCIL_NODE_RANKS`), the
 messages order the ranks too and may hide them. `peer-wrong-face`,
 `peer-wrong-level` and `short-fused-pack` warn where they plant nothing; `skip-slab-cell` plants
 nothing where a rank has no boundary slabs (`--overlap off`, or no
-neighbour).)md"},
+neighbour). One that could plant nothing (nan or fail-rank before step 3
+or past it on a restart, write-error with one snapshot, a bug in the
+exchange under `--comm none` on several ranks) is refused; the last
+`--inject-fault` counts.)md"},
 };
 
 } // namespace

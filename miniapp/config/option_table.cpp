@@ -192,12 +192,14 @@ const OptionSpec kOptions[] = {
      "check the contents and time both",
      [](S& s, const char*, V) { s.config.preflight = true; }},
 
-    {"Output and checks", "--report", "FILE.json", "write the report as JSON",
+    {"Output and checks", "--report", "FILE.json",
+     "write the report as JSON, to a new file (an existing one is\n"
+     "refused; --output-force replaces it)",
      [](S& s, const char* n, V v) { s.config.report = path_value(v, n); }},
     {"Output and checks", "--timeline", "FILE.json",
      "the first sampled steps of every rank as a trace (Perfetto,\n"
      "chrome://tracing): each phase a span on its rank's host, compute\n"
-     "or halo stream track",
+     "or halo stream track; a new file, as --report's",
      [](S& s, const char* n, V v) { s.config.timeline = path_value(v, n); }},
     {"Output and checks", "--label", "TEXT",
      "a label stored in the report (scaling scripts use weak/strong)",
@@ -214,7 +216,8 @@ const OptionSpec kOptions[] = {
     {"Output and checks", "--output-force", nullptr,
      "take the folder anyway: replace another host's lock, a finished\n"
      "run's files, a stopped run's record and another run's\n"
-     "checkpoints, skip the free-space check (never a live run's lock)",
+     "checkpoints, skip the free-space check (never a live run's lock);\n"
+     "replace an existing --report or --timeline file",
      [](S& s, const char*, V) { s.config.output_force = true; }},
     {"Output and checks", "--snapshot-every", "K",
      "every K steps, the global field as one raw file in the run's\n"
@@ -271,7 +274,7 @@ const OptionSpec kOptions[] = {
      }},
     {"Output and checks", "--quiet", nullptr,
      "only warnings, errors and the FOM line (no progress, phase table\n"
-     "or context)",
+     "or context; a NOTE line where test aids are planted)",
      [](S& s, const char*, V) { s.config.quiet = true; }},
 
     {"Testing aids", "--poison-halo", nullptr, "fill received halos with NaN before each exchange",

@@ -181,13 +181,15 @@ std::string parse_options(int argc, char** argv, Options& c) {
                "6.2); use --graphs auto or off";
     if (c.aids.write_error() && c.snapshot_every == 0)
         return "--inject-fault write-error needs --snapshot-every";
+    // A restart's step and the job's ranks are known later (prepare, drive).
+    if (const std::string why = c.aids.reach_problem({0, c.steps, c.snapshot_every, 1, false});
+        !why.empty())
+        return why;
     if (c.sponge > 0 && (c.periodic[0] || c.periodic[1] || c.periodic[2]))
         return "--sponge " + std::to_string(c.sponge) +
                " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
                "with --periodic " +
                periodic_axes(c.periodic);
-    if (c.check && c.comm.is(CommMode::None))
-        return "--check needs a halo exchange; --comm none moves no halos";
     return {};
 }
 

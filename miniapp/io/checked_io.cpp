@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace stencil {
@@ -25,7 +26,12 @@ std::string partial_problem(const std::string& path, int error) {
            ", or one that was interrupted): remove it if no run is writing there";
 }
 
-std::string write_file_completely(const std::string& path, const void* data, std::size_t bytes) {
+namespace {
+
+// The bytes under partial_path(path) (create_partial), every write
+// checked and flushed to the device (fsync), closed; "" or why, the
+// partial file then removed.
+std::string write_partial(const std::string& path, const void* data, std::size_t bytes) {
     const std::string temporary = partial_path(path);
     auto failed = [&](int error) {
         ::unlink(temporary.c_str());
@@ -52,7 +58,40 @@ std::string write_file_completely(const std::string& path, const void* data, std
         return failed(error);
     }
     if (::close(fd) != 0) return failed(errno);
-    if (::rename(temporary.c_str(), path.c_str()) != 0) return failed(errno);
+    return {};
+}
+
+} // namespace
+
+std::string write_file_completely(const std::string& path, const void* data, std::size_t bytes) {
+    if (std::string why = write_partial(path, data, bytes); !why.empty()) return why;
+    const std::string temporary = partial_path(path);
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(temporary.c_str());
+        return "writing " + path + ": " + std::strerror(error);
+    }
+    return {};
+}
+
+std::string write_new_file_completely(const std::string& path, const std::string& text) {
+    if (std::string why = write_partial(path, text.data(), text.size()); !why.empty()) return why;
+    const std::string temporary = partial_path(path);
+    // link(2) names the complete file only where the name is free: unlike
+    // rename(2), it never replaces a file that appeared during the run.
+    int error = ::link(temporary.c_str(), path.c_str()) == 0 ? 0 : errno;
+    // A file system without hard links: looked at (a link too), then renamed.
+    struct stat there {};
+    if (error != 0 && error != EEXIST)
+        error = ::lstat(path.c_str(), &there) == 0               ? EEXIST
+                : ::rename(temporary.c_str(), path.c_str()) == 0 ? 0
+                                                                 : errno;
+    ::unlink(temporary.c_str());
+    if (error == EEXIST)
+        return "writing " + path +
+               ": a file of that name appeared during the run, and is not replaced (--output-force "
+               "replaces one)";
+    if (error != 0) return "writing " + path + ": " + std::strerror(error);
     return {};
 }
 

@@ -36,6 +36,11 @@ std::string partial_problem(const std::string& path, int error);
 // reason".
 std::string write_file_completely(const std::string& path, const void* data, std::size_t bytes);
 std::string write_file_completely(const std::string& path, const std::string& text);
+// The same for a file the user names (--report, --timeline), which is never
+// written over unasked: the complete file takes `path` only where no file
+// has it (checked before step 1, and again here: one may appear during the
+// run); else the write is refused and nothing is left.
+std::string write_new_file_completely(const std::string& path, const std::string& text);
 
 // Every JSON file the mini-app writes (report, sidecars, lock) is built as
 // one of these and written through json_text: keys stay in the order given.

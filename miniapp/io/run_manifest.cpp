@@ -28,6 +28,16 @@ std::string RunManifest::read(const std::string& folder, RunManifest& out) {
         out.steps = doc.at("steps").get<int>();
         out.state = doc.at("state").get<std::string>();
         out.step = doc.at("step").get<int>();
+        out.stop_checkpoint.reset();
+        if (const Json stop = doc.value("stop_checkpoint", Json(false)); stop.is_string())
+            out.stop_checkpoint = stop.get<std::string>();
+        else if (stop.is_null())
+            out.stop_checkpoint = "";
+        // An older version's record has none; one that is not this
+        // program's would pass a wrong field for the one-domain answer.
+        out.provenance = Provenance{};
+        if (doc.contains("provenance") && !Provenance::read(doc, out.provenance))
+            return path + ": its provenance is not this program's (damaged, or changed by hand?)";
         out.files.clear();
         for (const auto& [name, entry] : doc.at("files").items())
             out.files[name] = entry.at("end").get<bool>();
@@ -54,9 +64,12 @@ std::string RunManifest::write(const std::string& folder) const {
     Json listed = Json::object();
     for (const auto& [name, end] : files)
         listed[name] = {{"end", end}};
-    const Json doc = {{"program", kProgram}, {"lineage", lineage}, {"run", run},
-                      {"steps", steps},      {"state", state},     {"step", step},
-                      {"files", listed}};
+    Json doc = {{"program", kProgram}, {"lineage", lineage}, {"run", run},
+                {"steps", steps},      {"state", state},     {"step", step}};
+    if (stop_checkpoint)
+        doc["stop_checkpoint"] = stop_checkpoint->empty() ? Json() : Json(*stop_checkpoint);
+    doc["provenance"] = provenance.json();
+    doc["files"] = listed;
     return write_file_completely(folder + "/" + kFileName, json_text(doc));
 }
 

@@ -4,10 +4,14 @@
 // of the same name is never taken for an output. The lineage is the run
 // that began the outputs; every restart of it carries it on through the
 // checkpoints, so a restart can tell its own run's outputs from another's.
-// The state says how the last run ended, for tools/verify-output.py.
+// The state says how the last run ended, for tools/verify-output.py, and
+// the provenance what its fields are (io/provenance.hpp).
 #pragma once
 
+#include "io/provenance.hpp"
+
 #include <map>
+#include <optional>
 #include <string>
 
 namespace stencil {
@@ -20,6 +24,11 @@ struct RunManifest {
     int steps = 0;                 // the steps that run was asked for
     std::string state = "running"; // running, stopped (by a signal), failed, complete
     int step = 0;                  // the last step the folder's outputs are of
+    // A stopped run's checkpoint at its stop, "" where it wrote none (it
+    // cannot be resumed); absent in any other state, and in an older
+    // version's record, which did not say.
+    std::optional<std::string> stop_checkpoint;
+    Provenance provenance; // of the fields the folder holds
     // Every file written here, and whether it is only the run's end's (the
     // traces, the shot gather, the last slice), which a longer run rewrites.
     std::map<std::string, bool> files;

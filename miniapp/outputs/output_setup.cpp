@@ -91,6 +91,20 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
     return bytes;
 }
 
+// How a refusal names the run whose outputs a folder holds (`record`, if
+// `readable`). A killed run's record still says "running": its outputs are
+// not a finished run's, and its checkpoints may continue it.
+std::string whose_outputs(bool readable, const RunManifest& record) {
+    const std::string at = " at step " + std::to_string(record.step);
+    if (!readable || record.state == "complete") return "a finished run's outputs";
+    if (record.provenance.check == "failed")
+        return "the outputs of a run that failed its checks" + at;
+    if (record.stop_checkpoint && record.stop_checkpoint->empty())
+        return "the outputs of a run stopped" + at + " without a checkpoint (--checkpoint-every " +
+               "was 0), which cannot be resumed";
+    return "the outputs of a run that did not finish (" + record.state + at + ")";
+}
+
 // Rank 0, a run that is no restart: refuses a folder holding an earlier
 // run's outputs or the record of a run stopped by a signal, or with
 // --output-force removes what the folder's record (io/run_manifest.hpp)
@@ -106,7 +120,10 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
     // which needs its record: a new run that wrote its own over it would
     // leave it unresumable, even when it wrote no output file yet. (A
     // killed run's folder is taken over with its dead lock, as documented.)
-    if (readable && record.state == "stopped") {
+    // One stopped without a checkpoint cannot be continued: its outputs are
+    // refused below as any unfinished run's are, saying so.
+    const bool resumable = !record.stop_checkpoint || !record.stop_checkpoint->empty();
+    if (readable && record.state == "stopped" && resumable) {
         const std::string stopped_at = "a run stopped at step " + std::to_string(record.step);
         if (!c.output_force)
             return "--output " + dir + " holds the record of " + stopped_at +
@@ -124,12 +141,7 @@ std::string clear_earlier_outputs(const Options& c, std::vector<std::string>& no
     }
     if (!unlisted.empty())
         return unrecorded_outputs_problem(dir, unlisted, "the run would write over such files");
-    // A killed run's record still says "running": its outputs are not a
-    // finished run's, and its checkpoints may continue it.
-    const std::string whose = !readable || record.state == "complete"
-                                  ? "a finished run's outputs"
-                                  : "the outputs of a run that did not finish (" + record.state +
-                                        " at step " + std::to_string(record.step) + ")";
+    const std::string whose = whose_outputs(readable, record);
     if (!c.output_force)
         return "--output " + dir + " already holds " + whose + " (" +
                std::to_string(listed.size()) + " files, such as " + listed.front() +

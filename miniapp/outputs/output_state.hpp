@@ -17,10 +17,14 @@
 namespace stencil {
 
 // What ties a sidecar to its raw file: its name, length, checksum and the
-// run's name.
+// run's name; and where the field in it came from.
 inline Json integrity_json(const std::string& file, std::uint64_t bytes, std::uint32_t crc,
-                           const std::string& run_id) {
-    return {{"file", file}, {"bytes", bytes}, {"crc32", crc32_hex(crc)}, {"run", run_id}};
+                           const std::string& run_id, const Provenance& provenance) {
+    return {{"file", file},
+            {"bytes", bytes},
+            {"crc32", crc32_hex(crc)},
+            {"run", run_id},
+            {"provenance", provenance.json()}};
 }
 
 // The element type of raw files, as numpy names it.
@@ -53,10 +57,12 @@ struct Outputs::State {
     // Rank 0's record of the folder (io/run_manifest.hpp), where the run
     // claimed one; every file written goes into it.
     bool recording = false;
-    RunManifest manifest;
+    RunManifest manifest; // its provenance is the field's, on every rank
 
-    State(const RunContext& run, FieldQueries& f)
-        : c(run.options), plan(run.plan), physics(run.physics), fields(f) {}
+    State(const RunContext& run, FieldQueries& f, const Provenance& provenance)
+        : c(run.options), plan(run.plan), physics(run.physics), fields(f) {
+        manifest.provenance = provenance;
+    }
     void snapshot(int step, const std::vector<double>& interior);
     // The slice at `step`; `end`: the run's last, not a snapshot's.
     void slice(int step, const std::vector<double>& interior, bool end);

@@ -17,12 +17,12 @@ namespace {
 const char* kAxes = "xyz";
 
 std::string sidecar_json(const RunContext& run, int step, const std::string& file,
-                         const FieldFile& written) {
+                         const FieldFile& written, const Provenance& provenance) {
     const Options& c = run.options;
     const RunPlan& plan = run.plan;
     const Physics& p = run.physics;
     const std::string dtype = numpy_dtype(c.precision);
-    Json doc = integrity_json(file, written.bytes, written.crc32, plan.run_id);
+    Json doc = integrity_json(file, written.bytes, written.crc32, plan.run_id, provenance);
     doc["dtype"] = dtype;
     doc["order"] = "x fastest: numpy.fromfile(file, numpy." + dtype + ").reshape(nz, ny, nx)";
     doc["dims"] = plan.grid;
@@ -51,8 +51,8 @@ long step_of_output(const std::string& name) {
 
 } // namespace
 
-Outputs::Outputs(const RunContext& run, FieldQueries& fields)
-    : state_(std::make_unique<State>(run, fields)) {
+Outputs::Outputs(const RunContext& run, FieldQueries& fields, const Provenance& provenance)
+    : state_(std::make_unique<State>(run, fields, provenance)) {
     State& s = *state_;
     const Options& c = run.options;
     const RunPlan& plan = run.plan;
@@ -97,10 +97,24 @@ std::string Outputs::State::record(const std::vector<std::string>& names, bool e
     return manifest.write(c.output);
 }
 
-void Outputs::ended(const char* state, int step) {
+void Outputs::ended(const char* state, int step, const std::string& checkpoint) {
     if (!state_->recording) return;
     state_->manifest.state = state;
+    if (std::string(state) == "stopped") state_->manifest.stop_checkpoint = checkpoint;
     reached(step);
+}
+
+void Outputs::checked(const Provenance& checked) {
+    State& s = *state_;
+    s.manifest.provenance = checked;
+    if (!s.recording) return;
+    if (checked.check == "failed") s.manifest.state = "failed";
+    if (const std::string why = s.manifest.write(s.c.output); !why.empty())
+        std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
+}
+
+const Provenance& Outputs::provenance() const {
+    return state_->manifest.provenance;
 }
 
 void Outputs::reached(int step) {
@@ -147,8 +161,9 @@ void Outputs::finish(int steps_done) {
     agree_on_outcome(s.fields.decomposition().cart.get(), problem);
 }
 
-std::string Outputs::resume_at(int step, const std::string& lineage) {
+std::string Outputs::resume_at(int step, const std::string& lineage, const Provenance& made) {
     State& s = *state_;
+    s.manifest.provenance.inherit(made, step);
     std::string problem;
     if (s.recording) problem = s.resume_record(step, lineage);
     return first_problem(s.fields.decomposition().cart.get(), problem);
@@ -168,6 +183,13 @@ std::string Outputs::State::resume_record(int step, const std::string& lineage) 
         return "--output " + dir + " holds the outputs of another run (" + earlier.lineage +
                "), not those of the run the checkpoint continues (" + lineage +
                "); restart into that run's --output, or another folder";
+    // A check that run failed at its end: its checkpoints were written
+    // before the verdict, and only the record knows it.
+    if (earlier.provenance.check == "failed") {
+        Provenance failed;
+        failed.set_check(false, "the run that wrote --output " + dir + " failed its checks");
+        manifest.provenance.inherit(failed, earlier.step);
+    }
     for (const std::string& name : present) {
         if (!is_partial_name(name) && !earlier.files.count(name))
             return "--output " + dir + " holds " + name +
@@ -244,8 +266,9 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
     std::string problem;
     const std::string sidecar = std::string(name).substr(0, std::strlen(name) - 4) + ".json";
     if (d.rank == 0)
-        problem = write_file_completely(c.output + "/" + sidecar,
-                                        sidecar_json({c, plan, physics}, step, name, written));
+        problem = write_file_completely(
+            c.output + "/" + sidecar,
+            sidecar_json({c, plan, physics}, step, name, written, manifest.provenance));
     if (problem.empty() && d.rank == 0) problem = record({name, sidecar}, false, step);
     agree_on_outcome(d.cart.get(), problem);
 }

@@ -12,6 +12,7 @@
 #include "config/run_plan.hpp"
 #include "io/field_file.hpp"
 #include "io/output_folder.hpp"
+#include "io/provenance.hpp"
 #include "step/simulation.hpp"
 
 #include <memory>
@@ -36,8 +37,9 @@ bool claims_output_folder(const Options& c);
 class Outputs {
 public:
     // Collective. Places each receiver on the rank that owns its cell, so a
-    // receiver on a rank boundary is recorded exactly once.
-    Outputs(const RunContext& run, FieldQueries& fields);
+    // receiver on a rank boundary is recorded exactly once. `provenance`:
+    // this run's own (io/provenance.hpp), which every file written carries.
+    Outputs(const RunContext& run, FieldQueries& fields, const Provenance& provenance);
     ~Outputs();
     Outputs(const Outputs&) = delete;
     Outputs& operator=(const Outputs&) = delete;
@@ -51,8 +53,16 @@ public:
     // folder's record then says the run is complete. Throws OutputFailure.
     void finish(int steps_done);
     // Rank 0: the folder's record says the run ended otherwise: "stopped"
-    // (by a signal) or "failed", after `step`.
-    void ended(const char* state, int step);
+    // (by a signal; `checkpoint`: the one written at the stop, "" if none)
+    // or "failed", after `step`.
+    void ended(const char* state, int step, const std::string& checkpoint = {});
+    // Rank 0, after the run's checks: the record takes `checked` (the
+    // provenance with their verdict); a failed check makes the folder a
+    // failed run's, which tools/verify-output.py says.
+    void checked(const Provenance& checked);
+    // The provenance of the field as it is now: this run's, and what a
+    // restart inherited; rank 0's.
+    const Provenance& provenance() const;
     // Rank 0: the record says the run reached `step` (a checkpoint was
     // written there), so a run killed later is known to have got that far.
     void reached(int step);
@@ -74,8 +84,10 @@ public:
     // the last slice), which this run writes again. What it wrote up to
     // `step` stays: this run would write the same bytes. A folder holding
     // another run's outputs, or files named as outputs that no record
-    // lists, is refused: "" or why (every rank gets it).
-    std::string resume_at(int step, const std::string& lineage);
+    // lists, is refused: "" or why (every rank gets it). The field inherits
+    // `made` (Provenance::inherit), the checkpoint's provenance, and a
+    // check that the record says that run failed.
+    std::string resume_at(int step, const std::string& lineage, const Provenance& made);
 
 private:
     struct State;

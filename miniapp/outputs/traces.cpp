@@ -148,7 +148,8 @@ std::string Outputs::State::save_traces(const std::vector<double>& ordered) cons
         !why.empty())
         return why;
     const std::string dtype = numpy_dtype(c.precision);
-    Json doc = integrity_json("traces.bin", written.bytes, written.crc32, plan.run_id);
+    Json doc = integrity_json("traces.bin", written.bytes, written.crc32, plan.run_id,
+                              manifest.provenance);
     doc["dtype"] = dtype;
     doc["order"] =
         "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";

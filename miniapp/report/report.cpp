@@ -243,14 +243,36 @@ void print_launches(const Report& r) {
             std::printf("  tuning %s: box %d x %d x %d: %s (%s)\n", c.tuning_mode.c_str(),
                         sc.extents[0], sc.extents[1], sc.extents[2],
                         shape_summary(sc.shape).c_str(), shape_source_name(sc.source));
-    if (!r.one_domain_answer())
-        std::printf("  NOTE: --comm none moves no message between ranks: the field is not the "
-                    "one-domain answer, timings only\n");
-    if (const std::string planted = c.aids.planted(); !planted.empty())
-        std::printf("  NOTE: faults planted (%s): not a measurement\n", planted.c_str());
+    print_notes(r, false);
 }
 
 } // namespace
+
+void print_notes(const Report& r, bool quiet) {
+    if (!quiet && !r.one_domain_answer()) {
+        std::string why;
+        for (const std::string& reason : r.provenance.not_one_domain)
+            why += (why.empty() ? "" : "; ") + reason;
+        std::printf("  NOTE: the field is not the one-domain answer (%s)\n", why.c_str());
+    }
+    if (const std::string planted = r.options.aids.planted(); !planted.empty())
+        std::printf("  NOTE: faults planted (%s): not a measurement\n", planted.c_str());
+}
+
+std::string aids_mark(const Report& r) {
+    const std::string planted = r.options.aids.planted();
+    return planted.empty() ? "" : " [faults planted: " + planted + "; not a measurement]";
+}
+
+std::string checksum_line(const Report& r) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)r.checksum);
+    std::string line = std::string("checksum: ") + hex;
+    if (!r.one_domain_answer()) line += " (" + r.provenance.not_one_domain_text() + ")";
+    if (const std::string aids = r.provenance.aids_text(); !aids.empty())
+        line += " [test aids: " + aids + "]";
+    return line;
+}
 
 void print_report(const Report& r) {
     const Options& c = r.options;
@@ -275,10 +297,10 @@ void print_report(const Report& r) {
         std::printf("  timeline: %s (the first sampled steps, every rank; ui.perfetto.dev)\n",
                     r.timeline.c_str());
     std::printf("FOM: %.4f Gcell/s (R=%d, %s, %d rank%s, grid %dx%dx%d, comm %s, overlap %s, "
-                "halo depth %d)\n",
+                "halo depth %d)%s\n",
                 r.gcells_total, c.radius, precision_name(c.precision), r.ranks,
                 r.ranks == 1 ? "" : "s", r.grid[0], r.grid[1], r.grid[2], r.comm_mode.c_str(),
-                r.plan.overlap ? "on" : "off", r.halo_depth);
+                r.plan.overlap ? "on" : "off", r.halo_depth, aids_mark(r).c_str());
 }
 
 } // namespace stencil

@@ -3,6 +3,7 @@
 
 #include "binding.hpp"
 #include "config/check_reach.hpp"
+#include "io/provenance.hpp"
 #include "report/timing_trust.hpp"
 #include "step/simulation.hpp"
 #include "step/tuning.hpp"
@@ -59,9 +60,13 @@ struct Report {
     CheckReach reach;              // the rank boundaries the check could see
     bool has_checksum = false;
     std::uint64_t checksum = 0;
+    // Where the field came from (io/provenance.hpp): this run's and a
+    // restart's inheritance, with the checks' verdict once they ran.
+    Provenance provenance;
     // Whether the field is the one-domain answer: not with --comm none on
-    // several ranks, where no message moved (a timing mode).
-    bool one_domain_answer() const { return !(comm_mode == "none" && ranks > 1); }
+    // several ranks (a timing mode), a bug planted, a failed check, or a
+    // checkpoint continued that was not.
+    bool one_domain_answer() const { return provenance.one_domain_answer(); }
 };
 
 // Collective over the simulation's communicator; meaningful on rank 0.
@@ -69,6 +74,16 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
                  const std::vector<ShapeChoice>& shapes);
 
 void print_report(const Report& report);
+// The NOTE lines on what the figures and the field are: not the one-domain
+// answer (and why), test aids planted (not a measurement); under --quiet
+// (`quiet`) only the second.
+void print_notes(const Report& report, bool quiet);
+// " [faults planted: AIDS; not a measurement]" where this run planted test
+// aids, for the FOM line; else "".
+std::string aids_mark(const Report& report);
+// "checksum: HEX", with why the field is not the one-domain answer and the
+// test aids that made it, where any.
+std::string checksum_line(const Report& report);
 // How rank 0's faces were packed ("fused", "separate" or "none") and why.
 std::pair<const char*, std::string> halo_pack(const Report& report);
 // The run's context as the JSON report and the --timeline file both give

@@ -58,6 +58,7 @@ void add_outcome(Json& doc, const Report& r) {
         doc["checksum"] = hex;
         doc["checksum_is_one_domain_answer"] = r.one_domain_answer();
     }
+    doc["provenance"] = r.provenance.json();
 }
 
 } // namespace
@@ -135,7 +136,9 @@ std::string write_json(const Report& r, const std::string& path) {
     doc.update(timing_trust_json(r.trust));
     doc["trials"] = trials_json(r.plan.trials);
     add_outcome(doc, r);
-    return write_file_completely(path, json_text(doc));
+    // Never over a file the user did not ask to replace (--output-force).
+    return c.output_force ? write_file_completely(path, json_text(doc))
+                          : write_new_file_completely(path, json_text(doc));
 }
 
 } // namespace stencil

@@ -62,6 +62,9 @@ std::string end_file_problem(const Options& c, const std::string& option, const 
     if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
         !std::filesystem::is_directory(status))
         return named + ": not a regular file; name a file";
+    // Every write goes to a new file, or replaces one only where asked.
+    if (std::filesystem::is_regular_file(status) && !c.output_force)
+        return named + ": the file exists; name another, or pass --output-force to replace it";
     return output_file_problem(option, file);
 }
 
@@ -162,8 +165,10 @@ std::string write_timeline(const PhaseTimeline& sim, Report& report) {
     const std::vector<double> all = gather_to_root(MPI_COMM_WORLD, mine, &starts);
     if (world_rank() != 0) return {};
     const std::string& path = report.options.timeline;
-    const std::string why =
-        write_file_completely(path, json_text(trace(report, *timeline, all, starts), -1));
+    const std::string text = json_text(trace(report, *timeline, all, starts), -1);
+    // Never over a file the user did not ask to replace (--output-force).
+    const std::string why = report.options.output_force ? write_file_completely(path, text)
+                                                        : write_new_file_completely(path, text);
     if (why.empty()) report.timeline = path;
     return why;
 }

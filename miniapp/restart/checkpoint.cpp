@@ -149,6 +149,17 @@ std::string doc_problem(const std::string& dir, Json& doc) {
     return {};
 }
 
+// What made the field of the checkpoint in `dir` (`doc`, its
+// checkpoint.json): one that does not say (an older version's) is not
+// taken for the one-domain answer.
+Provenance made_by(const Json& doc, const std::string& dir) {
+    Provenance made;
+    if (!Provenance::read(doc, made))
+        made.add_reason("checkpoint " + dir +
+                        " does not say what made its field (an older version's)");
+    return made;
+}
+
 // " (checkpoints are in DIR/checkpoints)" where --restart names an output
 // folder rather than its checkpoints; else "".
 std::string hint(const std::string& named) {
@@ -176,6 +187,9 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const RunContext&
     Json doc = {
         {"program", kCheckpointProgram}, {"step", sim.steps_done()},      {"run", plan.run_id},
         {"lineage", outputs.lineage()},  {"settings", settings_id(mine)}, {"configuration", mine}};
+    // Not in the configuration: a restart may change the halo path, and
+    // inherits what the field is (io/provenance.hpp).
+    doc["provenance"] = outputs.provenance().json();
     std::string problem;
     if (world_rank() == 0) problem = start_partial(partial, doc);
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
@@ -212,6 +226,40 @@ std::string read_levels(const Simulation& sim, const Options& c, const std::stri
     return damaged;
 }
 
+// Collective: a checkpoint in `dir` that does not verify (`why`), passed
+// by: set aside in the run's own checkpoint folder (`own_folder`), where
+// the run would write its step again. "" to try the one before; else the
+// refusal, where it cannot be set aside: it is never written over.
+std::string pass_by(const std::string& dir, const std::string& why, bool own_folder) {
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank done reading it
+    std::string refusal;
+    if (world_rank() == 0) {
+        const std::string moved = own_folder ? set_aside(dir, why) : "";
+        if (moved.rfind("left", 0) == 0)
+            refusal = "--restart: checkpoint " + dir + " does not verify (" + why + ") and is " +
+                      moved + "; the run would write its step over it";
+        else
+            std::fprintf(stderr,
+                         "note: checkpoint %s does not verify (%s)%s; trying the one before\n",
+                         dir.c_str(), why.c_str(), moved.empty() ? "" : ("; " + moved).c_str());
+    }
+    return first_problem(MPI_COMM_WORLD, refusal);
+}
+
+// Why the run cannot continue from the verified checkpoint in `dir` at
+// `step`: no steps left to run, or a test aid that would strike at a step
+// the restart passes (known only now, before the outputs are taken over).
+std::string continue_problem(const RunContext& run, const std::string& dir, int step) {
+    const Options& c = run.options;
+    if (step >= c.steps)
+        return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
+               ", and --steps " + std::to_string(c.steps) +
+               (step > c.steps ? " asks for fewer steps than the checkpoint has"
+                               : " asks for no more");
+    return run.plan.aids.reach_problem(
+        {step, c.steps, c.snapshot_every, world_size(), c.comm.is(CommMode::None)});
+}
+
 } // namespace
 
 std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunContext& run,
@@ -227,17 +275,10 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
     // would otherwise replace it. Elsewhere it is left where it is.
     const bool own_folder = fs::path(named) == fs::path(checkpoint_folder(c)) && found.size() > 1;
     for (const std::string& dir : found) {
-        const auto skip = [&](const std::string& why) {
-            MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank done reading it
-            if (world_rank() != 0) return;
-            const std::string moved = own_folder ? "; " + set_aside(dir, why) : "";
-            std::fprintf(stderr,
-                         "note: checkpoint %s does not verify (%s)%s; trying the one before\n",
-                         dir.c_str(), why.c_str(), moved.c_str());
-        };
+        const auto skip = [&](const std::string& why) { return pass_by(dir, why, own_folder); };
         Json doc = Json::parse(read_on_root(dir + "/checkpoint.json"), nullptr, false);
         if (const std::string why = doc_problem(dir, doc); !why.empty()) {
-            skip(why);
+            if (std::string refused = skip(why); !refused.empty()) return refused;
             continue;
         }
         if (const std::string why = first_difference(doc["configuration"], mine); !why.empty())
@@ -250,19 +291,16 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
         if (damaged.empty() && mine["receivers"]["count"].get<std::size_t>() > 0 && step <= c.steps)
             damaged = outputs.load_traces(dir + "/" + kTraces, listed(doc["files"], kTraces), step);
         if (!damaged.empty()) {
-            skip(damaged);
+            if (std::string refused = skip(damaged); !refused.empty()) return refused;
             continue;
         }
-        if (step >= c.steps)
-            return "--restart " + dir + ": the checkpoint is at step " + std::to_string(step) +
-                   ", and --steps " + std::to_string(c.steps) +
-                   (step > c.steps ? " asks for fewer steps than the checkpoint has"
-                                   : " asks for no more");
+        if (std::string why = continue_problem(run, dir, step); !why.empty()) return why;
         // The outputs this checkpoint's run began (an older checkpoint names
         // only the run that wrote it).
         const Json lineage = doc.value("lineage", doc.value("run", Json()));
         if (std::string why = outputs.resume_at(
-                step, lineage.is_string() ? lineage.get<std::string>() : std::string());
+                step, lineage.is_string() ? lineage.get<std::string>() : std::string(),
+                made_by(doc, dir));
             !why.empty())
             return why;
         sim.restore(step, levels[0], levels[1]);

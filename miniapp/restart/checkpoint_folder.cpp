@@ -129,10 +129,11 @@ std::string check_owners(const Options& c, const Json& mine, const std::string& 
     // What is left of one (a user's file in it) is moved aside, whole: the
     // run may write that step again.
     for (const StepFolder& f : other)
-        if (!remove_checkpoint(f).empty()) {
-            if (std::string why = move_aside(f.path); !why.empty()) return "--output-force: " + why;
-            notes.push_back("--output-force: moved " + f.path + " to " + f.path +
-                            ".kept: it holds files the checkpoint did not write");
+        if (std::string aside; !remove_checkpoint(f).empty()) {
+            if (std::string why = move_aside(f.path, aside); !why.empty())
+                return "--output-force: " + why;
+            notes.push_back("--output-force: moved " + f.path + " to " + aside +
+                            ": it holds files the checkpoint did not write");
         }
     notes.push_back("--output-force: removed " + std::to_string(other.size()) +
                     " checkpoints of another run from " + dir);
@@ -227,8 +228,9 @@ std::string clear_way(const std::string& path, const std::string& mine,
     // does not verify is left whole, moved aside.
     if ((f.verified || f.partial) && remove_checkpoint(f).empty()) return {};
     // What is left is not the program's to remove: moved aside, whole.
-    if (std::string why = move_aside(path); !why.empty()) return why;
-    notes.push_back("moved " + path + " to " + path + ".kept" +
+    std::string aside;
+    if (std::string why = move_aside(path, aside); !why.empty()) return why;
+    notes.push_back("moved " + path + " to " + aside +
                     (f.link ? ": a link"
                      : !f.verified && !f.partial
                          ? ": it does not verify"
@@ -236,21 +238,25 @@ std::string clear_way(const std::string& path, const std::string& mine,
     return {};
 }
 
-std::string move_aside(const std::string& path) {
-    const std::string aside = path + ".kept";
+std::string move_aside(const std::string& path, std::string& aside) {
+    // The first free name: what an earlier one moved there is kept too.
     std::error_code error;
-    if (fs::exists(fs::symlink_status(aside, error)))
-        return "checkpoint " + path + " must make way, and " + aside +
-               " is taken; move one of them";
+    aside = path + ".kept";
+    for (int n = 1; fs::exists(fs::symlink_status(aside, error)); ++n) {
+        if (n > 999) return "checkpoint " + path + " must make way, and " + aside + " is taken";
+        aside = path + ".kept." + std::to_string(n);
+    }
+    // A folder made there since the look would be replaced only if empty
+    // (rename(2)): nothing of anyone's is lost.
     fs::rename(path, aside, error);
     if (error) return "checkpoint " + path + ": cannot move it aside (" + error.message() + ")";
     return {};
 }
 
 std::string set_aside(const std::string& path, const std::string& why) {
-    if (const std::string problem = move_aside(path); !problem.empty())
+    std::string aside;
+    if (const std::string problem = move_aside(path, aside); !problem.empty())
         return "left in place: " + problem;
-    const std::string aside = path + ".kept";
     if (FILE* f = std::fopen((aside + "/" + kSetAsideNote).c_str(), "w")) {
         std::fprintf(f,
                      "A restart passed this checkpoint by: it does not verify (%s).\n"

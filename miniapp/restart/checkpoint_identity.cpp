@@ -134,8 +134,11 @@ StepFolder read_step_folder(const std::string& path) {
     text << in.rdbuf();
     const Json doc = Json::parse(text.str(), nullptr, false);
     if (!doc.is_object() || doc.value("program", Json()) != kCheckpointProgram) {
-        f.damaged = fs::exists(path + "/checkpoint.json", ignored) &&
-                    fs::is_regular_file(path + "/" + kLevels[0], ignored);
+        // checkpoint.json is written first, so a folder of this name with
+        // both levels and none was a checkpoint until it was deleted.
+        const bool levels = fs::is_regular_file(path + "/" + kLevels[0], ignored);
+        f.damaged = levels && (fs::exists(path + "/checkpoint.json", ignored) ||
+                               fs::is_regular_file(path + "/" + kLevels[1], ignored));
         return f;
     }
     f.checkpoint = true;

@@ -61,8 +61,9 @@ struct StepFolder {
     bool partial = false;
     bool folder = false; // a folder, not a file
     bool link = false;   // a symbolic link: nothing is removed through it
-    // Not readable as a checkpoint, but laid out as one (checkpoint.json
-    // and p.raw): this program's, damaged (a truncated checkpoint.json).
+    // Not readable as a checkpoint, but laid out as one (p.raw beside a
+    // checkpoint.json, or both levels without one): this program's,
+    // damaged (a truncated or deleted checkpoint.json).
     bool damaged = false;
     bool checkpoint = false; // its checkpoint.json is this program's
     bool verified = false;   // complete, sealed, and its folder's name says its step
@@ -85,9 +86,10 @@ std::vector<StepFolder> step_folders(const std::string& folder);
 // was left and why.
 std::string remove_checkpoint(const StepFolder& f);
 
-// Rank 0: moves the step folder at `path` aside, whole, as PATH.kept;
-// "" or why it could not (PATH.kept taken, or the rename failed).
-std::string move_aside(const std::string& path);
+// Rank 0: moves the step folder at `path` aside, whole, as PATH.kept, or
+// PATH.kept.N where that is taken (the first free N: what an earlier one
+// moved there is kept too), named in `aside`; "" or why it could not.
+std::string move_aside(const std::string& path, std::string& aside);
 
 // Rank 0: a checkpoint a restart passed by because it does not verify
 // (`why`), moved aside whole (move_aside) with kSetAsideNote in it saying

@@ -11,6 +11,8 @@
 
 #include <array>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace stencil {
 
@@ -44,6 +46,13 @@ public:
     // configured (a bug that strikes nowhere is said to plant nothing);
     // known once make_simulation has returned.
     const PlantedFaults& planted() const { return *planted_; }
+    // Collective, once make_simulation has returned (planted_report.cpp):
+    // one warning for each bug asked for that strikes on no rank, so that a
+    // --check that passes is not read as the bug caught.
+    void warn_where_nothing_planted() const;
+    // Collective, likewise: the bugs asked for that change the field on
+    // some rank, as the options name them (the field's provenance).
+    std::vector<std::string> field_bugs() const;
 
 private:
     TestAids aids_;

@@ -1,5 +1,6 @@
 #include "testing/test_aids.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -32,6 +33,11 @@ std::string parse_rank(const std::string& text, int& rank) {
 } // namespace
 
 std::string TestAids::inject_fault(const std::string& value) {
+    // The last --inject-fault counts: the faults an earlier one planted go,
+    // and --poison-halo, another option, stays.
+    const bool poison = poison_halo_;
+    *this = TestAids{};
+    poison_halo_ = poison;
     if (value == "drop-face")
         drop_face_ = true;
     else if (value == "short-ring")
@@ -70,8 +76,15 @@ std::string TestAids::inject_fault(const std::string& value) {
 
 std::string TestAids::planted() const {
     std::string words;
+    for (const std::string& aid : planted_list())
+        words += (words.empty() ? "" : ", ") + aid;
+    return words;
+}
+
+std::vector<std::string> TestAids::planted_list() const {
+    std::vector<std::string> words;
     const auto add = [&words](bool on, const std::string& what) {
-        if (on) words += (words.empty() ? "" : ", ") + what;
+        if (on) words.push_back(what);
     };
     add(poison_halo_, "--poison-halo");
     add(drop_face_, "--inject-fault drop-face");
@@ -88,6 +101,41 @@ std::string TestAids::planted() const {
     add(late_rank_ >= 0, "--inject-fault late-rank=" + std::to_string(late_rank_));
     add(write_error_, "--inject-fault write-error");
     return words;
+}
+
+std::string TestAids::exchange_bug() const {
+    const std::vector<std::string> clean = without_exchange_bugs().planted_list();
+    for (const std::string& aid : planted_list())
+        if (std::find(clean.begin(), clean.end(), aid) == clean.end()) return aid;
+    return {};
+}
+
+std::string TestAids::reach_problem(const Reach& run) const {
+    const std::string after =
+        run.first > 0 ? "the run continues from step " + std::to_string(run.first) + ", past it"
+                      : "--steps " + std::to_string(run.steps) + " ends the run before it";
+    for (const auto& [asked, name] : {std::pair<bool, std::string>{nan_, "nan"},
+                                      {fail_rank_ >= 0, "fail-rank=" + std::to_string(fail_rank_)}})
+        if (asked && (run.first >= kFaultStep || run.steps < kFaultStep))
+            return "--inject-fault " + name + " strikes after step " + std::to_string(kFaultStep) +
+                   ", and " + after + ": it would plant nothing";
+    const int snapshots = run.snapshot_every > 0
+                              ? run.steps / run.snapshot_every - run.first / run.snapshot_every
+                              : 0;
+    if (write_error_ && snapshots < 2)
+        return "--inject-fault write-error strikes at the run's second snapshot, and it writes " +
+               std::to_string(snapshots) +
+               (run.snapshot_every > 0
+                    ? " (--snapshot-every " + std::to_string(run.snapshot_every) + ")"
+                    : " (--snapshot-every is 0)") +
+               ": it would plant nothing";
+    if (const std::string bug = exchange_bug(); !bug.empty() && run.comm_none && run.ranks > 1)
+        return bug + " plants a bug in the halo exchange, and --comm none on " +
+               std::to_string(run.ranks) +
+               " ranks moves no halo between them (its field is not the one-domain answer "
+               "anyway, and --check cannot run): nothing could catch it; use another --comm, or "
+               "one rank";
+    return {};
 }
 
 std::string TestAids::rank_problem(int ranks) const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace stencil {
 
@@ -18,17 +19,36 @@ public:
     // early-boundary, peer-skip-wait, peer-early-signal, peer-wrong-face,
     // peer-wrong-level, skip-slab-cell,
     // nan, fail-rank=N, late-rank=N, write-error) plants that
-    // fault; returns "" or why the value is none of them, for the caller to
-    // put after the option's name.
+    // fault, in place of one an earlier --inject-fault named (the last
+    // counts, as for every option given twice); returns "" or why the value
+    // is none of them, for the caller to put after the option's name.
     std::string inject_fault(const std::string& value);
     // --poison-halo.
     void set_poison_halo() { poison_halo_ = true; }
     // The aids planted, as the options name them ("" if none): the report
     // carries them, so that no figure of such a run passes for a measurement.
     std::string planted() const;
+    // The same, one aid each.
+    std::vector<std::string> planted_list() const;
     // "" or why a rank the aids name (fail-rank=N, late-rank=N) is not one
     // of the job's `ranks`: such an aid would plant nothing.
     std::string rank_problem(int ranks) const;
+    // "" or why an aid asked for would plant nothing, or nothing that
+    // anything could catch, in a run continued after step `first` (0: from
+    // the start) to step `steps`, with a snapshot every `snapshot_every`
+    // steps (0: none), on `ranks` ranks, `comm_none` where no halo moves
+    // between them: nan and fail-rank=N strike after kFaultStep,
+    // write-error at the run's second snapshot, and a bug in the exchange
+    // under --comm none on several ranks is in a field that is not the
+    // one-domain answer anyway, where --check cannot run.
+    struct Reach {
+        int first = 0, steps = 0, snapshot_every = 0, ranks = 1;
+        bool comm_none = false;
+    };
+    std::string reach_problem(const Reach& run) const;
+    // The bug planted in the exchange, the ring or the schedule, as
+    // --inject-fault names it; "" if none.
+    std::string exchange_bug() const;
 
     // Fill the halos to be received with NaN before each exchange.
     bool poison_halo() const { return poison_halo_; }
