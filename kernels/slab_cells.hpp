@@ -46,6 +46,17 @@ struct NoSourceInUpdate {
     STENCIL_HD void add_to(T (&)[Lanes], int, int, int) const {}
 };
 template <class T>
+struct SourceAt {
+    const SourceInUpdate<T>* table; // in device memory, or null
+    __device__ bool touches(int i, int lanes, int j, int k) const {
+        return table && table->touches(i, lanes, j, k);
+    }
+    template <int Lanes>
+    __device__ void add_to(T (&values)[Lanes], int i, int j, int k) const {
+        table->add_to(values, i, j, k);
+    }
+};
+template <class T>
 struct SinksAt {
     const FaceSinks<T>* table; // in device memory, or null
     __device__ void copy(FieldView<T> out, const Box& cells) const {

@@ -62,13 +62,15 @@ struct SourceCells {
 // amplitude to an image's value before it stores the value and copies it
 // into the face sinks, so the cell and every copy get the one addition the
 // separate launch makes, with the same bits. Only the cells body takes it
-// (its thread finishes a cell before it stores it); `steps_out` null: this
-// rank adds no source, and keeps no count.
+// (its thread finishes a cell before it stores it), as a table in device
+// memory, as the face sinks are: passed by value, its images took 81
+// scalar registers of an AMD kernel's arguments, and HIP 5.2 spilled 421
+// of them. `steps_out` null: this rank adds no source, and keeps no count.
 //
 // The step count lives in two words: a step reads the one the step before
 // wrote and writes the other (in the launch, one thread), so no thread of
 // the launch reads a word another writes. Which word a step reads follows
-// the array it writes (SimulationOf<T>::source_steps_of), as the captured
+// the array it writes (SimulationOf<T>::source_steps_in), as the captured
 // graphs do.
 template <class T>
 struct SourceInUpdate {
@@ -102,13 +104,10 @@ struct SourceInUpdate {
     template <int Lanes>
     STENCIL_HD void add_to(T (&values)[Lanes], int i, int j, int k) const {
         const T amplitude = T(source.amplitude(*steps_in));
-        // Unrolled: constant indices keep the images in the kernel's
-        // parameters and the values in registers.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll
-#endif
-        for (int c = 0; c < kMax; ++c)
-            if (c < count && cell[c][1] == j && cell[c][2] == k)
+        // The images one after another (a thread here is rare); the lanes
+        // unrolled, so that constant indices keep the values in registers.
+        for (int c = 0; c < count; ++c)
+            if (cell[c][1] == j && cell[c][2] == k)
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll
 #endif

@@ -52,15 +52,16 @@ template <int R, class T>
 __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
     cell_box_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                     XGroups groups, int window, Coefficients<R, T> c, Sponge sponge,
-                    const FaceSinks<T>* sinks, SourceInUpdate<T> source) {
-    if (source.steps_out && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0)
-        *source.steps_out = *source.steps_in + 1;
+                    const FaceSinks<T>* sinks, const SourceInUpdate<T>* source) {
+    if (source && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0 &&
+        source->steps_out)
+        *source->steps_out = *source->steps_in + 1;
     const int i = groups.first + kLanes<T> * int(blockIdx.x * blockDim.x + threadIdx.x);
     const int j = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
     if (i >= box.x1 || j >= box.y1) return;
     const int k_first = box.z0 + int(blockIdx.z) * window;
     slab_cells<R, T>(p, out, vel, box, c, sponge, i, j, k_first, min(k_first + window, box.z1),
-                     SinksAt<T>{sinks}, source);
+                     SinksAt<T>{sinks}, SourceAt<T>{source});
 }
 
 // A table of slabs on the interior's z-walking tile (SlabKernel::Tile), in
@@ -134,7 +135,7 @@ template <int R, class T>
 void launch_cell_box(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                      const Box& box, const LaunchShape& t, const Coefficients<R, T>& c,
                      const Sponge& sponge, Stream& stream, const FaceSinks<T>* sinks,
-                     const SourceInUpdate<T>& source) {
+                     const SourceInUpdate<T>* source) {
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window);
     cell_box_kernel<R, T><<<g.grid, g.block, 0, stream.handle()>>>(
         p, p_prev, vel, box, g.groups, t.window, c, sponge, sinks, source);
@@ -242,7 +243,7 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
     const LaunchShape t = wave_shape<R, T>(shape, p.layout, box);
     if (t.body == WaveBody::Cells)
         detail::launch_cell_box<R, T>(p, p_prev, vel, box, t, c, sponge, stream, sinks,
-                                      source ? *source : SourceInUpdate<T>{});
+                                      source);
     else if (source)
         fatal("the update adds the source with the cells body only, not with " + shape_summary(t));
     else if (sinks)

@@ -147,8 +147,10 @@ TEST_P(WaveKernel, CellsBodyAddsTheSourceAsItsOwnLaunchDoes) {
                 }
                 source.source = ricker, source.steps_in = steps.data(),
                 source.steps_out = steps.data() + 1;
+                DeviceArray<SourceInUpdate<T>> table(1); // in device memory, as the step keeps it
+                copy_to_device(table, &source);
                 launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box, c, Sponge{},
-                                       stream, t, nullptr, in_update ? &source : nullptr);
+                                       stream, t, nullptr, in_update ? table.data() : nullptr);
                 if (!in_update)
                     launch_add_source(cells, ricker, steps.data(), steps.data() + 1, stream);
                 stream.synchronize();

@@ -162,9 +162,6 @@ std::string parse_options(int argc, char** argv, Options& c) {
     if (const std::string why = root_folder("--checkpoint-dir", c.checkpoint_dir, "checkpoints");
         !why.empty())
         return why;
-    if (c.shape.body == WaveBody::Cells && (c.shape.rows > 1 || c.shape.ahead > 1))
-        return "--update cells updates one row a thread with one plane of loads in flight; drop "
-               "--rows and --planes-ahead, or use --update tile";
     // The wave kernel's rows are bounded per radius (max_fused_rows).
     if (c.shape.rows > max_fused_rows(c.radius, FusedKernel::Wave))
         return "--rows " + std::to_string(c.shape.rows) +

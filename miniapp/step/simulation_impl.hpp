@@ -265,8 +265,9 @@ private:
     // are pointers, and the fused pack's copies differ by array).
     std::vector<std::array<SourceCells<T>, 2>> source_cells_;
     // The same images for an update that adds the source itself (the cells
-    // body's: source.hpp), by step of the cycle and array written.
-    std::vector<std::array<SourceInUpdate<T>, 2>> source_in_update_;
+    // body's: source.hpp), in device memory, by step of the cycle and then
+    // the array written.
+    DeviceArray<SourceInUpdate<T>> source_in_update_;
     bool adds_source_ = false; // any step adds the source on this rank
     RickerSource source_;
     // The steps the source has added, in two words: a step that writes
@@ -288,7 +289,7 @@ private:
     // step's one update is `box` (the whole box, or a ring step's).
     const SourceInUpdate<T>* source_in_update(const StepState& s, const LaunchBox& box) const {
         if (!adds_source_ || box.shape.body != WaveBody::Cells) return nullptr;
-        return &source_in_update_[std::size_t(s.ring_step)][std::size_t(array_of(s.next))];
+        return source_in_update_.data() + 2 * s.ring_step + array_of(s.next);
     }
     // Whether step `s`'s update added the source (source_in_update).
     bool update_adds_source(const StepState& s) const {

@@ -53,17 +53,17 @@ void SimulationOf<T>::setup_routes() {
 
 template <class T>
 void SimulationOf<T>::setup_source() {
+    std::vector<SourceInUpdate<T>> in_updates; // by step of the cycle, then array written
     for (int s = 0; s < depth_; ++s) {
         const Box& box = s == 0 ? whole_.box : ring_[std::size_t(s - 1)].box;
         const auto images =
             source_images(physics_.source, d_.offset, d_.global, d_.periodic, layout_.halo, box);
         std::array<SourceCells<T>, 2> by_array;
-        std::array<SourceInUpdate<T>, 2> in_update;
         for (int a = 0; a < 2; ++a) {
             // The array the step writes, and what the fused pack copied of it.
             const FieldView<T> next = view(a);
             SourceCells<T>& cells = by_array[std::size_t(a)];
-            SourceInUpdate<T>& folded = in_update[std::size_t(a)];
+            SourceInUpdate<T>& folded = in_updates.emplace_back();
             for (const auto& [i, j, k] : images) {
                 std::vector<T*> copies = routes_->sink_copies(next, i, j, k);
                 copies.push_back(next.origin + layout_.index(i, j, k));
@@ -77,8 +77,9 @@ void SimulationOf<T>::setup_source() {
         }
         adds_source_ = adds_source_ || by_array[0].count > 0;
         source_cells_.push_back(by_array);
-        source_in_update_.push_back(in_update);
     }
+    source_in_update_ = DeviceArray<SourceInUpdate<T>>(in_updates.size());
+    copy_to_device(source_in_update_, in_updates.data());
 }
 
 template <class T>
