@@ -24,14 +24,15 @@ static_assert(2 * kStepsPerGraph <= kHaloTimingSlots, "a chunk's steps are read 
 
 template <class T>
 int SimulationOf<T>::chunk_steps() const {
-    // The timeline's marks and a hook's work are per step, and --graphs off
-    // on a build that has graphs asks for plain launches.
+    // The timeline's marks are per step, and --graphs off on a build that
+    // has graphs asks for plain launches. A hook's phases on a stream are
+    // device work, as the per-step graphs capture them: the planted races
+    // of the linked route (testing/planted_phases.cpp) run in chunks too.
     if (options_.steps_per_graph == 1 || timeline_ || (!use_graphs_ && graphs_available()))
         return 1;
     for (const std::vector<Phase>& phases : schedules_)
         for (const Phase& p : phases)
-            if ((p.lane == Lane::Host && p.kind != PhaseKind::Begin) || p.kind == PhaseKind::Hook)
-                return 1;
+            if (p.lane == Lane::Host && p.kind != PhaseKind::Begin) return 1;
     for (const std::vector<PhaseRun>& runs : runs_) {
         int captured = 0;
         for (const PhaseRun& r : runs)
