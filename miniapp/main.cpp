@@ -17,6 +17,7 @@
 #include "report/timeline_file.hpp"
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
+#include "stencil_version.hpp"
 #include "step/simulation.hpp"
 #include "step/speed_check.hpp"
 #include "step/tuning.hpp"
@@ -277,12 +278,20 @@ void print_checkpoints(const Options& c, const DriveResult& outcome, double run_
                     outcome.checkpoint_seconds / std::max(1, outcome.steps_run), outcome.steps_run);
 }
 
+// Rank 0: --help, --help-markdown or --version, as parse_options named it.
+void print_page(const std::string& asked) {
+    const std::string page = asked == "help" ? usage()
+                             : asked == "help-markdown"
+                                 ? help_markdown()
+                                 : std::string("stencil-miniapp ") + STENCIL_VERSION_STRING + "\n";
+    if (world_rank() == 0) std::fputs(page.c_str(), stdout);
+}
+
 int run(int argc, char** argv) {
     Options typed;
     const std::string parsed = parse_options(argc, argv, typed);
-    if (parsed == "help" || parsed == "help-markdown") {
-        const std::string page = parsed == "help" ? usage() : help_markdown();
-        if (world_rank() == 0) std::fputs(page.c_str(), stdout);
+    if (parsed == "help" || parsed == "help-markdown" || parsed == "version") {
+        print_page(parsed);
         return 0;
     }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");

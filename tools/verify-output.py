@@ -18,7 +18,7 @@ that a restart set aside because it did not verify (step_NNNNNN.kept, its
 set-aside.txt saying why): the run went on from the one before, so the
 folder is complete; a damaged checkpoint where it was written fails.
 
-usage: tools/verify-output.py FOLDER [FOLDER ...]
+usage: tools/verify-output.py FOLDER [FOLDER ...]   (--version: its version)
   FOLDER: a run's --output folder, or the results folder that
   jobscripts/local/run.sh announces (its output/ is checked).
 Exit status:
@@ -36,6 +36,8 @@ import os
 import re
 import sys
 import zlib
+
+from stencil_version import print_version_if_asked
 
 CHECKPOINT = re.compile(r"step_(\d{6,9})(\.partial)?$")  # six digits, more past step 999,999
 # Exactly the names a run writes into its folder (the mini-app's
@@ -261,6 +263,8 @@ def outputs_of(folder):
 
 
 def main(argv):
+    if print_version_if_asked(argv):
+        return 0
     if len(argv) >= 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0

@@ -277,6 +277,8 @@ const OptionSpec kOptions[] = {
     {"Testing aids", "--help", nullptr, "this text", nullptr},
     {"Testing aids", "--help-markdown", nullptr,
      "every option's full text as Markdown (docs/OPTIONS.md)", nullptr},
+    {"Testing aids", "--version", nullptr, "the version and the source revision it was built from",
+     nullptr},
 };
 
 } // namespace

@@ -102,8 +102,9 @@ struct Options {
 // "x,z" for the periodic axes, "none" for none.
 std::string periodic_axes(const std::array<bool, 3>& periodic);
 
-// Parses argv. Returns an empty string on success, "help" for --help, else
-// one line describing the first problem. Checks everything that needs no
+// Parses argv. Returns an empty string on success, "help" for --help
+// ("help-markdown", "version" for those), else one line describing the
+// first problem. Checks everything that needs no
 // knowledge of the number of ranks.
 std::string parse_options(int argc, char** argv, Options& options);
 

@@ -5,6 +5,7 @@
 #include "config/model.hpp"
 #include "config/option_table.hpp"
 #include "io/checked_io.hpp"
+#include "stencil_version.hpp"
 
 namespace stencil {
 namespace {
@@ -137,6 +138,7 @@ std::string write_json(const Report& r, const std::string& path) {
     doc.update(timing_trust_json(r.trust));
     doc["trials"] = trials_json(r.plan.trials);
     add_outcome(doc, r);
+    doc["version"] = STENCIL_VERSION; // the project's; "revision" is its source tree's
     return write_file_completely(path, json_text(doc));
 }
 
