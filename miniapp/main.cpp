@@ -332,7 +332,7 @@ int run(int argc, char** argv) {
         return status;
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, context, prepared.binding, shapes);
-    report.trust.speed = speed;
+    report.trust.speed = speed, report.outputs = outputs.times();
     for (const std::string& warning :
          {short_window_warning(report.trust), slow_steps_warning(report.trust)})
         if (!warning.empty()) print_warnings({warning});

@@ -50,6 +50,7 @@ struct Outputs::State {
     int capacity = 0; // steps the sample buffer holds
     int recorded = 0;
     int snapshots = 0; // written so far
+    OutputTimes times;
     // Rank 0's record of the folder (io/run_manifest.hpp), where the run
     // claimed one; every file written goes into it.
     bool recording = false;

@@ -4,6 +4,7 @@
 #include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/output_state.hpp"
+#include "stream.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -114,6 +115,10 @@ const std::string& Outputs::lineage() const {
     return state_->manifest.lineage;
 }
 
+const OutputTimes& Outputs::times() const {
+    return state_->times;
+}
+
 void Outputs::after_step(int n) {
     State& s = *state_;
     if (!s.receivers.empty()) {
@@ -127,7 +132,10 @@ void Outputs::after_step(int n) {
     }
     if (s.c.snapshot_every > 0 && n % s.c.snapshot_every == 0) {
         const std::vector<double> interior = s.fields.interior_copy();
+        const double start = wall_clock_ms();
         s.snapshot(n, interior);
+        s.times.snapshot_seconds += (wall_clock_ms() - start) * 1e-3;
+        ++s.times.snapshots;
         if (s.c.slice_axis >= 0) s.slice(n, interior, false);
     }
 }
@@ -135,7 +143,11 @@ void Outputs::after_step(int n) {
 void Outputs::finish(int steps_done) {
     State& s = *state_;
     if (s.c.slice_axis >= 0) s.slice(steps_done, s.fields.interior_copy(), true);
-    if (!s.receivers.empty()) s.write_traces();
+    if (!s.receivers.empty()) {
+        const double start = wall_clock_ms();
+        s.write_traces();
+        s.times.trace_seconds = (wall_clock_ms() - start) * 1e-3, s.times.traces = true;
+    }
     s.manifest.state = "complete";
     std::string problem;
     if (s.recording) problem = s.record({}, false, steps_done);

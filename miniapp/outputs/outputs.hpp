@@ -33,6 +33,16 @@ std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& l
 // traces or checkpoints.
 bool claims_output_folder(const Options& c);
 
+// How long the run's output writes took, on rank 0's clock (the writes are
+// collective, so every rank waits as long), for the report: a file format
+// must not slow a run, and this is where it would show.
+struct OutputTimes {
+    int snapshots = 0;           // written by this run
+    double snapshot_seconds = 0; // all of them: each raw file and what is written beside it
+    bool traces = false;         // written at the end
+    double trace_seconds = 0;    // gathered to rank 0 and written, with the shot gather
+};
+
 class Outputs {
 public:
     // Collective. Places each receiver on the rank that owns its cell, so a
@@ -57,6 +67,7 @@ public:
     // The run that began these outputs (a restart's: the checkpoint's),
     // which checkpoints carry on; rank 0's.
     const std::string& lineage() const;
+    const OutputTimes& times() const;
 
     // For checkpoints (checkpoint.hpp). Collective: the traces recorded so
     // far written to `path` in the run's precision, receiver-major, with

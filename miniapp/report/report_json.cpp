@@ -64,6 +64,16 @@ void add_outcome(Json& doc, const Report& r) {
     }
 }
 
+// The outputs' write times (rank 0's clock; null where the run wrote none).
+Json output_times_json(const Report& r) {
+    const OutputTimes& t = r.outputs;
+    const int n = t.snapshots;
+    return {{"snapshots", n},
+            {"snapshot_total", t.snapshot_seconds},
+            {"snapshot_each", n > 0 ? Json(t.snapshot_seconds / n) : Json(nullptr)},
+            {"traces", t.traces ? Json(t.trace_seconds) : Json(nullptr)}};
+}
+
 } // namespace
 
 // The settings as asked for ("auto" where the run chose). The scaling
@@ -139,6 +149,7 @@ std::string write_json(const Report& r, const std::string& path) {
     doc["trials"] = trials_json(r.plan.trials);
     add_outcome(doc, r);
     doc["version"] = STENCIL_VERSION; // the project's; "revision" is its source tree's
+    doc["output_seconds"] = output_times_json(r);
     return write_file_completely(path, json_text(doc));
 }
 
