@@ -21,3 +21,18 @@ if(Python3_FOUND)
     set_tests_properties(version_${_name}_py PROPERTIES PASS_REGULAR_EXPRESSION "${_version_regex}")
   endforeach()
 endif()
+
+# The files the field's tools read: SEG-Y traces and XDMF snapshots, checked
+# by tools/verify-output.py with planted faults (the standard library only).
+stencil_script_test(formats_checked_by_verify formats_test.sh 180)
+set_tests_properties(formats_checked_by_verify PROPERTIES PASS_REGULAR_EXPRESSION "every planted fault was caught")
+# --trace-format: a SEG-Y that cannot hold the run is refused before step 1
+# in one line; a bad value too; with no receivers, a warning.
+stencil_mpi_failure(bad_trace_format_too_many_steps 2 20
+                    "--trace-format segy: 40000 steps and t = 0 are more samples than SEG-Y rev 1 holds"
+                    --grid 16,16,16 --steps 40000 --receiver-line z=2 --trace-format segy)
+stencil_mpi_failure(bad_trace_format_value 2 20 "--trace-format: 'sgy' is not raw, segy or both"
+                    --grid 16,16,16 --trace-format sgy)
+stencil_mpi_test(warns_trace_format_without_receivers 2 --grid 16,16,16 --steps 2 --trace-format both)
+set_tests_properties(warns_trace_format_without_receivers PROPERTIES PASS_REGULAR_EXPRESSION
+                     "warning: --trace-format both with no receivers .*: no trace is recorded")

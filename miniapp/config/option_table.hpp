@@ -48,5 +48,7 @@ struct OptionDetail {
     const char* markdown; // paragraphs or a list, as the page shows them
 };
 const OptionDetail* option_details(int& count);
+// The outputs' and checks' part of it (option_details_outputs.cpp).
+const OptionDetail* output_option_details(int& count);
 
 } // namespace stencil

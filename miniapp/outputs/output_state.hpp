@@ -9,6 +9,8 @@
 #include "io/run_manifest.hpp"
 #include "memory.hpp"
 #include "outputs/outputs.hpp"
+#include "outputs/segy.hpp"
+#include "outputs/xdmf.hpp"
 
 #include <array>
 #include <string>
@@ -35,6 +37,9 @@ std::vector<T> narrowed(const std::vector<double>& values) {
     return std::vector<T>(values.begin(), values.end());
 }
 
+// The XDMF time series of every snapshot so far, rewritten at each one.
+constexpr const char* kSeries = "snapshots.xmf";
+
 struct Outputs::State {
     Options c;
     RunPlan plan;
@@ -59,6 +64,10 @@ struct Outputs::State {
     State(const RunContext& run, FieldQueries& f)
         : c(run.options), plan(run.plan), physics(run.physics), fields(f) {}
     void snapshot(int step, const std::vector<double>& interior);
+    // The snapshot of `step` as its XDMF describes it (xdmf.hpp).
+    XdmfSnapshot xdmf_of(int step) const;
+    // Rank 0: kSeries made again, listing every snapshot up to `step`.
+    std::string write_series(int step) const;
     // The slice at `step`; `end`: the run's last, not a snapshot's.
     void slice(int step, const std::vector<double>& interior, bool end);
     std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,
@@ -77,6 +86,8 @@ struct Outputs::State {
     std::string resume_files(int step, const std::string& lineage, const RunManifest& earlier,
                              const std::vector<std::string>& present);
     std::string save_traces(const std::vector<double>& ordered) const;
+    std::string write_trace_files(const std::vector<double>& ordered, Json& doc) const;
+    SegyGather segy_gather() const;
 };
 
 } // namespace stencil

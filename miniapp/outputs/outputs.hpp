@@ -26,8 +26,9 @@ namespace stencil {
 // and claims it for this run in `lock` (output_folder.hpp), naming the run
 // in plan.run_id: a folder in use, one holding a finished run's files, or
 // one without room for what the run will write is refused unless
-// --output-force. Returns an empty string or one line saying what is wrong.
-std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& lock);
+// --output-force; so is a --trace-format whose SEG-Y cannot hold `steps`
+// steps of `dt`. Returns an empty string or one line saying what is wrong.
+std::string prepare_outputs(const Options& c, RunPlan& plan, double dt, OutputFolderLock& lock);
 
 // Whether the run claims an output folder: it writes snapshots, slices,
 // traces or checkpoints.
