@@ -23,9 +23,19 @@ if(Python3_FOUND)
 endif()
 
 # The files the field's tools read: SEG-Y traces and XDMF snapshots, checked
-# by tools/verify-output.py with planted faults (the standard library only).
+# by tools/verify-output.py with planted faults (the standard library only),
+# and by the clients themselves (segyio, ParaView, the Python reader),
+# each skipped, saying so, where it is not installed.
 stencil_script_test(formats_checked_by_verify formats_test.sh 180)
 set_tests_properties(formats_checked_by_verify PROPERTIES PASS_REGULAR_EXPRESSION "every planted fault was caught")
+foreach(client segyio paraview reader)
+  add_test(NAME formats_read_by_${client}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/format_clients_test.sh ${client} ${MPIEXEC_EXECUTABLE}
+                   ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:stencil-miniapp>
+                   ${CMAKE_CURRENT_BINARY_DIR}/formats_read_by_${client} ${MPIEXEC_PREFLAGS})
+  set_tests_properties(formats_read_by_${client} PROPERTIES ENVIRONMENT "${STENCIL_MPI_TEST_ENV}"
+                       TIMEOUT 240 LABELS mpi SKIP_RETURN_CODE 77)
+endforeach()
 # --trace-format: a SEG-Y that cannot hold the run is refused before step 1
 # in one line; a bad value too; with no receivers, a warning.
 stencil_mpi_failure(bad_trace_format_too_many_steps 2 20
