@@ -46,3 +46,19 @@ stencil_mpi_failure(bad_trace_format_value 2 20 "--trace-format: 'sgy' is not ra
 stencil_mpi_test(warns_trace_format_without_receivers 2 --grid 16,16,16 --steps 2 --trace-format both)
 set_tests_properties(warns_trace_format_without_receivers PROPERTIES PASS_REGULAR_EXPRESSION
                      "warning: --trace-format both with no receivers .*: no trace is recorded")
+
+# cmake --install into a prefix with a space, then a short job, the tools
+# and a study from the prefix alone (tests/install_test.sh).
+add_test(NAME install_runs_from_prefix
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install_test.sh ${PROJECT_BINARY_DIR} ${MPIEXEC_EXECUTABLE})
+set_tests_properties(install_runs_from_prefix PROPERTIES TIMEOUT 300 LABELS mpi
+                     PASS_REGULAR_EXPRESSION "run from the prefix alone")
+
+# The Spack recipe's variants and the CMake options they set exist on both
+# sides, and a rename on either side is caught (tests/spack_recipe_test.sh).
+if(Python3_FOUND)
+  add_test(NAME spack_recipe_matches_cmake
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/spack_recipe_test.sh ${CMAKE_CURRENT_BINARY_DIR}/spack_recipe)
+  set_tests_properties(spack_recipe_matches_cmake PROPERTIES ENVIRONMENT "PYTHON=${Python3_EXECUTABLE}"
+                       PASS_REGULAR_EXPRESSION "every planted rename was caught")
+endif()
