@@ -1,5 +1,5 @@
 # Run by cmake --install (cmake/StencilInstall.cmake): installs the job
-# scripts' shell files into STENCIL_INSTALL_SHARE/jobscripts, each made to
+# scripts' shell files into the prefix's STENCIL_INSTALL_SHAREDIR/jobscripts, each made to
 # name what is installed instead of a checkout's paths:
 #   - build/, build-hip/, build-cuda/ programs -> STENCIL_INSTALL_BIN;
 #   - jobscripts/ and tools/ relative to the repository root -> the
@@ -9,6 +9,21 @@
 #   - the local drivers' "cd to the repository root" goes: results go under
 #     the folder they are run from, never into the prefix.
 # tests/install_test.sh checks that no checkout path is left.
+# The scripts name the prefix absolutely: cmake --install --prefix may
+# name it relative to the folder it is run in, which a job never runs in.
+set(_prefix "${CMAKE_INSTALL_PREFIX}")
+if(NOT IS_ABSOLUTE "${_prefix}")
+  if(NOT DEFINED ENV{PWD})
+    message(FATAL_ERROR "the job scripts need an absolute install prefix, not ${_prefix}")
+  endif()
+  get_filename_component(_prefix "$ENV{PWD}/${_prefix}" ABSOLUTE)
+endif()
+foreach(_kind BIN SHARE)
+  set(STENCIL_INSTALL_${_kind} "${STENCIL_INSTALL_${_kind}DIR}")
+  if(NOT IS_ABSOLUTE "${STENCIL_INSTALL_${_kind}}")
+    set(STENCIL_INSTALL_${_kind} "${_prefix}/${STENCIL_INSTALL_${_kind}}")
+  endif()
+endforeach()
 if("${STENCIL_INSTALL_BIN}${STENCIL_INSTALL_SHARE}" MATCHES "[\"$`\\]")
   message(FATAL_ERROR "the job scripts cannot name a prefix holding \", $, ` or a backslash: "
                       "${STENCIL_INSTALL_SHARE}; install into another")

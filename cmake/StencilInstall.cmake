@@ -53,8 +53,8 @@ install(PROGRAMS jobscripts/collect.py jobscripts/project.py DESTINATION ${_shar
 install(CODE "
   set(STENCIL_JOBSCRIPTS_SOURCE \"${PROJECT_SOURCE_DIR}/jobscripts\")
   set(STENCIL_JOBSCRIPTS_STAGING \"${PROJECT_BINARY_DIR}/install/jobscripts\")
-  set(STENCIL_INSTALL_BIN \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
-  set(STENCIL_INSTALL_SHARE \"\${CMAKE_INSTALL_PREFIX}/${_share}\")
+  set(STENCIL_INSTALL_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
+  set(STENCIL_INSTALL_SHAREDIR \"${_share}\")
   include(\"${PROJECT_SOURCE_DIR}/cmake/InstallJobscripts.cmake\")")
 
 # The user tools by name on PATH: relative links, so a prefix moved whole

@@ -33,6 +33,12 @@ while IFS= read -r -d '' script; do
   ! grep -nE '(^|[^a-z])build(-hip|-cuda)?/(miniapp|bench)/|source jobscripts/|cd "\$\(dirname "\$0"\)/\.\./\.\."' "$script" ||
     fail "$script still names a checkout's path"
 done < <(find "$prefix/share/stencil-miniapp/jobscripts" \( -name '*.sh' -o -name '*.sbatch' \) -print0)
+# A prefix relative to the folder cmake --install runs in: the job scripts
+# must still name it absolutely.
+(cd "$work" && cmake --install "$build" --prefix relative >"$work/install-relative.txt" 2>&1) ||
+  { cat "$work/install-relative.txt"; fail "cmake --install --prefix relative failed"; }
+grep -qF "APP=\${APP:-\"$work/relative/bin/stencil-miniapp\"}" "$work/relative/share/stencil-miniapp/jobscripts/local/run.sh" ||
+  fail "a relative prefix is not named absolutely in the installed run.sh"
 touch "$work/stamp"
 sleep 1
 # The user's view: the prefix, the system's programs (mpirun, python3), nothing else.

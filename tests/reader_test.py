@@ -72,6 +72,7 @@ def planted_faults(folder, scratch):
     print("planted:", expect_error("a sidecar whose dims are not its bytes", sm.read_snapshot,
                                    os.path.join(bad, "snapshot_000020.xmf")))
     print("planted:", expect_error("a sidecar as a report", sm.read_report, os.path.join(bad, "traces.json")))
+    print("asked:", expect_error("the series as one snapshot", sm.read_snapshot, os.path.join(bad, "snapshots.xmf")))
     with open(os.path.join(bad, "traces.sgy"), "r+b") as f:
         f.seek(4000)
         f.write(b"\x01")

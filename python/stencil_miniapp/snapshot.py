@@ -10,6 +10,8 @@ from ._files import check_file, dtype_of, load_sidecar, wants_xarray
 def sidecar_path(path):
     """The sidecar of a snapshot given as .raw, .json, .xmf or its stem."""
     stem, ext = os.path.splitext(path)
+    if os.path.basename(path) == "snapshots.xmf":
+        raise ValueError(f"{path}: the series of every snapshot; read one of the snapshot_NNNNNN files it lists")
     if ext not in (".raw", ".json", ".xmf", ""):
         raise ValueError(f"{path}: not a snapshot (snapshot_NNNNNN.raw, .json or .xmf)")
     return stem + ".json"
