@@ -1,6 +1,7 @@
 #include "bench_options.hpp"
 
 #include "gpu_runtime.hpp"
+#include "stencil_version.hpp"
 #include "tuning_cache.hpp"
 
 #include <algorithm>
@@ -83,6 +84,7 @@ const char* kUsage =
     "                           precisions given, print what was chosen, and exit\n"
     "  --tune-seconds=20        the search's time budget per kernel and box\n"
     "  --inject-fault=wrong-result  change one output cell before each check (tests)\n"
+    "  --version                the version and the source revision it was built from\n"
     "Counters: GB/s (effective, minimal bytes, decimal), Gcell/s, copy_ratio (GB/s over the\n"
     "copy kernel's GB/s for the same size in this run). JSON: --benchmark_out=FILE.json\n"
     "After timing, each benchmark's output is checked once against a host reference; a\n"
@@ -230,11 +232,17 @@ bool parse_single(Options& o, const std::string& key, const std::string& value) 
 } // namespace
 
 bool print_help_if_asked(int argc, char** argv) {
-    for (int a = 1; a < argc; ++a)
-        if (std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h") {
+    for (int a = 1; a < argc; ++a) {
+        const std::string arg = argv[a];
+        if (arg == "--help" || arg == "-h") {
             std::fputs(kUsage, stdout);
             return true;
         }
+        if (arg == "--version") {
+            std::printf("stencil-bench %s\n", STENCIL_VERSION_STRING);
+            return true;
+        }
+    }
     return false;
 }
 

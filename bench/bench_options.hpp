@@ -50,7 +50,8 @@ struct Options {
 // Parses argv (after Google Benchmark took its flags). On bad input prints
 // one line on stderr and exits 2; on --help prints usage and exits 0.
 Options parse_options(int argc, char** argv);
-// Whether argv asks for --help (or -h); if so, the options are printed.
+// Whether argv asks for --help (or -h) or --version; if so, the options
+// or the version are printed.
 // Asked before Google Benchmark reads argv, whose own --help would print
 // only its flags.
 bool print_help_if_asked(int argc, char** argv);

@@ -12,6 +12,7 @@
 #include "gpu_aware.hpp"
 #include "halo_exchange.hpp"
 #include "nccl_comm.hpp"
+#include "stencil_version.hpp"
 
 #include <mpi.h>
 
@@ -54,6 +55,7 @@ Options parse(int argc, char** argv) {
     for (int a = 1; a < argc; ++a) {
         const std::string opt = argv[a];
         if (opt == "--help") throw std::string("help");
+        if (opt == "--version") throw std::string("version");
         if (a + 1 >= argc) throw std::string(opt + " needs a value");
         const std::string value = argv[++a];
         if (opt == "--sizes") {
@@ -130,17 +132,19 @@ int run(int argc, char** argv) {
         o = parse(argc, argv);
     } catch (const std::string& why) {
         if (rank == 0) {
-            if (why == "help")
+            if (why == "version")
+                std::printf("stencil-halo-bench %s\n", STENCIL_VERSION_STRING);
+            else if (why == "help")
                 std::printf(
                     "usage: mpirun -np N stencil-halo-bench [--sizes 64,128,256,512] [--radius 4]\n"
                     "       [--depths 1,2,4] [--modes staged,gpu-aware,nccl] [--iterations 50]\n"
-                    "       [--procs PX,PY,PZ]\n"
+                    "       [--procs PX,PY,PZ] [--version]\n"
                     "Times the halo exchange of a local NxNxN box per mode and halo depth k\n"
                     "(k*R cells, exchanged once every k steps; default 1); no stencil runs.\n");
             else
                 std::fprintf(stderr, "stencil-halo-bench: %s (try --help)\n", why.c_str());
         }
-        return why == "help" ? 0 : 2;
+        return why == "help" || why == "version" ? 0 : 2;
     }
     const Binding binding = bind_to_device(MPI_COMM_WORLD);
     const GpuAwareness aware = detect_gpu_aware_mpi();

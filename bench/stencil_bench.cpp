@@ -10,6 +10,7 @@
 #include "bench_timing.hpp"
 #include "bench_tuning.hpp"
 #include "device.hpp"
+#include "stencil_version.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -19,9 +20,10 @@
 
 namespace {
 
-// The back-end, device, precisions and launch shapes, in the report's context.
+// The version, back-end, device, precisions and launch shapes, in the report's context.
 void add_context(const stencil::bench::Options& options) {
     const stencil::DeviceInfo info = stencil::device_info(0);
+    benchmark::AddCustomContext("version", STENCIL_VERSION_STRING);
     benchmark::AddCustomContext("backend", stencil::backend_name());
     benchmark::AddCustomContext("device", info.name);
     benchmark::AddCustomContext("runtime", info.runtime);

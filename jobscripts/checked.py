@@ -6,10 +6,10 @@ of jobscripts/ take ToolError from here too (tools/tool_errors.py)."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools"))
 from tool_errors import ToolError, load_json  # noqa: E402,F401 (the modules of jobscripts/ take them here)
 
-SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
+SCHEMAS = os.path.join(os.path.dirname(os.path.realpath(__file__)), "schemas")
 
 
 def checked(document, schema_name, path, what):

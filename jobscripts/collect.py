@@ -31,7 +31,7 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools"))
 import scaling_plots  # noqa: E402
 from checked import ToolError, checked  # noqa: E402
 from tool_errors import OneLineParser, refuse_constant, run  # noqa: E402

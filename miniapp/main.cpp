@@ -18,6 +18,7 @@
 #include "report/timeline_file.hpp"
 #include "restart/checkpoint.hpp"
 #include "restart/stop_request.hpp"
+#include "stencil_version.hpp"
 #include "step/simulation.hpp"
 #include "step/speed_check.hpp"
 #include "step/tuning.hpp"
@@ -252,6 +253,15 @@ void print_checkpoints(const Options& c, const DriveResult& outcome, double run_
                     outcome.checkpoint_seconds / std::max(1, outcome.steps_run), outcome.steps_run);
 }
 
+// Rank 0: --help, --help-markdown or --version, as parse_options named it.
+void print_page(const std::string& asked) {
+    const std::string page = asked == "help" ? usage()
+                             : asked == "help-markdown"
+                                 ? help_markdown()
+                                 : std::string("stencil-miniapp ") + STENCIL_VERSION_STRING + "\n";
+    if (world_rank() == 0) std::fputs(page.c_str(), stdout);
+}
+
 // The options, the same on every rank, into `typed`: -1 to go on, else the
 // exit status (--help printed, or one line refusing them).
 int read_options(int argc, char** argv, Options& typed) {
@@ -260,9 +270,8 @@ int read_options(int argc, char** argv, Options& typed) {
     if (const std::string why = options_differ_across_ranks(argc, argv); !why.empty())
         return refuse(why);
     const std::string parsed = parse_options(argc, argv, typed);
-    if (parsed == "help" || parsed == "help-markdown") {
-        const std::string page = parsed == "help" ? usage() : help_markdown();
-        if (world_rank() == 0) std::fputs(page.c_str(), stdout);
+    if (parsed == "help" || parsed == "help-markdown" || parsed == "version") {
+        print_page(parsed);
         return 0;
     }
     if (!parsed.empty()) return refuse(parsed + " (try --help)");
@@ -308,7 +317,7 @@ int run(int argc, char** argv) {
     print_checkpoints(c, outcome, MPI_Wtime() - started);
     Report report = summarize(sim, context, prepared.binding, shapes);
     report.provenance = outputs.provenance();
-    report.trust.speed = speed;
+    report.trust.speed = speed, report.outputs = outputs.times();
     for (const std::string& warning :
          {short_window_warning(report.trust), slow_steps_warning(report.trust)})
         if (!warning.empty()) print_warnings({warning});

@@ -79,7 +79,8 @@ std::string prepare(const Options& c, Prepared& run, OutputFolderLock& folder_lo
             return why;
     if (const std::string why = resolve_physics(c, plan.grid, physics); !why.empty()) return why;
     if (const std::string why = check_end_files_writable(c); !why.empty()) return why;
-    if (const std::string why = prepare_outputs(c, plan, folder_lock); !why.empty()) return why;
+    if (const std::string why = prepare_outputs(c, plan, physics.dt, folder_lock); !why.empty())
+        return why;
     if (const std::string why = prepare_checkpoint_folder(context, checkpoint_lock); !why.empty())
         return why;
     // A second stop signal leaves no lock either.

@@ -75,7 +75,7 @@ expect_failure 30 "--output .*/shared is in use by a running job \(host .*, pid 
 wait "$first" || { cat "$work/first.txt"; fail "the first run failed"; }
 [ ! -e "$work/shared/stencil-miniapp.lock" ] || fail "the first run left its lock"
 python3 "$verify" "$work/shared" | tail -1
-[ "$(python3 "$verify" "$work/shared" | grep -c '^ok')" -eq 2 ] || fail "the first run's 2 snapshots do not verify"
+[ "$(python3 "$verify" "$work/shared" | grep -c '^ok .*\.raw:')" -eq 2 ] || fail "the first run's 2 snapshots do not verify"
 
 echo "== a dead run's lock"
 mini 2 "${small[@]}" --steps 1000 --output "$work/dead" --inject-fault fail-rank=0 >/dev/null 2>&1 && fail "the failing run exited 0"
@@ -115,7 +115,8 @@ expect_failure 30 "--output .*/dead already holds a finished run's outputs \([0-
   "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" "${small[@]}" --output "$work/dead"
 mini 2 --grid 64,64,40 --steps 6 --warmup 0 --snapshot-every 3 --quiet --output "$work/dead" --output-force \
   >"$work/replaced.txt" 2>&1 || fail "--output-force did not replace a finished run"
-grep -q "removed 8 files of an earlier run" "$work/replaced.txt" || { cat "$work/replaced.txt"; fail "the old files were not reported removed"; }
+# Four snapshots, each a raw file, its XDMF and its sidecar, and the series.
+grep -q "removed 13 files of an earlier run" "$work/replaced.txt" || { cat "$work/replaced.txt"; fail "the old files were not reported removed"; }
 [ ! -e "$work/dead/snapshot_000020.raw" ] || fail "a file of the earlier run survived --output-force"
 
 echo "== the verify command can fail"

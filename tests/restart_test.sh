@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checkpoint and restart: a run stopped part way and continued from its
-# checkpoint ends with the final field, snapshots, slice images, traces and
-# shot gather of an uninterrupted run, bit for bit, on another rank count
+# checkpoint ends with the final field, snapshots (and their XDMF files and
+# series), slice images, traces (raw and SEG-Y) and shot gather of an
+# uninterrupted run, bit for bit, on another rank count
 # (1 -> 1, 4 -> 3, 2 -> 8), in FP32 and FP64, with a sponge and a layered
 # model, and with deep halos on one side; a damaged newest checkpoint falls
 # back to the one before; a changed configuration (the physics or the
@@ -17,19 +18,22 @@ fail() { echo "restart_test: $*"; exit 1; }
 mini() { local np=$1; shift; "$mpiexec" "$np_flag" "$np" "$@" "$app" "${opts[@]}"; }
 checksum() { grep '^checksum:' "$1" || true; }
 # Every output of the uninterrupted run ($1) is in $2 with the same bytes, and nothing else is.
-outputs_of() { (cd "$1" && printf '%s ' ./*.raw ./*.png ./*.bin); }
+outputs_of() { (cd "$1" && printf '%s ' ./*.raw ./*.png ./*.bin ./*.xmf ./*.sgy); }
 same_outputs() {
   local name
   [ "$(outputs_of "$1")" = "$(outputs_of "$2")" ] || fail "$3: the output files differ: $(outputs_of "$2")"
-  for name in "$1"/*.raw "$1"/*.png "$1"/*.bin; do
+  for name in "$1"/*.raw "$1"/*.png "$1"/*.bin "$1"/*.xmf; do
     cmp -s "$name" "$2/${name##*/}" || fail "$3: ${name##*/} differs from the uninterrupted run's"
   done
+  # The SEG-Y's textual header names the process that wrote it; the rest is the run's.
+  cmp -s <(tail -c +3201 "$1/traces.sgy") <(tail -c +3201 "$2/traces.sgy") ||
+    fail "$3: traces.sgy differs from the uninterrupted run's past its textual header"
 }
 # Three receivers, one on the x and y rank boundaries of the 4-rank grid, and a receiver line.
 printf '20,18,10\n5,5,30\n30,30,38\n' >"$work/receivers.txt"
 # shellcheck disable=SC2054 # the commas are inside the grid size
 problem=(--grid 40,36,44 --model layered --sponge 4 --steps 30 --checksum --quiet
-         --snapshot-every 10 --slice y=18 --receivers "$work/receivers.txt" --receiver-line z=6)
+         --snapshot-every 10 --slice y=18 --receivers "$work/receivers.txt" --receiver-line z=6 --trace-format both)
 
 for precision in fp32 fp64; do
   opts=("${problem[@]}" --precision "$precision" --output "$work/whole-$precision")

@@ -287,7 +287,8 @@ said "run.sh" "results in $work/run" "$work/run.txt"
 expect 2 "run.sh into a folder that holds a run" env APP="$app" RANKS=1 RESULTS="$work/run" \
   bash "$repo/jobscripts/local/run.sh" --grid 24,24,24 --steps 2
 expect 0 "verify-output.py on run.sh's folder" "$py" "$repo/tools/verify-output.py" "$work/run"
-said "verify-output" "complete: 2 verified" "$work/out.txt"
+# Two snapshots, their XDMF files and the series.
+said "verify-output" "complete: 5 verified" "$work/out.txt"
 png=$(find "$work/run" -name '*.png' | head -1)
 [ -n "$png" ] || fail "run.sh's run of --slice z=12 made no image"
 echo "not an image" >"$png"

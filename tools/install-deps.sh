@@ -3,7 +3,9 @@
 # usage: tools/install-deps.sh [host] [hip] [lint] [slurm] [sid] [mpich]
 #   host: compiler, CMake, Open MPI, GoogleTest, Google Benchmark, zlib, nlohmann-json,
 #         matplotlib, jsonschema (jobscripts/project.py), Universal Ctags
-#         (tools/check-sizes.py) (always)
+#         (tools/check-sizes.py), and the clients that read the outputs in the
+#         tests: segyio, xarray, ParaView with its Python (pvbatch: Debian's
+#         VTK has no XDMF reader; about 120 MB to fetch, a minute) (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
@@ -13,7 +15,7 @@
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
 packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-jsonschema python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
-          zlib1g-dev nlohmann-json3-dev universal-ctags)
+          zlib1g-dev nlohmann-json3-dev universal-ctags python3-segyio python3-xarray paraview python3-paraview)
 for extra in "$@"; do
   case "$extra" in
     host) ;;

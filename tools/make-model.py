@@ -32,7 +32,7 @@ import os
 import sys
 import zlib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from tool_errors import ToolError, run  # noqa: E402
 
 try:

@@ -25,7 +25,7 @@ exit:  0; 1 when a mini-app report failed its --check (its row marked
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import table_bench  # noqa: E402
 import table_miniapp  # noqa: E402
 import table_node  # noqa: E402

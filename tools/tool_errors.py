@@ -14,6 +14,8 @@ import json
 import os
 import sys
 
+from stencil_version import print_version_if_asked
+
 
 class ToolError(Exception):
     """A message for the user, printed as it is."""
@@ -51,8 +53,11 @@ def load_json(path):
 
 
 def run(main):
-    """Exits with main()'s status; bad input becomes one line and status 2."""
+    """Exits with main()'s status; bad input becomes one line and status 2.
+    --version prints the tool's name and version, as the programs do."""
     prog = os.path.basename(sys.argv[0])
+    if print_version_if_asked(sys.argv):
+        sys.exit(0)
     try:
         status = main()
     except ToolError as e:

@@ -3,10 +3,12 @@
 it describes (its length and CRC-32, the zlib/gzip polynomial), and every
 checkpoint (FOLDER/checkpoints/step_NNNNNN, or step_NNNNNN in FOLDER when it
 is a --checkpoint-dir): each file against its entry in checkpoint.json,
-checkpoint.json against its own CRC-32 and its folder's step. Also lists
+checkpoint.json against its own CRC-32 and its folder's step; each
+snapshot's XDMF (snapshot_NNNNNN.xmf), the series (snapshots.xmf) and the
+SEG-Y traces (traces.sgy) against the sidecars (tools/format_checks.py). Also lists
 what a run that did not finish leaves behind: partial files and .partial
 checkpoints, raw files of the program's names (snapshot_NNNNNN.raw,
-traces.bin) that no sidecar describes, and the run's lock; files of other
+traces.bin, traces.sgy) that no sidecar describes, and the run's lock; files of other
 names are the user's, and left alone. Images are checked for a PNG's
 signature (they have no sidecar). The
 folder's record of its run (stencil-miniapp.run.json) says how the run
@@ -22,7 +24,7 @@ is a checkpoint that a restart set aside because it did not verify
 (step_NNNNNN.kept or .kept.N, its set-aside.txt saying why): the run went on from the one before, so the
 folder is complete; a damaged checkpoint where it was written fails.
 
-usage: tools/verify-output.py FOLDER [FOLDER ...]
+usage: tools/verify-output.py FOLDER [FOLDER ...]   (--version: its version)
   FOLDER: a run's --output folder, or the results folder that
   jobscripts/local/run.sh announces (its output/ is checked).
 Exit status:
@@ -41,11 +43,14 @@ import re
 import sys
 import zlib
 
+from format_checks import segy_problems, series_problems, xdmf_problems
+from stencil_version import print_version_if_asked
+
 CHECKPOINT = re.compile(r"step_(\d{6,9})(\.partial)?$")  # six digits, more past step 999,999
 # Exactly the names a run writes into its folder (the mini-app's
 # is_run_output_name); anything else there is the user's and is not judged.
-RUN_FILE = re.compile(r"(snapshot_\d{6,}\.(raw|json)|slice_[xyz]\d+_\d{6,}\.png"
-                      r"|traces\.bin|traces\.json|shot_gather\.png)(\.partial)?$")
+RUN_FILE = re.compile(r"(snapshot_\d{6,}\.(raw|json|xmf)|snapshots\.xmf|slice_[xyz]\d+_\d{6,}\.png"
+                      r"|traces\.bin|traces\.sgy|traces\.json|shot_gather\.png)(\.partial)?$")
 
 
 def crc32_of(path):
@@ -224,6 +229,44 @@ def pruning_notes(folder):
     return notes
 
 
+def verify_formats(folder, name, meta, verified, problems, described):
+    """What the sidecar `name` describes beside its raw file, for the
+    field's tools: the snapshot's XDMF, the traces' SEG-Y."""
+    try:
+        if "xdmf" in meta:
+            described.add(meta["xdmf"])
+            found = xdmf_problems(folder, meta)
+            problems += found
+            verified += [] if found else [f"{meta['xdmf']}: the grid and file its sidecar describes"]
+        if "segy" in meta:
+            segy = meta["segy"]
+            described.add(segy["file"])
+            found = [] if segy["file"] == meta["file"] else [
+                p for p in [file_problem(os.path.join(folder, segy["file"]), segy["file"], segy["bytes"],
+                                         segy["crc32"], "its sidecar", name)] if p]
+            found = found or segy_problems(folder, meta)
+            problems += found
+            verified += [] if found else [f"{segy['file']}: {len(meta['receivers'])} traces of "
+                                          f"{meta['nt'] + 1} samples as {name} says"]
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        problems.append(f"{name}: a field the XDMF or SEG-Y check reads is missing or mangled "
+                        f"({type(e).__name__}: {e}; changed, or written by an older version?)")
+
+
+def sidecars_of(folder, names):
+    """Each snapshot's raw file name -> its sidecar, for the series."""
+    found = {}
+    for name in names:
+        if name.startswith("snapshot_") and name.endswith(".json"):
+            try:
+                with open(os.path.join(folder, name)) as f:
+                    meta = json.load(f)
+                found[meta["file"]] = meta
+            except (OSError, ValueError, KeyError, TypeError, RecursionError):
+                continue  # already said, above
+    return found
+
+
 def verify_folder(folder):
     """Returns (verified, problems, unfinished, images): lists of one-line messages,
     and the PNG images found."""
@@ -250,9 +293,9 @@ def verify_folder(folder):
         data = meta["file"]
         # A sidecar describes the file of its own name: one copied over
         # another step's describes the wrong file, and that step's is lost.
-        own = name[:-len(".json")] + (".raw" if name.startswith("snapshot_") else ".bin")
-        if data != own:
-            problems.append(f"{name}: describes {data}, not {own} (copied over another's?)")
+        own = (name[:-len(".json")] + ".raw",) if name.startswith("snapshot_") else ("traces.bin", "traces.sgy")
+        if data not in own:
+            problems.append(f"{name}: describes {data}, not {' or '.join(own)} (copied over another's?)")
             continue
         described.add(data)
         problem = file_problem(os.path.join(folder, data), data, meta["bytes"], meta["crc32"],
@@ -262,6 +305,11 @@ def verify_folder(folder):
             continue
         verified.append(f"{data}: {meta['bytes']} bytes, CRC-32 {meta['crc32']}, "
                         f"run {meta.get('run', '?')}")
+        verify_formats(folder, name, meta, verified, problems, described)
+    if "snapshots.xmf" in names:
+        found = series_problems(folder, "snapshots.xmf", sidecars_of(folder, names))
+        problems += found
+        verified += [] if found else ["snapshots.xmf: every snapshot as its sidecar says"]
     verify_checkpoints(folder, "", verified, problems, unfinished)
     if os.path.isdir(os.path.join(folder, "checkpoints")):
         verify_checkpoints(os.path.join(folder, "checkpoints"), "checkpoints/", verified, problems,
@@ -271,7 +319,7 @@ def verify_folder(folder):
             continue
         if name.endswith(".partial"):
             unfinished.append(f"{name}: a write that never completed")
-        elif name.endswith((".raw", ".bin")) and name not in described:
+        elif name.endswith((".raw", ".bin", ".sgy")) and name not in described:
             unfinished.append(f"{name}: no sidecar describes it")
         elif name == "stencil-miniapp.lock":
             with open(os.path.join(folder, name)) as f:
@@ -301,6 +349,8 @@ def outputs_of(folder):
 
 
 def main(argv):
+    if print_version_if_asked(argv):
+        return 0
     if len(argv) >= 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0

@@ -28,4 +28,4 @@ for COMM in $MODES; do
     stencil_run "strong-$COMM" "$ranks" --grid "$GRID"
   done
 done
-"$(stencil_python)" jobscripts/collect.py "$RESULTS"
+"$(stencil_python)" "jobscripts/collect.py" "$RESULTS"

@@ -10,7 +10,7 @@
 #
 # usage: jobscripts/local/calibrate.sh
 # env:   RESULTS (default results/calibration-DATE), APP and HALO_BENCH (the
-#        HOST build in build/ by default), STENCIL_BENCH (beside them), MPIRUN ("mpirun"), SWEEP ("64 96
+#        HOST build in build/ by default; installed, beside it), STENCIL_BENCH (beside them), MPIRUN ("mpirun"), SWEEP ("64 96
 #        128 192 256 384 512"), RADIUS (4), STEPS (100), COMM (gpu-aware),
 #        RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
 # then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
@@ -19,8 +19,15 @@ set -euo pipefail
 source "$(dirname "$0")/settings_only.sh"
 cd "$(dirname "$0")/../.."
 : "${RESULTS:=results/calibration-$(date +%Y%m%d-%H%M%S)}" "${APP:=build/miniapp/stencil-miniapp}"
-: "${HALO_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-halo-bench}" "${MPIRUN:=mpirun}"
-: "${STENCIL_BENCH:=$(dirname "$(dirname "$APP")")/bench/stencil-bench}"
+# The benchmarks beside APP where it is installed (one bin/), else in its
+# build folder's bench/.
+beside_app() {
+  local dir
+  dir=$(dirname "$APP")
+  if [ -x "$dir/$1" ]; then echo "$dir/$1"; else echo "$(dirname "$dir")/bench/$1"; fi
+}
+: "${HALO_BENCH:=$(beside_app stencil-halo-bench)}" "${MPIRUN:=mpirun}"
+: "${STENCIL_BENCH:=$(beside_app stencil-bench)}"
 : "${SWEEP:=64 96 128 192 256 384 512}" "${RADIUS:=4}" "${STEPS:=100}" "${COMM:=gpu-aware}"
 export RESULTS APP MPIRUN RADIUS STEPS COMM RANKS_LIST=${RANKS_LIST:-1 2}
 stencil_counts SWEEP "$SWEEP"
@@ -64,8 +71,8 @@ if [ "$gpu_node" = 1 ] && [ -x "$STENCIL_BENCH" ]; then
     --benchmark_filter='^(wave|shell_inner|shell_slabs)/' --benchmark_out="$RESULTS/shell-bench.json" >/dev/null
 fi
 for overlap in on off; do
-  OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off jobscripts/local/scaling.sh >/dev/null
+  OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off "jobscripts/local/scaling.sh" >/dev/null
   OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off \
-    jobscripts/local/scaling.sh >/dev/null
+    "jobscripts/local/scaling.sh" >/dev/null
 done
 echo "calibrate: inputs in $RESULTS"

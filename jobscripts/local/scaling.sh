@@ -71,4 +71,4 @@ trap 'stopped "stopped by SIGINT" 130' INT
 trap 'stopped "stopped by SIGTERM" 143' TERM
 each_run stencil_run || stopped "stopped at a failed run" $?
 # shellcheck disable=SC2086 # COLLECT_FLAGS is a list of flags
-[ "${COLLECT:-on}" = off ] || "$(stencil_python)" jobscripts/collect.py "$RESULTS" ${COLLECT_FLAGS:-}
+[ "${COLLECT:-on}" = off ] || "$(stencil_python)" "jobscripts/collect.py" "$RESULTS" ${COLLECT_FLAGS:-}

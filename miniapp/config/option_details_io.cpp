@@ -90,8 +90,12 @@ on this host, and removes only the files a record of a run lists
      R"md(The raw file is written with collective MPI-IO, x fastest
 (`numpy.fromfile(f, numpy.float32).reshape(nz, ny, nx)`); its JSON sidecar
 holds the dtype, dimensions, spacing, dt, step, time, and the file's
-length, CRC-32 and run id. A `--snapshot-every` longer than the run gets a
-`warning:` line.)md"},
+length, CRC-32 and run id. Beside it, `snapshot_NNNNNN.xmf` (XDMF 3) tells
+ParaView and VisIt the grid (origin 0, the spacing in metres), the element
+type and byte order, and points at the raw file, so they open it as it is;
+`snapshots.xmf` lists every snapshot as a time series (open it for the
+animation). A `--snapshot-every` longer than the run gets a `warning:`
+line.)md"},
     {"--slice",
      R"md(A diverging seismic map, symmetric and clipped at the 99.5th
 percentile, with the source (cross) and the sponge's inner edge (dashed).)md"},
@@ -104,6 +108,20 @@ owns its cell. A shot gather of many receivers is drawn with one receiver
 in k (at most 4,096 columns), and the traces line says so; `traces.bin`
 keeps them all. A file with no receiver, or a line that is not `x,y,z`, is
 refused.)md"},
+    {"--trace-format",
+     R"md(`segy` writes `traces.sgy`, SEG-Y revision 1, one file for the shot
+gather: an EBCDIC textual header that names the run, then one trace a
+receiver in `traces.json`'s order, IEEE float32 big-endian (format code 5;
+an FP64 run's samples narrowed). Each trace header holds the source's and
+the receiver's x and y and their depths in metres, scaled by bytes 69-72
+(-100: centimetres), the sample count and the sample interval in whole
+microseconds. Sample 0 is t = 0, the field at rest, so sample k is at
+k dt as readers count; the samples after it are `traces.bin`'s. A run of
+more than 32,766 steps, or a dt outside 1-32,767 microseconds, is refused
+before step 1; where the whole microseconds drift by more than half a step
+over the run, a `warning:` line gives the `--dt` that keeps them exact.
+`traces.json` describes the files (its `segy` key) and
+`tools/verify-output.py` checks both.)md"},
     {"--checkpoint-every",
      R"md(- TIME is rank 0's clock, agreed on by the ranks every 8 steps with the
   stop signal.

@@ -14,6 +14,8 @@ constexpr std::pair<const char*, OverlapChoice> kOverlap[] = {
     {"auto", OverlapChoice::Auto}, {"on", OverlapChoice::On}, {"off", OverlapChoice::Off}};
 constexpr std::pair<const char*, PackChoice> kPack[] = {
     {"auto", PackChoice::Auto}, {"fused", PackChoice::Fused}, {"separate", PackChoice::Separate}};
+constexpr std::pair<const char*, TraceFormat> kTraceFormats[] = {
+    {"raw", TraceFormat::Raw}, {"segy", TraceFormat::Segy}, {"both", TraceFormat::Both}};
 constexpr std::pair<const char*, Precision> kPrecisions[] = {{"fp32", Precision::FP32},
                                                              {"fp64", Precision::FP64}};
 
@@ -222,7 +224,8 @@ const OptionSpec kOptions[] = {
     {"Output and checks", "--snapshot-every", "K",
      "every K steps, the global field as one raw file in the run's\n"
      "precision (float32, or float64 with --precision fp64; x fastest,\n"
-     "MPI-IO) with a JSON sidecar; also the --slice image",
+     "MPI-IO) with a JSON sidecar and an XDMF file that ParaView and\n"
+     "VisIt open; also the --slice image",
      [](S& s, const char* n, V v) { s.config.snapshot_every = positive(v, n); }},
     {"Output and checks", "--slice", "x|y|z=K",
      "a PNG of that plane at each snapshot and at the end",
@@ -237,6 +240,11 @@ const OptionSpec kOptions[] = {
          if (s.config.line_axis != 2)
              throw BadOption{std::string(n) + ": only z=K (a line along x at depth K)"};
      }},
+    {"Output and checks", "--trace-format", "raw|segy|both",
+     "the receivers' traces as traces.bin (raw, in the run's precision),\n"
+     "as traces.sgy (SEG-Y rev 1, float32: segyio, Seismic Unix), or both\n"
+     "(default raw); traces.json describes them",
+     [](S& s, const char* n, V v) { s.config.trace_format = one_of(v, n, kTraceFormats); }},
     {"Output and checks", "--checkpoint-every", "N|TIME",
      "every N steps, or every TIME of wall time (90s, 15m, 2h, 1h30m), both\n"
      "time levels, the step and the traces so far into a checkpoint\n"
@@ -298,6 +306,8 @@ const OptionSpec kOptions[] = {
     {"Testing aids", "--help", nullptr, "this text", nullptr},
     {"Testing aids", "--help-markdown", nullptr,
      "every option's full text as Markdown (docs/OPTIONS.md)", nullptr},
+    {"Testing aids", "--version", nullptr, "the version and the source revision it was built from",
+     nullptr},
 };
 
 } // namespace

@@ -140,6 +140,7 @@ std::string parse_options(int argc, char** argv, Options& c) {
             if (eq != std::string::npos) value = name.substr(eq + 1), name = name.substr(0, eq);
             if (name == "--help" || name == "-h") return "help";
             if (name == "--help-markdown") return "help-markdown";
+            if (name == "--version") return "version";
             const OptionSpec* option = find_option(name);
             if (!option) throw BadOption{"unknown option '" + name + "'"};
             if (option->value && eq == std::string::npos) {

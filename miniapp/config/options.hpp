@@ -30,6 +30,9 @@ enum class OverlapChoice { Auto, On, Off };
 // --pack: the next exchange's faces stored by the boundary kernels (fused)
 // or by a pack launch (separate). Auto: timed with the overlap's trials.
 enum class PackChoice { Auto, Fused, Separate };
+// --trace-format: the receiver traces as a raw file (traces.bin), as SEG-Y
+// (traces.sgy, outputs/segy.hpp), or both.
+enum class TraceFormat { Raw, Segy, Both };
 
 // The deepest halo, in multiples of R: k*R <= 64 cells keeps a layout's
 // front padding within one 64-element line.
@@ -74,7 +77,8 @@ struct Options {
     std::string receivers_file;
     int line_axis = -1,
         line_index = 0; // --receiver-line z=K (only z: a line along x at the source's y)
-    std::string label;  // free text carried into the report (e.g. "weak")
+    TraceFormat trace_format = TraceFormat::Raw;
+    std::string label; // free text carried into the report (e.g. "weak")
     // Checkpoints (miniapp/checkpoint.hpp): every N steps, or every S
     // seconds of wall time (0: none), into checkpoint_dir ("":
     // OUTPUT/checkpoints); restart: "" (none), "latest" or a folder.
@@ -105,8 +109,9 @@ struct Options {
 // "x,z" for the periodic axes, "none" for none.
 std::string periodic_axes(const std::array<bool, 3>& periodic);
 
-// Parses argv. Returns an empty string on success, "help" for --help, else
-// one line describing the first problem. Checks everything that needs no
+// Parses argv. Returns an empty string on success, "help" for --help
+// ("help-markdown", "version" for those), else one line describing the
+// first problem. Checks everything that needs no
 // knowledge of the number of ranks.
 std::string parse_options(int argc, char** argv, Options& options);
 

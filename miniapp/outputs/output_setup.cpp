@@ -1,10 +1,12 @@
 // Before the run: the receivers, and the output folder claimed for this
 // run (outputs.hpp: prepare_outputs).
+#include "config/warnings.hpp"
 #include "io/run_manifest.hpp"
 #include "mpi_util.hpp"
 #include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/outputs.hpp"
+#include "outputs/segy.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -73,7 +75,9 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
         c.snapshot_every > 0 ? steps / std::uint64_t(c.snapshot_every) : 0;
     const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
     const std::uint64_t field = std::uint64_t(grid[0]) * grid[1] * grid[2] * element;
-    std::uint64_t bytes = snapshots * (field + kSidecar);
+    // Each snapshot's XDMF, and its grid in the series (outputs/xdmf.hpp).
+    constexpr std::uint64_t kXdmf = 2048;
+    std::uint64_t bytes = snapshots * (field + kSidecar + 2 * kXdmf);
     // Checkpoints: two kept and one being written, two time levels each
     // (in --checkpoint-dir, checked on its own: prepare_checkpoint_folder).
     if (c.checkpoints_on() && c.checkpoint_dir.empty()) bytes += 3 * 2 * field;
@@ -85,6 +89,9 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
     const int receivers = file_receivers + (c.line_axis == 2 ? grid[0] : 0);
     if (receivers > 0) {
         const int stride = gather_stride(int(steps), receivers);
+        // traces.sgy: the file's headers, each trace's, and float32 from t = 0.
+        if (c.trace_format != TraceFormat::Raw)
+            bytes += 3600 + std::uint64_t(receivers) * (240 + 4 * (steps + 1));
         bytes += std::uint64_t(receivers) * (steps * element + 32) + kSidecar +
                  png_size_bound(gather_width(receivers), int((steps + stride - 1) / stride));
     }
@@ -191,6 +198,33 @@ std::string claim_output_folder(const Options& c, RunPlan& plan, int file_receiv
     return {};
 }
 
+// --trace-format with SEG-Y: refused where the run's samples or its dt do
+// not fit SEG-Y rev 1; warned where no trace is recorded, or where the
+// headers' whole microseconds drift by more than half a step over the run.
+std::string trace_format_check(const Options& c, double dt, std::vector<std::string>& warnings) {
+    if (c.trace_format == TraceFormat::Raw) return {};
+    const std::string option =
+        std::string("--trace-format ") + (c.trace_format == TraceFormat::Segy ? "segy" : "both");
+    if (c.receivers_file.empty() && c.line_axis < 0) {
+        warnings.push_back(option + " with no receivers (--receivers, --receiver-line): no "
+                                    "trace is recorded");
+        return {};
+    }
+    if (const std::string why = segy_problem(c.steps, dt); !why.empty())
+        return option + ": " + why + "; use --trace-format raw";
+    if (const double drift = segy_drift_ms(c.steps, dt); drift > 0.5 * dt * 1e3) {
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "%s: SEG-Y holds the sample interval in whole microseconds, %d for dt = "
+                      "%.9g s: by step %d a reader's clock is %.3g ms off the run's (half a step "
+                      "is %.3g ms); --dt %.6f keeps them together",
+                      option.c_str(), segy_interval_us(dt), dt, c.steps, drift, 0.5 * dt * 1e3,
+                      segy_interval_us(dt) * 1e-6);
+        warnings.push_back(line);
+    }
+    return {};
+}
+
 } // namespace
 
 bool claims_output_folder(const Options& c) {
@@ -199,12 +233,12 @@ bool claims_output_folder(const Options& c) {
            c.line_axis >= 0 || c.checkpoints_on();
 }
 
-std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& lock) {
+std::string prepare_outputs(const Options& c, RunPlan& plan, double dt, OutputFolderLock& lock) {
     const std::array<int, 3>& grid = plan.grid;
     const bool any = claims_output_folder(c);
     std::string problem;
     std::vector<int> flat;
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, warnings;
     if (world_rank() == 0) {
         std::vector<std::array<int, 3>> receivers;
         if (!c.receivers_file.empty()) problem = read_receivers(c.receivers_file, receivers);
@@ -225,6 +259,7 @@ std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& l
                       " is outside the grid (0.." + std::to_string(grid[2] - 1) + ")";
         if (problem.empty() && (c.slice_axis >= 0) && !images_available())
             problem = "--slice: this build has no PNG writer (install libstb-dev and reconfigure)";
+        if (problem.empty()) problem = trace_format_check(c, dt, warnings);
         if (problem.empty() && any)
             problem = claim_output_folder(c, plan, int(receivers.size()), lock, notes);
     }
@@ -232,6 +267,7 @@ std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& l
     // taken) is said too.
     for (const std::string& note : notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
+    print_warnings(warnings);
     if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
     int count = int(flat.size());
     MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD));

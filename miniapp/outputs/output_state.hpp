@@ -9,6 +9,8 @@
 #include "io/run_manifest.hpp"
 #include "memory.hpp"
 #include "outputs/outputs.hpp"
+#include "outputs/segy.hpp"
+#include "outputs/xdmf.hpp"
 
 #include <array>
 #include <string>
@@ -39,6 +41,9 @@ std::vector<T> narrowed(const std::vector<double>& values) {
     return std::vector<T>(values.begin(), values.end());
 }
 
+// The XDMF time series of every snapshot so far, rewritten at each one.
+constexpr const char* kSeries = "snapshots.xmf";
+
 struct Outputs::State {
     Options c;
     RunPlan plan;
@@ -54,6 +59,7 @@ struct Outputs::State {
     int capacity = 0; // steps the sample buffer holds
     int recorded = 0;
     int snapshots = 0; // written so far
+    OutputTimes times;
     // Rank 0's record of the folder (io/run_manifest.hpp), where the run
     // claimed one; every file written goes into it.
     bool recording = false;
@@ -64,6 +70,10 @@ struct Outputs::State {
         manifest.provenance = provenance;
     }
     void snapshot(int step, const std::vector<double>& interior);
+    // The snapshot of `step` as its XDMF describes it (xdmf.hpp).
+    XdmfSnapshot xdmf_of(int step) const;
+    // Rank 0: kSeries made again, listing every snapshot up to `step`.
+    std::string write_series(int step) const;
     // The slice at `step`; `end`: the run's last, not a snapshot's.
     void slice(int step, const std::vector<double>& interior, bool end);
     std::string draw_slice(int step, const std::vector<int>& boxes, const std::vector<int>& displs,
@@ -82,6 +92,8 @@ struct Outputs::State {
     std::string resume_files(int step, const std::string& lineage, const RunManifest& earlier,
                              const std::vector<std::string>& present);
     std::string save_traces(const std::vector<double>& ordered) const;
+    std::string write_trace_files(const std::vector<double>& ordered, Json& doc) const;
+    SegyGather segy_gather() const;
 };
 
 } // namespace stencil

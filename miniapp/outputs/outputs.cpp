@@ -4,6 +4,7 @@
 #include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/output_state.hpp"
+#include "stream.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -31,6 +32,8 @@ std::string sidecar_json(const RunContext& run, int step, const std::string& fil
     doc["step"] = step;
     doc["time_s"] = step * p.dt;
     doc["radius"] = c.radius;
+    doc["xdmf"] = file.substr(0, file.size() - 4) + ".xmf"; // ParaView and VisIt open it
+    doc["byte_order"] = native_endian()[0] == 'L' ? "little" : "big";
     return json_text(doc);
 }
 
@@ -128,6 +131,10 @@ const std::string& Outputs::lineage() const {
     return state_->manifest.lineage;
 }
 
+const OutputTimes& Outputs::times() const {
+    return state_->times;
+}
+
 void Outputs::after_step(int n) {
     State& s = *state_;
     if (!s.receivers.empty()) {
@@ -141,7 +148,10 @@ void Outputs::after_step(int n) {
     }
     if (s.c.snapshot_every > 0 && n % s.c.snapshot_every == 0) {
         const std::vector<double> interior = s.fields.interior_copy();
+        const double start = wall_clock_ms();
         s.snapshot(n, interior);
+        s.times.snapshot_seconds += (wall_clock_ms() - start) * 1e-3;
+        ++s.times.snapshots;
         if (s.c.slice_axis >= 0) s.slice(n, interior, false);
     }
 }
@@ -154,7 +164,11 @@ bool Outputs::due_after(int n) const {
 void Outputs::finish(int steps_done) {
     State& s = *state_;
     if (s.c.slice_axis >= 0) s.slice(steps_done, s.fields.interior_copy(), true);
-    if (!s.receivers.empty()) s.write_traces();
+    if (!s.receivers.empty()) {
+        const double start = wall_clock_ms();
+        s.write_traces();
+        s.times.trace_seconds = (wall_clock_ms() - start) * 1e-3, s.times.traces = true;
+    }
     s.manifest.state = "complete";
     std::string problem;
     if (s.recording) problem = s.record({}, false, steps_done);
@@ -262,15 +276,39 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
         return write_field_file(d, path, narrowed<decltype(zero)>(interior), inject);
     });
     ++snapshots;
-    // The sidecar last: one that exists always describes a complete raw file.
+    // Its XDMF next, then the sidecar last: one that exists always
+    // describes a complete raw file; then the series, which lists it.
     std::string problem;
-    const std::string sidecar = std::string(name).substr(0, std::strlen(name) - 4) + ".json";
+    const std::string stem = std::string(name).substr(0, std::strlen(name) - 4);
+    const std::string sidecar = stem + ".json", xmf = stem + ".xmf";
     if (d.rank == 0)
-        problem = write_file_completely(
-            c.output + "/" + sidecar,
-            sidecar_json({c, plan, physics}, step, name, written, manifest.provenance));
-    if (problem.empty() && d.rank == 0) problem = record({name, sidecar}, false, step);
+        problem = write_file_completely(c.output + "/" + xmf, snapshot_xdmf(xdmf_of(step)));
+    if (problem.empty() && d.rank == 0)
+        problem = write_file_completely(c.output + "/" + sidecar,
+                                        sidecar_json({c, plan, physics}, step, name, written,
+                                                     manifest.provenance));
+    if (problem.empty() && d.rank == 0) problem = write_series(step);
+    if (problem.empty() && d.rank == 0)
+        problem = record({name, xmf, sidecar, kSeries}, false, step);
     agree_on_outcome(d.cart.get(), problem);
+}
+
+XdmfSnapshot Outputs::State::xdmf_of(int step) const {
+    char name[64];
+    std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
+    return {name, plan.grid, c.spacing, c.precision, step, step * physics.dt};
+}
+
+std::string Outputs::State::write_series(int step) const {
+    // Every snapshot of the run up to `step` that is in the folder: a
+    // restart into another folder has not the earlier ones there.
+    std::vector<XdmfSnapshot> series;
+    for (int k = c.snapshot_every; k <= step; k += c.snapshot_every) {
+        XdmfSnapshot s = xdmf_of(k);
+        std::error_code ignored;
+        if (std::filesystem::exists(c.output + "/" + s.file, ignored)) series.push_back(s);
+    }
+    return write_file_completely(c.output + "/" + kSeries, series_xdmf(series));
 }
 
 void Outputs::State::slice(int step, const std::vector<double>& interior, bool end) {

@@ -27,12 +27,23 @@ namespace stencil {
 // and claims it for this run in `lock` (output_folder.hpp), naming the run
 // in plan.run_id: a folder in use, one holding a finished run's files, or
 // one without room for what the run will write is refused unless
-// --output-force. Returns an empty string or one line saying what is wrong.
-std::string prepare_outputs(const Options& c, RunPlan& plan, OutputFolderLock& lock);
+// --output-force; so is a --trace-format whose SEG-Y cannot hold `steps`
+// steps of `dt`. Returns an empty string or one line saying what is wrong.
+std::string prepare_outputs(const Options& c, RunPlan& plan, double dt, OutputFolderLock& lock);
 
 // Whether the run claims an output folder: it writes snapshots, slices,
 // traces or checkpoints.
 bool claims_output_folder(const Options& c);
+
+// How long the run's output writes took, on rank 0's clock (the writes are
+// collective, so every rank waits as long), for the report: a file format
+// must not slow a run, and this is where it would show.
+struct OutputTimes {
+    int snapshots = 0;           // written by this run
+    double snapshot_seconds = 0; // all of them: each raw file and what is written beside it
+    bool traces = false;         // written at the end
+    double trace_seconds = 0;    // gathered to rank 0 and written, with the shot gather
+};
 
 class Outputs {
 public:
@@ -69,6 +80,7 @@ public:
     // The run that began these outputs (a restart's: the checkpoint's),
     // which checkpoints carry on; rank 0's.
     const std::string& lineage() const;
+    const OutputTimes& times() const;
 
     // For checkpoints (checkpoint.hpp). Collective: the traces recorded so
     // far written to `path` in the run's precision, receiver-major, with

@@ -1,11 +1,14 @@
 // Receiver traces: recorded on the device by the rank that owns each
-// receiver's cell, gathered to rank 0 at the end into traces.bin (with a
-// sidecar and a shot-gather image), and at each checkpoint into the
+// receiver's cell, gathered to rank 0 at the end into traces.bin or
+// traces.sgy or both (--trace-format; with a sidecar and a shot-gather
+// image), and at each checkpoint into the
 // checkpoint, from which a restarted run, on any rank count, takes them up.
 #include "mpi_util.hpp"
 #include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
 #include "outputs/output_state.hpp"
+#include "outputs/segy.hpp"
+#include "stencil_version.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -61,7 +64,9 @@ void Outputs::State::write_traces() {
     std::string problem;
     if (fields.decomposition().rank == 0) problem = save_traces(ordered);
     if (problem.empty() && fields.decomposition().rank == 0) {
-        std::vector<std::string> names = {"traces.bin", "traces.json"};
+        std::vector<std::string> names = {"traces.json"};
+        if (c.trace_format != TraceFormat::Segy) names.push_back("traces.bin");
+        if (c.trace_format != TraceFormat::Raw) names.push_back("traces.sgy");
         if (images_available()) names.push_back("shot_gather.png");
         problem = record(names, true, recorded);
     }
@@ -138,32 +143,82 @@ std::string Outputs::load_traces(const std::string& path, const FieldFile& expec
     return {};
 }
 
-// Rank 0: traces.bin, then its sidecar, then the shot gather.
+// The run's gather as traces.sgy describes it (segy.hpp).
+SegyGather Outputs::State::segy_gather() const {
+    const auto& g = plan.grid;
+    const auto& s = physics.source;
+    char line[3][96];
+    std::snprintf(line[0], sizeof line[0], "GRID %d X %d X %d CELLS, SPACING %.17g M, Z IS DEPTH",
+                  g[0], g[1], g[2], c.spacing);
+    std::snprintf(line[1], sizeof line[1], "SOURCE AT CELL %d,%d,%d (X Y Z = CELL X SPACING)", s[0],
+                  s[1], s[2]);
+    std::snprintf(line[2], sizeof line[2], "DT %.17g S; SAMPLE K IS T = K DT, SAMPLE 0 AT REST",
+                  physics.dt);
+    return {receivers,
+            s,
+            c.spacing,
+            physics.dt,
+            recorded,
+            {std::string("STENCIL-MINIAPP ") + STENCIL_VERSION_STRING, "RUN " + plan.run_id,
+             "ONE SHOT GATHER, A TRACE A RECEIVER IN TRACES.JSON'S ORDER", line[0], line[1],
+             line[2], "SAMPLE INTERVAL IN THE HEADERS: WHOLE MICROSECONDS",
+             "IEEE FLOAT32 BIG-ENDIAN (CODE 5); AN FP64 RUN'S NARROWED",
+             "COORDINATES AND DEPTHS IN METRES, SCALED BY BYTES 69-72",
+             "RECEIVER DEPTH: MINUS BYTES 41-44; SOURCE DEPTH: BYTES 49-52"}};
+}
+
+// Rank 0: traces.bin and traces.sgy as --trace-format asks, their
+// description in `doc` (the sidecar's keys); "" or why not.
+std::string Outputs::State::write_trace_files(const std::vector<double>& ordered, Json& doc) const {
+    const bool raw = c.trace_format != TraceFormat::Segy, segy = c.trace_format != TraceFormat::Raw;
+    FieldFile bin, sgy;
+    if (raw)
+        if (std::string why =
+                write_traces_file(c.output + "/traces.bin", c.precision, ordered, bin);
+            !why.empty())
+            return why;
+    if (segy) {
+        const std::vector<unsigned char> bytes = segy_file(segy_gather(), ordered);
+        sgy.bytes = bytes.size(), sgy.crc32 = crc32_of(bytes.data(), bytes.size());
+        if (std::string why =
+                write_file_completely(c.output + "/traces.sgy", bytes.data(), bytes.size());
+            !why.empty())
+            return why;
+    }
+    const std::string dtype = numpy_dtype(c.precision);
+    doc = raw ? integrity_json("traces.bin", bin.bytes, bin.crc32, plan.run_id, manifest.provenance)
+              : integrity_json("traces.sgy", sgy.bytes, sgy.crc32, plan.run_id, manifest.provenance);
+    if (raw)
+        doc["dtype"] = dtype, doc["order"] = "receiver-major: numpy.fromfile(file, numpy." + dtype +
+                                             ").reshape(receivers, nt)";
+    doc["nt"] = recorded;
+    doc["dt_s"] = physics.dt;
+    if (raw) doc["first_time_s"] = physics.dt;
+    doc["receivers"] = receivers;
+    doc["spacing_m"] = c.spacing; // the receivers' cells in metres
+    if (segy)
+        doc["segy"] = {
+            {"file", "traces.sgy"},          {"bytes", sgy.bytes},
+            {"crc32", crc32_hex(sgy.crc32)}, {"revision", "1.0"},
+            {"samples", recorded + 1},       {"sample_interval_us", segy_interval_us(physics.dt)},
+            {"first_sample_s", 0.0},         {"format", "IEEE float32, big-endian (code 5)"},
+            {"source", physics.source}};
+    return {};
+}
+
+// Rank 0: the trace files, then their sidecar, then the shot gather.
 std::string Outputs::State::save_traces(const std::vector<double>& ordered) const {
     const int nt = recorded;
-    // The file in the run's precision: its bytes, and their CRC.
-    FieldFile written;
-    if (std::string why =
-            write_traces_file(c.output + "/traces.bin", c.precision, ordered, written);
-        !why.empty())
-        return why;
-    const std::string dtype = numpy_dtype(c.precision);
-    Json doc = integrity_json("traces.bin", written.bytes, written.crc32, plan.run_id,
-                              manifest.provenance);
-    doc["dtype"] = dtype;
-    doc["order"] =
-        "receiver-major: numpy.fromfile(file, numpy." + dtype + ").reshape(receivers, nt)";
-    doc["nt"] = nt;
-    doc["dt_s"] = physics.dt;
-    doc["first_time_s"] = physics.dt;
-    doc["receivers"] = receivers;
+    Json doc;
+    if (std::string why = write_trace_files(ordered, doc); !why.empty()) return why;
     if (std::string why = write_file_completely(c.output + "/traces.json", json_text(doc));
         !why.empty())
         return why;
+    const std::string files = c.output + "/" + doc["file"].get<std::string>() +
+                              (c.trace_format == TraceFormat::Both ? " and traces.sgy" : "");
     if (!images_available()) {
-        std::printf("traces: %zu receivers x %d steps in %s/traces.bin (no PNG: built without "
-                    "libstb-dev)\n",
-                    receivers.size(), nt, c.output.c_str());
+        std::printf("traces: %zu receivers x %d steps in %s (no PNG: built without libstb-dev)\n",
+                    receivers.size(), nt, files.c_str());
         return {};
     }
     // The shot gather: receivers across, time down, both decimated to a
@@ -183,8 +238,8 @@ std::string Outputs::State::save_traces(const std::vector<double>& ordered) cons
                                             clip_at_percentile(gather.values, 95));
         !why.empty())
         return why;
-    std::printf("traces: %d receivers x %d steps in %s/traces.bin, shot gather %s/shot_gather.png",
-                receiver_count, nt, c.output.c_str(), c.output.c_str());
+    std::printf("traces: %d receivers x %d steps in %s, shot gather %s/shot_gather.png",
+                receiver_count, nt, files.c_str(), c.output.c_str());
     if (column_stride > 1)
         std::printf(" (one receiver in %d drawn: at most %d columns)", column_stride,
                     kMaxGatherWidth);

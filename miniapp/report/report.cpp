@@ -6,15 +6,12 @@
 
 #include "config/option_table.hpp"
 #include "memory.hpp"
+#include "stencil_version.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <set>
 #include <utility>
-
-#ifndef STENCIL_GIT_REVISION
-#define STENCIL_GIT_REVISION "unknown"
-#endif
 
 namespace stencil {
 namespace {
@@ -91,7 +88,7 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
     r.comm_mode = comm_mode_name(run.plan.comm_mode);
     r.comm_reason = run.plan.comm_reason;
     r.backend = backend_name();
-    r.revision = STENCIL_GIT_REVISION;
+    r.revision = STENCIL_REVISION_STRING;
     r.devices = gather_names(binding.info.name, comm, d.rank, d.size);
     r.shape = sim.interior_shape();
     r.shapes = shapes;

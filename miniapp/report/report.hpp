@@ -4,6 +4,7 @@
 #include "binding.hpp"
 #include "config/check_reach.hpp"
 #include "io/provenance.hpp"
+#include "outputs/outputs.hpp"
 #include "report/timing_trust.hpp"
 #include "step/simulation.hpp"
 #include "step/tuning.hpp"
@@ -40,6 +41,7 @@ struct Report {
     double gcells_total = 0, gcells_per_rank = 0, gbs_per_rank = 0;
     int phase_samples = 0; // the steps whose phases were timed (the step itself: every one)
     TimingTrust trust;     // the timed window, the step's spread across ranks
+    OutputTimes outputs;   // the snapshots' and traces' writes (outputs.hpp)
     double halo_ms = 0;
     std::optional<double> hidden_fraction; // of the exchange, behind the interior
     std::string unhidden_why;              // why there is no such share, where there is none

@@ -5,6 +5,7 @@
 #include "config/model.hpp"
 #include "config/option_table.hpp"
 #include "io/checked_io.hpp"
+#include "stencil_version.hpp"
 
 namespace stencil {
 namespace {
@@ -59,6 +60,16 @@ void add_outcome(Json& doc, const Report& r) {
         doc["checksum_is_one_domain_answer"] = r.one_domain_answer();
     }
     doc["provenance"] = r.provenance.json();
+}
+
+// The outputs' write times (rank 0's clock; null where the run wrote none).
+Json output_times_json(const Report& r) {
+    const OutputTimes& t = r.outputs;
+    const int n = t.snapshots;
+    return {{"snapshots", n},
+            {"snapshot_total", t.snapshot_seconds},
+            {"snapshot_each", n > 0 ? Json(t.snapshot_seconds / n) : Json(nullptr)},
+            {"traces", t.traces ? Json(t.trace_seconds) : Json(nullptr)}};
 }
 
 } // namespace
@@ -136,6 +147,8 @@ std::string write_json(const Report& r, const std::string& path) {
     doc.update(timing_trust_json(r.trust));
     doc["trials"] = trials_json(r.plan.trials);
     add_outcome(doc, r);
+    doc["version"] = STENCIL_VERSION; // the project's; "revision" is its source tree's
+    doc["output_seconds"] = output_times_json(r);
     // Never over a file the user did not ask to replace (--output-force).
     return c.output_force ? write_file_completely(path, json_text(doc))
                           : write_new_file_completely(path, json_text(doc));

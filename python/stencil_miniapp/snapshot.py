@@ -1,0 +1,41 @@
+"""read_snapshot: a snapshot_NNNNNN.raw as a 3D array, z slowest, as the
+mini-app wrote it with MPI-IO (x fastest on disk)."""
+import os
+
+import numpy
+
+from ._files import check_file, dtype_of, load_sidecar, wants_xarray
+
+
+def sidecar_path(path):
+    """The sidecar of a snapshot given as .raw, .json, .xmf or its stem."""
+    stem, ext = os.path.splitext(path)
+    if os.path.basename(path) == "snapshots.xmf":
+        raise ValueError(f"{path}: the series of every snapshot; read one of the snapshot_NNNNNN files it lists")
+    if ext not in (".raw", ".json", ".xmf", ""):
+        raise ValueError(f"{path}: not a snapshot (snapshot_NNNNNN.raw, .json or .xmf)")
+    return stem + ".json"
+
+
+def read_snapshot(path, xarray=None, verify=False):
+    """The pressure field of one snapshot: shape (nz, ny, nx), in the run's
+    precision. With xarray: a DataArray named "p" with coordinates z, y, x
+    in metres (cell (i, j, k) at (i h, j h, k h)) and the step, time, run
+    and spacing as attributes."""
+    sidecar = sidecar_path(path)
+    meta = load_sidecar(sidecar)
+    raw = os.path.join(os.path.dirname(sidecar), meta["file"])
+    check_file(raw, meta["bytes"], meta["crc32"], verify)
+    nx, ny, nz = meta["dims"]
+    dtype = dtype_of(meta["dtype"], meta.get("byte_order", "little"))
+    if nx * ny * nz * dtype.itemsize != meta["bytes"]:
+        raise ValueError(f"{sidecar}: dims {meta['dims']} of {meta['dtype']} are not its {meta['bytes']} bytes")
+    values = numpy.fromfile(raw, dtype).reshape(nz, ny, nx)
+    xr = wants_xarray(xarray)
+    if xr is None:
+        return values
+    hx, hy, hz = meta["spacing_m"]
+    coords = {"z": numpy.arange(nz) * hz, "y": numpy.arange(ny) * hy, "x": numpy.arange(nx) * hx}
+    attrs = {key: meta[key] for key in ("step", "time_s", "dt_s", "run", "radius") if key in meta}
+    attrs["units"], attrs["coordinates_units"] = "pressure (source-normalised)", "m"
+    return xr.DataArray(values, dims=("z", "y", "x"), coords=coords, name="p", attrs=attrs)
