@@ -313,24 +313,45 @@ def calibration_caveats(cal):
 def machine_for(cal, machine):
     """The machine file with the kernel time scale of the calibration's GPU:
     where `kernel_time_scales` names it ({"H100": 2.1, "H200": 3.0}, each
-    key part of a report's device name), that entry becomes
-    kernel_time_scale and kernel_time_scale_from; else the file's own."""
+    key part of a report's device name, in any case), that entry becomes
+    kernel_time_scale and kernel_time_scale_from; else the file's own
+    kernel_time_scale. A file with kernel_time_scales but neither the
+    calibration's GPU in it nor a kernel_time_scale is refused: a scale of
+    1 there would be a guess, not the file's."""
     devices = getattr(cal, "devices", [])
-    for gpu, scale in sorted((machine.get("kernel_time_scales") or {}).items()):
-        if devices and all(gpu in d for d in devices):
-            return dict(machine, kernel_time_scale=scale, kernel_time_scale_from=gpu)
+    scales = machine.get("kernel_time_scales") or {}
+    found = [(gpu, scale) for gpu, scale in scales.items()
+             if devices and all(gpu.lower() in d.lower() for d in devices)]
+    longest = max((len(gpu) for gpu, _ in found), default=0)
+    found = [(gpu, scale) for gpu, scale in found if len(gpu) == longest]  # "H100 PCIe" before "H100"
+    where = machine.get("_path", machine["name"])
+    if len({scale for _, scale in found}) > 1:
+        raise ToolError(f"{where}: kernel_time_scales gives {' and '.join(f'{g} {s:g}' for g, s in found)} "
+                        f"for {' and '.join(devices)}: keep one")
+    if found:
+        return dict(machine, kernel_time_scale=found[0][1], kernel_time_scale_from=found[0][0])
+    if scales and "kernel_time_scale" not in machine:
+        raise ToolError(f"{where}: no kernel time scale for the calibration's "
+                        f"{' and '.join(devices) or 'device (its reports name none)'}: kernel_time_scales "
+                        f"has {', '.join(sorted(scales))}, and there is no kernel_time_scale; add its entry")
     return machine
 
 
 def scale_caveats(cal, machine):
-    """The kernel time scale, and whether the calibration ran on the GPU it is relative to."""
+    """The kernel time scale, whether the calibration ran on the GPU it is
+    relative to, and where the file names none, the scale of 1 taken."""
     scale = machine.get("kernel_time_scale", 1.0)
+    if "kernel_time_scale" not in machine:
+        return ["kernel time scale 1: the machine file names none, so its GPUs are taken as the "
+                "calibration's"]
     if scale == 1.0:
         return []
     base = machine.get("kernel_time_scale_from")
     devices = getattr(cal, "devices", [])
     note = f"kernel times scaled by {scale:g} (the machine file's assumption)"
-    if base and devices and not all(base in d for d in devices):
+    if base and devices and not all(base.lower() in d.lower() for d in devices):
         note += (f", which is relative to an {base}, but the calibration ran on {' and '.join(devices)}: "
                  "the scale does not apply to it")
+    elif base:
+        note += f", relative to the calibration's {base}"
     return [note]

@@ -81,6 +81,7 @@ def load_machine(path):
     """A machine file, checked against schemas/machine.json. JSON Schema
     takes 8.0 for an integer: the counts become whole numbers here."""
     machine = checked(load_json(path), "machine", path, "a machine file")
+    machine["_path"] = path  # named where the file is refused later
     for count in ("gpus_per_node", "cores_per_node", "nodes", "nics_per_node"):
         if count in machine:
             machine[count] = int(machine[count])
