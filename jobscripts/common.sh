@@ -5,6 +5,7 @@
 
 : "${APP:=build/miniapp/stencil-miniapp}"
 : "${RADIUS:=4}" "${STEPS:=100}" "${WARMUP:=10}" "${COMM:=auto}" "${OVERLAP:=on}"
+# STEPS=auto: each run as many steps as time about 1.5 s (stencil_steps).
 # PERIODIC=x,y,z: every rank has six neighbours, so a weak-scaling series
 # does the same work on every rank at every size. Default none, so that a
 # series stays comparable with the open-edge series already recorded.
@@ -77,18 +78,34 @@ stencil_refuse_existing() {
   return 1
 }
 
+# stencil_steps COMMAND...: the --steps of a run of the mini-app COMMAND
+# (its launcher and options, without --steps): STEPS, or with STEPS=auto
+# half as many again as the steps that a probe of 20 steps (no report)
+# says would time about 1 s, so that no run's window is short enough for
+# its report to warn (collect.py marks such rows; project.py refuses them).
+stencil_steps() {
+  local said wanted
+  if [ "$STEPS" != auto ]; then echo "$STEPS"; return; fi
+  said=$("$@" --steps 20 --quiet 2>&1 >/dev/null) || {
+    echo "stencil: the probe of 20 steps failed: $(grep -m1 '^stencil-miniapp: ' <<<"$said" || tail -1 <<<"$said")" >&2
+    return 1
+  }
+  wanted=$(sed -n 's/.* run --steps \([0-9]*\) or more .*/\1/p' <<<"$said" | head -1)
+  echo $((${wanted:-0} > 20 ? wanted * 3 / 2 : 20)) # no warning: 20 steps took 0.5 s or more
+}
+
 # stencil_run LABEL RANKS [mini-app options...]: one run, one report. A
 # report of the same name already in RESULTS is never overwritten: the run
 # is refused in one line.
 stencil_run() {
-  local label=$1 ranks=$2 name
+  local label=$1 ranks=$2 name steps run
   shift 2
   name=$(stencil_report_name "$label" "$ranks" "$@")
   stencil_refuse_existing "$name" || return 2
-  launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
-    --comm "$COMM" --overlap "$OVERLAP" --periodic "$PERIODIC" --halo-depth "$HALO_DEPTH" \
-    --tuning "$TUNING" --print-binding \
-    --report "$RESULTS/$name.json" "$@" \
+  run=(launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --warmup "$WARMUP" --comm "$COMM"
+    --overlap "$OVERLAP" --periodic "$PERIODIC" --halo-depth "$HALO_DEPTH" --tuning "$TUNING" "$@")
+  steps=$(stencil_steps "${run[@]}") || { echo "stencil: $name failed" >&2; return 1; }
+  "${run[@]}" --steps "$steps" --print-binding --report "$RESULTS/$name.json" \
     >"$RESULTS/$name.txt" 2>&1 || {
     # The mini-app's own one-line reason (not a warning, not its banner),
     # else the end of what it printed.

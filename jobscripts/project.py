@@ -8,8 +8,13 @@ usage:
   project.py CALIBRATION --machine M.json weak --local 512,512,512 [--nodes 1,2,...]
   project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
   project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
-  common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best] [--comm mpi|peer]
+  common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best]
+          [--comm mpi|gpu-aware|staged|nccl|peer] [--accept-timing-warnings]
           [--markdown FILE] [--csv FILE] [--plot FILE.png]
+  Every part of the calibration must be one kernel (R, precision) on one
+  device and back-end, read from the files; runs with test aids, a failed
+  --check, or (without --accept-timing-warnings) a report that warns of
+  its timing are refused, and validate leaves such runs out, saying so.
 
 CALIBRATION is a folder with (tools/gpu.sh miniapp --sweep ... --scaling):
   sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
@@ -67,14 +72,13 @@ import math
 import os
 import sys
 
-from calibration import (Calibration, calibration_caveats, devices_of, folder_of, load_reports,
-                         machine_for, scale_caveats)
+from calibration import Calibration, calibration_caveats, folder_of, machine_for, scale_caveats
 from checked import checked
 from plot_style import count_axis, legend_below, series_style
-from projection_model import FLOAT, node_series, project_run, strong, thinnest_box, weak
-from projection_tables import (projection_records, projection_table, validation_records, validation_table,
-                               write_csv)
+from projection_model import FLOAT, node_series, strong, thinnest_box, weak
+from projection_tables import projection_records, projection_table, write_csv
 from tool_errors import OneLineParser, ToolError, load_json, run
+from validation import axes_of, validation_text
 
 
 def load_machine(path):
@@ -86,43 +90,6 @@ def load_machine(path):
         if count in machine:
             machine[count] = int(machine[count])
     return machine
-
-
-def validate(cal, machine, folder, tolerance):
-    """Projection against each measured report; calibration inputs marked."""
-    rows, worst, other, past = [], 0.0, set(), set()
-    for r in load_reports(os.path.join(folder, "**", "*.json")):
-        peer = r["comm"] == "peer"
-        if r["ranks"] > 1 and r["comm"] != cal.mode and not peer:
-            other.add(r["comm"])  # the model's exchange is the calibrated mode's
-            continue
-        if r["radius"] not in getattr(cal, "radii", [r["radius"]]):
-            past.add(f"runs of R={r['radius']} against a calibration of R={'/'.join(map(str, cal.radii))}")
-        if str(r.get("precision", "fp32")) != getattr(cal, "precision", str(r.get("precision", "fp32"))):
-            past.add(f"runs in {r.get('precision')} against a calibration in {cal.precision}")
-        ran_on = devices_of([r])
-        if ran_on and getattr(cal, "devices", None) and not ran_on <= set(cal.devices):
-            past.add(f"runs on {' and '.join(sorted(ran_on))} against a calibration on "
-                     f"{' and '.join(cal.devices)}")
-        if r.get("periodic", "none") != "none" and not cal.shell_points:
-            past.add("periodic runs against a calibration without shell/ (the older model)")
-        projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
-                                axes_of(r.get("periodic", "none")), r.get("halo_depth", 1),
-                                peer and r["ranks"] > 1)["step_ms"]
-        measured = r["phases_ms"]["step"]["max"]  # the slowest rank's, as collect.py takes it
-        error = projected / measured - 1
-        role = "calibration" if os.path.realpath(r["_path"]) in cal.inputs else "validation"
-        if role == "validation":
-            worst = max(worst, abs(error))
-        rows.append((os.path.relpath(r["_path"], folder), r["ranks"], "x".join(map(str, r["procs"])),
-                     "x".join(map(str, r["grid"])), "on" if r["overlap"] else "off",
-                     r.get("halo_depth", 1), measured, projected, error, role))
-    rows.sort(key=lambda x: (x[9], x[0]))
-    out = validation_table(rows)
-    if other:
-        out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs of several ranks "
-                   f"with --comm {', '.join(sorted(other))}.")
-    return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"]), sorted(past), rows
 
 
 def require_matplotlib():
@@ -169,14 +136,6 @@ def plot(rows_by_label, study, path, subtitle):
     ax.grid(True, which="both", alpha=0.3)
     legend_below(ax)
     fig.savefig(path, dpi=110, bbox_inches="tight")
-
-
-def axes_of(text):
-    """'x,z' -> (True, False, True); 'none' -> all False."""
-    names = [] if text in ("", "none") else text.split(",")
-    if any(n not in ("x", "y", "z") for n in names):
-        raise argparse.ArgumentTypeError(f"'{text}' is not 'none' or a list of x, y, z")
-    return tuple(a in names for a in "xyz")
 
 
 def depth_arg(text):
@@ -270,8 +229,13 @@ def common_options(ap, defaults=True):
                     help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
     ap.add_argument("--halo-depth", type=depth_arg, default=default(1),
                     help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
-    ap.add_argument("--comm", choices=("mpi", "peer"), default=default("mpi"),
-                    help="peer: the slab-based peer path of 2026-11-26 (superseded; see the docstring)")
+    ap.add_argument("--comm", choices=("mpi", "gpu-aware", "staged", "nccl", "peer"), default=default("mpi"),
+                    help="the halo bench's rows to fit: mpi (default) gpu-aware, or the one mode the "
+                         "calibration's bench ran (COMM=staged); peer: the slab-based peer path of "
+                         "2026-11-26 (superseded; see the docstring)")
+    ap.add_argument("--accept-timing-warnings", action="store_true", default=default(False),
+                    help="take runs whose reports warn of their timing (under 0.5 s of timed steps, a slow "
+                         "node), said on the heading line; by default they are refused")
     ap.add_argument("--markdown", default=default(None))
     ap.add_argument("--csv", default=default(None), help="FILE: the table's rows, every machine's")
     ap.add_argument("--plot", type=plot_path, default=default(None), help="FILE.png, .svg or .pdf")
@@ -299,24 +263,6 @@ def parser():
     for study in (w, s, v):
         common_options(study, defaults=False)
     return ap
-
-
-def validation_text(cal, machine, a):
-    """The validation's section for one machine, whether it passed, and its CSV records."""
-    scale = machine.get("kernel_time_scale", 1.0) if a.machine_scale else 1.0
-    md, worst, count, past, rows = validate(cal, dict(machine, kernel_time_scale=scale), folder_of(a.reports),
-                                      a.tolerance)
-    if count == 0:
-        raise ToolError(f"validate {a.reports}: no run to validate against (none there, or only the "
-                        "calibration's own inputs)")
-    whose = "the machine file's (--machine-scale)." if a.machine_scale else \
-        "the runs are taken as the calibration node's own (--machine-scale applies the file's)."
-    notes = "".join(f"; {n}" for n in past + calibration_caveats(cal) +
-                    (scale_caveats(cal, machine) if a.machine_scale else []))
-    return [f"## {machine['name']}: projection against measurement{' (' + notes[2:] + ')' if notes else ''}", "",
-            f"Kernel time scale {scale:g}: {whose} Measured: the slowest rank's step.", "", md, "",
-            f"{count} validation runs, worst error {100 * worst:.1f}% (tolerance {100 * a.tolerance:.0f}%)",
-            ""], worst <= a.tolerance, validation_records(machine["name"], rows)
 
 
 def projection_text(cal, machine, a, by_label):
@@ -359,7 +305,8 @@ def main(argv):
         require_matplotlib()
     # Every machine file is checked before the calibration is read or any arithmetic done.
     machines = [load_machine(path) for path in a.machine]
-    cal = Calibration.from_folder(folder_of(a.calibration))
+    cal = Calibration.from_folder(folder_of(a.calibration), "mpi" if a.comm == "peer" else a.comm,
+                                  a.accept_timing_warnings)
     machines = [machine_for(cal, m) for m in machines]
     text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
     passed, by_label, records = True, {}, []

@@ -25,6 +25,7 @@ import sys
 TOP = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(TOP, "jobscripts"))
 import collect  # noqa: E402
+import project  # noqa: E402
 import report_rules  # noqa: E402
 from checked import ToolError  # noqa: E402
 
@@ -126,6 +127,44 @@ def expect_collect(field, kind, base, study):
     print(f"ok  collect, {study} series, {field}: {kind}")
 
 
+# The fields a calibration's parts must share (one kernel on one device),
+# and those that make a sweep/ run one GPU's with no exchange.
+SAME_KERNEL = {"radius", "precision", "devices", "backend", "model", "sponge", "spacing_m",
+               "omp_threads_per_rank", "subnormals"}
+SWEEP_RUN = {"ranks", "comm", "periodic"}
+
+
+def expect_calibration(field, kind, sweep):
+    """A calibration of two sweep runs, the second with `field` changed:
+    refused where the field makes the parts differ in kernel or device, or
+    the run untrusted; else projected (a warning only when told)."""
+    folder = os.path.join(WORK, "calibration", field)
+    os.makedirs(os.path.join(folder, "sweep"))
+    for name, r in (("a", sweep[0]), ("b", changed(sweep[1], field))):
+        with open(os.path.join(folder, "sweep", name + ".json"), "w") as f:
+            json.dump(r, f)
+    with open(os.path.join(folder, "halo-bench-calibration.txt"), "w") as f:
+        f.write(f"stencil-halo-bench: {sweep[0]['backend']} back-end, 2 ranks (1 x 1 x 2), "
+                f"{sweep[0]['devices'][0]}, R=2, 50 iterations\n\nmode local depth messages MiB/exch us/exch\n"
+                "gpu-aware 16 1 1 0.02 5.0\ngpu-aware 24 1 1 0.04 6.0\n")
+    refused = kind in ("refuse", "warn") or field in SAME_KERNEL | SWEEP_RUN
+    for told in ([], ["--accept-timing-warnings"]):
+        report_rules._named.clear()
+        want = 2 if refused and not (told and kind == "warn") else 0
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                got = project.main(["project.py", folder, "--machine", os.path.join(TOP, "jobscripts", "machines",
+                                    "ci-host.json"), "--radius", "2", *told, "weak", "--local", "16,16,16",
+                                    "--nodes", "1"])
+        except ToolError as e:
+            got, err = 2, io.StringIO(str(e))
+        if got != want:
+            return fail(f"project.py, a calibration with {field} changed in one part {' '.join(told)}: "
+                        f"exit {got}, not {want} ({err.getvalue().strip()[:200]})")
+    print(f"ok  project.py, {field} changed in one part of a calibration: {'refused' if refused else 'taken'}")
+
+
 def base_series(argv):
     """A weak series at 1 and 2 ranks, its timing trusted (the warning
     cleared), and the same runs as a strong series of one grid; and a run
@@ -133,12 +172,14 @@ def base_series(argv):
     runs = [mini_app(argv, WORK, f"weak-n{n}", n, "--local", "16,16,16", "--label", "weak") for n in (1, 2)]
     extra = mini_app(argv, WORK, "checked", 1, "--grid", "16,16,16", "--check", "--checksum",
                      "--timeline", os.path.join(WORK, "timeline.json"))
-    for r in runs:
+    sweep = [mini_app(argv, WORK, f"sweep-{n}", 1, "--local", f"{n},{n},{n}", "--comm", "none", "--label",
+                      "sweep") for n in (16, 24)]
+    for r in runs + sweep:
         r["timing_warning"] = None
     strong = copy.deepcopy(runs)
     for r in strong:
         r["label"], r["grid"] = "strong", [16, 16, 32]
-    return runs, strong, extra
+    return runs, strong, extra, sweep
 
 
 def main(argv):
@@ -146,7 +187,7 @@ def main(argv):
     WORK = argv[4]
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
-    weak, strong, extra = base_series(argv)
+    weak, strong, extra, sweep = base_series(argv)
     with open(os.path.join(TOP, "jobscripts", "schemas", "report.json")) as f:
         schema_fields = set(json.load(f)["properties"])
     fields = set(weak[1]) | set(extra) | schema_fields
@@ -158,6 +199,7 @@ def main(argv):
             continue
         for study, base in (("weak", weak), ("strong", strong)):
             expect_collect(field, kind, base, study)
+        expect_calibration(field, kind, sweep)
     # A field no rule knows: its runs kept apart, and the field named.
     expect_collect("a_field_of_tomorrow", "key", weak, "weak")
     rows, said = collected(os.path.join(WORK, "collect", "weak-a_field_of_tomorrow"))

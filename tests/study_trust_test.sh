@@ -4,6 +4,15 @@
 #  1. a machine file whose kernel_time_scales lacks the calibration's GPU,
 #     and that has no kernel_time_scale, is refused naming the GPU and the
 #     keys; a key in lower case matches; a file with no scale says 1;
+#  3. a calibration whose runs warn of their timing is refused, or taken
+#     with --accept-timing-warnings and said; STEPS=auto times a run long
+#     enough to have no warning; validate leaves out, and names, runs with
+#     test aids, a failed --check, a short window or a slow node;
+#  4. a calibration is one kernel on one device: host/, scaling/, shell/
+#     and the benches of another device, back-end, R or precision (read
+#     from the files, not their names) are refused;
+#  8. a COMM=staged calibration projects, fitting its staged rows, and
+#     --comm chooses among a bench's modes;
 # usage: study_trust_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 app=$3 work=$4
@@ -36,7 +45,9 @@ calibrate() { # calibrate FOLDER VAR=VALUE...
 }
 calibrate "$work/cal"
 cal=$work/cal
-weak() { project "$cal" --radius 2 "$@" weak --local 24,24,24 --nodes 1; }
+# weak MACHINE-ARGS...: a projection from the calibration, whose few steps a
+# run warn of their timing (taken, and said).
+weak() { project "$cal" --radius 2 --accept-timing-warnings "$@" weak --local 24,24,24 --nodes 1; }
 
 echo "== 1. a kernel time scale the machine file does not give is refused, or said"
 edit no-scale "$frontier" 'del m["kernel_time_scale"], m["kernel_time_scale_from"]'
@@ -50,5 +61,105 @@ expect 0 "a GPU named in lower case" weak --machine "$work/lower.json"
 said "lower case" "kernel times scaled by 2.5" "$work/out.txt"
 expect 0 "a machine file with no scale" weak --machine "$host"
 said "no scale at all" "kernel time scale 1: the machine file names none" "$work/out.txt"
+
+echo "== 3. runs that warn of their timing: refused, or taken and said"
+expect 2 "a calibration of short runs" project "$cal" --machine "$host" --radius 2 weak --local 24,24,24
+said "short runs" "warn of their timing (under 0.5 s of timed steps)" "$work/err.txt"
+said "short runs" "--accept-timing-warnings" "$work/err.txt"
+expect 0 "a calibration of short runs, taken" weak --machine "$host"
+said "short runs taken" "11 of the calibration's 11 runs warn of their timing" "$work/out.txt"
+expect 2 "calibrate.sh STEPS=abc" env STEPS=abc RESULTS="$work/never" bash "$repo/jobscripts/local/calibrate.sh"
+env APP="$app" MPIRUN="$mpiexec $preflags" RESULTS="$work/auto" RANKS_LIST=1 STUDIES=weak WEAK_LOCAL=16,16,16 \
+  RADIUS=2 STEPS=auto HALO_DEPTH=1 COLLECT=off bash "$repo/jobscripts/local/scaling.sh" >/dev/null
+"$py" - "$work"/auto/weak-*.json <<'PY' || fail "STEPS=auto left a run that warns of its timing"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["timing_warning"] is None and r["timed_window_s"] >= 0.5, (r["steps"], r["timed_window_s"])
+PY
+echo "ok  STEPS=auto: a window of no warning"
+# validate: each kind of run it may not take, beside one it may, against
+# a copy of the calibration whose warnings are cleared.
+fix() { "$py" -c "import json, sys; r = json.load(open(sys.argv[1])); $2; json.dump(r, open(sys.argv[1], 'w'))" "$1"; }
+cp -r "$cal" "$work/cal-ok"
+for report in "$work"/cal-ok/*/*.json; do fix "$report" 'r["timing_warning"] = None'; done
+mkdir -p "$work/val"
+for case in trusted short slow failed; do
+  cp "$cal"/scaling/weak-local24x24x24-*-overlap-on-n2.json "$work/val/$case.json"
+  [ "$case" = short ] || fix "$work/val/$case.json" 'r["timing_warning"] = None'
+done
+fix "$work/val/slow.json" 'r["speed_check"] = {"trial_ms": 1.0, "slow_warning": "slow"}'
+fix "$work/val/failed.json" 'r["check"] = {"bitwise_equal": False, "cells": 9, "cells_differing": 1}'
+"$mpiexec" -np 2 $preflags "$app" --local 24,24,24 --radius 2 --steps 4 --warmup 1 --halo-depth 1 --quiet \
+  --inject-fault drop-face --check --report "$work/val/dropped.json" >/dev/null 2>&1 || true
+[ -f "$work/val/dropped.json" ] || fail "the run with drop-face wrote no report"
+fix "$work/val/dropped.json" 'r["timing_warning"] = None'
+# counted VALIDATE-ARGS...: the reports validate compared, in order.
+counted() {
+  project "$work/cal-ok" --machine "$host" validate "$work/val" --tolerance 1 "$@" >"$work/out.txt" 2>&1 ||
+    { cat "$work/out.txt"; fail "validate $*"; }
+  awk -F' [|] ' '/[|] validation [|]$/ {sub(/^[|] /, ""); printf "%s ", $1}' "$work/out.txt"
+}
+[ "$(counted)" = "trusted.json " ] || { cat "$work/out.txt"; fail "validate took a run it may not trust"; }
+said "aids left out" "1 run that ran with test aids (--inject-fault drop-face): dropped.json" "$work/out.txt"
+said "failed check left out" "1 run that failed its --check: failed.json" "$work/out.txt"
+said "short left out" "warn of their timing (under 0.5 s of timed steps;" "$work/out.txt"
+[ "$(counted --accept-timing-warnings)" = "short.json slow.json trusted.json " ] ||
+  { cat "$work/out.txt"; fail "validate --accept-timing-warnings"; }
+said "warnings taken" "runs that warn of their timing, taken" "$work/out.txt"
+echo "ok  validate: the trusted run alone, or with the warned ones when told"
+
+echo "== 4. every part of a calibration: one kernel on one device, from the files"
+# mixed NAME [FILES PYTHON]: a copy of cal-ok, the reports FILES (a glob in it) edited by PYTHON.
+mixed() {
+  rm -rf "$work/mixed-$1" && cp -r "$work/cal-ok" "$work/mixed-$1"
+  [ $# -eq 1 ] || for report in "$work/mixed-$1"/$2; do fix "$report" "$3"; done
+}
+from() { project "$work/mixed-$1" --machine "$host" --radius 2 weak --local 24,24,24 --nodes 1; }
+mixed host-cuda 'host/*.json' 'r["backend"] = "CUDA"; r["devices"] = ["NVIDIA H100 80GB HBM3"]'
+expect 2 "host/ from another device and back-end" from host-cuda
+said "host/ of CUDA" "host/host-along-x-16-off.json: device CUDA NVIDIA H100 80GB HBM3, but" "$work/err.txt"
+mixed host-r4 'host/*.json' 'r["radius"] = 4; r["precision"] = "fp64"'
+expect 2 "host/ at R = 4 in FP64" from host-r4
+said "host/ at R = 4" "host/host-along-x-16-off.json: R 4, but sweep/sweep-16.json has 2" "$work/err.txt"
+mixed strided-fp64 'scaling/*along-x*-n2.json' 'r["precision"] = "fp64"'
+expect 2 "scaling/ in FP64" from strided-fp64
+said "scaling/ in FP64" "precision fp64, but sweep/sweep-16.json has fp32" "$work/err.txt"
+mixed bench-device
+sed -i "1s/, $device, R=/, NVIDIA H200, R=/" "$work/mixed-bench-device/halo-bench-calibration.txt"
+expect 2 "a halo bench of another device" from bench-device
+said "bench device" "halo-bench-calibration.txt: device HOST NVIDIA H200, but" "$work/err.txt"
+# A shell bench as stencil-bench writes it, of R = 2 and, renamed, of R = 8.
+shell_bench() { # shell_bench R FILE
+  "$py" - "$1" "$device" "$2" <<'PY'
+import json, sys
+radius, device, path = sys.argv[1:]
+marks = [{"name": f"{kernel}/R{radius}/fp32/{n}x{n}x{n}/manual_time", "run_type": "iteration",
+          "real_time": ms * n ** 3 / 4096, "time_unit": "ms"}
+         for n in (16, 24, 32) for kernel, ms in (("wave", 0.1), ("shell_inner", 0.09), ("shell_slabs", 0.04))]
+json.dump({"context": {"backend": "HOST", "device": device, "precision": "fp32"}, "benchmarks": marks},
+          open(path, "w"))
+PY
+}
+mixed shell-r2 && shell_bench 2 "$work/mixed-shell-r2/shell-bench.json"
+expect 0 "a shell bench of the sweep's R" from shell-r2
+said "shell bench" "the shell from the shell bench" "$work/out.txt"
+mixed shell-r8 && shell_bench 8 "$work/mixed-shell-r8/shell-bench.json"
+expect 2 "a shell bench of R = 8" from shell-r8
+said "shell bench R = 8" "shell-bench.json: R 8, but sweep/sweep-16.json has 2" "$work/err.txt"
+
+echo "== 8. a calibration of the staged exchange"
+calibrate "$work/cal-staged" COMM=staged SWEEP="16 24"
+said "calibrate.sh" "--comm staged weak" "$work/calibrate.txt"
+staged() { project "$work/cal-staged" --accept-timing-warnings --machine "$host" --radius 2 "$@" \
+  weak --local 24,24,24 --nodes 1; }
+expect 0 "a staged calibration" staged
+said "staged" "exchange (staged, the halo bench's)" "$work/out.txt"
+expect 0 "a staged calibration, --comm staged" staged --comm staged
+expect 2 "a staged calibration, --comm gpu-aware" staged --comm gpu-aware
+said "gpu-aware asked" "no 'gpu-aware' rows in" "$work/err.txt"
+said "gpu-aware asked" "(it has staged): choose one with --comm" "$work/err.txt"
+expect 2 "a gpu-aware calibration, --comm staged" project "$cal" --accept-timing-warnings --machine "$host" \
+  --comm staged weak
+said "staged asked" "no 'staged' rows in" "$work/err.txt"
 
 echo "study_trust: every projection stands on what it says"

@@ -191,7 +191,7 @@ def sweep_report(n, interior):
     def phase(ms):
         return {"avg": ms, "max": ms}
     return {"program": "stencil-miniapp", "ranks": 1, "comm": "none", "radius": 4, "grid": [n, n, n],
-            "procs": [1, 1, 1], "overlap": True,
+            "procs": [1, 1, 1], "overlap": True, "backend": "CUDA", "devices": ["NVIDIA H100"],
             "phases_ms": {"interior": phase(interior), "boundary": phase(0.0), "step": phase(interior + 0.03)}}
 
 
@@ -224,6 +224,7 @@ class Calibrating(unittest.TestCase):
                 json.dump(sweep_report(n, interior), open(os.path.join(folder, "sweep", f"s{n}.json"), "w"))
             # latency 30 us, 1 MiB sent + received per extra 2 us: 262 GB/s one way.
             with open(os.path.join(folder, "halo-bench-x.txt"), "w") as f:
+                f.write("stencil-halo-bench: CUDA back-end, 2 ranks (1 x 1 x 2), NVIDIA H100, R=4, 50 iterations\n")
                 for mib in (1, 4, 16):
                     f.write(f"gpu-aware   64   {mib:.2f}   {30 + 2 * mib:.1f}   1.0\n")
             cal = calibration.Calibration.from_folder(folder)
