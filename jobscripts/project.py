@@ -62,7 +62,13 @@ K axes (faces and edges at K = 2, all 26 from 3) and (K-1)*R of the time
 level before across at most K-1; z faces whole planes in place,
 p(t_n-1)'s packed from K = 3, everything else packed; from K = 3 the
 interior waits for the pack), then K-1 steps of F + kernel(the box grown by
-(K-1-s)*R). `best` takes the fastest of K = 1, 2, 4, 8 per point.
+(K-1-s)*R). `best` takes the fastest of K = 1, 2, 4 per point (the
+mini-app's auto depths; validation covers K = 1 to 4, and a K past it is
+said on the heading line).
+Efficiency: weak, one GPU alone's step over the step at n nodes; strong,
+one node's step over n times the step at n nodes (said under each table,
+whether or not one node is a row). A rank's box must be k*R cells thick
+along each split or periodic axis, as the mini-app requires.
 Ranks are placed as the mini-app does: MPI_Dims_create's grid, reversed so
 z gets the most ranks, rank = (x * PY + y) * PZ + z, GPUs_per_node
 consecutive ranks per node.
@@ -74,8 +80,8 @@ import sys
 
 from calibration import Calibration, calibration_caveats, folder_of, machine_for, scale_caveats
 from checked import checked
-from plot_style import count_axis, legend_below, series_style
-from projection_model import FLOAT, node_series, strong, thinnest_box, weak
+from plot_style import count_axis, legend_below, ring, series_style
+from projection_model import BEST_DEPTHS, FLOAT, VALIDATED_DEPTHS, node_series, strong, thinnest_box, weak
 from projection_tables import projection_records, projection_table, write_csv
 from tool_errors import OneLineParser, ToolError, load_json, run
 from validation import axes_of, validation_text
@@ -110,25 +116,28 @@ def plot_subtitle(a, machines):
     return "; ".join([what] + scales)
 
 
-def plot(rows_by_label, study, path, subtitle):
+def plot(rows_by_label, study, path, subtitle, box_range):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     nodes = sorted({r["nodes"] for rows in rows_by_label.values() for r in rows})
+    lo, hi = box_range
+    outside = []
     for n, (label, rows) in enumerate(rows_by_label.items()):
         x = [r["nodes"] for r in rows]
         y = [100 * r["efficiency"] for r in rows] if study == "weak" else [r["step_ms"] for r in rows]
         ax.plot(x, y, label=label, **series_style(n, len(rows_by_label)))
+        outside += [(xi, yi) for xi, yi, r in zip(x, y, rows) if not lo <= math.prod(r["local"]) <= hi]
+    ring(ax, outside, f"extrapolated: a box outside the calibrated {lo ** (1 / 3):.0f}^3 to {hi ** (1 / 3):.0f}^3")
     if study == "weak":
         ax.axhline(100, color="grey", ls=":", lw=1, label="ideal (100%)")
         ax.set_ylabel("weak-scaling efficiency (%)")
         ax.set_ylim(0, 110)
     else:
-        first = next(iter(rows_by_label.values()))
-        t0, n0 = first[0]["step_ms"], first[0]["nodes"]
-        ax.plot(nodes, [t0 * n0 / n for n in nodes], color="grey", ls=":", lw=1,
-                label="ideal (time / nodes)")
+        base = next(iter(rows_by_label.values()))[0]["base_ms"]  # one node's step
+        ax.plot(nodes, [base / n for n in nodes], color="grey", ls=":", lw=1,
+                label="ideal (one node's time / nodes)")
         ax.set_yscale("log")
         ax.set_ylabel("time per step (ms, log scale)")
     count_axis(ax, nodes, "nodes")
@@ -211,6 +220,11 @@ def caveats(cal, a, machine, rows):
     if any(a.periodic) and not cal.shell_points:
         notes.append("no shell/ in the calibration: the periodic shell is modelled from the slabs' "
                      "kernel times (the older model)")
+    if a.halo_depth == "best":
+        notes.append(f"--halo-depth best: the fastest of K = {', '.join(map(str, BEST_DEPTHS))}, the mini-app's "
+                     "auto depths (validation covers K = 1 to 4)")
+    elif a.halo_depth not in VALIDATED_DEPTHS:
+        notes.append(f"halo depth {a.halo_depth}: validation covers K = 1 to 4 only")
     notes += calibration_caveats(cal)
     notes += scale_caveats(cal, machine)
     return notes
@@ -228,7 +242,7 @@ def common_options(ap, defaults=True):
     ap.add_argument("--periodic", type=axes_of, default=default((False, False, False)),
                     help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
     ap.add_argument("--halo-depth", type=depth_arg, default=default(1),
-                    help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
+                    help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4 per point")
     ap.add_argument("--comm", choices=("mpi", "gpu-aware", "staged", "nccl", "peer"), default=default("mpi"),
                     help="the halo bench's rows to fit: mpi (default) gpu-aware, or the one mode the "
                          "calibration's bench ran (COMM=staged); peer: the slab-based peer path of "
@@ -282,7 +296,7 @@ def projection_text(cal, machine, a, by_label):
     thinnest = thinnest_box(a.radius, a.halo_depth)
     if not rows:
         raise ToolError(f"{a.study} {what}: no node count of {nodes} splits it into boxes of "
-                        f"{thinnest} cells or more (2R+1, and the halo's depth)")
+                        f"{thinnest} cells or more along each split axis (k*R: the mini-app's least)")
     stopped = [f"no row past {rows[-1]['nodes']} nodes: the boxes would be thinner than {thinnest} cells"
                ] if len(rows) < len(nodes) else []
     by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
@@ -293,8 +307,17 @@ def projection_text(cal, machine, a, by_label):
     depth += ", the slab-based --comm peer of 2026-11-26 on each node" if peer else ""
     notes = "".join("; " + n for n in stopped + caveats(cal, a, machine, rows))
     return [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
-            f"(PROJECTION{notes})", "", projection_table(rows, a.study, a.halo_depth == "best"), ""], \
-        projection_records(name, rows, a.overlap)
+            f"(PROJECTION{notes})", "", projection_table(rows, a.study, a.halo_depth == "best"), "",
+            base_line(a.study, rows[0], machine, nodes), ""], projection_records(name, rows, a.overlap)
+
+
+def base_line(study, row, machine, nodes):
+    """What each row's efficiency is against, said under the table."""
+    if study == "weak":
+        return (f"Weak efficiency: one GPU alone with the same box and edges ({row['base_ms']:.3f} ms a step) "
+                "over the step at n nodes.")
+    return (f"Strong efficiency: one node's step ({machine['gpus_per_node']} GPUs, {row['base_ms']:.3f} ms"
+            f"{'' if 1 in nodes else ', not a row of this table'}) over n x the step at n nodes.")
 
 
 def main(argv):
@@ -325,7 +348,7 @@ def main(argv):
     if a.csv:
         write_csv(a.csv, records, a.study == "validate")
     if a.plot and by_label:
-        plot(by_label, a.study, a.plot, plot_subtitle(a, machines))
+        plot(by_label, a.study, a.plot, plot_subtitle(a, machines), cal.box_range())
     return 0 if passed else 1
 
 

@@ -11,8 +11,14 @@
 #  4. a calibration is one kernel on one device: host/, scaling/, shell/
 #     and the benches of another device, back-end, R or precision (read
 #     from the files, not their names) are refused;
+#  5. strong efficiency is against one node's step, whatever the first
+#     row, and the base is said under the table;
 #  8. a COMM=staged calibration projects, fitting its staged rows, and
 #     --comm chooses among a bench's modes;
+#  9. --halo-depth best tries the validated depths only, and says so; a K
+#     past them is said;
+# 10. --plot rings the points of boxes outside the calibration's sweep;
+# 11. strong scaling takes the boxes the mini-app takes (k*R cells).
 # usage: study_trust_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 app=$3 work=$4
@@ -161,5 +167,43 @@ said "gpu-aware asked" "(it has staged): choose one with --comm" "$work/err.txt"
 expect 2 "a gpu-aware calibration, --comm staged" project "$cal" --accept-timing-warnings --machine "$host" \
   --comm staged weak
 said "staged asked" "no 'staged' rows in" "$work/err.txt"
+
+echo "== 5. strong efficiency against one node, said"
+h100=$repo/docs/data/nccl-speeds-2026-11-28/calibration-h100x4.tar.xz
+kept() { project "$h100" --accept-timing-warnings --machine "$frontier" "$@"; }
+expect 0 "strong scaling from 64 nodes" kept strong --grid 1024,1024,512 --nodes 64
+said "from 64 nodes" "| 64 | 512 | 8x8x8 | 128x128x64 |" "$work/out.txt"
+said "from 64 nodes" "| 14.1% |" "$work/out.txt" # PROJECTION.md's 0.141 of one node
+said "the base" "Strong efficiency: one node's step (8 GPUs, 1.021 ms, not a row of this table)" "$work/out.txt"
+expect 0 "weak scaling" kept weak --local 512,512,512 --nodes 2
+said "the weak base" "Weak efficiency: one GPU alone with the same box and edges" "$work/out.txt"
+
+echo "== 9. --halo-depth best: the validated depths"
+expect 0 "--halo-depth best at 64^3" kept --halo-depth best weak --local 64,64,64 --nodes 1
+awk -F' [|] ' '/^[|] 1 [|]/ {exit $5 > 4}' "$work/out.txt" || { cat "$work/out.txt"; fail "best took K > 4"; }
+said "best" "--halo-depth best: the fastest of K = 1, 2, 4, the mini-app's auto depths" "$work/out.txt"
+expect 0 "--halo-depth 8" kept --halo-depth 8 weak --local 64,64,64 --nodes 1
+said "K = 8" "halo depth 8: validation covers K = 1 to 4 only" "$work/out.txt"
+
+echo "== 10. a projection's plot rings what it extrapolates"
+if "$py" -c "import matplotlib" 2>/dev/null; then
+  expect 0 "--plot of boxes inside the sweep" weak --machine "$host" --plot "$work/inside.svg"
+  ! grep -q "extrapolated" "$work/inside.svg" || fail "a box inside the sweep ringed as extrapolated"
+  expect 0 "--plot of boxes past the sweep" project "$cal" --accept-timing-warnings --machine "$host" --radius 2 \
+    --plot "$work/past.svg" weak --local 64,64,64 --nodes 1
+  said "--plot" "<!-- extrapolated: a box outside the calibrated 16^3 to 32^3 -->" "$work/past.svg"
+else
+  echo "SKIPPED the plot: no Python with matplotlib"
+fi
+
+echo "== 11. strong scaling takes the boxes the mini-app takes"
+expect 0 "boxes of 8 cells at R = 4" project "$cal" --accept-timing-warnings --machine "$host" --radius 4 \
+  strong --grid 16,16,16
+said "8 cells" "| 1 | 8 | 2x2x2 | 8x8x8 |" "$work/out.txt"
+"$mpiexec" -np 8 $preflags "$app" --grid 16,16,16 --radius 4 --steps 1 --halo-depth 1 --quiet >/dev/null 2>&1 ||
+  fail "the mini-app refused 8 cells a rank at R = 4"
+expect 2 "boxes of 2 cells at R = 4" project "$cal" --accept-timing-warnings --machine "$host" --radius 4 \
+  strong --grid 4,4,4
+said "2 cells" "boxes of 4 cells or more along each split axis" "$work/err.txt"
 
 echo "study_trust: every projection stands on what it says"

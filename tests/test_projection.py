@@ -171,14 +171,21 @@ class Model(unittest.TestCase):
         r = model.project_run(linear_calibration(), machine, [100, 100, 200], (1, 1, 2), 4, True)
         self.assertAlmostEqual(r["exchange_ms"], 0.005 + 0.001 + 0.16, places=9)
 
-    def test_strong_scaling_stops_below_2r_plus_1(self):
-        rows = model.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [1, 2, 4, 8])
-        # 2 ranks per node: 2, 4, 8 ranks give z pieces of 32, 16 cells; 16
-        # ranks (8 nodes) split z into 4 pieces of 16 and y into 2: still >= 9.
-        self.assertEqual([r["ranks"] for r in rows], [2, 4, 8, 16])
-        # 16x16x36: 2 ranks split z into 18s; 4 ranks (1x2x2) split y into 8s < 9.
-        rows = model.strong(linear_calibration(), NODE_OF_TWO, [16, 16, 36], 4, True, [1, 2, 4])
-        self.assertEqual([r["ranks"] for r in rows], [2])
+    def test_strong_scaling_stops_where_the_mini_app_would(self):
+        # The mini-app takes a box of k*R cells or more along each split
+        # axis: 2 ranks per node, R = 4, an 8^3 grid splits z into 4s on 2
+        # ranks, y and z into 4s on 4, all three on 8; 16 ranks split z
+        # into 2s, which the mini-app refuses.
+        rows = model.strong(linear_calibration(), NODE_OF_TWO, [8, 8, 8], 4, True, [1, 2, 4, 8])
+        self.assertEqual([r["ranks"] for r in rows], [2, 4, 8])
+        # At depth 2 a box needs 8 cells: 2 ranks split z into 4s, too thin already.
+        self.assertEqual(model.strong(linear_calibration(), NODE_OF_TWO, [8, 8, 8], 4, True, [1, 2], depth=2), [])
+
+    def test_strong_efficiency_is_against_one_node_whatever_the_rows(self):
+        rows = model.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [1, 2, 4])
+        later = model.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [2, 4])
+        self.assertEqual([r["efficiency"] for r in rows[1:]], [r["efficiency"] for r in later])
+        self.assertEqual(rows[0]["efficiency"], 1.0)
 
     def test_a_gpu_other_than_the_calibrations_scales_only_the_bandwidth_part(self):
         scaled = dict(NODE_OF_TWO, kernel_time_scale=3.0)
