@@ -19,7 +19,9 @@ marked. Writes into --out (default RESULTS_DIR):
                             efficiency, comm hidden %, imbalance (max/avg step)
   weak_efficiency.png       weak-scaling efficiency against ranks, with ideal
   strong_speedup.png        strong-scaling speed-up against ranks, with ideal
-  phases.png                per-phase time per step for each rank count
+                            (points of short windows or slow nodes ringed)
+  phases.png                per-phase time per step for each run, a bar each
+                            (a second run of a rank count too)
 
 --verify checks that the PNGs exist, are valid images and are not blank
 (exit 1 otherwise). Each report is checked against schemas/report.json

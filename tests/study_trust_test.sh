@@ -18,6 +18,8 @@
 #  9. --halo-depth best tries the validated depths only, and says so; a K
 #     past them is said;
 # 10. --plot rings the points of boxes outside the calibration's sweep;
+#     collect.py's plots ring short windows, and phases.png gives a run
+#     of a rank count already drawn its own bar;
 # 11. strong scaling takes the boxes the mini-app takes (k*R cells).
 # usage: study_trust_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
@@ -194,6 +196,30 @@ if "$py" -c "import matplotlib" 2>/dev/null; then
   said "--plot" "<!-- extrapolated: a box outside the calibrated 16^3 to 32^3 -->" "$work/past.svg"
 else
   echo "SKIPPED the plot: no Python with matplotlib"
+fi
+
+if "$py" -c "import matplotlib" 2>/dev/null; then
+  mkdir -p "$work/twice"
+  cp "$cal"/scaling/weak-local24x24x24-*-overlap-on-n[12].json "$work/twice/"
+  cp "$cal"/scaling/weak-local24x24x24-*-overlap-on-n2.json "$work/twice/again-n2.json"
+  "$py" - "$repo/jobscripts" "$work/twice" <<'PY' 2>"$work/err.txt" || { cat "$work/err.txt"; fail "collect.py's plots"; }
+import sys
+sys.path.insert(0, sys.argv[1])
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import collect, scaling_plots
+figures = []
+plt.close = figures.append  # each figure kept to be looked at
+rows = collect.series_rows(collect.load(sys.argv[2]))
+scaling_plots.plot(rows, sys.argv[2])
+weak, _, phases = [f for f in figures if not isinstance(f, str)]  # not close("all")
+rings = [c for c in weak.axes[0].collections if c.get_label().startswith("* under 0.5 s")]
+assert rings and len(rings[0].get_offsets()) == 3, "the short windows' points are not ringed"
+bars = {round(p.get_x(), 6) for p in phases.axes[0].patches}
+assert len(bars) == 3, f"three runs drawn as {len(bars)} bars"
+PY
+  echo "ok  collect.py: short windows ringed, a second run of 2 ranks its own bar"
 fi
 
 echo "== 11. strong scaling takes the boxes the mini-app takes"
