@@ -99,7 +99,7 @@ def trusted(folder, reports, accept_warned):
     if not accept_warned:
         more = f" and {len(warned) - 1} more of its {len(reports)} runs" if len(warned) > 1 else ""
         raise ToolError(f"{first}{more} warn of their timing ({what}): calibrate again with longer "
-                        "runs (calibrate.sh's STEPS=auto times each run about 1 s), or pass "
+                        "runs (calibrate.sh's STEPS=auto times each run about 2 s), or pass "
                         "--accept-timing-warnings to project from them anyway")
     return [f"{len(warned)} of the calibration's {len(reports)} runs warn of their timing ({what}; "
             "--accept-timing-warnings): their times carry noise"]

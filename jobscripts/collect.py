@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import report_rules  # noqa: E402
 import scaling_plots  # noqa: E402
 from checked import ToolError, checked  # noqa: E402
-from tool_errors import OneLineParser, refuse_constant, run  # noqa: E402
+from tool_errors import OneLineParser, refuse_constant, run, unique_keys  # noqa: E402
 
 PHASES = scaling_plots.PHASES
 PLOTS = ("weak_efficiency.png", "strong_speedup.png", "phases.png")
@@ -59,7 +59,7 @@ def load(folder):
             path = os.path.join(root, name)
             try:
                 with open(path) as f:
-                    r = json.load(f, parse_constant=refuse_constant)
+                    r = json.load(f, parse_constant=refuse_constant, object_pairs_hook=unique_keys)
             except ValueError as e:  # NaN and Infinity too: no check would catch them later
                 print(f"collect: {path}: not valid JSON ({e}): left out", file=sys.stderr)
                 continue

@@ -180,7 +180,7 @@ said "validate --machine-scale" "Kernel time scale 3: the machine file's" "$work
 
 echo "== 5. nothing to report is a failure"
 expect 2 "validate an empty folder" project "$work/cal" --machine "$host" validate "$work/empty"
-expect 2 "strong scaling of a grid no node count splits" project "$work/cal" --machine "$host" strong --grid 8,8,8
+expect 2 "strong scaling of a grid no node count splits" project "$work/cal" --machine "$host" strong --grid 6,6,6
 expect 2 "report-table.py timing on reports not its own" "$py" "$repo/tools/report-table.py" timing "$work/cal/sweep"
 
 echo "== 6. one line, naming the argument"

@@ -23,9 +23,9 @@
 # 11. strong scaling takes the boxes the mini-app takes (k*R cells).
 # usage: study_trust_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
-mpiexec=$1 app=$3 work=$4
+mpiexec=$1 np_flag=$2 app=$3 work=$4
 shift 4
-preflags="$*"
+preflags=("$@")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "study_trust: $*"; exit 1; }
@@ -47,7 +47,7 @@ echo "== a calibration of one node (jobscripts/local/calibrate.sh, small)"
 calibrate() { # calibrate FOLDER VAR=VALUE...
   local into=$1
   shift
-  env RESULTS="$into" APP="$app" MPIRUN="$mpiexec $preflags" SWEEP="16 24 32" RADIUS=2 STEPS=4 \
+  env RESULTS="$into" APP="$app" MPIRUN="$mpiexec ${preflags[*]}" SWEEP="16 24 32" RADIUS=2 STEPS=4 \
     HALO_DEPTH=1 WEAK_LOCAL=24,24,24 STRONG_GRID=32,32,32 "$@" bash "$repo/jobscripts/local/calibrate.sh" \
     >"$work/calibrate.txt" 2>&1 || { cat "$work/calibrate.txt"; fail "calibrate.sh failed"; }
 }
@@ -77,7 +77,7 @@ said "short runs" "--accept-timing-warnings" "$work/err.txt"
 expect 0 "a calibration of short runs, taken" weak --machine "$host"
 said "short runs taken" "11 of the calibration's 11 runs warn of their timing" "$work/out.txt"
 expect 2 "calibrate.sh STEPS=abc" env STEPS=abc RESULTS="$work/never" bash "$repo/jobscripts/local/calibrate.sh"
-env APP="$app" MPIRUN="$mpiexec $preflags" RESULTS="$work/auto" RANKS_LIST=1 STUDIES=weak WEAK_LOCAL=16,16,16 \
+env APP="$app" MPIRUN="$mpiexec ${preflags[*]}" RESULTS="$work/auto" RANKS_LIST=1 STUDIES=weak WEAK_LOCAL=16,16,16 \
   RADIUS=2 STEPS=auto HALO_DEPTH=1 COLLECT=off bash "$repo/jobscripts/local/scaling.sh" >/dev/null
 "$py" - "$work"/auto/weak-*.json <<'PY' || fail "STEPS=auto left a run that warns of its timing"
 import json, sys
@@ -97,7 +97,7 @@ for case in trusted short slow failed; do
 done
 fix "$work/val/slow.json" 'r["speed_check"] = {"trial_ms": 1.0, "slow_warning": "slow"}'
 fix "$work/val/failed.json" 'r["check"] = {"bitwise_equal": False, "cells": 9, "cells_differing": 1}'
-"$mpiexec" -np 2 $preflags "$app" --local 24,24,24 --radius 2 --steps 4 --warmup 1 --halo-depth 1 --quiet \
+"$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --local 24,24,24 --radius 2 --steps 4 --warmup 1 --halo-depth 1 --quiet \
   --inject-fault drop-face --check --report "$work/val/dropped.json" >/dev/null 2>&1 || true
 [ -f "$work/val/dropped.json" ] || fail "the run with drop-face wrote no report"
 fix "$work/val/dropped.json" 'r["timing_warning"] = None'
@@ -226,7 +226,7 @@ echo "== 11. strong scaling takes the boxes the mini-app takes"
 expect 0 "boxes of 8 cells at R = 4" project "$cal" --accept-timing-warnings --machine "$host" --radius 4 \
   strong --grid 16,16,16
 said "8 cells" "| 1 | 8 | 2x2x2 | 8x8x8 |" "$work/out.txt"
-"$mpiexec" -np 8 $preflags "$app" --grid 16,16,16 --radius 4 --steps 1 --halo-depth 1 --quiet >/dev/null 2>&1 ||
+"$mpiexec" "$np_flag" 8 "${preflags[@]}" "$app" --grid 16,16,16 --radius 4 --steps 1 --halo-depth 1 --quiet >/dev/null 2>&1 ||
   fail "the mini-app refused 8 cells a rank at R = 4"
 expect 2 "boxes of 2 cells at R = 4" project "$cal" --accept-timing-warnings --machine "$host" --radius 4 \
   strong --grid 4,4,4

@@ -12,7 +12,7 @@
 # env:   RESULTS (default results/calibration-DATE), APP and HALO_BENCH (the
 #        HOST build in build/ by default), STENCIL_BENCH (beside them), MPIRUN ("mpirun"), SWEEP ("64 96
 #        128 192 256 384 512"), RADIUS (4), STEPS (auto: each run the steps that time
-#        about 1.5 s, from a probe of 20 steps; a number of steps under about 0.5 s
+#        about 2 s, from a probe of 20 steps; a number of steps under about 0.5 s
 #        leaves reports that project.py refuses), COMM (gpu-aware; staged: project.py
 #        --comm staged), RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
 # then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
