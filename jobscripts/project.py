@@ -171,6 +171,16 @@ def plot_path(text):
     return text
 
 
+def output_path(extension):
+    """An argparse type: a file name ending `extension`, so that a
+    misplaced argument (a report, the calibration) is never written over."""
+    def named(text):
+        if os.path.isdir(text) or not text.lower().endswith(extension):
+            raise argparse.ArgumentTypeError(f"'{text}' is not a file name ending {extension}")
+        return text
+    return named
+
+
 def tolerance_arg(text):
     try:
         value = float(text)
@@ -250,8 +260,9 @@ def common_options(ap, defaults=True):
     ap.add_argument("--accept-timing-warnings", action="store_true", default=default(False),
                     help="take runs whose reports warn of their timing (under 0.5 s of timed steps, a slow "
                          "node), said on the heading line; by default they are refused")
-    ap.add_argument("--markdown", default=default(None))
-    ap.add_argument("--csv", default=default(None), help="FILE: the table's rows, every machine's")
+    ap.add_argument("--markdown", type=output_path(".md"), default=default(None), help="FILE.md: the text")
+    ap.add_argument("--csv", type=output_path(".csv"), default=default(None),
+                    help="FILE.csv: the table's rows, every machine's")
     ap.add_argument("--plot", type=plot_path, default=default(None), help="FILE.png, .svg or .pdf")
 
 

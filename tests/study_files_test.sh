@@ -10,7 +10,9 @@
 #     report-table.py ucx and peer with nothing to show: one line, non-zero,
 #     nothing written; peer writes a file only where --out names a new one;
 #     a HOST rank's 0.012 Gcell/s shows as such; a machine file in another
-#     unit or with a key twice is refused, naming it.
+#     unit or with a key twice is refused, naming it;
+# and the class: make-model.py never writes its sidecar over a file of the
+# user's, project.py's --csv and --markdown only over names of their kind.
 # usage: study_files_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -108,4 +110,21 @@ sed 's/"link_GBps": 50,/"link_GBps": 50, "link_GBps": 500,/' "$frontier" >"$work
 expect 2 "a machine file with a key twice" "$py" "$repo/jobscripts/project.py" "$work/empty" \
   --machine "$work/twice.json" weak
 said "a key twice" "key 'link_GBps' given twice" "$work/err.txt"
+echo "== no write over a file the user did not name"
+numpy_python=$py
+"$numpy_python" -c "import numpy" 2>/dev/null || numpy_python=/usr/bin/python3
+echo '{"mine": 1}' >"$work/model.json"
+expect 2 "make-model.py beside a JSON of the user's" "$numpy_python" "$repo/tools/make-model.py" layered \
+  --grid 8,8,8 --output "$work/model.raw"
+said "model.json" "model.json: there already, and not a sidecar of make-model.py" "$work/err.txt"
+said "model.json" '{"mine": 1}' "$work/model.json"
+expect 0 "make-model.py, a model made twice" "$numpy_python" "$repo/tools/make-model.py" layered \
+  --grid 8,8,8 --output "$work/fresh.raw"
+expect 0 "make-model.py, a model made twice" "$numpy_python" "$repo/tools/make-model.py" layered \
+  --grid 8,8,8 --output "$work/fresh.raw"
+for option in csv md; do
+  expect 2 "project.py --${option/md/markdown} onto a report" "$py" "$repo/jobscripts/project.py" "$work/empty" \
+    --machine "$frontier" "--${option/md/markdown}" "$work/report.json" weak
+  said "--${option/md/markdown}" "report.json' is not a file name ending .$option" "$work/err.txt"
+done
 echo "study_files: every write new or refused, every refusal one line"
