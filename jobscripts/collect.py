@@ -234,8 +234,9 @@ def write_tables(rows, out):
         # One table per series, under its name: runs of two series are never one line.
         for name in dict.fromkeys(row["series"] for row in rows):
             base = next(row for row in rows if row["series"] == name)
-            md.write("\n### %s\n\nBase: %s (%d ranks).\n\n| %s |\n|%s\n" % (
-                name, base["base_report"], base["base_ranks"], " | ".join(header[1:]), "---|" * (len(header) - 1)))
+            md.write("\n### %s\n\nBase: %s (%d rank%s).\n\n| %s |\n|%s\n" % (
+                name, base["base_report"], base["base_ranks"], "s" if base["base_ranks"] > 1 else "",
+                " | ".join(header[1:]), "---|" * (len(header) - 1)))
             for row in rows:
                 if row["series"] == name:
                     md.write("| " + " | ".join(text(row)[1:]) + " |\n")

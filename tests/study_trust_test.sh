@@ -4,6 +4,8 @@
 #  1. a machine file whose kernel_time_scales lacks the calibration's GPU,
 #     and that has no kernel_time_scale, is refused naming the GPU and the
 #     keys; a key in lower case matches; a file with no scale says 1;
+#  2. collect.py keeps apart 2-rank runs of 2 OpenMP threads or a sponge
+#     from a 1-rank run, and leaves out one with a planted late rank;
 #  3. a calibration whose runs warn of their timing is refused, or taken
 #     with --accept-timing-warnings and said; STEPS=auto times a run long
 #     enough to have no warning; validate leaves out, and names, runs with
@@ -69,6 +71,24 @@ expect 0 "a GPU named in lower case" weak --machine "$work/lower.json"
 said "lower case" "kernel times scaled by 2.5" "$work/out.txt"
 expect 0 "a machine file with no scale" weak --machine "$host"
 said "no scale at all" "kernel time scale 1: the machine file names none" "$work/out.txt"
+
+echo "== 2. runs of other work, or with test aids, are no series"
+mkdir -p "$work/mixed"
+mixed_run() { # mixed_run NAME RANKS THREADS MINI-APP-OPTIONS...
+  env OMP_NUM_THREADS="$3" "$mpiexec" "$np_flag" "$2" "${preflags[@]}" "$app" --local 16,16,16 --radius 2 \
+    --steps 4 --warmup 1 --halo-depth 1 --label weak --quiet --report "$work/mixed/$1.json" "${@:4}" >/dev/null 2>&1 ||
+    fail "the run $1 failed"
+}
+mixed_run one 1 1
+mixed_run threads 2 2
+mixed_run late 2 1 --inject-fault late-rank=1
+mixed_run sponge 2 1 --sponge 8
+expect 0 "collect.py on four runs of one label and box" "$py" "$repo/jobscripts/collect.py" "$work/mixed" \
+  --out "$work/mixed-out"
+said "test aids" "late.json ran with test aids (--inject-fault late-rank=1): left out" "$work/err.txt"
+[ "$(grep -c '^### ' "$work/mixed-out/scaling.md")" -eq 3 ] || { cat "$work/mixed-out/scaling.md"; fail "not 3 series"; }
+said "threads" "OpenMP threads 2" "$work/mixed-out/scaling.md"
+said "sponge" "sponge 8" "$work/mixed-out/scaling.md"
 
 echo "== 3. runs that warn of their timing: refused, or taken and said"
 expect 2 "a calibration of short runs" project "$cal" --machine "$host" --radius 2 weak --local 24,24,24
