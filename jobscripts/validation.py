@@ -26,7 +26,7 @@ def left_out_why(r, accept_warned):
     if why or accept_warned:
         return why
     warned = report_rules.timing_warnings(r)
-    return f"warn of their timing ({' and '.join(warned)}; --accept-timing-warnings takes them)" if warned else None
+    return f"a timing warning ({' and '.join(warned)}; --accept-timing-warnings takes such runs)" if warned else None
 
 
 def differences(cal, r):
@@ -76,8 +76,8 @@ def validate(cal, machine, folder, accept_warned):
         out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs of several ranks "
                    f"with --comm {', '.join(sorted(other))}.")
     for why, paths in sorted(left_out.items()):
-        out.append(f"\nLeft out: {len(paths)} run{'s' if len(paths) > 1 else ''} that {why}: "
-                   f"{', '.join(paths[:3])}{' ...' if len(paths) > 3 else ''}.")
+        out.append(f"\nLeft out, {why}: {', '.join(paths[:3])}{' ...' if len(paths) > 3 else ''} "
+                   f"({len(paths)} run{'s' if len(paths) > 1 else ''}).")
     return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"]), sorted(past), rows
 
 
@@ -89,7 +89,7 @@ def validation_text(cal, machine, a):
     if count == 0:
         raise ToolError(f"validate {a.reports}: no run to validate against (none there, only the "
                         "calibration's own inputs, or only runs it must leave out: "
-                        f"{md.split('Left out: ', 1)[1].splitlines()[0] if 'Left out: ' in md else 'none'})")
+                        f"{md.split('Left out, ', 1)[1].splitlines()[0] if 'Left out, ' in md else 'none'})")
     whose = "the machine file's (--machine-scale)." if a.machine_scale else \
         "the runs are taken as the calibration node's own (--machine-scale applies the file's)."
     notes = "".join(f"; {n}" for n in past + calibration_caveats(cal) +

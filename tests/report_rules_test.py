@@ -166,7 +166,7 @@ def expect_calibration(field, kind, sweep):
 
 
 def base_series(argv):
-    """A weak series at 1 and 2 ranks, its timing trusted (the warning
+    """A weak series at 1 and 2 ranks, its timing trusted (the warnings
     cleared), and the same runs as a strong series of one grid; and a run
     with --check and --timeline for the fields only they write."""
     runs = [mini_app(argv, WORK, f"weak-n{n}", n, "--local", "16,16,16", "--label", "weak") for n in (1, 2)]
@@ -174,8 +174,8 @@ def base_series(argv):
                      "--timeline", os.path.join(WORK, "timeline.json"))
     sweep = [mini_app(argv, WORK, f"sweep-{n}", 1, "--local", f"{n},{n},{n}", "--comm", "none", "--label",
                       "sweep") for n in (16, 24)]
-    for r in runs + sweep:
-        r["timing_warning"] = None
+    for r in runs + sweep:  # trusted: no short window, and no slow node (on a busy machine)
+        r["timing_warning"], r["speed_check"] = None, None
     strong = copy.deepcopy(runs)
     for r in strong:
         r["label"], r["grid"] = "strong", [16, 16, 32]

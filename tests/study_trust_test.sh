@@ -92,7 +92,8 @@ said "sponge" "sponge 8" "$work/mixed-out/scaling.md"
 
 echo "== 3. runs that warn of their timing: refused, or taken and said"
 expect 2 "a calibration of short runs" project "$cal" --machine "$host" --radius 2 weak --local 24,24,24
-said "short runs" "warn of their timing (under 0.5 s of timed steps)" "$work/err.txt"
+said "short runs" "warn of their timing (" "$work/err.txt"
+said "short runs" "under 0.5 s of timed steps" "$work/err.txt"
 said "short runs" "--accept-timing-warnings" "$work/err.txt"
 expect 0 "a calibration of short runs, taken" weak --machine "$host"
 said "short runs taken" "11 of the calibration's 11 runs warn of their timing" "$work/out.txt"
@@ -106,31 +107,37 @@ assert r["timing_warning"] is None and r["timed_window_s"] >= 0.5, (r["steps"], 
 PY
 echo "ok  STEPS=auto: a window of no warning"
 # validate: each kind of run it may not take, beside one it may, against
-# a copy of the calibration whose warnings are cleared.
+# a copy of the calibration whose warnings are cleared (on a busy machine a
+# run may also warn of a slow node: cleared too).
 fix() { "$py" -c "import json, sys; r = json.load(open(sys.argv[1])); $2; json.dump(r, open(sys.argv[1], 'w'))" "$1"; }
+trust='r["timing_warning"] = None; r["speed_check"] = None'
 cp -r "$cal" "$work/cal-ok"
-for report in "$work"/cal-ok/*/*.json; do fix "$report" 'r["timing_warning"] = None'; done
+for report in "$work"/cal-ok/*/*.json; do fix "$report" "$trust"; done
 mkdir -p "$work/val"
 for case in trusted short slow failed; do
   cp "$cal"/scaling/weak-local24x24x24-*-overlap-on-n2.json "$work/val/$case.json"
-  [ "$case" = short ] || fix "$work/val/$case.json" 'r["timing_warning"] = None'
+  fix "$work/val/$case.json" 'r["speed_check"] = None'
+  [ "$case" = short ] || fix "$work/val/$case.json" "$trust"
 done
 fix "$work/val/slow.json" 'r["speed_check"] = {"trial_ms": 1.0, "slow_warning": "slow"}'
 fix "$work/val/failed.json" 'r["check"] = {"bitwise_equal": False, "cells": 9, "cells_differing": 1}'
 "$mpiexec" "$np_flag" 2 "${preflags[@]}" "$app" --local 24,24,24 --radius 2 --steps 4 --warmup 1 --halo-depth 1 --quiet \
   --inject-fault drop-face --check --report "$work/val/dropped.json" >/dev/null 2>&1 || true
 [ -f "$work/val/dropped.json" ] || fail "the run with drop-face wrote no report"
-fix "$work/val/dropped.json" 'r["timing_warning"] = None'
-# counted VALIDATE-ARGS...: the reports validate compared, in order.
+fix "$work/val/dropped.json" "$trust"
+# counted VALIDATE-ARGS...: the reports validate compared, in order. Past
+# its tolerance or not (exit 1 or 0: a busy machine's runs are far off the
+# model), what it compared is the question.
 counted() {
-  project "$work/cal-ok" --machine "$host" validate "$work/val" --tolerance 1 "$@" >"$work/out.txt" 2>&1 ||
-    { cat "$work/out.txt"; fail "validate $*"; }
+  local status=0
+  project "$work/cal-ok" --machine "$host" validate "$work/val" "$@" >"$work/out.txt" 2>&1 || status=$?
+  [ "$status" -le 1 ] || { cat "$work/out.txt" >&2; echo "validate $*: exit $status"; return; }
   awk -F' [|] ' '/[|] validation [|]$/ {sub(/^[|] /, ""); printf "%s ", $1}' "$work/out.txt"
 }
 [ "$(counted)" = "trusted.json " ] || { cat "$work/out.txt"; fail "validate took a run it may not trust"; }
-said "aids left out" "1 run that ran with test aids (--inject-fault drop-face): dropped.json" "$work/out.txt"
-said "failed check left out" "1 run that failed its --check: failed.json" "$work/out.txt"
-said "short left out" "warn of their timing (under 0.5 s of timed steps;" "$work/out.txt"
+said "aids left out" "Left out, ran with test aids (--inject-fault drop-face): dropped.json (1 run)." "$work/out.txt"
+said "failed check left out" "Left out, failed its --check: failed.json (1 run)." "$work/out.txt"
+said "short left out" "Left out, a timing warning (under 0.5 s of timed steps;" "$work/out.txt"
 [ "$(counted --accept-timing-warnings)" = "short.json slow.json trusted.json " ] ||
   { cat "$work/out.txt"; fail "validate --accept-timing-warnings"; }
 said "warnings taken" "runs that warn of their timing, taken" "$work/out.txt"
