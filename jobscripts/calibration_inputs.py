@@ -46,6 +46,8 @@ def shell_bench_identity(path, doc):
     """What the shell bench (stencil-bench's JSON) ran: its back-end and
     device from its context, and the R and precision of every benchmark
     the calibration reads, from their names (wave/R4/fp32/64x64x64)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks", []), list):
+        raise ToolError(f"{path}: not stencil-bench's JSON (an object of context and benchmarks)")
     context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
     if not context.get("backend") or not context.get("device"):
         raise ToolError(f"{path}: its context names no backend and device: not stencil-bench's")
