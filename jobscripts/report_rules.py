@@ -88,14 +88,17 @@ RULES = {
     "trials": ("varies", "the auto choices' trials, measured"),
     "checksum": ("varies", "the answer, which changes with the steps"),
     "checksum_is_one_domain_answer": ("varies", "whether the checksum is comparable across runs"),
+    "steps_per_graph": ("varies", "chosen per run (--steps-per-graph auto), as graphs are"),
+    "provenance": ("refuse", "where it names test aids or a failed check (its test_aids, its check)"),
 }
 
 _named = set()  # unknown fields already named on stderr
 
 
 def nested(r, name):
-    """A field of the report's provenance object (written since 2026-12),
-    where the mini-app keeps what a run is and what it was given."""
+    """A field of the report's provenance object (since 2026-12: whether
+    the field is the one-domain answer, the test aids, the check's
+    verdict), or None."""
     value = r.get("provenance")
     return value.get(name) if isinstance(value, dict) else None
 
@@ -104,8 +107,8 @@ def refusal(r):
     """Why no number may come from run `r`, or None."""
     aids = r.get("test_aids") or nested(r, "test_aids")
     if aids:
-        return f"ran with test aids ({aids if isinstance(aids, str) else json.dumps(aids)})"
-    if (r.get("check") or {}).get("bitwise_equal") is False or nested(r, "check_failed"):
+        return f"ran with test aids ({aids if isinstance(aids, str) else ', '.join(map(str, aids))})"
+    if (r.get("check") or {}).get("bitwise_equal") is False or nested(r, "check") == "failed":
         return "failed its --check"
     return None
 

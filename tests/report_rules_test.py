@@ -65,6 +65,8 @@ CHANGES = {
     "speed_check": lambda r: {"trial_ms": 1.0, "slow_warning": "the steps stayed 40% slower"},
     "phases_ms": lambda r: {k: {m: 2 * v for m, v in p.items()} for k, p in r["phases_ms"].items()},
     "halo_depth": lambda r: r["halo_depth"] + 1,
+    "provenance": lambda r: {"one_domain_answer": False, "not_one_domain_because": ["a test aid"],
+                             "test_aids": ["--poison-halo"], "check": "failed"},
 }
 
 
