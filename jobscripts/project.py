@@ -254,8 +254,8 @@ def common_options(ap, defaults=True):
     ap.add_argument("--halo-depth", type=depth_arg, default=default(1),
                     help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4 per point")
     ap.add_argument("--comm", choices=("mpi", "gpu-aware", "staged", "nccl", "peer"), default=default("mpi"),
-                    help="the halo bench's rows to fit: mpi (default) gpu-aware, or the one mode the "
-                         "calibration's bench ran (COMM=staged); peer: the slab-based peer path of "
+                    help="the halo bench's rows to fit; mpi (the default): gpu-aware, or the one mode "
+                         "the calibration's bench ran (COMM=staged); peer: the slab-based peer path of "
                          "2026-11-26 (superseded; see the docstring)")
     ap.add_argument("--accept-timing-warnings", action="store_true", default=default(False),
                     help="take runs whose reports warn of their timing (under 0.5 s of timed steps, a slow "
