@@ -5,12 +5,15 @@ import atexit
 import glob
 import math
 import os
+import re
 import shutil
 import tarfile
 import tempfile
 
 import projection_model  # the model imports only checked.py: no cycle
-from checked import ToolError, checked, load_json
+from calibration_inputs import (halo_bench_identity, load_reports, revisions, same_kernel, shell_bench_identity,
+                                trusted)
+from checked import ToolError, load_json
 
 FLOAT = 4  # bytes of a cell in the calibration runs (FP32)
 
@@ -45,17 +48,6 @@ def folder_of(path):
     return _unpacked[key]
 
 
-def load_reports(pattern):
-    out = []
-    for path in sorted(glob.glob(pattern, recursive=True)):
-        r = load_json(path)  # a damaged report is named, never skipped
-        if isinstance(r, dict) and r.get("program") == "stencil-miniapp":
-            checked(r, "report", path, "a stencil-miniapp report")
-            r["_path"] = path
-            out.append(r)
-    return out
-
-
 def phase(r, name):
     return r["phases_ms"][name]["avg"]
 
@@ -85,24 +77,20 @@ class Calibration:
         self.inputs = set()  # real paths of the reports the calibration read
 
     @classmethod
-    def from_folder(cls, folder, mode="gpu-aware"):
-        sweep = [r for r in load_reports(os.path.join(folder, "sweep", "*.json"))
-                 if r["ranks"] == 1 and r["comm"] == "none"]
+    def from_folder(cls, folder, mode="mpi", accept_warned=False):
+        """The calibration in `folder`, every part of it checked
+        (calibration_inputs.py); `mode` the exchange whose halo bench rows
+        to fit ("mpi": gpu-aware, or the bench's one mode)."""
+        sweep = load_reports(os.path.join(folder, "sweep", "*.json"))
+        for r in sweep:
+            if r["ranks"] != 1 or r["comm"] != "none" or r.get("periodic", "none") not in ("", "none"):
+                raise ToolError(f"{os.path.relpath(r['_path'], folder)}: {r['ranks']} ranks, --comm {r['comm']}, "
+                                f"periodic {r.get('periodic')}: sweep/ holds one-GPU --comm none runs, open edges")
         if len(sweep) < 2:
             raise ToolError(f"{folder}/sweep needs two or more one-GPU --comm none reports")
-        for field in ("radius", "precision"):
-            kinds = {str(r.get(field, "fp32")) for r in sweep}
-            if len(kinds) > 1:
-                raise ToolError(f"{folder}/sweep mixes {field} {' and '.join(sorted(kinds))}: one "
-                                "calibration is one kernel's")
         points = [(math.prod(r["grid"]), phase(r, "interior")) for r in sweep]
         fixed = sorted(phase(r, "step") - phase(r, "interior") - phase(r, "boundary") for r in sweep)
-        rows = []
-        for path in glob.glob(os.path.join(folder, "halo-bench-*.txt")):
-            with open(path) as bench:
-                rows += halo_bench_rows(bench, mode, path)
-        if len(rows) < 2:
-            raise ToolError(f"no '{mode}' rows in {folder}/halo-bench-*.txt")
+        mode, rows, benches = halo_bench_fit(folder, mode)
         latency, per_byte = fit_line(rows)
         # The bench's bytes are sent plus received by one rank with one
         # neighbour: S each way, at once, in latency + 2S * slope. So one
@@ -114,12 +102,23 @@ class Calibration:
         cal.devices = sorted(devices_of(sweep))
         cal.folder = folder
         strided = load_reports(os.path.join(folder, "scaling", "*along-x*-n2.json"))
-        cal._strided_from(strided)
-        shell = cal._shell_from(load_reports(os.path.join(folder, "shell", "*.json")), sweep)
+        host = load_reports(os.path.join(folder, "host", "*.json"))
+        for r in strided + host:  # the exchange the model takes is the calibrated mode's
+            if r["comm"] != mode:
+                raise ToolError(f"{os.path.relpath(r['_path'], folder)}: --comm {r['comm']}, but the "
+                                f"calibration's exchange is {mode}: one calibration is one exchange's")
+        shell_reports = load_reports(os.path.join(folder, "shell", "*.json"))
         bench = os.path.join(folder, "shell-bench.json")
         if os.path.isfile(bench):
+            benches.append((bench, shell_bench_identity(bench, load_json(bench))))
+        every = sweep + strided + host + shell_reports
+        same_kernel(folder, every, benches)
+        cal.notes = trusted(folder, every, accept_warned) + revisions(every)
+        cal._strided_from(strided)
+        shell = cal._shell_from(shell_reports, sweep)
+        if os.path.isfile(bench):
             cal._shell_from_bench(bench)
-        host = cal._host_from(load_reports(os.path.join(folder, "host", "*.json")))
+        host = cal._host_from(host)
         cal.inputs = {os.path.realpath(r["_path"]) for r in sweep + strided + shell + host}
         return cal
 
@@ -221,7 +220,8 @@ class Calibration:
             "; the shell from {}, {} sizes ({:.3f} ms over the step alone at {:.0f}^3, {} pack)".format(
                 self.shell_source, len(self.shell_points), self.shell_points[-1][1],
                 self.shell_points[-1][0] ** (1 / 3), "fused" if self.shell_fused_pack else "separate")
-        return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange latency {self.latency_ms * 1e3:.1f} us, "
+        return (f"fixed {self.fixed_ms * 1e3:.1f} us/step; exchange ({self.mode}, the halo bench's) latency "
+                f"{self.latency_ms * 1e3:.1f} us, "
                 f"link {self.link_bytes_per_ms * 1e3 / 1e9:.0f} GB/s per direction; pack "
                 f"{self.pack_ms_per_byte * 1e6:.3f} and unpack {self.unpack_ms_per_byte * 1e6:.3f} ns/byte "
                 f"(strided faces); host {self.host_ms[False] * 1e3:.1f} us (overlap off), "
@@ -283,6 +283,28 @@ def halo_bench_rows(lines, mode, path="the halo bench's table"):
     return rows
 
 
+def halo_bench_fit(folder, mode):
+    """(mode, rows, identities) of the halo bench tables in `folder`: the
+    rows of `mode`, where "mpi" is gpu-aware, or the one mode the tables
+    hold (a COMM=staged calibration's); and each table's device and R."""
+    tables, modes = [], set()
+    for path in sorted(glob.glob(os.path.join(folder, "halo-bench-*.txt"))):
+        with open(path) as f:
+            lines = f.read().splitlines()
+        tables.append((path, lines))
+        modes |= {f[0] for f in map(str.split, lines)
+                  if len(f) >= 4 and f[1].isdigit() and re.fullmatch("[a-z-]+", f[0])}
+    if not tables:
+        raise ToolError(f"{folder}: no halo-bench-*.txt (stencil-halo-bench's table)")
+    if mode == "mpi":
+        mode = "gpu-aware" if "gpu-aware" in modes or len(modes) != 1 else modes.pop()
+    rows = [row for path, lines in tables for row in halo_bench_rows(lines, mode, path)]
+    if len(rows) < 2:
+        raise ToolError(f"no '{mode}' rows in {folder}/halo-bench-*.txt (it has "
+                        f"{', '.join(sorted(modes)) or 'none'}): choose one with --comm")
+    return mode, rows, [(path, halo_bench_identity(path, lines)) for path, lines in tables]
+
+
 def fit_line(rows):
     """Least-squares t = a + b * x over (x, t) rows."""
     n = len(rows)
@@ -298,7 +320,7 @@ def fit_line(rows):
 
 def calibration_caveats(cal):
     """What the calibration lacks or could not resolve."""
-    notes = []
+    notes = list(getattr(cal, "notes", []))
     if not getattr(cal, "strided", True):
         notes.append("no scaling/*along-x*-n2 runs in the calibration: strided faces and thin x slabs "
                      "taken as free")
@@ -313,24 +335,45 @@ def calibration_caveats(cal):
 def machine_for(cal, machine):
     """The machine file with the kernel time scale of the calibration's GPU:
     where `kernel_time_scales` names it ({"H100": 2.1, "H200": 3.0}, each
-    key part of a report's device name), that entry becomes
-    kernel_time_scale and kernel_time_scale_from; else the file's own."""
+    key part of a report's device name, in any case), that entry becomes
+    kernel_time_scale and kernel_time_scale_from; else the file's own
+    kernel_time_scale. A file with kernel_time_scales but neither the
+    calibration's GPU in it nor a kernel_time_scale is refused: a scale of
+    1 there would be a guess, not the file's."""
     devices = getattr(cal, "devices", [])
-    for gpu, scale in sorted((machine.get("kernel_time_scales") or {}).items()):
-        if devices and all(gpu in d for d in devices):
-            return dict(machine, kernel_time_scale=scale, kernel_time_scale_from=gpu)
+    scales = machine.get("kernel_time_scales") or {}
+    found = [(gpu, scale) for gpu, scale in scales.items()
+             if devices and all(gpu.lower() in d.lower() for d in devices)]
+    longest = max((len(gpu) for gpu, _ in found), default=0)
+    found = [(gpu, scale) for gpu, scale in found if len(gpu) == longest]  # "H100 PCIe" before "H100"
+    where = machine.get("_path", machine["name"])
+    if len({scale for _, scale in found}) > 1:
+        raise ToolError(f"{where}: kernel_time_scales gives {' and '.join(f'{g} {s:g}' for g, s in found)} "
+                        f"for {' and '.join(devices)}: keep one")
+    if found:
+        return dict(machine, kernel_time_scale=found[0][1], kernel_time_scale_from=found[0][0])
+    if scales and "kernel_time_scale" not in machine:
+        raise ToolError(f"{where}: no kernel time scale for the calibration's "
+                        f"{' and '.join(devices) or 'device (its reports name none)'}: kernel_time_scales "
+                        f"has {', '.join(sorted(scales))}, and there is no kernel_time_scale; add its entry")
     return machine
 
 
 def scale_caveats(cal, machine):
-    """The kernel time scale, and whether the calibration ran on the GPU it is relative to."""
+    """The kernel time scale, whether the calibration ran on the GPU it is
+    relative to, and where the file names none, the scale of 1 taken."""
     scale = machine.get("kernel_time_scale", 1.0)
+    if "kernel_time_scale" not in machine:
+        return ["kernel time scale 1: the machine file names none, so its GPUs are taken as the "
+                "calibration's"]
     if scale == 1.0:
         return []
     base = machine.get("kernel_time_scale_from")
     devices = getattr(cal, "devices", [])
     note = f"kernel times scaled by {scale:g} (the machine file's assumption)"
-    if base and devices and not all(base in d for d in devices):
+    if base and devices and not all(base.lower() in d.lower() for d in devices):
         note += (f", which is relative to an {base}, but the calibration ran on {' and '.join(devices)}: "
                  "the scale does not apply to it")
+    elif base:
+        note += f", relative to the calibration's {base}"
     return [note]

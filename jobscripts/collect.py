@@ -6,17 +6,22 @@ usage: collect.py RESULTS_DIR [--out DIR] [--verify]
 Reads every *.json report under RESULTS_DIR (written with --report; the job
 scripts add --label weak or --label strong, optionally with a suffix such as
 weak-nccl). A series is the runs that are comparable: one box per rank
-(weak) or one grid (strong), R, precision, periodic edges, model, and the
-halo depth, comm, overlap and pack asked for ("auto" where the run chose);
-each is measured against its own smallest rank count and named by what
-differs from the folder's other series. Rows from runs under 0.5 s of timed
-steps are marked. Writes into --out (default RESULTS_DIR):
+(weak) or one grid (strong), R, and every other field of the report that
+changes the work or the code (jobscripts/report_rules.py: precision, edges,
+model, sponge, OpenMP threads, device, revision, and the halo depth, comm,
+overlap and pack asked for, "auto" where the run chose); each is measured
+against its own smallest rank count and named by what differs from the
+folder's other series. Runs with test aids or a failed --check are left
+out, each named. Rows and points from runs under 0.5 s of timed steps are
+marked. Writes into --out (default RESULTS_DIR):
 
   scaling.md, scaling.csv   ranks, grid, decomposition, time/step, Gcell/s,
                             efficiency, comm hidden %, imbalance (max/avg step)
   weak_efficiency.png       weak-scaling efficiency against ranks, with ideal
   strong_speedup.png        strong-scaling speed-up against ranks, with ideal
-  phases.png                per-phase time per step for each rank count
+                            (points of short windows or slow nodes ringed)
+  phases.png                per-phase time per step for each run, a bar each
+                            (a second run of a rank count too)
 
 --verify checks that the PNGs exist, are valid images and are not blank
 (exit 1 otherwise). Each report is checked against schemas/report.json
@@ -32,9 +37,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools"))
+import report_rules  # noqa: E402
 import scaling_plots  # noqa: E402
 from checked import ToolError, checked  # noqa: E402
-from tool_errors import OneLineParser, refuse_constant, run  # noqa: E402
+from tool_errors import OneLineParser, refuse_constant, run, unique_keys  # noqa: E402
 
 PHASES = scaling_plots.PHASES
 PLOTS = ("weak_efficiency.png", "strong_speedup.png", "phases.png")
@@ -53,7 +59,7 @@ def load(folder):
             path = os.path.join(root, name)
             try:
                 with open(path) as f:
-                    r = json.load(f, parse_constant=refuse_constant)
+                    r = json.load(f, parse_constant=refuse_constant, object_pairs_hook=unique_keys)
             except ValueError as e:  # NaN and Infinity too: no check would catch them later
                 print(f"collect: {path}: not valid JSON ({e}): left out", file=sys.stderr)
                 continue
@@ -69,8 +75,9 @@ def load(folder):
             if r["ranks"] != r["procs"][0] * r["procs"][1] * r["procs"][2]:
                 raise ToolError(f"{path}: ranks {r['ranks']} is not the product of procs "
                                 f"{'x'.join(map(str, r['procs']))}")
-            if (r.get("check") or {}).get("bitwise_equal") is False:  # wrong results have no speed
-                print(f"collect: {path} failed its --check: left out", file=sys.stderr)
+            why = report_rules.refusal(r)  # a wrong answer, or planted work, has no speed to show
+            if why:
+                print(f"collect: {path} {why}: left out", file=sys.stderr)
                 continue
             r["_path"] = path
             reports.append(r)
@@ -81,63 +88,44 @@ def study(label):
     return "weak" if label.startswith("weak") else "strong" if label.startswith("strong") else None
 
 
-def asked(r, setting, value, reason):
-    """A setting as the run was asked for it: the report's `asked` (since
-    2026-11-27), else `auto` where its reason says the run chose. Auto
-    may choose differently at another rank count, and the runs are still
-    one study."""
-    if isinstance(r.get("asked"), dict) and setting in r["asked"]:
-        return str(r["asked"][setting])
-    return "auto" if str(reason or "").startswith("auto") else str(value)
-
-
-# What makes runs comparable: everything that changes the work per rank or
-# the physics, the device, and the settings the study asked for (a
-# series' name shows those that differ between the folder's series).
-KEY = ("label", "box", "R", "precision", "periodic", "halo depth", "comm", "overlap", "pack", "model",
-       "device")
-
-
-EXCHANGE = (5, 6, 7, 8)  # the key's halo depth, comm, overlap and pack
-
-
 def series_key(r):
-    """The run's series key. A report from before `asked` (2026-11-27)
-    whose run had no halo face (one rank, no periodic edge) cannot say
-    what the study asked of the exchange: those fields are "*", and it is
-    the base of a series it matches that has no one-rank run of its own."""
-    kind = study(r["label"])
-    box = r.get("local_rank0") if kind == "weak" else r["grid"]
-    device = "%s %s" % (r.get("backend", "?"), (r.get("devices") or ["?"])[0])
-    key = [r["label"], "x".join(map(str, box or r["grid"])), r["radius"], r.get("precision", "fp32"),
-           r.get("periodic") or "none", asked(r, "halo_depth", r.get("halo_depth", 1), r.get("halo_depth_reason")),
-           asked(r, "comm", r["comm"], r.get("comm_reason")),
-           asked(r, "overlap", "on" if r["overlap"] else "off", r.get("overlap_reason")),
-           asked(r, "pack", r.get("halo_pack", "-"), r.get("pack_reason")), r.get("model", "constant"), device]
+    """The run's series key: (name, value) pairs, the label, the box per
+    rank (weak) or the grid (strong) and R first, then every field
+    report_rules.RULES makes a key, and any field it does not know. A
+    report from before `asked` (2026-11-27) whose run had no halo face (one
+    rank, no periodic edge) cannot say what the study asked of the
+    exchange: those fields are "*", and it is the base of a series it
+    matches that has no one-rank run of its own."""
+    box = r.get("local_rank0") if study(r["label"]) == "weak" else r["grid"]
+    key = [("label", r["label"]), ("box", "x".join(map(str, box or r["grid"]))), ("R", r["radius"])]
+    key += report_rules.key_parts(r, "collect")
     if "asked" not in r and r.get("halo_faces_rank0", 1) == 0 and r.get("ranks", 1) == 1:
-        for i in EXCHANGE:
-            key[i] = "*"
+        key = [(name, "*" if name in report_rules.EXCHANGE else value) for name, value in key]
     return tuple(key)
 
 
 def matches(wild, key):
-    return all(w == "*" or w == k for w, k in zip(wild, key))
+    return len(wild) == len(key) and all(w == k or w[1] == "*" for w, k in zip(wild, key))
+
+
+def wildcard(key):
+    return any(value == "*" for _, value in key)
 
 
 def join_faceless(series):
     """Old reports' faceless one-rank runs ("*" keys) become the base of the
     series they match that lack a one-rank run; one that several such runs
     match is ambiguous, and gets none of them."""
-    for wild in [k for k in series if "*" in k]:
-        for home in [k for k in series if "*" not in k and matches(wild, k)]:
+    for wild in [k for k in series if wildcard(k)]:
+        for home in [k for k in series if not wildcard(k) and matches(wild, k)]:
             if any(r["ranks"] == series[wild][0]["ranks"] for r in series[home]):
                 continue
-            if sum(1 for w in series if "*" in w and matches(w, home)) > 1:
-                print(f"collect: several one-rank runs could be the base of {home[0]} {home[1]}: "
+            if sum(1 for w in series if wildcard(w) and matches(w, home)) > 1:
+                print(f"collect: several one-rank runs could be the base of {home[0][1]} {home[1][1]}: "
                       "none is taken", file=sys.stderr)
                 continue
             series[home] = series[wild] + series[home]
-    return {k: v for k, v in series.items() if "*" not in k}
+    return {k: v for k, v in series.items() if not wildcard(k)}
 
 
 def warn_duplicates(name, runs):
@@ -158,10 +146,11 @@ def series_names(keys):
     between the series of its study in this folder."""
     names = {}
     for key in keys:
-        same = [k for k in keys if study(k[0]) == study(key[0])]
-        varying = [i for i in range(3, len(KEY)) if len({k[i] for k in same}) > 1]
-        parts = ["%s box %s R=%d" % key[:3] if study(key[0]) == "weak" else "%s grid %s R=%d" % key[:3]]
-        parts += ["%s %s" % (KEY[i], key[i]) for i in varying]
+        kind = study(key[0][1])
+        same = [dict(k) for k in keys if study(k[0][1]) == kind]
+        varying = [name for name, _ in key[3:] if len({str(k.get(name)) for k in same}) > 1]
+        parts = ["%s %s %s R=%d" % (key[0][1], "box" if kind == "weak" else "grid", key[1][1], key[2][1])]
+        parts += ["%s %s" % (name, dict(key)[name]) for name in varying]
         names[key] = ", ".join(parts)
     return names
 
@@ -245,15 +234,18 @@ def write_tables(rows, out):
         # One table per series, under its name: runs of two series are never one line.
         for name in dict.fromkeys(row["series"] for row in rows):
             base = next(row for row in rows if row["series"] == name)
-            md.write("\n### %s\n\nBase: %s (%d ranks).\n\n| %s |\n|%s\n" % (
-                name, base["base_report"], base["base_ranks"], " | ".join(header[1:]), "---|" * (len(header) - 1)))
+            md.write("\n### %s\n\nBase: %s (%d rank%s).\n\n| %s |\n|%s\n" % (
+                name, base["base_report"], base["base_ranks"], "s" if base["base_ranks"] > 1 else "",
+                " | ".join(header[1:]), "---|" * (len(header) - 1)))
             for row in rows:
                 if row["series"] == name:
                     md.write("| " + " | ".join(text(row)[1:]) + " |\n")
         md.write("\nEfficiency: weak, T(base)/T(n); strong, speed-up x base ranks / n. The base is each "
                  "series' smallest rank count. Time per step is the slowest rank's. A series holds the "
-                 "runs of one box (weak) or grid (strong), R, precision, edges, model and the settings "
-                 "asked for (auto where the run chose; \"ran with\" says what it chose).\n")
+                 "runs of one box (weak) or grid (strong), R, and every other field of the report "
+                 "that changes the work or the code (jobscripts/report_rules.py), with the settings "
+                 "asked for (auto where the run chose; \"ran with\" says what it chose). Runs with "
+                 "test aids or a failed --check are left out.\n")
         if any(row["short"] for row in rows):
             md.write("\n\\* Under 0.5 s of timed steps: the step carries the clocks' and the first "
                      "steps' noise. Rerun with the --steps its report's timing_warning names (about 1 s) "

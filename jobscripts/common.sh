@@ -5,6 +5,7 @@
 
 : "${APP:=build/miniapp/stencil-miniapp}"
 : "${RADIUS:=4}" "${STEPS:=100}" "${WARMUP:=10}" "${COMM:=auto}" "${OVERLAP:=on}"
+# STEPS=auto: each run as many steps as time about 2 s (stencil_steps).
 # PERIODIC=x,y,z: every rank has six neighbours, so a weak-scaling series
 # does the same work on every rank at every size. Default none, so that a
 # series stays comparable with the open-edge series already recorded.
@@ -70,25 +71,61 @@ stencil_report_name() {
 # stencil_refuse_existing NAME: status 1, and one line, where RESULTS holds
 # NAME.json already. Scripts ask for every run before the first, so that a
 # study refused leaves no run behind.
-stencil_refuse_existing() {
-  [ -e "$RESULTS/$1.json" ] || return 0
-  echo "stencil: $RESULTS/$1.json is there already (another study's, or this one run before);" \
+stencil_refuse_existing() { stencil_refuse_file "$1.json"; }
+
+# stencil_refuse_file FILE: the same for RESULTS/FILE, any file a script writes.
+stencil_refuse_file() {
+  [ -e "$RESULTS/$1" ] || return 0
+  echo "stencil: $RESULTS/$1 is there already (another study's, or this one run before);" \
     "nothing is overwritten: choose another RESULTS" >&2
   return 1
+}
+
+# stencil_steps COMMAND...: the --steps of a run of the mini-app COMMAND
+# (its launcher and options, without --steps): STEPS, or with STEPS=auto
+# twice the steps that a probe of 20 steps (no report)
+# says would time about 1 s, so that no run's window is short enough for
+# its report to warn (collect.py marks such rows; project.py refuses them).
+stencil_steps() {
+  local said wanted
+  if [ "$STEPS" != auto ]; then echo "$STEPS"; return; fi
+  said=$("$@" --steps 20 --quiet 2>&1 >/dev/null) || {
+    echo "stencil: the probe of 20 steps failed: $(grep -m1 '^stencil-miniapp: ' <<<"$said" || tail -1 <<<"$said")" >&2
+    return 1
+  }
+  wanted=$(sed -n 's/.* run --steps \([0-9]*\) or more .*/\1/p' <<<"$said" | head -1)
+  echo $((${wanted:-0} > 20 ? wanted * 2 : 20)) # no warning: 20 steps took 0.5 s or more
+}
+
+# stencil_refuse_run LABEL RANKS [mini-app options...]: stencil_refuse_existing
+# for the report that run would write.
+stencil_refuse_run() { stencil_refuse_existing "$(stencil_report_name "$@")"; }
+
+# stencil_at_each_count COMMAND LABEL [mini-app options...]: COMMAND LABEL
+# RANKS [options...] at 1, 2, 4 ... every GCD of the allocation, stopping
+# at the first that fails. A job script calls it with stencil_refuse_run
+# before it calls it with stencil_run, so that a study that would overwrite
+# any of its reports is refused before its first run.
+stencil_at_each_count() {
+  local command=$1 label=$2 ranks
+  shift 2
+  for ranks in $(stencil_rank_series "$((GCDS_PER_NODE * SLURM_NNODES))"); do
+    "$command" "$label" "$ranks" "$@" || return
+  done
 }
 
 # stencil_run LABEL RANKS [mini-app options...]: one run, one report. A
 # report of the same name already in RESULTS is never overwritten: the run
 # is refused in one line.
 stencil_run() {
-  local label=$1 ranks=$2 name
+  local label=$1 ranks=$2 name steps run
   shift 2
   name=$(stencil_report_name "$label" "$ranks" "$@")
   stencil_refuse_existing "$name" || return 2
-  launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --steps "$STEPS" --warmup "$WARMUP" \
-    --comm "$COMM" --overlap "$OVERLAP" --periodic "$PERIODIC" --halo-depth "$HALO_DEPTH" \
-    --tuning "$TUNING" --print-binding \
-    --report "$RESULTS/$name.json" "$@" \
+  run=(launch "$ranks" "$APP" --label "$label" --radius "$RADIUS" --warmup "$WARMUP" --comm "$COMM"
+    --overlap "$OVERLAP" --periodic "$PERIODIC" --halo-depth "$HALO_DEPTH" --tuning "$TUNING" "$@")
+  steps=$(stencil_steps "${run[@]}") || { echo "stencil: $name failed" >&2; return 1; }
+  "${run[@]}" --steps "$steps" --print-binding --report "$RESULTS/$name.json" \
     >"$RESULTS/$name.txt" 2>&1 || {
     # The mini-app's own one-line reason (not a warning, not its banner),
     # else the end of what it printed.

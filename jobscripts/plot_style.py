@@ -33,3 +33,12 @@ def legend_below(ax):
     """The legend under the axes, a series a line: long names neither
     overprint nor hide a point (save with bbox_inches="tight")."""
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
+
+
+def ring(ax, points, label, colour="#d62728"):
+    """A hollow circle around each of `points` (x, y), named once in the
+    legend: a point the reader must not take at face value (a short
+    window, a box the calibration did not measure)."""
+    if points:
+        xs, ys = zip(*points)
+        ax.scatter(xs, ys, s=260, facecolors="none", edgecolors=colour, linewidths=1.5, zorder=5, label=label)

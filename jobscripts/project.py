@@ -8,8 +8,13 @@ usage:
   project.py CALIBRATION --machine M.json weak --local 512,512,512 [--nodes 1,2,...]
   project.py CALIBRATION --machine M.json strong --grid 1024,1024,512 [--nodes ...]
   project.py CALIBRATION --machine M.json validate REPORT_DIR [--tolerance 0.10]
-  common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best] [--comm mpi|peer]
+  common: [--radius 4] [--overlap on|off|auto] [--halo-depth K|best]
+          [--comm mpi|gpu-aware|staged|nccl|peer] [--accept-timing-warnings]
           [--markdown FILE] [--csv FILE] [--plot FILE.png]
+  Every part of the calibration must be one kernel (R, precision) on one
+  device and back-end, read from the files; runs with test aids, a failed
+  --check, or (without --accept-timing-warnings) a report that warns of
+  its timing are refused, and validate leaves such runs out, saying so.
 
 CALIBRATION is a folder with (tools/gpu.sh miniapp --sweep ... --scaling):
   sweep/*.json         one GPU, --comm none, at several --local N,N,N: the
@@ -57,7 +62,13 @@ K axes (faces and edges at K = 2, all 26 from 3) and (K-1)*R of the time
 level before across at most K-1; z faces whole planes in place,
 p(t_n-1)'s packed from K = 3, everything else packed; from K = 3 the
 interior waits for the pack), then K-1 steps of F + kernel(the box grown by
-(K-1-s)*R). `best` takes the fastest of K = 1, 2, 4, 8 per point.
+(K-1-s)*R). `best` takes the fastest of K = 1, 2, 4 per point (the
+mini-app's auto depths; validation covers K = 1 to 4, and a K past it is
+said on the heading line).
+Efficiency: weak, one GPU alone's step over the step at n nodes; strong,
+one node's step over n times the step at n nodes (said under each table,
+whether or not one node is a row). A rank's box must be k*R cells thick
+along each split or periodic axis, as the mini-app requires.
 Ranks are placed as the mini-app does: MPI_Dims_create's grid, reversed so
 z gets the most ranks, rank = (x * PY + y) * PZ + z, GPUs_per_node
 consecutive ranks per node.
@@ -67,61 +78,24 @@ import math
 import os
 import sys
 
-from calibration import (Calibration, calibration_caveats, devices_of, folder_of, load_reports,
-                         machine_for, scale_caveats)
+from calibration import Calibration, calibration_caveats, folder_of, machine_for, scale_caveats
 from checked import checked
-from plot_style import count_axis, legend_below, series_style
-from projection_model import FLOAT, node_series, project_run, strong, thinnest_box, weak
-from projection_tables import (projection_records, projection_table, validation_records, validation_table,
-                               write_csv)
+from plot_style import count_axis, legend_below, ring, series_style
+from projection_model import BEST_DEPTHS, FLOAT, VALIDATED_DEPTHS, node_series, strong, thinnest_box, weak
+from projection_tables import projection_records, projection_table, write_csv
 from tool_errors import OneLineParser, ToolError, load_json, run
+from validation import axes_of, validation_text
 
 
 def load_machine(path):
     """A machine file, checked against schemas/machine.json. JSON Schema
     takes 8.0 for an integer: the counts become whole numbers here."""
     machine = checked(load_json(path), "machine", path, "a machine file")
+    machine["_path"] = path  # named where the file is refused later
     for count in ("gpus_per_node", "cores_per_node", "nodes", "nics_per_node"):
         if count in machine:
             machine[count] = int(machine[count])
     return machine
-
-
-def validate(cal, machine, folder, tolerance):
-    """Projection against each measured report; calibration inputs marked."""
-    rows, worst, other, past = [], 0.0, set(), set()
-    for r in load_reports(os.path.join(folder, "**", "*.json")):
-        peer = r["comm"] == "peer"
-        if r["ranks"] > 1 and r["comm"] != cal.mode and not peer:
-            other.add(r["comm"])  # the model's exchange is the calibrated mode's
-            continue
-        if r["radius"] not in getattr(cal, "radii", [r["radius"]]):
-            past.add(f"runs of R={r['radius']} against a calibration of R={'/'.join(map(str, cal.radii))}")
-        if str(r.get("precision", "fp32")) != getattr(cal, "precision", str(r.get("precision", "fp32"))):
-            past.add(f"runs in {r.get('precision')} against a calibration in {cal.precision}")
-        ran_on = devices_of([r])
-        if ran_on and getattr(cal, "devices", None) and not ran_on <= set(cal.devices):
-            past.add(f"runs on {' and '.join(sorted(ran_on))} against a calibration on "
-                     f"{' and '.join(cal.devices)}")
-        if r.get("periodic", "none") != "none" and not cal.shell_points:
-            past.add("periodic runs against a calibration without shell/ (the older model)")
-        projected = project_run(cal, machine, r["grid"], r["procs"], r["radius"], r["overlap"],
-                                axes_of(r.get("periodic", "none")), r.get("halo_depth", 1),
-                                peer and r["ranks"] > 1)["step_ms"]
-        measured = r["phases_ms"]["step"]["max"]  # the slowest rank's, as collect.py takes it
-        error = projected / measured - 1
-        role = "calibration" if os.path.realpath(r["_path"]) in cal.inputs else "validation"
-        if role == "validation":
-            worst = max(worst, abs(error))
-        rows.append((os.path.relpath(r["_path"], folder), r["ranks"], "x".join(map(str, r["procs"])),
-                     "x".join(map(str, r["grid"])), "on" if r["overlap"] else "off",
-                     r.get("halo_depth", 1), measured, projected, error, role))
-    rows.sort(key=lambda x: (x[9], x[0]))
-    out = validation_table(rows)
-    if other:
-        out.append(f"\nNot compared (the exchange was calibrated with {cal.mode}): runs of several ranks "
-                   f"with --comm {', '.join(sorted(other))}.")
-    return "\n".join(out), worst, len([r for r in rows if r[9] == "validation"]), sorted(past), rows
 
 
 def require_matplotlib():
@@ -142,25 +116,28 @@ def plot_subtitle(a, machines):
     return "; ".join([what] + scales)
 
 
-def plot(rows_by_label, study, path, subtitle):
+def plot(rows_by_label, study, path, subtitle, box_range):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     nodes = sorted({r["nodes"] for rows in rows_by_label.values() for r in rows})
+    lo, hi = box_range
+    outside = []
     for n, (label, rows) in enumerate(rows_by_label.items()):
         x = [r["nodes"] for r in rows]
         y = [100 * r["efficiency"] for r in rows] if study == "weak" else [r["step_ms"] for r in rows]
         ax.plot(x, y, label=label, **series_style(n, len(rows_by_label)))
+        outside += [(xi, yi) for xi, yi, r in zip(x, y, rows) if not lo <= math.prod(r["local"]) <= hi]
+    ring(ax, outside, f"extrapolated: a box outside the calibrated {lo ** (1 / 3):.0f}^3 to {hi ** (1 / 3):.0f}^3")
     if study == "weak":
         ax.axhline(100, color="grey", ls=":", lw=1, label="ideal (100%)")
         ax.set_ylabel("weak-scaling efficiency (%)")
         ax.set_ylim(0, 110)
     else:
-        first = next(iter(rows_by_label.values()))
-        t0, n0 = first[0]["step_ms"], first[0]["nodes"]
-        ax.plot(nodes, [t0 * n0 / n for n in nodes], color="grey", ls=":", lw=1,
-                label="ideal (time / nodes)")
+        base = next(iter(rows_by_label.values()))[0]["base_ms"]  # one node's step
+        ax.plot(nodes, [base / n for n in nodes], color="grey", ls=":", lw=1,
+                label="ideal (one node's time / nodes)")
         ax.set_yscale("log")
         ax.set_ylabel("time per step (ms, log scale)")
     count_axis(ax, nodes, "nodes")
@@ -168,14 +145,6 @@ def plot(rows_by_label, study, path, subtitle):
     ax.grid(True, which="both", alpha=0.3)
     legend_below(ax)
     fig.savefig(path, dpi=110, bbox_inches="tight")
-
-
-def axes_of(text):
-    """'x,z' -> (True, False, True); 'none' -> all False."""
-    names = [] if text in ("", "none") else text.split(",")
-    if any(n not in ("x", "y", "z") for n in names):
-        raise argparse.ArgumentTypeError(f"'{text}' is not 'none' or a list of x, y, z")
-    return tuple(a in names for a in "xyz")
 
 
 def depth_arg(text):
@@ -200,6 +169,16 @@ def plot_path(text):
     if os.path.isdir(text) or os.path.splitext(text)[1].lower() not in (".png", ".svg", ".pdf"):
         raise argparse.ArgumentTypeError(f"'{text}' is not a file name ending .png, .svg or .pdf")
     return text
+
+
+def output_path(extension):
+    """An argparse type: a file name ending `extension`, so that a
+    misplaced argument (a report, the calibration) is never written over."""
+    def named(text):
+        if os.path.isdir(text) or not text.lower().endswith(extension):
+            raise argparse.ArgumentTypeError(f"'{text}' is not a file name ending {extension}")
+        return text
+    return named
 
 
 def tolerance_arg(text):
@@ -251,6 +230,11 @@ def caveats(cal, a, machine, rows):
     if any(a.periodic) and not cal.shell_points:
         notes.append("no shell/ in the calibration: the periodic shell is modelled from the slabs' "
                      "kernel times (the older model)")
+    if a.halo_depth == "best":
+        notes.append(f"--halo-depth best: the fastest of K = {', '.join(map(str, BEST_DEPTHS))}, the mini-app's "
+                     "auto depths (validation covers K = 1 to 4)")
+    elif a.halo_depth not in VALIDATED_DEPTHS:
+        notes.append(f"halo depth {a.halo_depth}: validation covers K = 1 to 4 only")
     notes += calibration_caveats(cal)
     notes += scale_caveats(cal, machine)
     return notes
@@ -268,11 +252,17 @@ def common_options(ap, defaults=True):
     ap.add_argument("--periodic", type=axes_of, default=default((False, False, False)),
                     help="x,y,z: every rank has six neighbours, as in the job scripts' default (none)")
     ap.add_argument("--halo-depth", type=depth_arg, default=default(1),
-                    help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4, 8 per point")
-    ap.add_argument("--comm", choices=("mpi", "peer"), default=default("mpi"),
-                    help="peer: the slab-based peer path of 2026-11-26 (superseded; see the docstring)")
-    ap.add_argument("--markdown", default=default(None))
-    ap.add_argument("--csv", default=default(None), help="FILE: the table's rows, every machine's")
+                    help="K: deep halos, one exchange every K steps; best: the fastest of 1, 2, 4 per point")
+    ap.add_argument("--comm", choices=("mpi", "gpu-aware", "staged", "nccl", "peer"), default=default("mpi"),
+                    help="the halo bench's rows to fit; mpi (the default): gpu-aware, or the one mode "
+                         "the calibration's bench ran (COMM=staged); peer: the slab-based peer path of "
+                         "2026-11-26 (superseded; see the docstring)")
+    ap.add_argument("--accept-timing-warnings", action="store_true", default=default(False),
+                    help="take runs whose reports warn of their timing (under 0.5 s of timed steps, a slow "
+                         "node), said on the heading line; by default they are refused")
+    ap.add_argument("--markdown", type=output_path(".md"), default=default(None), help="FILE.md: the text")
+    ap.add_argument("--csv", type=output_path(".csv"), default=default(None),
+                    help="FILE.csv: the table's rows, every machine's")
     ap.add_argument("--plot", type=plot_path, default=default(None), help="FILE.png, .svg or .pdf")
 
 
@@ -300,24 +290,6 @@ def parser():
     return ap
 
 
-def validation_text(cal, machine, a):
-    """The validation's section for one machine, whether it passed, and its CSV records."""
-    scale = machine.get("kernel_time_scale", 1.0) if a.machine_scale else 1.0
-    md, worst, count, past, rows = validate(cal, dict(machine, kernel_time_scale=scale), folder_of(a.reports),
-                                      a.tolerance)
-    if count == 0:
-        raise ToolError(f"validate {a.reports}: no run to validate against (none there, or only the "
-                        "calibration's own inputs)")
-    whose = "the machine file's (--machine-scale)." if a.machine_scale else \
-        "the runs are taken as the calibration node's own (--machine-scale applies the file's)."
-    notes = "".join(f"; {n}" for n in past + calibration_caveats(cal) +
-                    (scale_caveats(cal, machine) if a.machine_scale else []))
-    return [f"## {machine['name']}: projection against measurement{' (' + notes[2:] + ')' if notes else ''}", "",
-            f"Kernel time scale {scale:g}: {whose} Measured: the slowest rank's step.", "", md, "",
-            f"{count} validation runs, worst error {100 * worst:.1f}% (tolerance {100 * a.tolerance:.0f}%)",
-            ""], worst <= a.tolerance, validation_records(machine["name"], rows)
-
-
 def projection_text(cal, machine, a, by_label):
     """The projection's section for one machine and its CSV records; its rows go into by_label for
     the plot."""
@@ -335,7 +307,7 @@ def projection_text(cal, machine, a, by_label):
     thinnest = thinnest_box(a.radius, a.halo_depth)
     if not rows:
         raise ToolError(f"{a.study} {what}: no node count of {nodes} splits it into boxes of "
-                        f"{thinnest} cells or more (2R+1, and the halo's depth)")
+                        f"{thinnest} cells or more along each split axis (k*R: the mini-app's least)")
     stopped = [f"no row past {rows[-1]['nodes']} nodes: the boxes would be thinner than {thinnest} cells"
                ] if len(rows) < len(nodes) else []
     by_label[name if a.halo_depth == 1 else f"{name}, halo depth {a.halo_depth}"] = rows
@@ -346,8 +318,17 @@ def projection_text(cal, machine, a, by_label):
     depth += ", the slab-based --comm peer of 2026-11-26 on each node" if peer else ""
     notes = "".join("; " + n for n in stopped + caveats(cal, a, machine, rows))
     return [f"## {name}: {a.study} scaling, {what}, R={a.radius}, overlap {a.overlap}, {bounds}{depth} "
-            f"(PROJECTION{notes})", "", projection_table(rows, a.study, a.halo_depth == "best"), ""], \
-        projection_records(name, rows, a.overlap)
+            f"(PROJECTION{notes})", "", projection_table(rows, a.study, a.halo_depth == "best"), "",
+            base_line(a.study, rows[0], machine, nodes), ""], projection_records(name, rows, a.overlap)
+
+
+def base_line(study, row, machine, nodes):
+    """What each row's efficiency is against, said under the table."""
+    if study == "weak":
+        return (f"Weak efficiency: one GPU alone with the same box and edges ({row['base_ms']:.3f} ms a step) "
+                "over the step at n nodes.")
+    return (f"Strong efficiency: one node's step ({machine['gpus_per_node']} GPUs, {row['base_ms']:.3f} ms"
+            f"{'' if 1 in nodes else ', not a row of this table'}) over n x the step at n nodes.")
 
 
 def main(argv):
@@ -358,7 +339,8 @@ def main(argv):
         require_matplotlib()
     # Every machine file is checked before the calibration is read or any arithmetic done.
     machines = [load_machine(path) for path in a.machine]
-    cal = Calibration.from_folder(folder_of(a.calibration))
+    cal = Calibration.from_folder(folder_of(a.calibration), "mpi" if a.comm == "peer" else a.comm,
+                                  a.accept_timing_warnings)
     machines = [machine_for(cal, m) for m in machines]
     text = [f"Calibration ({a.calibration}): {cal.describe()}.", ""]
     passed, by_label, records = True, {}, []
@@ -377,7 +359,7 @@ def main(argv):
     if a.csv:
         write_csv(a.csv, records, a.study == "validate")
     if a.plot and by_label:
-        plot(by_label, a.study, a.plot, plot_subtitle(a, machines))
+        plot(by_label, a.study, a.plot, plot_subtitle(a, machines), cal.box_range())
     return 0 if passed else 1
 
 

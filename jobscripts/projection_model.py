@@ -209,7 +209,10 @@ def node_series(maximum):
     return out + [maximum]
 
 
-BEST_DEPTHS = (1, 2, 4, 8)
+# The depths --halo-depth best tries: those the mini-app's auto tries, all
+# within what validation covers (K = 1 to 4, docs/scaling/PROJECTION.md).
+BEST_DEPTHS = (1, 2, 4)
+VALIDATED_DEPTHS = range(1, 5)
 
 
 def project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer=False):
@@ -237,27 +240,37 @@ def weak(cal, machine, local, radius, overlap, nodes, periodic=(False, False, Fa
         procs = process_grid(ranks)
         grid = [local[a] * procs[a] for a in range(3)]
         r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
-        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / r["step_ms"])
+        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / r["step_ms"], base_ms=base)
         rows.append(r)
     return rows
 
 
 def thinnest_box(radius, depth):
-    """The fewest cells a rank's box may have along a split axis: 2R+1,
-    an interior beside its two slabs, and k*R at halo depth k, which the
-    mini-app requires ("best" tries only the depths that fit)."""
-    return max(2 * radius + 1, (depth if depth != "best" else 1) * radius)
+    """The fewest cells a rank's box may have along a split or periodic
+    axis, as the mini-app requires: k*R at halo depth k ("best" tries only
+    the depths that fit). A box under 2R+1 has no interior: its step is
+    its slabs."""
+    return (depth if depth != "best" else 1) * radius
 
 
 def strong(cal, machine, grid, radius, overlap, nodes, periodic=(False, False, False), depth=1, peer=False):
-    rows, base = [], None
+    """One grid on each node count, each row's efficiency against one
+    node's step (a row of its own or not): T(1 node) / (n x T(n nodes))."""
+    def too_thin(procs):  # the mini-app refuses it
+        return any((procs[a] > 1 or periodic[a]) and grid[a] // procs[a] < thinnest_box(radius, depth)
+                   for a in range(3))
+
+    one = process_grid(machine["gpus_per_node"])
+    if too_thin(one):
+        return []
+    base = project_depth(cal, machine, grid, one, radius, overlap, periodic, depth, peer)["step_ms"]
+    rows = []
     for n in nodes:
         ranks = n * machine["gpus_per_node"]
         procs = process_grid(ranks)
-        if any(procs[a] > 1 and grid[a] // procs[a] < thinnest_box(radius, depth) for a in range(3)):
-            break  # no interior left, or a halo deeper than the box: the mini-app refuses it
+        if too_thin(procs):
+            break
         r = project_depth(cal, machine, grid, procs, radius, overlap, periodic, depth, peer)
-        base = base or r["step_ms"] * n
-        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n))
+        r.update(nodes=n, ranks=ranks, procs=procs, efficiency=base / (r["step_ms"] * n), base_ms=base)
         rows.append(r)
     return rows

@@ -3,7 +3,7 @@ one line per series, and where each series' step goes."""
 import math
 import os
 
-from plot_style import count_axis, legend_below, series_style
+from plot_style import count_axis, legend_below, ring, series_style
 
 PHASES = ["interior", "boundary", "pack", "post", "wait", "unpack"]
 COLOURS = {"interior": "#4c72b0", "boundary": "#8fb0de", "pack": "#dd8452", "post": "#f1b37a",
@@ -24,6 +24,7 @@ def scaling_plot(plt, rows, by_series, kind, path, device):
     on the points only when there is one series."""
     fig, ax = plt.subplots(figsize=(8, 5.5))
     mine = [(name, runs) for (k, name), runs in sorted(by_series.items()) if k == kind]
+    short, slow = [], []
     for i, (name, runs) in enumerate(mine):
         ranks = [r["ranks"] for r in runs]
         values = [100 * r["efficiency"] if kind == "weak" else r["speedup"] for r in runs]
@@ -31,6 +32,11 @@ def scaling_plot(plt, rows, by_series, kind, path, device):
         for x, y in (zip(ranks, values) if len(mine) == 1 else ()):
             ax.annotate("%.0f%%" % y if kind == "weak" else "%.2fx" % y, (x, y), textcoords="offset points",
                         xytext=(0, 7), ha="center", fontsize=8)
+        short += [(x, y) for x, y, r in zip(ranks, values, runs) if r["short"]]
+        slow += [(x, y) for x, y, r in zip(ranks, values, runs) if r["slow"]]
+    # The points a table marks * and + are marked here too: not for publishing.
+    ring(ax, short, "* under 0.5 s of timed steps: rerun longer")
+    ring(ax, slow, "+ slower than its own trial: the node ran slow", colour="#9467bd")
     if kind == "weak":
         ax.axhline(100, color="grey", ls="--", label="ideal (100%)")
         ax.set_ylabel("weak-scaling efficiency, % of the smallest run's pace")
@@ -76,7 +82,7 @@ def phases_plot(plt, rows, by_series, path, device):
     for ax in axes.flat[len(groups):]:
         ax.set_visible(False)
     for ax, ((kind, name), runs) in zip(axes.flat, groups):
-        labels = [str(r["ranks"]) for r in runs]
+        labels = bar_labels(runs)
         bottom = [0.0] * len(runs)
         for phase in PHASES:
             values = [r["phases"][phase] for r in runs]
@@ -85,7 +91,7 @@ def phases_plot(plt, rows, by_series, path, device):
         ax.plot(labels, [r["step_ms"] for r in runs], "k_", markersize=30, mew=2.5, label="measured step")
         ax.set_ylim(0, 1.08 * max(bottom + [r["step_ms"] for r in runs] + [1e-9]))  # no bar cut off
         ax.set_title(name.replace(", ", ",\n", 2), fontsize=8)
-        ax.set_xlabel("ranks")
+        ax.set_xlabel("ranks (* under 0.5 s of timed steps, + a slow node)")
         ax.set_ylabel("ms per step (average over ranks)")
         ax.grid(True, axis="y", alpha=0.3)
     handles, names = axes[0][0].get_legend_handles_labels()
@@ -96,6 +102,19 @@ def phases_plot(plt, rows, by_series, path, device):
     fig.supxlabel(device, ha="right", x=0.99, fontsize=7, color="grey")
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
+
+
+def bar_labels(runs):
+    """One label per run, so that each has its own bar: its rank count, a
+    second run of the same count "2 (2nd)", and * or + where its row is
+    marked (a short window, a slow node)."""
+    labels, seen = [], {}
+    for r in runs:
+        seen[r["ranks"]] = seen.get(r["ranks"], 0) + 1
+        nth = seen[r["ranks"]]
+        label = str(r["ranks"]) + (" (%d%s)" % (nth, {2: "nd", 3: "rd"}.get(nth, "th")) if nth > 1 else "")
+        labels.append(label + ("*" if r["short"] else "") + ("+" if r["slow"] else ""))
+    return labels
 
 
 def plot(rows, out):

@@ -171,14 +171,21 @@ class Model(unittest.TestCase):
         r = model.project_run(linear_calibration(), machine, [100, 100, 200], (1, 1, 2), 4, True)
         self.assertAlmostEqual(r["exchange_ms"], 0.005 + 0.001 + 0.16, places=9)
 
-    def test_strong_scaling_stops_below_2r_plus_1(self):
-        rows = model.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [1, 2, 4, 8])
-        # 2 ranks per node: 2, 4, 8 ranks give z pieces of 32, 16 cells; 16
-        # ranks (8 nodes) split z into 4 pieces of 16 and y into 2: still >= 9.
-        self.assertEqual([r["ranks"] for r in rows], [2, 4, 8, 16])
-        # 16x16x36: 2 ranks split z into 18s; 4 ranks (1x2x2) split y into 8s < 9.
-        rows = model.strong(linear_calibration(), NODE_OF_TWO, [16, 16, 36], 4, True, [1, 2, 4])
-        self.assertEqual([r["ranks"] for r in rows], [2])
+    def test_strong_scaling_stops_where_the_mini_app_would(self):
+        # The mini-app takes a box of k*R cells or more along each split
+        # axis: 2 ranks per node, R = 4, an 8^3 grid splits z into 4s on 2
+        # ranks, y and z into 4s on 4, all three on 8; 16 ranks split z
+        # into 2s, which the mini-app refuses.
+        rows = model.strong(linear_calibration(), NODE_OF_TWO, [8, 8, 8], 4, True, [1, 2, 4, 8])
+        self.assertEqual([r["ranks"] for r in rows], [2, 4, 8])
+        # At depth 2 a box needs 8 cells: 2 ranks split z into 4s, too thin already.
+        self.assertEqual(model.strong(linear_calibration(), NODE_OF_TWO, [8, 8, 8], 4, True, [1, 2], depth=2), [])
+
+    def test_strong_efficiency_is_against_one_node_whatever_the_rows(self):
+        rows = model.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [1, 2, 4])
+        later = model.strong(linear_calibration(), NODE_OF_TWO, [64, 64, 64], 4, True, [2, 4])
+        self.assertEqual([r["efficiency"] for r in rows[1:]], [r["efficiency"] for r in later])
+        self.assertEqual(rows[0]["efficiency"], 1.0)
 
     def test_a_gpu_other_than_the_calibrations_scales_only_the_bandwidth_part(self):
         scaled = dict(NODE_OF_TWO, kernel_time_scale=3.0)
@@ -191,7 +198,7 @@ def sweep_report(n, interior):
     def phase(ms):
         return {"avg": ms, "max": ms}
     return {"program": "stencil-miniapp", "ranks": 1, "comm": "none", "radius": 4, "grid": [n, n, n],
-            "procs": [1, 1, 1], "overlap": True,
+            "procs": [1, 1, 1], "overlap": True, "backend": "CUDA", "devices": ["NVIDIA H100"],
             "phases_ms": {"interior": phase(interior), "boundary": phase(0.0), "step": phase(interior + 0.03)}}
 
 
@@ -224,6 +231,7 @@ class Calibrating(unittest.TestCase):
                 json.dump(sweep_report(n, interior), open(os.path.join(folder, "sweep", f"s{n}.json"), "w"))
             # latency 30 us, 1 MiB sent + received per extra 2 us: 262 GB/s one way.
             with open(os.path.join(folder, "halo-bench-x.txt"), "w") as f:
+                f.write("stencil-halo-bench: CUDA back-end, 2 ranks (1 x 1 x 2), NVIDIA H100, R=4, 50 iterations\n")
                 for mib in (1, 4, 16):
                     f.write(f"gpu-aware   64   {mib:.2f}   {30 + 2 * mib:.1f}   1.0\n")
             cal = calibration.Calibration.from_folder(folder)

@@ -109,6 +109,15 @@ def from_raw(path, offset, swing):
     return offset + swing * scaled.reshape(dims[2], dims[1], dims[0])
 
 
+def made_here(path):
+    """Whether `path` is a sidecar this tool wrote (a model made again replaces it)."""
+    try:
+        with open(path) as f:
+            return json.load(f).get("program") == "make-model.py"
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return False
+
+
 def write_model(model, path, spacing, dtype):
     if not np.all(np.isfinite(model)) or model.min() <= 0:
         raise ToolError(f"{path}: the model has speeds that are not finite and positive "
@@ -130,6 +139,10 @@ def write_model(model, path, spacing, dtype):
     for name in (path, side):
         if os.path.isdir(name):
             raise ToolError(f"{name}: a folder; name the model's raw file, such as model.raw")
+    # The sidecar's name follows from the model's: a file there that is not
+    # a sidecar of this tool is the user's, and is never overwritten.
+    if os.path.exists(side) and not made_here(side):
+        raise ToolError(f"{side}: there already, and not a sidecar of make-model.py: nothing is overwritten")
     try:
         # The raw file first, the sidecar last: a sidecar always describes a complete file.
         for name, payload, mode in ((path, data, "wb"), (side, json.dumps(sidecar, indent=2) + "\n", "w")):

@@ -30,6 +30,11 @@ def report_problem(r):
     return None
 
 
+def rate(gcells):
+    """Gcell/s to three figures: a HOST rank's 0.012 is not 0.0."""
+    return "%.1f" % gcells if gcells >= 10 else "%.3g" % gcells
+
+
 def main(args):
     files = [a for a in args if not a.startswith("--")]
     if not files:
@@ -69,7 +74,7 @@ def main(args):
                      str(depth(r))] +
                     ["%.3f" % ph[k] for k in ("pack", "post", "interior", "wait", "unpack", "boundary")] +
                     ["%.3f" % step, hidden(r),
-                     "%.1f" % r["gcells_per_s_per_rank"],
+                     rate(r["gcells_per_s_per_rank"]),
                      ("%.3f" % (step / ref)) if ref and r["comm"] != "none" else "-"])
     if any(r.get("label") for r in reports):  # experiments name their variants
         header = ["label"] + header

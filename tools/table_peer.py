@@ -1,14 +1,15 @@
 """The table of tools/gpu.sh peer: each multi-GPU case and halo path against
 one GPU's --comm none step of the same box, measured in the same call.
 
-usage: report-table.py peer RESULTS_FOLDER
+usage: report-table.py peer RESULTS_FOLDER [--out FILE]
 
 Weak cases (the same box per GPU) give one GPU's step over the step of the
 case (efficiency, 100% is perfect); the strong case gives the speed-up,
 one GPU's step over the case's. Each round's reports are paired with that
 round's one-GPU runs; the table shows every round, then the median.
-The step is the slowest rank's mean (phases_ms.step.max). Also written to
-RESULTS_FOLDER/table.txt.
+The step is the slowest rank's mean (phases_ms.step.max). With --out, the
+table is also written to FILE, a new file (one already there is refused).
+A folder with no case and its one-GPU run in the same round is refused.
 """
 import glob
 import os
@@ -33,9 +34,14 @@ def step_ms(path):
 
 
 def main(args):
+    out = None
+    if len(args) == 3 and args[1] == "--out":
+        args, out = args[:1], args[2]
     if len(args) != 1 or args[0].startswith("-"):
-        raise ToolError("usage: report-table.py peer RESULTS_FOLDER")
+        raise ToolError("usage: report-table.py peer RESULTS_FOLDER [--out FILE]")
     folder = args[0]
+    if out and os.path.exists(out):
+        raise ToolError(f"--out {out}: there already; nothing is overwritten")
     if not os.path.isdir(folder):
         raise ToolError(f"{folder}: no such folder")
     runs = {}
@@ -63,10 +69,14 @@ def main(args):
         for base in ("one-512", "one-128", "one-256"):
             if (r, base) in runs:
                 rows.append([f"one GPU {base[4:]}^3", "none", f"{runs[(r, base)]:.4f}", f"round {r}", ""])
+    if not any(row[0] in CASES for row in rows):
+        raise ToolError(f"{folder}: no case run with its one-GPU run in the same round (r1-one-512.json "
+                        "beside r1-two-weak512-peer.json): nothing to tabulate")
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     text = "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
     print(text)
-    with open(os.path.join(folder, "table.txt"), "w") as f:
-        f.write(text + "\n")
+    if out:
+        with open(out, "x") as f:
+            f.write(text + "\n")
     return 0
 

@@ -27,7 +27,9 @@ def main(args):
         if column not in columns:
             columns.append(column)
         rows.setdefault(label, {})[column] = us
-    width = max(len(r) for r in rows) if rows else 8
+    if not rows:
+        raise ToolError(f"{args[0]}: no 'LABEL MODE SIZE US' rows: nothing to tabulate")
+    width = max(len(r) for r in rows)
     print(" " * width + "".join(f"{c:>18}" for c in columns))
     for label, values in rows.items():
         print(f"{label:<{width}}" + "".join(f"{values.get(c, '-'):>18}" for c in columns))

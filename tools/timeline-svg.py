@@ -3,6 +3,9 @@
 
 usage: timeline-svg.py TIMELINE.json OUT.svg [--step N]
 
+OUT.svg must end .svg; a file there that is not an SVG (a report, the
+timeline) is refused, never overwritten.
+
 One row per rank and lane (host, compute stream, halo stream), each phase
 of the step a coloured rectangle with its name, on the timeline's clock
 (microseconds from the step's first span). Without --step, the first
@@ -149,6 +152,16 @@ def draw(spans, step):
     return "\n".join(out) + "\n"
 
 
+def drawn_here(path):
+    """Whether `path` holds an SVG (one this tool drew may be drawn again)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return False
+    return head.lstrip().startswith((b"<svg", b"<?xml"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("timeline")
@@ -157,6 +170,10 @@ def main():
     args = parser.parse_args()
     if os.path.exists(args.svg) and os.path.exists(args.timeline) and os.path.samefile(args.timeline, args.svg):
         raise ToolError("%s: the SVG would overwrite the timeline it draws" % args.svg)
+    if not args.svg.lower().endswith(".svg"):
+        raise ToolError("%s: the picture's name ends .svg (a report or a timeline is never overwritten)" % args.svg)
+    if os.path.exists(args.svg) and not drawn_here(args.svg):
+        raise ToolError("%s: there already, and not an SVG this tool drew: nothing is overwritten" % args.svg)
     step, spans = pick_step(load_spans(args.timeline), args.step)
     text = draw(spans, step)
     try:

@@ -1,7 +1,7 @@
 """Bad input to a command-line tool ends in one line on stderr and exit
 status 2, never a traceback: a missing or truncated file, JSON that is not
-a stencil-miniapp or stencil-bench report or is nested too deeply to read,
-a folder where a file was meant.
+a stencil-miniapp or stencil-bench report, gives a key twice or is nested
+too deeply to read, a folder where a file was meant.
 
 usage, in a tool:  from tool_errors import ToolError, load_json, run
                    ...
@@ -32,13 +32,25 @@ def refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
+def unique_keys(pairs):
+    """An object whose keys are each given once: JSON allows a key twice,
+    and Python keeps the last one silently, which of two link speeds, say,
+    the writer meant."""
+    found = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"key {key!r} given twice in one object: which is meant?")
+        found[key] = value
+    return found
+
+
 def load_json(path):
     """The JSON document in `path`, or a ToolError naming the file and what is wrong."""
     try:
         with open(path) as f:
             # Python reads NaN and Infinity, which JSON has not: a value no
             # check would then catch (NaN > 0 is false, and so is NaN <= 0).
-            return json.load(f, parse_constant=refuse_constant)
+            return json.load(f, parse_constant=refuse_constant, object_pairs_hook=unique_keys)
     except IsADirectoryError:
         raise ToolError(f"{path}: a folder, not a JSON file") from None
     except OSError as e:

@@ -107,7 +107,12 @@ def verify_checkpoint(folder, name, step, verified, problems):
     if meta.get("step") != step:
         problems.append(f"{name}/checkpoint.json: step {meta.get('step')}, its folder says {step}")
         return
-    for data, entry in meta.get("files", {}).items():
+    files = meta.get("files", {})
+    if not isinstance(files, dict) or not all(isinstance(e, dict) for e in files.values()):
+        problems.append(f"{name}/checkpoint.json: its files are not a list of name: {{bytes, crc32}} "
+                        "(changed by hand?)")
+        return
+    for data, entry in files.items():
         problem = file_problem(os.path.join(folder, name, data), f"{name}/{data}",
                                entry.get("bytes"), entry.get("crc32"), "checkpoint.json",
                                f"{name}/checkpoint.json")

@@ -11,8 +11,10 @@
 # usage: jobscripts/local/calibrate.sh
 # env:   RESULTS (default results/calibration-DATE), APP and HALO_BENCH (the
 #        HOST build in build/ by default; installed, beside it), STENCIL_BENCH (beside them), MPIRUN ("mpirun"), SWEEP ("64 96
-#        128 192 256 384 512"), RADIUS (4), STEPS (100), COMM (gpu-aware),
-#        RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
+#        128 192 256 384 512"), RADIUS (4), STEPS (auto: each run the steps that time
+#        about 2 s, from a probe of 20 steps; a number of steps under about 0.5 s
+#        leaves reports that project.py refuses), COMM (gpu-aware; staged: project.py
+#        --comm staged), RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
 # then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
 set -euo pipefail
 # shellcheck source=jobscripts/local/settings_only.sh
@@ -28,8 +30,10 @@ beside_app() {
 }
 : "${HALO_BENCH:=$(beside_app stencil-halo-bench)}" "${MPIRUN:=mpirun}"
 : "${STENCIL_BENCH:=$(beside_app stencil-bench)}"
-: "${SWEEP:=64 96 128 192 256 384 512}" "${RADIUS:=4}" "${STEPS:=100}" "${COMM:=gpu-aware}"
+: "${SWEEP:=64 96 128 192 256 384 512}" "${RADIUS:=4}" "${STEPS:=auto}" "${COMM:=gpu-aware}"
 export RESULTS APP MPIRUN RADIUS STEPS COMM RANKS_LIST=${RANKS_LIST:-1 2}
+[[ $STEPS == auto || $STEPS =~ ^[1-9][0-9]*$ ]] ||
+  { echo "calibrate.sh: STEPS=$STEPS: auto or a whole number of steps, 1 or more" >&2; exit 2; }
 stencil_counts SWEEP "$SWEEP"
 stencil_counts RANKS_LIST "$RANKS_LIST"
 if [ "$(wc -w <<<"$SWEEP")" -lt 2 ]; then
@@ -48,11 +52,20 @@ if [ -n "$(ls -A "$RESULTS" 2>/dev/null)" ]; then
   echo "calibrate: $RESULTS holds files already; nothing is overwritten: choose another RESULTS" >&2
   exit 2
 fi
+# shellcheck source=jobscripts/common.sh
+source jobscripts/common.sh # stencil_steps
+# calibration_run RANKS REPORT OPTIONS...: one run of its own steps (STEPS).
+calibration_run() {
+  local ranks=$1 report=$2 run steps
+  shift 2
+  # shellcheck disable=SC2206 # MPIRUN may carry flags
+  run=($MPIRUN -np "$ranks" "$APP" --radius "$RADIUS" --warmup 10 "$@")
+  steps=$(stencil_steps "${run[@]}")
+  "${run[@]}" --steps "$steps" --quiet --report "$report" >/dev/null
+}
 mkdir -p "$RESULTS/sweep"
 for n in $SWEEP; do
-  # shellcheck disable=SC2086 # MPIRUN may carry flags
-  $MPIRUN -np 1 "$APP" --local "$n,$n,$n" --radius "$RADIUS" --steps "$STEPS" --warmup 10 --comm none \
-    --label sweep --quiet --report "$RESULTS/sweep/sweep-$n.json" >/dev/null
+  calibration_run 1 "$RESULTS/sweep/sweep-$n.json" --local "$n,$n,$n" --comm none --label sweep
 done
 sizes=$(echo "$SWEEP" | tr ' ' ',')
 # shellcheck disable=SC2086
@@ -60,10 +73,8 @@ $MPIRUN -np 2 "$HALO_BENCH" --sizes "$sizes" --radius "$RADIUS" --modes "$COMM" 
 mkdir -p "$RESULTS/host"
 for n in $(tr ' ' '\n' <<<"$SWEEP" | sort -n | head -2); do
   for overlap in off on; do
-    # shellcheck disable=SC2086
-    $MPIRUN -np 2 "$APP" --local "$n,$n,$n" --procs 2,1,1 --radius "$RADIUS" --steps "$STEPS" --warmup 10 \
-      --comm "$COMM" --overlap "$overlap" --halo-depth 1 --pack separate --label host --quiet \
-      --report "$RESULTS/host/host-along-x-$n-$overlap.json" >/dev/null
+    calibration_run 2 "$RESULTS/host/host-along-x-$n-$overlap.json" --local "$n,$n,$n" --procs 2,1,1 \
+      --comm "$COMM" --overlap "$overlap" --halo-depth 1 --pack separate --label host
   done
 done
 if [ "$gpu_node" = 1 ] && [ -x "$STENCIL_BENCH" ]; then
@@ -75,4 +86,6 @@ for overlap in on off; do
   OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off \
     "jobscripts/local/scaling.sh" >/dev/null
 done
-echo "calibrate: inputs in $RESULTS"
+# The exchange it measured is COMM's: project.py fits the halo bench's rows of that mode.
+echo "calibrate: inputs in $RESULTS; then: python3 jobscripts/project.py $RESULTS --machine M.json" \
+  "--comm $COMM weak (or strong, or validate $RESULTS)"

@@ -7,7 +7,10 @@
 #        by nvidia-smi or rocm-smi, else 4), RESULTS (default results/local-DATE-PID,
 #        one folder per run even for runs started in the same second), MPIRUN
 #        (default mpirun), MPIRUN_FLAGS. Without --output among the options,
-#        the run's outputs and checkpoints go to RESULTS/output.
+#        the run's outputs and checkpoints go to RESULTS/output; without
+#        --report, its report to RESULTS/report.json. A RESULTS that holds
+#        files already (another run's, a study's) is refused: nothing in it
+#        is overwritten.
 set -euo pipefail
 APP=${APP:-$(dirname "$0")/../../build/miniapp/stencil-miniapp}
 # --help: this header, then the mini-app's own options; nothing runs.
@@ -26,13 +29,23 @@ if [ -z "${RANKS:-}" ]; then
 fi
 [[ $RANKS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: RANKS=$RANKS: a positive number of ranks" >&2; exit 2; }
 RESULTS=${RESULTS:-results/local-$(date +%Y%m%d-%H%M%S)-$$}
-if [ -e "$RESULTS/report.json" ] || [ -e "$RESULTS/stdout.txt" ]; then
-  echo "run.sh: $RESULTS holds a run already; nothing is overwritten: choose another RESULTS" >&2
+# The folder is this run's alone: its environment.txt, stdout.txt and
+# report.json would replace a study's or another run's.
+if [ -n "$(ls -A "$RESULTS" 2>/dev/null)" ] || { [ -e "$RESULTS" ] && [ ! -d "$RESULTS" ]; }; then
+  echo "run.sh: $RESULTS holds files already (a run's or a study's); nothing is overwritten:" \
+    "choose another RESULTS" >&2
   exit 2
 fi
+output=(--output "$RESULTS/output") report=(--report "$RESULTS/report.json") where_report=
+previous=
+for arg in "$@"; do
+  [[ $arg == --output || $arg == --output=* ]] && output=()
+  # The report where the options say, and said there.
+  if [ "$previous" = --report ]; then report=() where_report=$arg; fi
+  if [[ $arg == --report=* ]]; then report=() where_report=${arg#--report=}; fi
+  previous=$arg
+done
 mkdir -p "$RESULTS"
-output=(--output "$RESULTS/output")
-for arg in "$@"; do [[ $arg == --output || $arg == --output=* ]] && output=(); done
 [ -x "$APP" ] || { echo "run.sh: $APP not found; build first (see README)" >&2; exit 1; }
 export NCCL_NVLS_ENABLE=0 OMPI_MCA_rmaps_base_oversubscribe=1
 { date; hostname; env | grep -E '^(STENCIL|OMPI_MCA|UCX|MPICH|CUDA|ROCR|HIP)_' | sort || true; } >"$RESULTS/environment.txt"
@@ -49,7 +62,7 @@ export NCCL_NVLS_ENABLE=0 OMPI_MCA_rmaps_base_oversubscribe=1
 # status 75).
 export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-20}
 # shellcheck disable=SC2086 # MPIRUN_FLAGS is a list of flags
-setsid ${MPIRUN:-mpirun} -np "$RANKS" ${MPIRUN_FLAGS:-} "$APP" --print-binding --report "$RESULTS/report.json" "${output[@]}" "$@" \
+setsid ${MPIRUN:-mpirun} -np "$RANKS" ${MPIRUN_FLAGS:-} "$APP" --print-binding "${report[@]}" "${output[@]}" "$@" \
   > >(tee "$RESULTS/stdout.txt") &
 launcher=$!
 # After a hangup every write to the terminal fails: no message is worth
@@ -69,5 +82,6 @@ while [ -z "$status" ]; do # a trapped signal interrupts wait (status > 128)
 done
 [ "$status" -eq 0 ] || { say "results so far in $RESULTS (status $status)"; exit "$status"; }
 where=$RESULTS
+[ -z "$where_report" ] || where+=" (the report in $where_report, as --report asked)"
 [ ! -d "$RESULTS/output" ] || where+=" (its outputs in output/; tools/verify-output.py $RESULTS checks them)"
 say "results in $where"

@@ -51,7 +51,7 @@ peer_main() {
   status=0
   peer_checks
   peer_timings
-  python3 tools/report-table.py peer "$OUT" || status=1
+  python3 tools/report-table.py peer "$OUT" --out "$OUT/table.txt" || status=1
   (cd "$OUT" && tar czf reports.tgz ./*.txt ./*.json &&
     find . -maxdepth 1 -type f ! -name reports.tgz ! -name table.txt -delete)
   exit $status
