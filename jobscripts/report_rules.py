@@ -30,6 +30,7 @@ RULES = {
     "program": ("refuse", "a report of another program (a tuning cache, a sidecar) is passed over"),
     "label": ("key", "the study (weak, strong, and a suffix)"),
     "revision": ("key", "the code that ran"),
+    "version": ("key", "the release of the code that ran (revision names its tree)"),
     "backend": ("key", "the back-end the kernels ran on"),
     "devices": ("key", "the devices the ranks ran on"),
     "ranks": ("varies", "what a series runs along"),
@@ -76,6 +77,7 @@ RULES = {
     "warmup": ("varies", "untimed steps, undone"),
     "timed_steps": ("varies", "measured"),
     "timed_window_s": ("varies", "measured"),
+    "output_seconds": ("varies", "measured: the snapshots' and traces' writes, outside the timed steps"),
     "step_rank_spread": ("varies", "measured"),
     "phases_ms": ("varies", "measured"),
     "gcells_per_s_total": ("varies", "measured"),
@@ -164,6 +166,7 @@ KEY_PARTS = (
     ("subnormals", lambda r: shown(r.get("subnormals"))),
     ("tuning", lambda r: shown(r.get("tuning_mode"))),
     ("revision", lambda r: shown(r.get("revision"))),
+    ("version", lambda r: shown(r.get("version"))),
     ("timeline", lambda r: "recorded" if r.get("timeline") else "none"),
 )
 EXCHANGE = ("halo depth", "comm", "overlap", "pack")  # what an old one-rank report cannot say
