@@ -40,7 +40,7 @@ RULES = {
     "periodic": ("key", "the edges: neighbours and work per rank"),
     "radius": ("key", "the stencil's reach and arithmetic"),
     "precision": ("key", "the bytes moved per cell"),
-    "asked": ("key", "the exchange settings asked for (auto where the run chose)"),
+    "asked": ("key", "the exchange and launch settings asked for (auto where the run chose)"),
     "model": ("key", "the velocity model"),
     "spacing_m": ("key", "the physics"),
     "dt_s": ("key", "the physics"),
@@ -135,6 +135,18 @@ def asked(r, setting, value, reason):
     return "auto" if str(reason or "").startswith("auto") else str(value)
 
 
+def launch_asked(r):
+    """The launch settings a run was asked for (the report's `asked`, since
+    2026-12-06: graphs, steps a graph, the update's body, the shape, the
+    x slabs), as one value; "auto" for reports that do not say."""
+    a = r.get("asked") if isinstance(r.get("asked"), dict) else {}
+    keys = ("graphs", "steps_per_graph", "update", "shape", "slab_x")
+    forced = {k: a[k] for k in keys if k in a}
+    text = json.dumps(forced, sort_keys=True)
+    return "auto" if all(v == "auto" or (isinstance(v, dict) and set(v.values()) == {"auto"})
+                         for v in forced.values()) else text
+
+
 def number(value):
     """A number to 6 significant digits, 10 and 10.0 alike: the same physics
     whichever report format wrote it (older ones printed fewer digits)."""
@@ -168,6 +180,7 @@ KEY_PARTS = (
     ("revision", lambda r: shown(r.get("revision"))),
     ("version", lambda r: shown(r.get("version"))),
     ("timeline", lambda r: "recorded" if r.get("timeline") else "none"),
+    ("launch", lambda r: launch_asked(r)),
 )
 EXCHANGE = ("halo depth", "comm", "overlap", "pack")  # what an old one-rank report cannot say
 # What every part of a calibration (sweep/, host/, scaling/, shell/) must

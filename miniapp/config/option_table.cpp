@@ -318,6 +318,9 @@ const char* choice_name(OverlapChoice choice) {
 const char* choice_name(PackChoice choice) {
     return name_in(kPack, choice);
 }
+const char* choice_name(GraphChoice choice) {
+    return name_in(kGraphs, choice);
+}
 
 const OptionSpec* option_table(int& count) {
     count = int(sizeof kOptions / sizeof kOptions[0]);

@@ -40,6 +40,7 @@ const OptionSpec* option_table(int& count);
 // An --overlap or --pack value as the user writes it ("auto", "fused").
 const char* choice_name(OverlapChoice choice);
 const char* choice_name(PackChoice choice);
+const char* choice_name(GraphChoice choice);
 
 // The option page's longer text (--help-markdown, docs/OPTIONS.md) for the
 // options that have more to say than their help line; option_details.cpp.

@@ -77,11 +77,30 @@ Json output_times_json(const Report& r) {
 // The settings as asked for ("auto" where the run chose). The scaling
 // tools group runs into series by these: what auto chose may differ from
 // one rank count to the next, and the runs are still one study.
+// A setting left to the run ("auto"), or the number asked for.
+Json auto_or(int asked) {
+    return asked == 0 ? Json("auto") : Json(asked);
+}
+
 Json asked_json(const Options& c) {
+    const LaunchShape& t = c.shape;
     return {{"comm", c.comm.automatic ? "auto" : comm_mode_name(c.comm.mode)},
             {"overlap", choice_name(c.overlap)},
-            {"halo_depth", c.halo_depth == 0 ? Json("auto") : Json(c.halo_depth)},
-            {"pack", choice_name(c.pack)}};
+            {"halo_depth", auto_or(c.halo_depth)},
+            {"pack", choice_name(c.pack)},
+            // How the steps were launched, so that a study tells a forced
+            // launch from a chosen one (jobscripts/report_rules.py).
+            {"graphs", choice_name(c.graphs)},
+            {"steps_per_graph", auto_or(c.steps_per_graph)},
+            {"update", wave_body_name(t.body)},
+            {"shape",
+             {{"block_x", auto_or(t.block_x)},
+              {"block_y", auto_or(t.block_y)},
+              {"window", auto_or(t.window)},
+              {"rows", auto_or(t.rows)},
+              {"planes_ahead", auto_or(t.ahead)}}},
+            {"slab_x", auto_or(c.slab_x)},
+            {"tuning", c.tuning_mode}};
 }
 
 Json run_context_json(const Report& r) {
