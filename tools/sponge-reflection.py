@@ -224,7 +224,8 @@ def measure_all(args):
             start = time.monotonic()
             tag = "w%d-a%d" % (width, angle)
             decibels, g, steps = measure(args, width, angle, pulse, dt, tag)
-            # The offset along the face is whole cells: the ray's own angle.
+            # The offset along the face is rounded to whole cells, so the
+            # ray's angle may differ from the one asked: say which it is.
             print("--sponge %d, %d degrees: %.1f dB (the ray at %.1f degrees; box %s, "
                   "reference %s, %d steps, %.0f s)"
                   % (width, angle, decibels, g["angle"], "x".join(map(str, g["grid"])),
