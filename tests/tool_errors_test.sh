@@ -9,6 +9,9 @@
 #    with nothing of the mini-app in it, 2 on bad usage, with one line;
 #  - make-model.py, given a bad grid, a missing input or a folder to
 #    write, says so in one line;
+#  - sponge-reflection.py, given bad widths, a missing program or
+#    launcher, a --work folder that is not empty or a program that fails,
+#    says so in one line;
 #  - report-table miniapp refuses in one line, naming the field, reports whose
 #    fields are null or of the wrong kind, shows a label of two lines (or
 #    with a |, in Markdown) in its row, and exits 1, the table printed,
@@ -76,6 +79,16 @@ expect 2 "make-model bad grid" "$numpy_python" "$repo/tools/make-model.py" layer
 expect 2 "make-model missing npy" "$numpy_python" "$repo/tools/make-model.py" npy "$work/missing.npy" --output "$work/m.raw"
 expect 2 "make-model raw without sidecar" "$numpy_python" "$repo/tools/make-model.py" raw "$work/truncated.json" --output "$work/m.raw"
 expect 2 "make-model into a folder" "$numpy_python" "$repo/tools/make-model.py" layered --grid 4,4,4 --output "$work/empty"
+# sponge-reflection.py refuses before it runs anything, or names the run that failed.
+reflection=("$numpy_python" "$repo/tools/sponge-reflection.py")
+expect 2 "sponge-reflection bad widths" "${reflection[@]}" "$app" --widths 8,x
+expect 2 "sponge-reflection missing app" "${reflection[@]}" "$work/missing"
+expect 2 "sponge-reflection into a folder not empty" "${reflection[@]}" "$app" --work "$work"
+expect 2 "sponge-reflection through a launcher that is not there" "${reflection[@]}" "$app" \
+  --launcher "$work/missing" --work "$work/reflect-launcher"
+expect 2 "sponge-reflection on a program that is not the mini-app" "${reflection[@]}" /bin/false \
+  --work "$work/reflect-false"
+said "sponge-reflection on a program that is not the mini-app" "the mini-app failed (exit 1)" "$work/err.txt"
 expect nonzero "collect.py on a missing folder" python3 "$repo/jobscripts/collect.py" "$work/missing"
 expect nonzero "collect.py on a folder without reports" python3 "$repo/jobscripts/collect.py" "$work/empty"
 
