@@ -90,7 +90,8 @@ def script_problem(data_dir, path):
     for number, line in enumerate(lines, 1):
         m = RECORD.match(line)
         if m and number != record_line:
-            return [f"{shown}:{number}: the record line goes on line {record_line}, under the shebang"]
+            where = "under the shebang" if record_line == 2 else "the first"
+            return [f"{shown}:{number}: the record line goes on line {record_line}, {where}"]
         if m:
             return record_problems(shown, number, m.group(1), shown.split(os.sep)[0])
     code = [line for line in lines if not line.lstrip().startswith("#")]
