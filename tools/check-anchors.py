@@ -21,6 +21,13 @@ What it checks:
     halo_plan.cpp, `tuner.*` every tuner file, `device.hpp/.cpp` both);
     each NAME must be there, and each name in backticks in the text must
     be a file of the folder or appear, as above, in one of the entry's.
+  - quoted values: a constant's value written beside its anchor,
+    `PATH: kName` (VALUE), `PATH: kName` (VALUE UNIT) or `PATH: kName` = VALUE,
+    must be the value PATH defines (`constexpr int kName = 8;`, literal
+    arithmetic such as `100LL * 100 * 100`; VALUE may be a cube, `100³`).
+    A value in another form beside an anchor, before it (`8 (`PATH: kName`)`)
+    or beside a constant without its file (`kName` (8)) is reported too.
+    The rules in full: tools/anchor_values.py.
   - line numbers: `PATH:123` is reported, since lines move and names do not.
 """
 import glob
@@ -29,6 +36,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from anchor_values import QuotedValues  # noqa: E402
 from tool_errors import ToolError, run  # noqa: E402
 
 DEFAULT_DOCS = ("docs/STEP.md", "docs/ARCHITECTURE.md")
@@ -44,6 +52,7 @@ MAP_ENTRY = re.compile(r"^- (?:(\w+)/ )?((?:`[^`]+`(?: \([^)]*\))?(?:, )?)+):(.*
 # Backticked words of a map entry's text that are names in the code:
 # `Stream`, `HaloPath<T>`, `FaceRoutes::prime`, `subnormal_handling()`.
 CODE_NAME = re.compile(r"`([A-Za-z_]\w*)(?:<[\w, ]*>)?((?:::\w+)*)(?:\(\))?`")
+QUOTED_VALUES = QuotedValues(PATH, SYMBOL)
 
 
 class Repo:
@@ -107,7 +116,7 @@ def check_anchor(repo, path, symbol):
 
 
 def anchor_failures(repo, line):
-    """The failures of one doc line's anchors and line numbers."""
+    """The failures of one doc line's anchors, line numbers and quoted values."""
     failures = []
     for match in ANCHOR.finditer(line):
         why = check_anchor(repo, match.group(1), match.group(2))
@@ -118,7 +127,7 @@ def anchor_failures(repo, line):
         failures.append(f"line number in `{match.group(0)}`: anchor by symbol (`{path}: SYMBOL`)")
     for match in SPLIT.finditer(line):
         failures.append(f"anchor `{match.group(1)}:` split over two lines; keep it on one")
-    return failures
+    return failures + QUOTED_VALUES.failures(repo, line)
 
 
 def heading_folder(line):

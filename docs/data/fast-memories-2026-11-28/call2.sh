@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-11-28 as it stands; new call scripts source tools/gpu/common.sh.
 # shellcheck disable=SC2086,SC2015,SC2154 # option groups are words; a failed build says so; prefix: offline-deps.sh
 # Issue 58, call 2 on one GPU: the fused walk's loads two planes ahead
 # (kernels/fused_walk.hpp, kPlanesAhead) against one plane ahead and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-12-02 as it stands; new call scripts source tools/gpu/common.sh.
 # Issue 58, call 10, on one GPU: the wave update without its per-cell
 # sponge test where no cell of a thread's columns and plane can be damped
 # (this tree) against the revision before it (HEAD, from git archive), in

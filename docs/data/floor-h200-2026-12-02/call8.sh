@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-12-02 as it stands; new call scripts source tools/gpu/common.sh.
 # Issue 58, call 8, on one GPU: which unit binds the wave update. First
 # floor.cu's copies and streams alone (the update's traffic in 16-byte
 # vectors), while stencil-bench builds; then Nsight Compute's breakdown of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-12-02 as it stands; new call scripts source tools/gpu/common.sh.
 # Issue 58, call 9, on one GPU: where the wave update's warps wait. Nsight
 # Compute's warp states (every stall reason, from the hardware counters),
 # scheduler and occupancy sections, one launch of stencil-bench's wave at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-11-26 as it stands; new call scripts source tools/gpu/common.sh.
 # Experiment, kept as it ran (from the repository root of a 4-GPU node, OUT set):
 # This tree against a copy whose exchange skips the unpack of p's received faces
 # (results wrong, timing only), 4 GPUs, 512^3 per GPU, 2,2,1 periodic, ob1, overlap on.

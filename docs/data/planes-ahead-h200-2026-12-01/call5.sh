@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-12-01 as it stands; new call scripts source tools/gpu/common.sh.
 # Issue 58, call 5 on one H200: why the wave update ran slower with two
 # planes of loads in flight (call 4, README.md here), and whether call 2's
 # order of loads runs faster. One stencil-bench build of this tree

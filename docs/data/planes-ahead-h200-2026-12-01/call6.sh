@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-12-01 as it stands; new call scripts source tools/gpu/common.sh.
 # Issue 58, call 6 on one H200: call 5's Nsight Compute figures put the
 # wave update's L2 throughput (88% at R = 4, 94% at R = 1) above its DRAM
 # throughput (72%, 86%). If the L2 binds, a tile with less apron a cell

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Record: ran on 2026-11-27 as it stands; new call scripts source tools/gpu/common.sh.
 # shellcheck disable=SC2086,SC2015 # the option groups are words; a failed build says so
 # Issue 56, call 2 on four GPUs of one node, kept as it ran. Builds this
 # tree (one message a peer rank; the bench timing launches back to back)
