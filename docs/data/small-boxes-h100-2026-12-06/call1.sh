@@ -7,7 +7,8 @@
 # last; everything else under $OUT. Parts run in order while the call has
 # time left (a part starts only before $GUARD s, default 500); builds already made are kept.
 # usage: bash docs/data/small-boxes-h100-2026-12-06/call1.sh [PART...]
-#        parts: build tests probe round1 periodic round2 tuner ncu (default all)
+#        parts: build tests bitwise probe round1 periodic round2 tuner ncu (default all);
+#        TESTS=OFF builds the mini-app alone
 set -uo pipefail
 source tools/gpu/common.sh
 gpu_env
@@ -15,7 +16,7 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 t0=$SECONDS
 el() { echo "$((SECONDS - t0)) s"; }
-parts=" ${*:-build tests probe round1 periodic round2 tuner ncu} "
+parts=" ${*:-build tests bitwise probe round1 periodic round2 tuner ncu} "
 want() { [[ $parts == *" $1 "* ]] && [ $((SECONDS - t0)) -lt "${GUARD:-500}" ]; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv,noheader | tee "$OUT/gpu.txt"
 need_mpi ob1
@@ -27,8 +28,9 @@ if want build; then
   unpack_revision 6d5e744 /tmp/main-before
   [ -x $before ] || jobs=4 build_tree --mpi "$(mpi_root ob1)" /tmp/main-before build-before "$OUT/before" stencil-miniapp \
     -G Ninja -DSTENCIL_BUILD_BENCH=OFF "${revision_args[@]}" &
-  jobs=12 build_tree --mpi "$(mpi_root ob1)" . build-now "$OUT/now" "" -G Ninja -DSTENCIL_BUILD_TESTS=ON -DSTENCIL_BUILD_BENCH=OFF \
-    -DSTENCIL_RESOURCE_REPORT=ON &
+  # TESTS=OFF builds the mini-app alone (the bitwise part needs no more).
+  jobs=12 build_tree --mpi "$(mpi_root ob1)" . build-now "$OUT/now" "$([ "${TESTS:-ON}" = ON ] || echo stencil-miniapp)" \
+    -G Ninja -DSTENCIL_BUILD_TESTS="${TESTS:-ON}" -DSTENCIL_BUILD_BENCH=OFF -DSTENCIL_RESOURCE_REPORT=ON &
   [ -x /tmp/smallbox ] || nvcc -O3 -arch=sm_90 -std=c++17 -o /tmp/smallbox \
     docs/data/small-boxes-h100-2026-12-06/smallbox.cu >"$OUT/probe-build.log" 2>&1 &
   wait
@@ -44,6 +46,19 @@ echo "== GPU tests"
   >"$OUT/ctest.log" 2>&1)
 grep -E "tests passed|tests failed|\*\*\*Failed|Failed  " "$OUT/ctest.log" | head -12
 echo "tests: $(el)"
+fi
+
+if want bitwise; then
+  echo "== bitwise on the GPU: the update's forms, graphs (tests/*_test.sh under mpirun)"
+  for t in update_forms graphs_bitwise; do
+    if bash "tests/${t}_test.sh" "$mpihome/bin/mpirun" -np --mca pml ob1 --oversubscribe -x LD_LIBRARY_PATH -- \
+      "$now" >"$OUT/$t.log" 2>&1; then
+      echo "$t: $(grep -c 'same bits' "$OUT/$t.log") cases, same bits"
+    else
+      echo "$t: DIFFER"; grep -E "DIFFER|rror" "$OUT/$t.log" | head -3
+    fi
+  done
+  echo "bitwise: $(el)"
 fi
 
 if want probe; then
