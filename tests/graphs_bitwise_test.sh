@@ -8,7 +8,8 @@
 # and NCCL where the build has it (the exchange inside the graph). The
 # final checksums must agree bit for bit. A build without graphs (the HOST
 # back-end) refuses --graphs on; there both runs are plain launches
-# (--graphs auto), so it checks only that the option is accepted.
+# (--graphs auto), so it checks only that the option is accepted. Warnings
+# are no result: several ranks on one GPU warn of slow steps.
 set -u
 mpiexec=$1 np_flag=$2
 shift 2
@@ -19,7 +20,7 @@ status=0
 run() { # ranks args... -> the checksum line
   local ranks=$1; shift
   "$mpiexec" "$np_flag" "$ranks" "${preflags[@]}" "$app" --grid 48,40,36 --steps 20 --warmup 3 --checksum --quiet "$@" 2>&1 |
-    grep -E '^checksum:|^stencil-miniapp:' | grep -v '^stencil-miniapp: warning: the timed steps took'
+    grep -E '^checksum:|^stencil-miniapp:' | grep -v '^stencil-miniapp: warning: '
 }
 cases=("1 --comm none" "2 --comm staged --procs 1,1,2" "3 --comm staged --procs 3,1,1 --overlap off"
        "2 --comm staged --procs 1,2,1 --precision fp64")

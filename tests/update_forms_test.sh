@@ -8,7 +8,8 @@
 # against four enqueued together). The cases put the source where its
 # copies matter: on a face a rank stores into its own or a linked
 # neighbour's halo, and on the ring of a deep halo. Exit 1 on any
-# difference, each case's line saying which.
+# difference, each case's line saying which. Warnings are no result: several
+# ranks on one GPU warn of slow steps, and the bits are what is compared.
 set -u
 mpiexec=$1 np_flag=$2
 shift 2
@@ -19,7 +20,7 @@ status=0
 run() { # ranks args... -> the checksum line, or what the run said instead
   local ranks=$1; shift
   "$mpiexec" "$np_flag" "$ranks" "${preflags[@]}" "$app" --grid 44,38,35 --steps 23 --warmup 3 --checksum --quiet "$@" 2>&1 |
-    grep -E '^checksum:|^stencil-miniapp:' | grep -v '^stencil-miniapp: warning: the timed steps took'
+    grep -E '^checksum:|^stencil-miniapp:' | grep -v '^stencil-miniapp: warning: '
 }
 cases=("1 --comm none --radius 3"
        "1 --comm none --periodic x,y,z --source 1,5,33"

@@ -203,10 +203,11 @@ they measured faster: `--comm none`, peer and NCCL steps; MPI exchanges
 run as plain launches. The report says which, and why. Bit-identical.)md"},
     {"--steps-per-graph",
      R"md(Where a step's device work is one graph (nothing to exchange, or
-every face linked), that many steps are one graph with their timers: at
-64³ a launch and the host's calls a step are much of a step. Receivers,
-snapshots, checkpoints, NaN checks and stop signals still come at their
-step. Bit-identical either way.)md"},
+every face linked), that many steps are one graph with their timers.
+Receivers, snapshots, checkpoints, NaN checks and stop signals still come
+at their step. On one H100 four steps a graph changed no step time at
+64³-512³ (docs/PERFORMANCE.md, "Small boxes"), so auto is one; a node's
+linked steps may gain, unmeasured. Bit-identical either way.)md"},
     {"--update",
      R"md(The tile walks z with an LDS tile and a register window, so each
 loaded plane serves 2R + 1 outputs, but it needs many blocks to fill a GPU.

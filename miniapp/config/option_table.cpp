@@ -146,7 +146,7 @@ const OptionSpec kOptions[] = {
     {"Execution", "--steps-per-graph", "1|2|4|auto",
      "consecutive steps replayed as one graph where a step's device\n"
      "work is one graph (--comm none, peer on a node): fewer launches\n"
-     "and host calls a step (default auto: 4)",
+     "and host calls a step (default auto: 1; no gain measured on one GPU)",
      [](S& s, const char* n, V v) {
          s.config.steps_per_graph = v == "auto" ? 0 : positive(v, n);
          if (s.config.steps_per_graph != 0 && s.config.steps_per_graph != 1 &&

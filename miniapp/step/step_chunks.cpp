@@ -1,14 +1,21 @@
 // SimulationOf<T>'s chunks: consecutive steps replayed as one graph.
 //
-// At a 64^3 box the update takes a few microseconds, and a step replayed
-// as its own graph pays for a graph launch, an event record and the clock's
-// reads on the host, and for the gap between graphs on the device: 2.6 us
-// of a 9.6 us step on an H100 (docs/scaling/SMALL-BOXES.md). Where each
-// step's device work is one run of the graph runner (nothing exchanged, or
-// every face linked on the node), steps_per_graph_ steps are captured once
-// as one graph, each step's timer events and `done` record inside it, and
-// replayed with one launch. The clock's ring holds twice that many steps,
-// so a step is read only after the graph that holds it was launched.
+// Where each step's device work is one run of the graph runner (nothing
+// exchanged, or every face linked on the node), steps_per_graph_ steps
+// are captured once as one graph, each step's timer events and `done`
+// record inside it, and replayed with one launch. The clock's ring holds
+// twice that many steps, so a step is read only after the graph that holds
+// it was launched.
+//
+// Built to remove the host's share of a small box's fixed cost (a graph
+// launch, an event record and the clock's reads a step). On one H100 it
+// removed nothing measurable: at 64^3 the step less the update was 0.87 us
+// with four steps a graph and 0.83 with one, at 128^3 2.63 and 2.71
+// (docs/scaling/SMALL-BOXES.md, "Small boxes at the GPU's speed"); what
+// remained there was the device's, the source's own launch. So the
+// default is one step a graph, and --steps-per-graph 2 or 4 asks for
+// chunks, where a node's linked steps (two more launches a step) may
+// gain: not measured.
 //
 // On the HOST back-end, which has no graphs, a chunk enqueues the same
 // phases in the same order, so CI runs its bookkeeping.
@@ -17,10 +24,11 @@
 
 namespace stencil {
 
-// The steps a graph may hold by default, and at most: twice that fits the
-// clock's ring of kHaloTimingSlots (step_clock.hpp).
-inline constexpr int kStepsPerGraph = 4;
-static_assert(2 * kStepsPerGraph <= kHaloTimingSlots, "a chunk's steps are read after it");
+// The steps a graph may hold at most (twice that fits the clock's ring of
+// kHaloTimingSlots, step_clock.hpp), and by default.
+inline constexpr int kMostStepsPerGraph = 4;
+inline constexpr int kStepsPerGraph = 1;
+static_assert(2 * kMostStepsPerGraph <= kHaloTimingSlots, "a chunk's steps are read after it");
 
 template <class T>
 int SimulationOf<T>::chunk_steps() const {
