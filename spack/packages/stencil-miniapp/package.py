@@ -55,6 +55,12 @@ class StencilMiniapp(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("hip", when="+rocm")
     depends_on("nccl", when="+nccl +cuda")
     depends_on("rccl", when="+nccl +rocm")
+    # ... built for the same GPUs: Spack's nccl refuses cuda_arch=none (so
+    # +cuda +nccl did not concretize), and rccl would take amdgpu_target=auto.
+    for _arch in CudaPackage.cuda_arch_values:
+        depends_on(f"nccl cuda_arch={_arch}", when=f"+nccl +cuda cuda_arch={_arch}")
+    for _target in ROCmPackage.amdgpu_targets:
+        depends_on(f"rccl amdgpu_target={_target}", when=f"+nccl +rocm amdgpu_target={_target}")
     # The tools and the reader (python/stencil_miniapp) are Python.
     extends("python")
     depends_on("python@3.8:", type=("build", "run"))
