@@ -40,12 +40,19 @@ function(_stencil_mpi_needed library out)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
+# The HDF5 library itself, for the summary's lines (not its dependencies).
+set(_hdf5_library "")
+foreach(library ${HDF5_C_LIBRARIES})
+  if(library MATCHES "hdf5" AND NOT _hdf5_library)
+    set(_hdf5_library "${library}")
+  endif()
+endforeach()
 if(NOT HDF5_FOUND)
-  set(STENCIL_HDF5_WHY "no HDF5 found (Debian: libhdf5-openmpi-dev; Cray: module load cray-hdf5-parallel; "
-                       "elsewhere HDF5_ROOT)")
+  string(CONCAT STENCIL_HDF5_WHY "no HDF5 found (Debian: libhdf5-openmpi-dev; Cray: module load "
+                                 "cray-hdf5-parallel; elsewhere HDF5_ROOT)")
 elseif(NOT HDF5_IS_PARALLEL)
-  set(STENCIL_HDF5_WHY "HDF5 ${HDF5_VERSION} found is serial (${HDF5_C_LIBRARIES}); "
-                       "a parallel one is needed (Debian: libhdf5-openmpi-dev; HDF5_ROOT names one)")
+  string(CONCAT STENCIL_HDF5_WHY "HDF5 ${HDF5_VERSION} found is serial (${_hdf5_library}); a parallel "
+                                 "one is needed (Debian: libhdf5-openmpi-dev; HDF5_ROOT names one)")
 else()
   # The same MPI as the project's: Debian installs Open MPI's and MPICH's
   # HDF5 side by side, and h5pcc names one of them whatever MPI the build
@@ -62,6 +69,8 @@ else()
     _stencil_mpi_needed("${library}" soname)
     list(APPEND _project_mpi ${soname})
   endforeach()
+  list(REMOVE_DUPLICATES _hdf5_mpi)
+  list(REMOVE_DUPLICATES _project_mpi)
   set(_match ON)
   foreach(needed ${_hdf5_mpi})
     if(NOT needed IN_LIST _project_mpi)
@@ -77,12 +86,16 @@ else()
     if(NOT _mpi_text)
       set(_mpi_text "its MPI as the compiler links it")
     endif()
-    set(STENCIL_HDF5_FOUND "HDF5 ${HDF5_VERSION} parallel, ${_mpi_text}")
+    string(REPLACE ";" ", " _mpi_text "${_mpi_text}")
+    set(STENCIL_HDF5_FOUND "HDF5 ${HDF5_VERSION} parallel on ${_mpi_text} (${_hdf5_library})")
     set(STENCIL_HDF5_WHY "")
   else()
-    set(STENCIL_HDF5_WHY "HDF5 ${HDF5_VERSION} found (${HDF5_C_LIBRARIES}) is built on ${_hdf5_mpi}, and this "
-                         "build's MPI is ${_project_mpi}: name the matching one with HDF5_ROOT "
-                         "(Debian: /usr/lib/x86_64-linux-gnu/hdf5/mpich for MPICH)")
+    string(REPLACE ";" ", " _hdf5_mpi "${_hdf5_mpi}")
+    string(REPLACE ";" ", " _project_mpi "${_project_mpi}")
+    string(CONCAT STENCIL_HDF5_WHY "HDF5 ${HDF5_VERSION} found (${_hdf5_library}) is built on ${_hdf5_mpi}, "
+                                   "and this build's MPI is ${_project_mpi}: name one on this MPI with "
+                                   "HDF5_C_COMPILER_EXECUTABLE (Debian: /usr/bin/h5pcc.mpich, from "
+                                   "libhdf5-mpich-dev) or HDF5_ROOT")
   endif()
 endif()
 if(STENCIL_HDF5 STREQUAL "ON" AND NOT STENCIL_HDF5_FOUND)
