@@ -57,8 +57,8 @@ std::string library_reason() {
 }
 
 // This rank's first failure among the calls of one write, with the
-// library's reason and the call's name. Calls go on after a failure where
-// they are collective, so that no rank leaves the others waiting.
+// library's reason and the call's name; the ranks agree on it before the
+// next collective call (Hdf5Write::agree).
 struct Hdf5Problem {
     std::string text;
     Hid made(hid_t id, herr_t (*close)(hid_t), const char* what) {
@@ -223,6 +223,10 @@ public:
         agree();
         space_.close();
         problem_.check(dataset_.close() ? 0 : -1, "H5Dclose");
+        // The metadata written and the file synced (the MPI-IO driver's
+        // flush is MPI_File_sync; its close does not sync), as the raw
+        // path syncs: a full disk or a lost server may show only here.
+        problem_.check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "H5Fflush");
         problem_.check(file_.close() ? 0 : -1, "H5Fclose");
         agree();
         if (d_.rank == 0) problem_.set(reopened_problem<T>(d_, partial_, offset_));
