@@ -19,7 +19,17 @@ if(NOT STENCIL_BUILD_MINIAPP OR STENCIL_HDF5 STREQUAL "OFF")
   return()
 endif()
 
-# FindHDF5 compiles a C test program.
+# FindHDF5 compiles a C test program: without a C compiler, AUTO goes on
+# without HDF5 rather than fail a configuration that needed none before.
+include(CheckLanguage)
+check_language(C)
+if(NOT CMAKE_C_COMPILER)
+  set(STENCIL_HDF5_WHY "no C compiler, which CMake's FindHDF5 needs (set CC)")
+  if(STENCIL_HDF5 STREQUAL "ON")
+    message(FATAL_ERROR "STENCIL_HDF5=ON: ${STENCIL_HDF5_WHY}")
+  endif()
+  return()
+endif()
 enable_language(C)
 if(NOT DEFINED HDF5_PREFER_PARALLEL)
   set(HDF5_PREFER_PARALLEL ON)
