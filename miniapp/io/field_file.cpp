@@ -34,12 +34,16 @@ std::uint64_t field_bytes(const Decomposition& d) {
 
 constexpr int kReadBackValues = 1 << 22; // values per read-back piece (16 or 32 MiB)
 
-// Why a part that MPI said it wrote did not read back intact.
-std::string read_back_reason(const std::string& path) {
+// Why a part that MPI said it wrote did not read back intact: a full disk
+// where it is full (a write cut short by one is seen only here), else
+// `otherwise`.
+std::string read_back_reason(const std::string& path,
+                             const std::string& otherwise = "the file read back differs from "
+                                                            "what was written") {
     const std::string folder = path.substr(0, path.find_last_of('/') + 1);
     if (free_bytes(folder.empty() ? "." : folder) == 0)
         return std::string(std::strerror(ENOSPC)) + " (found on reading the file back)";
-    return "the file read back differs from what was written";
+    return otherwise;
 }
 
 // The file's type map for this rank: its box inside the global array, in C
@@ -206,7 +210,8 @@ FieldFile seal_field_file(const Decomposition& d, const std::string& path,
     problem.check(MPI_File_get_size(file, &size), "get_size");
     const std::uint64_t data_bytes = field_bytes<T>(d), file_bytes = std::uint64_t(size);
     if (problem.text.empty() && file_bytes < data_offset + data_bytes)
-        problem.set(std::to_string(file_bytes) + " bytes, shorter than the field it holds");
+        problem.set(read_back_reason(path, std::to_string(file_bytes) +
+                                               " bytes, shorter than the field it holds"));
     const bool same =
         read_back_matches(file, box, comm, interior, MPI_Offset(data_offset), problem);
     if (problem.text.empty() && !same) problem.set(read_back_reason(path));
