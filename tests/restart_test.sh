@@ -7,7 +7,10 @@
 # model, and with deep halos on one side; a damaged newest checkpoint falls
 # back to the one before; a changed configuration (the physics or the
 # outputs) and a missing checkpoint are refused in one line. Progress after
-# a restart counts the steps of this run alone.
+# a restart counts the steps of this run alone. Where the build has HDF5
+# (STENCIL_TEST_HDF5=1), a run with --output-format hdf5 stopped on 4 ranks
+# and continued on 3 ends with the uninterrupted run's .h5 files, byte for
+# byte, and a restart in the other format is refused.
 # usage: restart_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -18,11 +21,13 @@ fail() { echo "restart_test: $*"; exit 1; }
 mini() { local np=$1; shift; "$mpiexec" "$np_flag" "$np" "$@" "$app" "${opts[@]}"; }
 checksum() { grep '^checksum:' "$1" || true; }
 # Every output of the uninterrupted run ($1) is in $2 with the same bytes, and nothing else is.
-outputs_of() { (cd "$1" && printf '%s ' ./*.raw ./*.png ./*.bin ./*.xmf ./*.sgy); }
+# (A pattern that matches nothing, *.h5 of a raw run, stays as it is in both.)
+outputs_of() { (cd "$1" && printf '%s ' ./*.raw ./*.h5 ./*.png ./*.bin ./*.xmf ./*.sgy); }
 same_outputs() {
   local name
   [ "$(outputs_of "$1")" = "$(outputs_of "$2")" ] || fail "$3: the output files differ: $(outputs_of "$2")"
-  for name in "$1"/*.raw "$1"/*.png "$1"/*.bin "$1"/*.xmf; do
+  for name in "$1"/*.raw "$1"/*.h5 "$1"/*.png "$1"/*.bin "$1"/*.xmf; do
+    [ -e "$name" ] || continue
     cmp -s "$name" "$2/${name##*/}" || fail "$3: ${name##*/} differs from the uninterrupted run's"
   done
   # The SEG-Y's textual header names the process that wrote it; the rest is the run's.
@@ -58,6 +63,26 @@ for precision in fp32 fp64; do
     echo "ok  $precision, $before ranks stopped at 17, $after ranks continued from 14: $reference, same outputs"
   done
 done
+
+if [ "${STENCIL_TEST_HDF5:-0}" = 1 ]; then
+  echo "== HDF5 snapshots across a restart"
+  opts=("${problem[@]}" --output-format hdf5 --output "$work/whole-hdf5")
+  mini 1 "$@" >"$work/whole-hdf5.txt"
+  dir=$work/ck-hdf5-4-3
+  opts=("${problem[@]}" --output-format hdf5 --steps 17 --checkpoint-every 7 --checkpoint-dir "$dir"
+        --halo-depth 3 --output "$dir-out")
+  mini 4 "$@" >/dev/null
+  opts=("${problem[@]}" --output-format hdf5 --checkpoint-dir "$dir" --restart latest --output "$dir-out")
+  mini 3 "$@" >"$work/restarted.txt" 2>&1 || { cat "$work/restarted.txt"; fail "the HDF5 restart failed"; }
+  [ "$(checksum "$work/restarted.txt")" = "$(checksum "$work/whole-hdf5.txt")" ] || fail "hdf5: another checksum"
+  ls "$dir-out"/snapshot_000010.h5 "$dir-out"/snapshot_000030.h5 >/dev/null || fail "hdf5: no .h5 snapshots"
+  same_outputs "$work/whole-hdf5" "$dir-out" "hdf5 4:3"
+  echo "ok  hdf5, 4 ranks stopped at 17, 3 ranks continued from 14: the same .h5 files, byte for byte"
+  bash "$here/expect_failure.sh" 20 "--restart .*step_000014: the checkpoint's snapshot_format is \"hdf5\", this run's is \"raw\"" \
+    "$mpiexec" "$np_flag" 2 "$@" "$app" "${problem[@]}" --output "$work/changed" --restart "$dir/step_000014"
+else
+  echo "== HDF5 snapshots across a restart: skipped, this build has no HDF5"
+fi
 
 echo "== a damaged checkpoint: the one before is used"
 dir=$work/ck-fp32-1-1

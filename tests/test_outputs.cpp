@@ -78,6 +78,27 @@ TEST(Crc32, PiecesFromSeveralRanksCombineToTheWholeFilesCrc) {
     EXPECT_EQ(standard_crc32(raw, file.size()), crc32_of(file.data(), file.size()));
 }
 
+// A container's bytes around a field (an HDF5 file's header before it and
+// headers after): rank 0 reads those, every rank its share of the field,
+// and the XOR of the registers is the whole file's (field_file.hpp).
+TEST(Crc32, AContainersBytesCombineWithTheFieldsPieces) {
+    std::mt19937 random(11);
+    std::vector<unsigned char> file(70001);
+    for (auto& byte : file)
+        byte = static_cast<unsigned char>(random());
+    const std::size_t field_at = 2048, field_bytes = 60000;
+    RawCrc32 rank[2], around;
+    rank[0].feed_at(field_at, &file[field_at], 25000);
+    rank[1].feed_at(field_at + 25000, &file[field_at + 25000], field_bytes - 25000);
+    around.feed_at(0, file.data(), field_at);
+    around.feed_at(field_at + field_bytes, &file[field_at + field_bytes],
+                   file.size() - field_at - field_bytes);
+    for (RawCrc32* r : {&rank[0], &rank[1], &around})
+        r->extend_to(file.size());
+    const RawCrc32 whole = RawCrc32::combined(RawCrc32::combined(rank[0], around), rank[1]);
+    EXPECT_EQ(standard_crc32(whole.value(), file.size()), crc32_of(file.data(), file.size()));
+}
+
 TEST(Crc32, SkippingIsFeedingZeros) {
     const std::vector<unsigned char> zeros(100000, 0);
     RawCrc32 fed, skipped;
@@ -212,11 +233,13 @@ TEST_F(EarlierOutputs, FindsAFinishedRunsFilesAndNothingElse) {
          {"snapshot_000010.raw", "snapshot_000010.json", "traces.bin", "slice_z4_000010.png",
           "snapshot_1234567.raw", "snapshot_000010.raw.partial", "notes.txt", "run.json",
           "snapshot_notes.json", "snapshot_12.raw", "slice_.png", "slice_z4_final.png",
-          "data.partial", "traces.bin.bak", "my_traces.json"})
+          "data.partial", "traces.bin.bak", "my_traces.json", "snapshot_000020.h5",
+          "snapshot_000020.h5.partial", "snapshot_20.h5", "snapshot_000020.hdf5"})
         std::ofstream(folder + "/" + name) << "x";
     EXPECT_EQ(earlier_outputs(folder),
               (std::vector<std::string>{"slice_z4_000010.png", "snapshot_000010.json",
                                         "snapshot_000010.raw", "snapshot_000010.raw.partial",
+                                        "snapshot_000020.h5", "snapshot_000020.h5.partial",
                                         "snapshot_1234567.raw", "traces.bin"}));
     EXPECT_GT(free_bytes(folder), 0u);
     EXPECT_EQ(human_bytes(1536), "1.5 KiB");
@@ -264,6 +287,19 @@ TEST(CheckpointNames, AChangedModelIsNamedNotTheTimeStepItMoved) {
     EXPECT_EQ(first_difference(theirs, {{"dt_s", 0.001}, {"model", "constant"}, {"radius", 4}}),
               "its dt_s is 0.002, this run's is 0.001");
     EXPECT_EQ(first_difference(theirs, theirs), "");
+}
+
+// A setting added later (the snapshots' format) is absent from identities
+// at its old value, so earlier checkpoints keep their CRC-32; a change is
+// named either way.
+TEST(CheckpointNames, ASettingAddedLaterIsNamedWhereEitherSideHasIt) {
+    const Json raw = {{"radius", 4}}, hdf5 = {{"radius", 4}, {"snapshot_format", "hdf5"}};
+    EXPECT_EQ(first_difference(hdf5, raw),
+              "its snapshot_format is \"hdf5\", this run's is \"raw\"");
+    EXPECT_EQ(first_difference(raw, hdf5),
+              "its snapshot_format is \"raw\", this run's is \"hdf5\"");
+    EXPECT_EQ(first_difference(hdf5, hdf5), "");
+    EXPECT_EQ(first_difference({{"radius", 4}, {"snapshot_format", "raw"}}, raw), "");
 }
 
 } // namespace

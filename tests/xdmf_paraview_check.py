@@ -2,9 +2,11 @@
 (snapshots.xmf) as ParaView's own XDMF 3 reader opens them, against the
 raw files and their sidecars: the grid's extent, spacing and origin in
 metres, the time, and every value the raw file holds. Exit 1, one line,
-on the first that differs.
+on the first that differs. HDF5 snapshots (--output-format hdf5), read by
+ParaView through their XDMF's HDF data items, are compared with the raw
+snapshots of the same run written to RAW_FOLDER.
 
-usage: pvbatch xdmf_paraview_check.py FOLDER
+usage: pvbatch xdmf_paraview_check.py FOLDER [RAW_FOLDER]
 """
 import glob
 import json
@@ -30,7 +32,12 @@ def check_image(image, meta, where):
     array = image.GetPointData().GetArray("p")
     if array is None:
         fail(f"{where}: no point array p")
-    raw = numpy.fromfile(os.path.join(os.path.dirname(where), meta["file"]), meta["dtype"])
+    raw_path = os.path.join(os.path.dirname(where), meta["file"])
+    if meta.get("format") == "hdf5":
+        if len(sys.argv) < 3:
+            fail(f"{where}: an HDF5 snapshot; name the raw run's folder to compare it with")
+        raw_path = os.path.join(sys.argv[2], os.path.splitext(meta["file"])[0] + ".raw")
+    raw = numpy.fromfile(raw_path, meta["dtype"])
     values = vtk_to_numpy(array)
     if values.dtype != raw.dtype or not numpy.array_equal(values, raw):
         fail(f"{where}: ParaView's values are not the raw file's ({values.dtype}, {raw.dtype})")
@@ -55,7 +62,8 @@ def main(folder):
     for time, meta in zip(times, sorted(sidecars.values(), key=lambda m: m["step"])):
         series.UpdatePipeline(time)
         check_image(servermanager.Fetch(series), meta, os.path.join(folder, "snapshots.xmf"))
-    print(f"ParaView opens {len(sidecars)} snapshots and the series: the raw files' values, "
+    kind = "HDF5 datasets' values (the raw run's)" if len(sys.argv) > 2 else "raw files' values"
+    print(f"ParaView opens {len(sidecars)} snapshots and the series: the {kind}, "
           "extent, spacing and times")
 
 

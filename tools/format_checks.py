@@ -1,9 +1,11 @@
 """What tools/verify-output.py checks of the files a run writes for the
 field's tools, against the sidecars it already trusts: each snapshot's
 XDMF (snapshot_NNNNNN.xmf, what ParaView and VisIt open) and the series
-(snapshots.xmf) against the snapshots' sidecars, and the SEG-Y traces
-(traces.sgy) against traces.json. The standard library only (xml.etree,
-struct): verify-output.py needs nothing installed.
+(snapshots.xmf) against the snapshots' sidecars, the SEG-Y traces
+(traces.sgy) against traces.json, and an HDF5 snapshot's dataset
+(--output-format hdf5) against its sidecar. The standard library only
+(xml.etree, struct): verify-output.py needs nothing installed; h5py, where
+it is, for the HDF5 dataset's shape and type.
 
 Each check returns a list of one-line problems, empty when the file says
 what the sidecar says.
@@ -44,13 +46,51 @@ def _grid_problems(grid, meta, where):
         return problems + [f"{where}: no attribute data"]
     expect = {"Format": "Binary", "NumberType": "Float", "Precision": PRECISION.get(meta["dtype"]),
               "Endian": meta.get("byte_order", "little").capitalize(), "Seek": "0"}
+    if meta.get("format") == "hdf5":  # the file knows its byte order; the item names its dataset
+        expect = {"Format": "HDF", "NumberType": "Float", "Precision": PRECISION.get(meta["dtype"])}
     for key, value in expect.items():
         if item.get(key, "0" if key == "Seek" else None) != value:
             problems.append(f"{where}: {key} {item.get(key)}, its sidecar says {value}")
     if item.get("Dimensions", "").split() != dims.split():
         problems.append(f"{where}: data dimensions {item.get('Dimensions')}, its sidecar says {dims} (z y x)")
-    if (item.text or "").strip() != meta["file"]:
-        problems.append(f"{where}: points at {(item.text or '').strip()!r}, not {meta['file']}")
+    if (item.text or "").strip() != data_reference(meta):
+        problems.append(f"{where}: points at {(item.text or '').strip()!r}, not {data_reference(meta)}")
+    return problems
+
+
+def data_reference(meta):
+    """How an XDMF data item names a snapshot's data: the raw file, or the
+    HDF5 file and its dataset (snapshot_NNNNNN.h5:/p)."""
+    if meta.get("format") == "hdf5":
+        return f"{meta['file']}:{meta['dataset']}"
+    return meta["file"]
+
+
+def hdf5_problems(folder, meta):
+    """An HDF5 snapshot's dataset against its sidecar: its shape (nz, ny,
+    nx) and element type, and the step it says it holds. None where h5py
+    cannot be imported (nothing checked), else a list of problems."""
+    try:
+        import h5py
+    except ImportError:
+        return None
+    name, dataset = meta["file"], meta["dataset"]
+    nx, ny, nz = meta["dims"]
+    try:
+        with h5py.File(os.path.join(folder, name), "r") as f:
+            if dataset not in f:
+                return [f"{name}: no dataset {dataset}, its sidecar names it"]
+            data = f[dataset]
+            shape, dtype, step = data.shape, data.dtype, data.attrs.get("step")
+    except OSError as e:
+        return [f"{name}: h5py cannot open it ({e})"]
+    problems = []
+    if shape != (nz, ny, nx):
+        problems.append(f"{name}: dataset {dataset} has shape {shape}, its sidecar says {(nz, ny, nx)} (z, y, x)")
+    if dtype.name != meta["dtype"]:
+        problems.append(f"{name}: dataset {dataset} holds {dtype.name}, its sidecar says {meta['dtype']}")
+    if step is not None and int(step) != meta["step"]:
+        problems.append(f"{name}: dataset {dataset} is of step {int(step)}, its sidecar says {meta['step']}")
     return problems
 
 
@@ -89,6 +129,8 @@ def series_problems(folder, name, sidecars):
     for grid in collection.findall("Grid"):
         item = grid.find("Attribute/DataItem")
         file = (item.text or "").strip() if item is not None else ""
+        if item is not None and item.get("Format") == "HDF":
+            file = file.rsplit(":", 1)[0]  # snapshot_NNNNNN.h5:/p
         if file not in sidecars:
             problems.append(f"{name}: lists {file or 'a grid with no file'}, which no sidecar describes")
             continue

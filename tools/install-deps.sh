@@ -5,7 +5,9 @@
 #         matplotlib, jsonschema (jobscripts/project.py), Universal Ctags
 #         (tools/check-sizes.py), and the clients that read the outputs in the
 #         tests: segyio, xarray, ParaView with its Python (pvbatch: Debian's
-#         VTK has no XDMF reader; about 120 MB to fetch, a minute) (always)
+#         VTK has no XDMF reader; about 120 MB to fetch, a minute), parallel
+#         HDF5 on Open MPI for --output-format hdf5 and h5py to read it
+#         (about 4.4 MB to fetch, 11 s) (always)
 #   hip:  Debian's ROCm compiler and runtime (to compile the HIP back-end)
 #   lint: shellcheck, clang-format
 #   slurm: a one-node Slurm (tools/local-slurm.sh): slurmctld, slurmd, its client, munge
@@ -15,7 +17,8 @@
 # Packages already present are skipped; nothing is installed when all are.
 set -euo pipefail
 packages=(g++ cmake ninja-build make git python3 python3-matplotlib python3-jsonschema python3-numpy libstb-dev libopenmpi-dev openmpi-bin libgtest-dev libbenchmark-dev binutils
-          zlib1g-dev nlohmann-json3-dev universal-ctags python3-segyio python3-xarray paraview python3-paraview)
+          zlib1g-dev nlohmann-json3-dev universal-ctags python3-segyio python3-xarray paraview python3-paraview
+          libhdf5-openmpi-dev python3-h5py)
 for extra in "$@"; do
   case "$extra" in
     host) ;;

@@ -5,9 +5,11 @@ checkpoint (FOLDER/checkpoints/step_NNNNNN, or step_NNNNNN in FOLDER when it
 is a --checkpoint-dir): each file against its entry in checkpoint.json,
 checkpoint.json against its own CRC-32 and its folder's step; each
 snapshot's XDMF (snapshot_NNNNNN.xmf), the series (snapshots.xmf) and the
-SEG-Y traces (traces.sgy) against the sidecars (tools/format_checks.py). Also lists
+SEG-Y traces (traces.sgy) against the sidecars (tools/format_checks.py), and an
+HDF5 snapshot's dataset (snapshot_NNNNNN.h5: its shape and type, where h5py
+is installed). Also lists
 what a run that did not finish leaves behind: partial files and .partial
-checkpoints, raw files of the program's names (snapshot_NNNNNN.raw,
+checkpoints, data files of the program's names (snapshot_NNNNNN.raw or .h5,
 traces.bin, traces.sgy) that no sidecar describes, and the run's lock; files of other
 names are the user's, and left alone. Images are checked for a PNG's
 signature (they have no sidecar). The
@@ -43,13 +45,13 @@ import re
 import sys
 import zlib
 
-from format_checks import segy_problems, series_problems, xdmf_problems
+from format_checks import hdf5_problems, segy_problems, series_problems, xdmf_problems
 from stencil_version import print_version_if_asked
 
 CHECKPOINT = re.compile(r"step_(\d{6,9})(\.partial)?$")  # six digits, more past step 999,999
 # Exactly the names a run writes into its folder (the mini-app's
 # is_run_output_name); anything else there is the user's and is not judged.
-RUN_FILE = re.compile(r"(snapshot_\d{6,}\.(raw|json|xmf)|snapshots\.xmf|slice_[xyz]\d+_\d{6,}\.png"
+RUN_FILE = re.compile(r"(snapshot_\d{6,}\.(raw|h5|json|xmf)|snapshots\.xmf|slice_[xyz]\d+_\d{6,}\.png"
                       r"|traces\.bin|traces\.sgy|traces\.json|shot_gather\.png)(\.partial)?$")
 
 
@@ -243,6 +245,14 @@ def verify_formats(folder, name, meta, verified, problems, described):
             found = xdmf_problems(folder, meta)
             problems += found
             verified += [] if found else [f"{meta['xdmf']}: the grid and file its sidecar describes"]
+        if meta.get("format") == "hdf5":
+            found = hdf5_problems(folder, meta)
+            if found is None:
+                verified.append(f"{meta['file']}: its dataset not opened (no h5py here: shape and type unchecked)")
+            elif found:
+                problems += found
+            else:
+                verified.append(f"{meta['file']}: dataset {meta['dataset']}'s shape and type as its sidecar says")
         if "segy" in meta:
             segy = meta["segy"]
             described.add(segy["file"])
@@ -298,7 +308,8 @@ def verify_folder(folder):
         data = meta["file"]
         # A sidecar describes the file of its own name: one copied over
         # another step's describes the wrong file, and that step's is lost.
-        own = (name[:-len(".json")] + ".raw",) if name.startswith("snapshot_") else ("traces.bin", "traces.sgy")
+        own = ((name[:-len(".json")] + (".h5" if meta.get("format") == "hdf5" else ".raw"),)
+               if name.startswith("snapshot_") else ("traces.bin", "traces.sgy"))
         if data not in own:
             problems.append(f"{name}: describes {data}, not {' or '.join(own)} (copied over another's?)")
             continue
@@ -324,7 +335,7 @@ def verify_folder(folder):
             continue
         if name.endswith(".partial"):
             unfinished.append(f"{name}: a write that never completed")
-        elif name.endswith((".raw", ".bin", ".sgy")) and name not in described:
+        elif name.endswith((".raw", ".h5", ".bin", ".sgy")) and name not in described:
             unfinished.append(f"{name}: no sidecar describes it")
         elif name == "stencil-miniapp.lock":
             with open(os.path.join(folder, name)) as f:

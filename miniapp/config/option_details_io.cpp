@@ -96,6 +96,29 @@ type and byte order, and points at the raw file, so they open it as it is;
 `snapshots.xmf` lists every snapshot as a time series (open it for the
 animation). A `--snapshot-every` longer than the run gets a `warning:`
 line.)md"},
+    {"--output-format",
+     R"md(`hdf5` writes each snapshot as `snapshot_NNNNNN.h5` instead of the raw
+file: one dataset, `/p`, of shape (nz, ny, nx) (x fastest, as the raw
+file), in the run's precision, contiguous, written by every rank at once
+through HDF5's MPI-IO driver (each rank's box a hyperslab of one
+collective write). Its attributes hold the step, time, dt, dims (x, y,
+z, as the sidecar), spacing and origin in metres, dtype, radius and the
+field's provenance; not the run's name, so a run restarted from a
+checkpoint ends with the same bytes as an uninterrupted one. The JSON
+sidecar holds the same keys as a raw snapshot's, with `"format": "hdf5"`
+and `"dataset": "/p"`, and the `.h5` file's length and CRC-32 (each rank
+reads its box back, and rank 0 the bytes around the field, as for a raw
+file); the XDMF file points at the dataset (`snapshot_NNNNNN.h5:/p`,
+`Format="HDF"`), so ParaView and VisIt open it the same way. In Python:
+`h5py.File("out/snapshot_000550.h5")["p"][...]`, or the reader's
+`read_snapshot`. Checkpoints keep their raw files; a restart keeps the
+format its checkpoint's run began with.
+
+Only where the build found a parallel HDF5 on its own MPI (CMake's
+`STENCIL_HDF5`, docs/BUILDING.md; Debian: `libhdf5-openmpi-dev`, Frontier:
+`cray-hdf5-parallel`); elsewhere `--output-format hdf5` is refused before
+step 1, saying how to get one. Without `--snapshot-every` it writes
+nothing, and gets a `warning:` line.)md"},
     {"--slice",
      R"md(A diverging seismic map, symmetric and clipped at the 99.5th
 percentile, with the source (cross) and the sponge's inner edge (dashed).)md"},

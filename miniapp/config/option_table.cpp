@@ -16,6 +16,8 @@ constexpr std::pair<const char*, PackChoice> kPack[] = {
     {"auto", PackChoice::Auto}, {"fused", PackChoice::Fused}, {"separate", PackChoice::Separate}};
 constexpr std::pair<const char*, TraceFormat> kTraceFormats[] = {
     {"raw", TraceFormat::Raw}, {"segy", TraceFormat::Segy}, {"both", TraceFormat::Both}};
+constexpr std::pair<const char*, OutputFormat> kOutputFormats[] = {{"raw", OutputFormat::Raw},
+                                                                   {"hdf5", OutputFormat::Hdf5}};
 constexpr std::pair<const char*, Precision> kPrecisions[] = {{"fp32", Precision::FP32},
                                                              {"fp64", Precision::FP64}};
 
@@ -224,9 +226,14 @@ const OptionSpec kOptions[] = {
     {"Output and checks", "--snapshot-every", "K",
      "every K steps, the global field as one raw file in the run's\n"
      "precision (float32, or float64 with --precision fp64; x fastest,\n"
-     "MPI-IO) with a JSON sidecar and an XDMF file that ParaView and\n"
-     "VisIt open; also the --slice image",
+     "MPI-IO; or HDF5: --output-format) with a JSON sidecar and an XDMF\n"
+     "file that ParaView and VisIt open; also the --slice image",
      [](S& s, const char* n, V v) { s.config.snapshot_every = positive(v, n); }},
+    {"Output and checks", "--output-format", "raw|hdf5",
+     "each snapshot as a raw file (default) or as snapshot_NNNNNN.h5, one\n"
+     "dataset /p written collectively with parallel HDF5 (where the build\n"
+     "has it; h5py reads it), with the same sidecar and XDMF file",
+     [](S& s, const char* n, V v) { s.config.output_format = one_of(v, n, kOutputFormats); }},
     {"Output and checks", "--slice", "x|y|z=K",
      "a PNG of that plane at each snapshot and at the end",
      [](S& s, const char* n, V v) { axis_index(v, n, s.config.slice_axis, s.config.slice_index); }},

@@ -33,6 +33,9 @@ enum class PackChoice { Auto, Fused, Separate };
 // --trace-format: the receiver traces as a raw file (traces.bin), as SEG-Y
 // (traces.sgy, outputs/segy.hpp), or both.
 enum class TraceFormat { Raw, Segy, Both };
+// --output-format: each snapshot as a raw file (MPI-IO) or as HDF5 (one
+// dataset, written collectively; io/hdf5_file.hpp), where the build has it.
+enum class OutputFormat { Raw, Hdf5 };
 
 // The deepest halo, in multiples of R: k*R <= 64 cells keeps a layout's
 // front padding within one 64-element line.
@@ -72,7 +75,8 @@ struct Options {
     std::string output = "output";
     bool output_force =
         false; // take a stale lock, replace a finished run's files, skip the space check
-    int snapshot_every = 0;               // 0: no snapshots
+    int snapshot_every = 0; // 0: no snapshots
+    OutputFormat output_format = OutputFormat::Raw;
     int slice_axis = -1, slice_index = 0; // --slice x|y|z=K; axis -1: none
     std::string receivers_file;
     int line_axis = -1,

@@ -33,6 +33,14 @@ public:
     // Pads with zeros up to `length` bytes in all.
     void extend_to(std::uint64_t length);
 
+    // The file holding `a`'s bytes and `b`'s, each where the other has
+    // zeros; both of one length.
+    static RawCrc32 combined(const RawCrc32& a, const RawCrc32& b) {
+        RawCrc32 both = a;
+        both.reg_ ^= b.reg_;
+        return both;
+    }
+
     std::uint32_t value() const { return reg_; }
     std::uint64_t length() const { return length_; }
 

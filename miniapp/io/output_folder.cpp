@@ -203,7 +203,7 @@ bool is_run_output_name(const std::string& name) {
     // --output-force and a restart never remove a user's snapshot_notes.json
     // or data.partial: a .partial only where the name it stands for is ours.
     static const std::regex ours(
-        R"((snapshot_[0-9]{6,}\.(raw|json|xmf))|(slice_[xyz][0-9]+_[0-9]{6,}\.png))"
+        R"((snapshot_[0-9]{6,}\.(raw|h5|json|xmf))|(slice_[xyz][0-9]+_[0-9]{6,}\.png))"
         R"(|snapshots\.xmf|traces\.bin|traces\.sgy|traces\.json|shot_gather\.png)");
     if (name == OutputFolderLock::kFileName || name == RunManifest::kFileName ||
         std::regex_match(name, ours))

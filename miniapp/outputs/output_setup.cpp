@@ -1,6 +1,7 @@
 // Before the run: the receivers, and the output folder claimed for this
 // run (outputs.hpp: prepare_outputs).
 #include "config/warnings.hpp"
+#include "io/hdf5_file.hpp"
 #include "io/run_manifest.hpp"
 #include "mpi_util.hpp"
 #include "outputs/image.hpp"
@@ -75,9 +76,11 @@ std::uint64_t estimated_output_bytes(const Options& c, const std::array<int, 3>&
         c.snapshot_every > 0 ? steps / std::uint64_t(c.snapshot_every) : 0;
     const std::uint64_t element = std::uint64_t(element_bytes(c.precision));
     const std::uint64_t field = std::uint64_t(grid[0]) * grid[1] * grid[2] * element;
-    // Each snapshot's XDMF, and its grid in the series (outputs/xdmf.hpp).
-    constexpr std::uint64_t kXdmf = 2048;
-    std::uint64_t bytes = snapshots * (field + kSidecar + 2 * kXdmf);
+    // Each snapshot's XDMF, and its grid in the series (outputs/xdmf.hpp);
+    // an HDF5 file's own bytes (superblock, headers, attributes).
+    constexpr std::uint64_t kXdmf = 2048, kHdf5 = 16384;
+    const std::uint64_t container = c.output_format == OutputFormat::Hdf5 ? kHdf5 : 0;
+    std::uint64_t bytes = snapshots * (field + container + kSidecar + 2 * kXdmf);
     // Checkpoints: two kept and one being written, two time levels each
     // (in --checkpoint-dir, checked on its own: prepare_checkpoint_folder).
     if (c.checkpoints_on() && c.checkpoint_dir.empty()) bytes += 3 * 2 * field;
@@ -225,6 +228,19 @@ std::string trace_format_check(const Options& c, double dt, std::vector<std::str
     return {};
 }
 
+// --output-format hdf5: refused where the build has no HDF5, warned where
+// no snapshot is written.
+std::string output_format_check(const Options& c, std::vector<std::string>& warnings) {
+    if (c.output_format != OutputFormat::Hdf5) return {};
+    if (!hdf5_available())
+        return "--output-format hdf5: this build has no parallel HDF5 (install "
+               "libhdf5-openmpi-dev, or module load cray-hdf5-parallel, and configure again; "
+               "docs/BUILDING.md)";
+    if (c.snapshot_every == 0)
+        warnings.push_back("--output-format hdf5 with no --snapshot-every: no snapshot is written");
+    return {};
+}
+
 } // namespace
 
 bool claims_output_folder(const Options& c) {
@@ -259,6 +275,7 @@ std::string prepare_outputs(const Options& c, RunPlan& plan, double dt, OutputFo
                       " is outside the grid (0.." + std::to_string(grid[2] - 1) + ")";
         if (problem.empty() && (c.slice_axis >= 0) && !images_available())
             problem = "--slice: this build has no PNG writer (install libstb-dev and reconfigure)";
+        if (problem.empty()) problem = output_format_check(c, warnings);
         if (problem.empty()) problem = trace_format_check(c, dt, warnings);
         if (problem.empty() && any)
             problem = claim_output_folder(c, plan, int(receivers.size()), lock, notes);

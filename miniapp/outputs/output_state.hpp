@@ -13,12 +13,13 @@
 #include "outputs/xdmf.hpp"
 
 #include <array>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 namespace stencil {
 
-// What ties a sidecar to its raw file: its name, length, checksum and the
+// What ties a sidecar to its data file: its name, length, checksum and the
 // run's name; and where the field in it came from.
 inline Json integrity_json(const std::string& file, std::uint64_t bytes, std::uint32_t crc,
                            const std::string& run_id, const Provenance& provenance) {
@@ -39,6 +40,14 @@ inline const char* numpy_dtype(Precision p) {
 template <class T>
 std::vector<T> narrowed(const std::vector<double>& values) {
     return std::vector<T>(values.begin(), values.end());
+}
+
+// snapshot_NNNNNN.raw, or .h5 with --output-format hdf5.
+inline std::string snapshot_name(int step, OutputFormat format) {
+    char name[64];
+    std::snprintf(name, sizeof name, "snapshot_%06d.%s", step,
+                  format == OutputFormat::Hdf5 ? "h5" : "raw");
+    return name;
 }
 
 // The XDMF time series of every snapshot so far, rewritten at each one.

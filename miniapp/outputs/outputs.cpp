@@ -1,5 +1,6 @@
 #include "outputs/outputs.hpp"
 
+#include "io/hdf5_file.hpp"
 #include "mpi_util.hpp"
 #include "outputs/image.hpp"
 #include "outputs/output_shapes.hpp"
@@ -26,18 +27,40 @@ std::string sidecar_json(const RunContext& run, int step, const std::string& fil
     Json doc = integrity_json(file, written.bytes, written.crc32, plan.run_id, provenance);
     doc["dtype"] = dtype;
     doc["order"] = "x fastest: numpy.fromfile(file, numpy." + dtype + ").reshape(nz, ny, nx)";
+    if (c.output_format == OutputFormat::Hdf5) {
+        doc["format"] = "hdf5", doc["dataset"] = kHdf5Dataset;
+        doc["order"] = "z, y, x: h5py.File(file)['p'] has shape (nz, ny, nx), x fastest";
+    }
     doc["dims"] = plan.grid;
     doc["spacing_m"] = {c.spacing, c.spacing, c.spacing};
     doc["dt_s"] = p.dt;
     doc["step"] = step;
     doc["time_s"] = step * p.dt;
     doc["radius"] = c.radius;
-    doc["xdmf"] = file.substr(0, file.size() - 4) + ".xmf"; // ParaView and VisIt open it
+    doc["xdmf"] = file.substr(0, file.rfind('.')) + ".xmf"; // ParaView and VisIt open it
     doc["byte_order"] = native_endian()[0] == 'L' ? "little" : "big";
     return json_text(doc);
 }
 
-// The step an output file is of (snapshot_NNNNNN.raw/.json,
+// An HDF5 snapshot's dataset's attributes: the sidecar's description of the
+// field (dims x, y, z as there) and its provenance; not the run's name, so a
+// restart's snapshots are the uninterrupted run's, byte for byte.
+Json hdf5_attributes(const RunContext& run, int step, const Provenance& provenance) {
+    const Options& c = run.options;
+    return {{"step", step},
+            {"time_s", step * run.physics.dt},
+            {"dt_s", run.physics.dt},
+            {"dims", run.plan.grid},
+            {"order", "z, y, x: the dataset's shape is (nz, ny, nx), x fastest"},
+            {"spacing_m", {c.spacing, c.spacing, c.spacing}},
+            {"origin_m", {0.0, 0.0, 0.0}},
+            {"dtype", numpy_dtype(c.precision)},
+            {"radius", c.radius},
+            {"units", "pressure (source-normalised); metres, seconds"},
+            {"provenance", provenance.json()}};
+}
+
+// The step an output file is of (snapshot_NNNNNN.raw/.h5/.json,
 // slice_AK_NNNNNN.png, six digits or more), or -1 for the files a run
 // writes once, at its end.
 long step_of_output(const std::string& name) {
@@ -268,25 +291,28 @@ std::string Outputs::State::resume_files(int step, const std::string& lineage,
 
 void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
     const Decomposition& d = fields.decomposition();
-    char name[64];
-    std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
+    const std::string name = snapshot_name(step, c.output_format);
     const std::string path = c.output + "/" + name;
     const bool inject = plan.aids.snapshot_write_fails(snapshots, d.rank, d.size); // test aid
+    const RunContext run{c, plan, physics};
     const FieldFile written = dispatch_precision(c.precision, [&](auto zero) {
-        return write_field_file(d, path, narrowed<decltype(zero)>(interior), inject);
+        const auto values = narrowed<decltype(zero)>(interior);
+        if (c.output_format == OutputFormat::Hdf5)
+            return write_hdf5_field(d, path, values,
+                                    hdf5_attributes(run, step, manifest.provenance), inject);
+        return write_field_file(d, path, values, inject);
     });
     ++snapshots;
     // Its XDMF next, then the sidecar last: one that exists always
-    // describes a complete raw file; then the series, which lists it.
+    // describes a complete data file; then the series, which lists it.
     std::string problem;
-    const std::string stem = std::string(name).substr(0, std::strlen(name) - 4);
+    const std::string stem = name.substr(0, name.rfind('.'));
     const std::string sidecar = stem + ".json", xmf = stem + ".xmf";
     if (d.rank == 0)
         problem = write_file_completely(c.output + "/" + xmf, snapshot_xdmf(xdmf_of(step)));
     if (problem.empty() && d.rank == 0)
-        problem = write_file_completely(c.output + "/" + sidecar,
-                                        sidecar_json({c, plan, physics}, step, name, written,
-                                                     manifest.provenance));
+        problem = write_file_completely(
+            c.output + "/" + sidecar, sidecar_json(run, step, name, written, manifest.provenance));
     if (problem.empty() && d.rank == 0) problem = write_series(step);
     if (problem.empty() && d.rank == 0)
         problem = record({name, xmf, sidecar, kSeries}, false, step);
@@ -294,9 +320,11 @@ void Outputs::State::snapshot(int step, const std::vector<double>& interior) {
 }
 
 XdmfSnapshot Outputs::State::xdmf_of(int step) const {
-    char name[64];
-    std::snprintf(name, sizeof name, "snapshot_%06d.raw", step);
-    return {name, plan.grid, c.spacing, c.precision, step, step * physics.dt};
+    XdmfSnapshot s;
+    s.file = snapshot_name(step, c.output_format), s.dims = plan.grid, s.spacing = c.spacing;
+    s.precision = c.precision, s.step = step, s.time = step * physics.dt;
+    if (c.output_format == OutputFormat::Hdf5) s.dataset = kHdf5Dataset;
+    return s;
 }
 
 std::string Outputs::State::write_series(int step) const {

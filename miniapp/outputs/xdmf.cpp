@@ -14,6 +14,13 @@ std::string number(double value) {
     return text;
 }
 
+// Where the values are: a raw file in this machine's byte order from
+// byte 0, or a dataset of an HDF5 file (which knows its own byte order).
+std::string data_xml(const XdmfSnapshot& s) {
+    if (!s.dataset.empty()) return "Format=\"HDF\">" + s.file + ":" + s.dataset;
+    return std::string("Format=\"Binary\" Endian=\"") + native_endian() + "\" Seek=\"0\">" + s.file;
+}
+
 // One uniform grid, indented by `pad`. XDMF lists dimensions, origin and
 // spacing slowest axis first: z, y, x. The values sit on the grid's points
 // (Center="Node"): cell (i, j, k) is the point (i h, j h, k h).
@@ -34,14 +41,15 @@ std::string grid_xml(const XdmfSnapshot& s, const std::string& pad) {
            h + " " + h + " " + h + "</DataItem>\n" + pad + "  </Geometry>\n" + pad +
            "  <Attribute Name=\"p\" AttributeType=\"Scalar\" Center=\"Node\">\n" + pad +
            "    <DataItem Dimensions=\"" + dims + "\" NumberType=\"Float\" Precision=\"" +
-           std::to_string(bytes) + "\" Format=\"Binary\" Endian=\"" + native_endian() +
-           "\" Seek=\"0\">" + s.file + "</DataItem>\n" + pad + "  </Attribute>\n" + pad +
-           "</Grid>\n";
+           std::to_string(bytes) + "\" " + data_xml(s) + "</DataItem>\n" + pad +
+           "  </Attribute>\n" + pad + "</Grid>\n";
 }
 
-std::string document(const std::string& body) {
-    return "<?xml version=\"1.0\" ?>\n"
-           "<!-- Written by stencil-miniapp: the pressure p of a raw snapshot, in metres and "
+// `hdf5`: the snapshots are HDF5 files, else raw ones.
+std::string document(const std::string& body, bool hdf5) {
+    return std::string("<?xml version=\"1.0\" ?>\n") +
+           "<!-- Written by stencil-miniapp: the pressure p of " + (hdf5 ? "an HDF5" : "a raw") +
+           " snapshot, in metres and "
            "seconds. -->\n"
            "<Xdmf Version=\"3.0\">\n"
            "  <Domain>\n" +
@@ -60,7 +68,7 @@ const char* native_endian() {
 }
 
 std::string snapshot_xdmf(const XdmfSnapshot& snapshot) {
-    return document(grid_xml(snapshot, "    "));
+    return document(grid_xml(snapshot, "    "), !snapshot.dataset.empty());
 }
 
 std::string series_xdmf(const std::vector<XdmfSnapshot>& series) {
@@ -68,7 +76,8 @@ std::string series_xdmf(const std::vector<XdmfSnapshot>& series) {
     for (const XdmfSnapshot& s : series)
         grids += grid_xml(s, "      ");
     return document("    <Grid Name=\"p\" GridType=\"Collection\" CollectionType=\"Temporal\">\n" +
-                    grids + "    </Grid>\n");
+                        grids + "    </Grid>\n",
+                    !series.empty() && !series.front().dataset.empty());
 }
 
 } // namespace stencil

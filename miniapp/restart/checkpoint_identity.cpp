@@ -35,29 +35,45 @@ std::uint32_t text_crc(const Json& doc) {
     return crc32_of(text.data(), text.size());
 }
 
+// Settings added after checkpoints were first written, each with the value
+// it had before: an identity holds one only where it differs, so that a
+// checkpoint written before it was known keeps its settings' CRC-32.
+constexpr std::pair<const char*, const char*> kLaterSettings[] = {{"snapshot_format", "raw"}};
+
+bool is_later_setting(const std::string& key) {
+    for (const auto& [name, before] : kLaterSettings)
+        if (key == name) return true;
+    return false;
+}
+
 } // namespace
 
 Json checkpoint_identity(const RunContext& run) {
     const Options& c = run.options;
     const RunPlan& plan = run.plan;
     const Physics& p = run.physics;
-    return {{"grid", plan.grid},
-            {"radius", c.radius},
-            {"precision", precision_name(c.precision)},
-            {"spacing_m", c.spacing},
-            {"dt_s", p.dt},
-            {"f0_hz", p.f0},
-            // A model file by its contents: it may be moved between the runs.
-            {"model", c.model == ModelKind::File ? "file, CRC-32 " + crc32_hex(plan.model_crc32)
-                                                 : model_name(c, plan)},
-            {"source", p.source},
-            {"sponge", c.sponge},
-            {"periodic", periodic_axes(c.periodic)},
-            {"snapshot_every", c.snapshot_every},
-            {"slice", c.slice_axis < 0 ? std::string("none")
-                                       : std::string(1, "xyz"[c.slice_axis]) + "=" +
-                                             std::to_string(c.slice_index)},
-            {"receivers", receivers_identity(run)}};
+    Json identity = {
+        {"grid", plan.grid},
+        {"radius", c.radius},
+        {"precision", precision_name(c.precision)},
+        {"spacing_m", c.spacing},
+        {"dt_s", p.dt},
+        {"f0_hz", p.f0},
+        // A model file by its contents: it may be moved between the runs.
+        {"model", c.model == ModelKind::File ? "file, CRC-32 " + crc32_hex(plan.model_crc32)
+                                             : model_name(c, plan)},
+        {"source", p.source},
+        {"sponge", c.sponge},
+        {"periodic", periodic_axes(c.periodic)},
+        {"snapshot_every", c.snapshot_every},
+        {"slice", c.slice_axis < 0
+                      ? std::string("none")
+                      : std::string(1, "xyz"[c.slice_axis]) + "=" + std::to_string(c.slice_index)},
+        {"receivers", receivers_identity(run)}};
+    // Snapshots go on in the format they began in: a folder of both could
+    // not end as an uninterrupted run's.
+    if (c.output_format == OutputFormat::Hdf5) identity["snapshot_format"] = "hdf5";
+    return identity;
 }
 
 std::string settings_id(const Json& identity) {
@@ -70,11 +86,18 @@ std::string first_difference(const Json& theirs, const Json& mine) {
     std::string dt;
     for (const auto& [key, value] : mine.items()) {
         const Json other = theirs.is_object() ? theirs.value(key, Json()) : Json();
-        if (other == value) continue;
+        if (other == value || is_later_setting(key)) continue;
         const std::string line =
             "its " + key + " is " + other.dump() + ", this run's is " + value.dump();
         if (key != "dt_s") return line;
         dt = line;
+    }
+    for (const auto& [key, before] : kLaterSettings) {
+        const Json other = theirs.is_object() ? theirs.value(key, Json(before)) : Json(before);
+        const Json value = mine.value(key, Json(before));
+        if (other != value)
+            return "its " + std::string(key) + " is " + other.dump() + ", this run's is " +
+                   value.dump();
     }
     return dt;
 }

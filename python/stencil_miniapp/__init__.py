@@ -1,7 +1,7 @@
 """Read what stencil-miniapp writes, in Python.
 
     import stencil_miniapp as sm
-    p = sm.read_snapshot("out/snapshot_000550.raw")   # or its .json or .xmf
+    p = sm.read_snapshot("out/snapshot_000550.raw")   # or its .json or .xmf, or .h5 (h5py)
     traces = sm.read_traces("out")                     # the folder, or traces.json/.bin/.sgy
     report = sm.read_report("run.json")
 

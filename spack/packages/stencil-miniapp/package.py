@@ -35,6 +35,7 @@ class StencilMiniapp(CMakePackage, CudaPackage, ROCmPackage):
     # HOST back-end. A separate host variant could only contradict them.
     variant("nccl", default=False, description="--comm nccl: NCCL (+cuda) or RCCL (+rocm)")
     variant("bench", default=True, description="stencil-bench (Google Benchmark) beside the mini-app")
+    variant("hdf5", default=False, description="--output-format hdf5: snapshots through parallel HDF5")
 
     conflicts("+cuda", when="+rocm", msg="one GPU back-end: +cuda or +rocm")
     conflicts("+nccl", when="~cuda ~rocm", msg="NCCL and RCCL need a GPU back-end (+cuda or +rocm)")
@@ -61,12 +62,15 @@ class StencilMiniapp(CMakePackage, CudaPackage, ROCmPackage):
         depends_on(f"nccl cuda_arch={_arch}", when=f"+nccl +cuda cuda_arch={_arch}")
     for _target in ROCmPackage.amdgpu_targets:
         depends_on(f"rccl amdgpu_target={_target}", when=f"+nccl +rocm amdgpu_target={_target}")
+    # On the same MPI as the mini-app (Spack builds one mpi for the spec).
+    depends_on("hdf5+mpi", when="+hdf5")
     # The tools and the reader (python/stencil_miniapp) are Python.
     extends("python")
     depends_on("python@3.8:", type=("build", "run"))
     depends_on("py-numpy", type="run")
     depends_on("py-matplotlib", type="run")
     depends_on("py-jsonschema", type="run")
+    depends_on("py-h5py", type="run", when="+hdf5")
 
     def setup_build_environment(self, env):
         # The HIP back-end is compiled by hipcc (cmake/StencilBackend.cmake).
@@ -80,6 +84,7 @@ class StencilMiniapp(CMakePackage, CudaPackage, ROCmPackage):
             self.define("STENCIL_BACKEND", backend),
             self.define_from_variant("STENCIL_NCCL", "nccl"),
             self.define_from_variant("STENCIL_BUILD_BENCH", "bench"),
+            self.define_from_variant("STENCIL_HDF5", "hdf5"),
             self.define("STENCIL_BUILD_TESTS", self.run_tests),
             self.define("STENCIL_PYTHON_INSTALL_DIR", spec["python"].package.purelib),
         ]
