@@ -242,8 +242,7 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
     if (box.empty()) return;
     const LaunchShape t = wave_shape<R, T>(shape, p.layout, box);
     if (t.body == WaveBody::Cells)
-        detail::launch_cell_box<R, T>(p, p_prev, vel, box, t, c, sponge, stream, sinks,
-                                      source);
+        detail::launch_cell_box<R, T>(p, p_prev, vel, box, t, c, sponge, stream, sinks, source);
     else if (source)
         fatal("the update adds the source with the cells body only, not with " + shape_summary(t));
     else if (sinks)

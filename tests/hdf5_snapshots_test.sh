@@ -33,8 +33,8 @@ done
 [ -n "$py" ] || { echo "skipped: no Python with h5py (apt-get install python3-h5py)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
 case "$ranks" in
-  2) split=(--procs 2,1,1 --precision fp32) ;;
-  3) split=(--procs 1,3,1 --precision fp64) ;;
+  2) split=(--procs "2,1,1" --precision fp32) ;;
+  3) split=(--procs "1,3,1" --precision fp64) ;;
   *) fail "RANKS is 2 or 3" ;;
 esac
 run() { # FORMAT [ARGS...]: the run into $work/FORMAT

@@ -186,8 +186,9 @@ std::string Outputs::State::write_trace_files(const std::vector<double>& ordered
             return why;
     }
     const std::string dtype = numpy_dtype(c.precision);
-    doc = raw ? integrity_json("traces.bin", bin.bytes, bin.crc32, plan.run_id, manifest.provenance)
-              : integrity_json("traces.sgy", sgy.bytes, sgy.crc32, plan.run_id, manifest.provenance);
+    doc =
+        raw ? integrity_json("traces.bin", bin.bytes, bin.crc32, plan.run_id, manifest.provenance)
+            : integrity_json("traces.sgy", sgy.bytes, sgy.crc32, plan.run_id, manifest.provenance);
     if (raw)
         doc["dtype"] = dtype, doc["order"] = "receiver-major: numpy.fromfile(file, numpy." + dtype +
                                              ").reshape(receivers, nt)";
