@@ -3,6 +3,8 @@
 # over its field ended, whether or not that run wrote a file there, and a
 # failed check travels with the field (issue 68's red team; each case
 # failed before its fix):
+#  - a deleted record: verify-output said complete, and nothing of the
+#    --comm none field's provenance;
 #  - a restart that writes nothing but fails its --check: the record said
 #    the earlier run's "complete", and verify-output exit 0;
 #  - a run stopped by SIGUSR1 and resumed without --checkpoint-every ends
@@ -46,6 +48,9 @@ echo "== a restart that writes nothing and fails its check"
 box=(--grid 24,20,18)
 mini none 2 "${box[@]}" --steps 20 --checkpoint-every 10 --comm none --output pn
 [ "$rc" = 0 ] || { cat none.txt; fail "the --comm none leg failed"; }
+cp -r pn pn-norecord && rm pn-norecord/stencil-miniapp.run.json
+verified pn-norecord 3 "not the one-domain answer: --comm none"
+echo "ok  a deleted record: incomplete, and the checkpoints still say what made the field"
 rm -r pn/checkpoints/step_000020
 mini none-check 2 "${box[@]}" --steps 20 --output pn --restart latest --check
 [ "$rc" = 1 ] || { cat none-check.txt; fail "the failed check exited $rc"; }
