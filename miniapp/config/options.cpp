@@ -138,6 +138,9 @@ std::string parse_options(int argc, char** argv, Options& c) {
             std::string name = argv[a], value;
             const auto eq = name.find('=');
             if (eq != std::string::npos) value = name.substr(eq + 1), name = name.substr(0, eq);
+            const bool asks = name == "--help" || name == "-h" || name == "--help-markdown" ||
+                              name == "--version";
+            if (asks && eq != std::string::npos) throw BadOption{name + " takes no value"};
             if (name == "--help" || name == "-h") return "help";
             if (name == "--help-markdown") return "help-markdown";
             if (name == "--version") return "version";
