@@ -9,25 +9,7 @@
 #   - the local drivers' "cd to the repository root" goes: results go under
 #     the folder they are run from, never into the prefix.
 # tests/install_test.sh checks that no checkout path is left.
-# The scripts name the prefix absolutely: cmake --install --prefix may
-# name it relative to the folder it is run in, which a job never runs in.
-set(_prefix "${CMAKE_INSTALL_PREFIX}")
-if(NOT IS_ABSOLUTE "${_prefix}")
-  if(NOT DEFINED ENV{PWD})
-    message(FATAL_ERROR "the job scripts need an absolute install prefix, not ${_prefix}")
-  endif()
-  get_filename_component(_prefix "$ENV{PWD}/${_prefix}" ABSOLUTE)
-endif()
-foreach(_kind BIN SHARE)
-  set(STENCIL_INSTALL_${_kind} "${STENCIL_INSTALL_${_kind}DIR}")
-  if(NOT IS_ABSOLUTE "${STENCIL_INSTALL_${_kind}}")
-    set(STENCIL_INSTALL_${_kind} "${_prefix}/${STENCIL_INSTALL_${_kind}}")
-  endif()
-endforeach()
-if("${STENCIL_INSTALL_BIN}${STENCIL_INSTALL_SHARE}" MATCHES "[\"$`\\]")
-  message(FATAL_ERROR "the job scripts cannot name a prefix holding \", $, ` or a backslash: "
-                      "${STENCIL_INSTALL_SHARE}; install into another")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/InstallPrefix.cmake") # STENCIL_INSTALL_BIN and _SHARE
 file(GLOB_RECURSE _scripts RELATIVE "${STENCIL_JOBSCRIPTS_SOURCE}"
      "${STENCIL_JOBSCRIPTS_SOURCE}/*.sh" "${STENCIL_JOBSCRIPTS_SOURCE}/*.sbatch")
 foreach(_rel ${_scripts})

@@ -22,6 +22,12 @@ set(STENCIL_PYTHON_INSTALL_DIR "${_python_dir}" CACHE STRING
     "where cmake --install puts the Python package stencil_miniapp (relative: under the prefix)")
 
 set(_share "${CMAKE_INSTALL_DATADIR}/stencil-miniapp")
+# The prefix is checked before any file is installed: a refused one must
+# not leave half an installation (cmake/InstallPrefix.cmake).
+install(CODE "
+  set(STENCIL_INSTALL_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
+  set(STENCIL_INSTALL_SHAREDIR \"${_share}\")
+  include(\"${PROJECT_SOURCE_DIR}/cmake/InstallPrefix.cmake\")")
 set(_programs "")
 foreach(program stencil-miniapp stencil-halo-bench stencil-bench)
   if(TARGET ${program})
@@ -35,7 +41,7 @@ endif()
 # The tools users run, and the modules they import (tools/README.md, "For users").
 install(PROGRAMS tools/verify-output.py tools/report-table.py tools/make-model.py tools/timeline-svg.py
         DESTINATION ${_share}/tools)
-install(FILES tools/format_checks.py tools/stencil_version.py tools/tool_errors.py tools/text_table.py
+install(FILES tools/format_checks.py tools/output_record.py tools/stencil_version.py tools/tool_errors.py tools/text_table.py
               tools/table_bench.py tools/table_miniapp.py tools/table_node.py tools/table_peer.py
               tools/table_timing.py tools/table_ucx.py
         DESTINATION ${_share}/tools)

@@ -8,7 +8,8 @@
 #  - planted faults it must fail: an XDMF whose extent disagrees with its
 #    sidecar, a series that lists a file no sidecar describes, a SEG-Y with
 #    a trace too few (its sidecar's length and CRC-32 made to match, as a
-#    writer's bug would), a SEG-Y with a wrong sample count.
+#    writer's bug would), a SEG-Y with a wrong sample count, a damaged
+#    traces.bin beside a sound traces.sgy (which must still verify).
 # usage: formats_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -78,4 +79,8 @@ for name, edit in (("short", lambda d, size: d[:-size]),
 PY
 must_fail short "traces.sgy: [0-9.]+ traces, traces.json lists 43 receivers"
 must_fail samples "traces.sgy: 30 samples a trace, traces.json says 30 steps and t = 0"
+# A damaged traces.bin is its own fault: traces.sgy still verifies.
+copy rawbad && printf 'XXXX' | dd of="$work/rawbad/traces.bin" bs=1 seek=100 conv=notrunc 2>/dev/null
+must_fail rawbad "traces.bin: CRC-32 [0-9a-f]+, its sidecar says"
+grep -q "^ok .*traces.sgy: " "$work/rawbad.txt" || { cat "$work/rawbad.txt"; fail "traces.sgy was not verified beside a damaged traces.bin"; }
 echo "formats_test: the SEG-Y and XDMF files are as written, and every planted fault was caught"

@@ -11,7 +11,9 @@
 #    the collector), and stencil-report-table on a report;
 #  - no installed text file names the source tree or the build folder, no
 #    installed job script a build folder, every one parses (bash -n);
-#  - nothing is written into the prefix (Python's own __pycache__ aside).
+#  - nothing is written into the prefix (Python's own __pycache__ aside);
+#  - a prefix the job scripts cannot name is refused before any file is
+#    installed.
 # usage: install_test.sh BUILD_DIR MPIEXEC
 set -euo pipefail
 build=$(cd "$1" && pwd) mpiexec=$2
@@ -33,6 +35,13 @@ while IFS= read -r -d '' script; do
   ! grep -nE '(^|[^a-z])build(-hip|-cuda)?/(miniapp|bench)/|source jobscripts/|cd "\$\(dirname "\$0"\)/\.\./\.\."' "$script" ||
     fail "$script still names a checkout's path"
 done < <(find "$prefix/share/stencil-miniapp/jobscripts" \( -name '*.sh' -o -name '*.sbatch' \) -print0)
+# A prefix the job scripts cannot name is refused before any file goes in.
+# shellcheck disable=SC2016 # the $ is the folder's name
+if cmake --install "$build" --prefix "$work/cost\$HOME" >"$work/install-refused.txt" 2>&1; then
+  fail "cmake --install into a prefix holding \$ was not refused"
+fi
+grep -q "cannot name a prefix holding" "$work/install-refused.txt" || { cat "$work/install-refused.txt"; fail "the refusal does not say why"; }
+[ ! -e "$work/cost\$HOME" ] || fail "the refused install left files: $(find "$work/cost\$HOME" | head -3)"
 # A prefix relative to the folder cmake --install runs in: the job scripts
 # must still name it absolutely.
 (cd "$work" && cmake --install "$build" --prefix relative >"$work/install-relative.txt" 2>&1) ||

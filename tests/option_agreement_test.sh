@@ -25,6 +25,8 @@ mpmd "--steps 12" "--steps 12 --precision fp64"
 bash "$expect" 20 "the ranks were given different options: --precision is given on rank 1 and not on rank 0" "${line[@]}"
 mpmd "--steps 12 --source 1,1,1" "--steps 12 --source 2,1,1"
 bash "$expect" 20 "the ranks were given different options: --source is '1,1,1' on rank 0 and '2,1,1' on rank 1" "${line[@]}"
+mpmd "--steps 12 --steps 12" "--steps 12 --checksum"
+bash "$expect" 20 "the ranks were given different options: the command lines part after '12': '--steps' on rank 0, '--checksum' on rank 1" "${line[@]}"
 mpmd "--steps=4 --checksum" "--steps 4 --checksum"
 "${line[@]}" >"$work/same.txt" 2>&1 || { cat "$work/same.txt"; fail "--steps=4 and --steps 4 were taken for different options"; }
 echo "option agreement ok"

@@ -53,9 +53,13 @@ def check_folder(folder, report_path):
     h = meta["spacing_m"][0]
     assert p.dims == ("z", "y", "x") and float(p.x[-1]) == (nx - 1) * h and float(p.z[1]) == h, p
     assert p.attrs["time_s"] == meta["time_s"] and numpy.array_equal(p.values, raw)
+    made = meta["provenance"]
+    assert p.attrs["one_domain_answer"] == int(made["one_domain_answer"]), p.attrs
+    assert p.attrs["not_one_domain_because"] == "; ".join(made["not_one_domain_because"]), p.attrs
     t = sm.read_traces(folder)
     assert numpy.isclose(float(t.time[0]), traces["dt_s"]) and t.dims == ("receiver", "time")
     assert float(t.x_m[1]) == traces["receivers"][1][0] * traces["spacing_m"], t.x_m
+    assert (t.attrs["check"], t.attrs["test_aids"]) == (traces["provenance"]["check"], ""), t.attrs
     print("reader_test: xarray: coordinates in metres and seconds")
 
 

@@ -46,6 +46,7 @@ import sys
 import zlib
 
 from format_checks import hdf5_problems, segy_problems, series_problems, xdmf_problems
+from output_record import MANIFEST, Provenances, verify_manifest
 from stencil_version import print_version_if_asked
 
 CHECKPOINT = re.compile(r"step_(\d{6,9})(\.partial)?$")  # six digits, more past step 999,999
@@ -86,8 +87,10 @@ def is_checkpoint(path):
     return any(os.path.isfile(os.path.join(path, n)) for n in ("checkpoint.json",) + LEVELS)
 
 
-def verify_checkpoint(folder, name, step, verified, problems):
-    """One complete checkpoint folder: its files and its checkpoint.json."""
+def verify_checkpoint(folder, name, step, verified, problems, provenance):
+    """One complete checkpoint folder: its files and its checkpoint.json,
+    whose provenance goes to `provenance` (a function of the name and the
+    document)."""
     meta_path = os.path.join(folder, name, "checkpoint.json")
     try:
         with open(meta_path) as f:
@@ -109,6 +112,7 @@ def verify_checkpoint(folder, name, step, verified, problems):
     if meta.get("step") != step:
         problems.append(f"{name}/checkpoint.json: step {meta.get('step')}, its folder says {step}")
         return
+    provenance(f"{name}/checkpoint.json", meta)
     files = meta.get("files", {})
     if not isinstance(files, dict) or not all(isinstance(e, dict) for e in files.values()):
         problems.append(f"{name}/checkpoint.json: its files are not a list of name: {{bytes, crc32}} "
@@ -125,9 +129,13 @@ def verify_checkpoint(folder, name, step, verified, problems):
                             f"step {step}, run {meta.get('run', '?')}")
 
 
-def verify_checkpoints(folder, prefix, verified, problems, unfinished):
+def verify_checkpoints(folder, prefix, verified, problems, unfinished, provenances):
     """The step_NNNNNN folders in folder (named prefix + name in the lines)."""
     found_v, found_p = [], []
+
+    def provenance(name, meta):
+        provenances.failed_check(prefix + name, provenances.add(prefix + name, meta, found_p))
+
     for name in sorted(os.listdir(folder)):
         match = CHECKPOINT.match(name)
         if not match or not is_checkpoint(os.path.join(folder, name)):
@@ -135,76 +143,9 @@ def verify_checkpoints(folder, prefix, verified, problems, unfinished):
         if match.group(2):
             unfinished.append(f"{prefix}{name}: a checkpoint that never completed")
         else:
-            verify_checkpoint(folder, name, int(match.group(1)), found_v, found_p)
+            verify_checkpoint(folder, name, int(match.group(1)), found_v, found_p, provenance)
     verified += [prefix + line for line in found_v]
     problems += [prefix + line for line in found_p]
-
-
-MANIFEST = "stencil-miniapp.run.json"
-
-
-def verify_manifest(folder, names, problems, unfinished):
-    """The folder's record of its run: how it ended, and that every file it
-    lists is there. Returns the names it lists."""
-    try:
-        with open(os.path.join(folder, MANIFEST)) as f:
-            record = json.load(f)
-        state, step, files = record["state"], record["step"], record["files"]
-        if record.get("program") != "stencil-miniapp outputs" or not isinstance(files, dict):
-            raise ValueError("not the program's record")
-    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
-        problems.append(f"{MANIFEST}: not this program's record of its run ({e})")
-        return set()
-    provenance = record.get("provenance")
-    check = provenance.get("check") if isinstance(provenance, dict) else None
-    reasons = provenance.get("not_one_domain_because") if isinstance(provenance, dict) else None
-    if "provenance" in record and (not isinstance(reasons, list)
-                                   or check not in ("none", "pending", "passed", "failed")):
-        problems.append(f"{MANIFEST}: its provenance is not this program's (changed by hand?)")
-    elif check == "failed":
-        why = "; ".join(str(r) for r in reasons)
-        problems.append(f"{MANIFEST}: the run failed its checks after step {step} ({why}): "
-                        "its files hold a wrong field")
-    elif state == "stopped" and "stop_checkpoint" in record and not record["stop_checkpoint"]:
-        unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step} without "
-                          "a checkpoint (--checkpoint-every was 0), so it cannot be resumed; run "
-                          "it again into another folder, or with --output-force")
-    elif state == "stopped":
-        unfinished.append(f"{MANIFEST}: the run was stopped by a signal after step {step}; "
-                          "resume it with --restart latest")
-    elif state == "complete" and check == "pending":
-        unfinished.append(f"{MANIFEST}: the run ended its steps, and its --check never gave its "
-                          "verdict (killed during it?)")
-    elif state == "failed":
-        unfinished.append(f"{MANIFEST}: the run failed after step {step} (its last line on "
-                          "stderr said why); what it wrote before is intact")
-    elif state == "running" and "stencil-miniapp.lock" not in names:
-        unfinished.append(f"{MANIFEST}: the run never ended (killed after step {step}?)")
-    elif state not in ("running", "complete"):
-        problems.append(f"{MANIFEST}: an unknown state {state!r}")
-    for name in sorted(files):
-        if not os.path.isfile(os.path.join(folder, name)):
-            problems.append(f"{name}: missing (the run's record lists it)")
-    return set(files)
-
-
-def provenance_note(folder):
-    """What the record says the folder's fields are where they are not the
-    one-domain answer (io/provenance.hpp), or "": such a folder is complete,
-    and its fields are still not what any decomposition gives."""
-    try:
-        with open(os.path.join(folder, MANIFEST)) as f:
-            provenance = json.load(f).get("provenance")
-        reasons = provenance["not_one_domain_because"]
-        aids = provenance.get("test_aids") or []
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
-        return ""
-    if not isinstance(reasons, list) or not reasons:
-        return ""
-    note = "its fields are not the one-domain answer: " + "; ".join(str(r) for r in reasons)
-    if isinstance(aids, list) and aids:
-        note += " (test aids: " + ", ".join(str(a) for a in aids) + ")"
-    return note
 
 
 def set_aside_reason(path):
@@ -283,14 +224,14 @@ def sidecars_of(folder, names):
 
 
 def verify_folder(folder):
-    """Returns (verified, problems, unfinished, images): lists of one-line messages,
-    and the PNG images found."""
-    verified, problems, unfinished = [], [], []
+    """Returns (verified, problems, unfinished, images, provenances): lists of
+    one-line messages, the PNG images found, and what made the fields."""
+    verified, problems, unfinished, provenances = [], [], [], Provenances()
     names = sorted(n for n in os.listdir(folder)
                    if RUN_FILE.fullmatch(n) or CHECKPOINT.match(n)
                    or n in ("checkpoints", "stencil-miniapp.lock", MANIFEST))
     described = set()
-    recorded = verify_manifest(folder, names, problems, unfinished) if MANIFEST in names else set()
+    recorded = verify_manifest(folder, names, problems, unfinished, provenances)
     for name in names:
         if not name.endswith(".json") or name == MANIFEST:
             continue
@@ -314,22 +255,27 @@ def verify_folder(folder):
             problems.append(f"{name}: describes {data}, not {' or '.join(own)} (copied over another's?)")
             continue
         described.add(data)
+        provenances.failed_check(name, provenances.add(name, meta, problems))
         problem = file_problem(os.path.join(folder, data), data, meta["bytes"], meta["crc32"],
                                "its sidecar", name)
         if problem:
             problems.append(problem)
-            continue
-        verified.append(f"{data}: {meta['bytes']} bytes, CRC-32 {meta['crc32']}, "
-                        f"run {meta.get('run', '?')}")
+        else:
+            verified.append(f"{data}: {meta['bytes']} bytes, CRC-32 {meta['crc32']}, "
+                            f"run {meta.get('run', '?')}")
+        # The XDMF and SEG-Y are checked against the sidecar whatever the
+        # raw file holds: traces.sgy is a file of its own.
         verify_formats(folder, name, meta, verified, problems, described)
     if "snapshots.xmf" in names:
         found = series_problems(folder, "snapshots.xmf", sidecars_of(folder, names))
         problems += found
         verified += [] if found else ["snapshots.xmf: every snapshot as its sidecar says"]
-    verify_checkpoints(folder, "", verified, problems, unfinished)
+    verify_checkpoints(folder, "", verified, problems, unfinished, provenances)
     if os.path.isdir(os.path.join(folder, "checkpoints")):
         verify_checkpoints(os.path.join(folder, "checkpoints"), "checkpoints/", verified, problems,
-                           unfinished)
+                           unfinished, provenances)
+    if not any(line.startswith(MANIFEST + ": ") for line in problems):
+        problems += provenances.problems()  # the record's own failure is said once
     for name in names:
         if CHECKPOINT.match(name):
             continue
@@ -348,7 +294,7 @@ def verify_folder(folder):
                 problems.append(f"{name}: not a PNG image (damaged or overwritten)")
     if not verified and not problems and not unfinished and not images and MANIFEST not in names:
         problems.append("no output of stencil-miniapp here (no sidecar, no image)")
-    return verified, problems, unfinished, images
+    return verified, problems, unfinished, images, provenances
 
 
 def outputs_of(folder):
@@ -380,7 +326,7 @@ def main(argv):
             return 2
         folder = outputs_of(folder)
         try:
-            verified, problems, unfinished, images = verify_folder(folder)
+            verified, problems, unfinished, images, provenances = verify_folder(folder)
         except OSError as e:
             print(f"verify-output: {folder}: {e.strerror or e}", file=sys.stderr)
             return 2
@@ -392,12 +338,9 @@ def main(argv):
             print(f"INCOMPLETE {folder}/{line}")
         for line in pruning_notes(folder):
             print(f"note     {folder}/{line}")
-        if not os.path.exists(os.path.join(folder, MANIFEST)) and (verified or images):
-            print(f"note     {folder}/{MANIFEST}: not here (deleted, or a run from before it was "
-                  "written): a file the run wrote and something removed cannot be missed")
-        provenance = provenance_note(folder)
+        provenance = provenances.note()
         if provenance:
-            print(f"note     {folder}/{MANIFEST}: {provenance}")
+            print(f"note     {folder}: {provenance}")
         verdict = ("failed" if problems else "incomplete" if unfinished else "complete")
         if provenance and verdict == "complete":
             verdict = "complete (not the one-domain answer)"

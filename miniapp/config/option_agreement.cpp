@@ -53,9 +53,12 @@ std::string first_difference(const std::vector<std::string>& rank0,
         return (extra.empty() ? "an argument" : extra) + " is given" +
                (i >= theirs.size() ? on + " and not on rank 0" : " on rank 0 and not" + on);
     }
+    // Different options at the same place (one repeated, or in another
+    // order): the words themselves say it best.
     if (a != b)
-        return (a.empty() ? "'" + theirs[i] + "'" : a) + " on rank 0 stands where rank " +
-               std::to_string(rank) + " has " + (b.empty() ? "'" + mine[i] + "'" : b);
+        return "the command lines part " +
+               (i == 0 ? std::string("at their first word") : "after '" + theirs[i - 1] + "'") +
+               ": '" + theirs[i] + "' on rank 0, '" + mine[i] + "'" + on;
     return (a.empty() ? "an argument" : a) + " is '" + theirs[i] + "' on rank 0 and '" + mine[i] +
            "'" + on;
 }

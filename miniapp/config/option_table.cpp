@@ -150,10 +150,10 @@ const OptionSpec kOptions[] = {
      "work is one graph (--comm none, peer on a node): fewer launches\n"
      "and host calls a step (default auto: 1; no gain measured on one GPU)",
      [](S& s, const char* n, V v) {
-         s.config.steps_per_graph = v == "auto" ? 0 : positive(v, n);
-         if (s.config.steps_per_graph != 0 && s.config.steps_per_graph != 1 &&
-             s.config.steps_per_graph != 2 && s.config.steps_per_graph != 4)
-             throw BadOption{std::string(n) + ": " + v + " must be 1, 2, 4 or auto"};
+         // Four words, not a number: "huge" and 10^14 get the same answer.
+         if (v != "1" && v != "2" && v != "4" && v != "auto")
+             throw BadOption{std::string(n) + ": '" + v + "' is not 1, 2, 4 or auto"};
+         s.config.steps_per_graph = v == "auto" ? 0 : std::stoi(v);
      }},
     {"Execution", "--update", "auto|tile|cells",
      "the wave update's body: the z-walking tile, or cells, one thread\n"

@@ -128,6 +128,18 @@ private:
     std::map<std::string, std::string> given_;
 };
 
+// "help", "help-markdown" or "version" where `name` asks for that text
+// instead of a run, else nullptr. These take no value: --version=1 is a
+// mistake, not a request.
+const char* text_asked_for(const std::string& name, bool has_value) {
+    const char* text = name == "--help" || name == "-h" ? "help"
+                       : name == "--help-markdown"      ? "help-markdown"
+                       : name == "--version"            ? "version"
+                                                        : nullptr;
+    if (text && has_value) throw BadOption{name + " takes no value"};
+    return text;
+}
+
 } // namespace
 
 std::string parse_options(int argc, char** argv, Options& c) {
@@ -138,9 +150,7 @@ std::string parse_options(int argc, char** argv, Options& c) {
             std::string name = argv[a], value;
             const auto eq = name.find('=');
             if (eq != std::string::npos) value = name.substr(eq + 1), name = name.substr(0, eq);
-            if (name == "--help" || name == "-h") return "help";
-            if (name == "--help-markdown") return "help-markdown";
-            if (name == "--version") return "version";
+            if (const char* text = text_asked_for(name, eq != std::string::npos)) return text;
             const OptionSpec* option = find_option(name);
             if (!option) throw BadOption{"unknown option '" + name + "'"};
             if (option->value && eq == std::string::npos) {

@@ -65,6 +65,10 @@ struct RunPlan {
     std::uint32_t model_crc32 = 0;
     std::vector<std::array<int, 3>> receivers; // --receivers' cells (prepare_outputs)
     std::string run_id;                        // names the run in sidecars (prepare_outputs)
+    // Whether the run locks --output and keeps its record there
+    // (prepare_outputs: outputs::claims_output_folder, or a restart into a
+    // folder with a record), which it then updates at its end.
+    bool claims_output = false;
     TestAids aids;                             // planted by this run (test_aids.hpp)
 };
 

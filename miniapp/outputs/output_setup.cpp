@@ -241,6 +241,16 @@ std::string output_format_check(const Options& c, std::vector<std::string>& warn
     return {};
 }
 
+// Rank 0: whether a restart finds a record (or something of that name) in
+// --output: the run the record describes is the one it may continue, and
+// the record must then say how the continuation ended (resume_record
+// refuses another run's).
+bool continues_a_record(const Options& c) {
+    std::error_code ignored;
+    return !c.restart.empty() && std::filesystem::exists(std::filesystem::symlink_status(
+                                     c.output + "/" + RunManifest::kFileName, ignored));
+}
+
 } // namespace
 
 bool claims_output_folder(const Options& c) {
@@ -251,7 +261,7 @@ bool claims_output_folder(const Options& c) {
 
 std::string prepare_outputs(const Options& c, RunPlan& plan, double dt, OutputFolderLock& lock) {
     const std::array<int, 3>& grid = plan.grid;
-    const bool any = claims_output_folder(c);
+    int any = world_rank() == 0 && (claims_output_folder(c) || continues_a_record(c));
     std::string problem;
     std::vector<int> flat;
     std::vector<std::string> notes, warnings;
@@ -286,6 +296,8 @@ std::string prepare_outputs(const Options& c, RunPlan& plan, double dt, OutputFo
         std::fprintf(stderr, "note: %s\n", note.c_str());
     print_warnings(warnings);
     if (std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty()) return why;
+    MPI_CHECK(MPI_Bcast(&any, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    plan.claims_output = any != 0;
     int count = int(flat.size());
     MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD));
     flat.resize(count);

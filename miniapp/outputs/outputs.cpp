@@ -106,7 +106,7 @@ Outputs::~Outputs() = default;
 
 void Outputs::start_record() {
     State& s = *state_;
-    s.recording = claims_output_folder(s.c) && world_rank() == 0;
+    s.recording = s.plan.claims_output && world_rank() == 0;
     s.manifest.lineage = s.manifest.run = s.plan.run_id;
     s.manifest.steps = s.c.steps;
     // A restart's record is the earlier run's until resume_at has checked it.
@@ -130,11 +130,11 @@ void Outputs::ended(const char* state, int step, const std::string& checkpoint) 
     reached(step);
 }
 
-void Outputs::checked(const Provenance& checked) {
+void Outputs::checked(const Provenance& checked, bool failed) {
     State& s = *state_;
     s.manifest.provenance = checked;
     if (!s.recording) return;
-    if (checked.check == "failed") s.manifest.state = "failed";
+    if (failed) s.manifest.state = "failed";
     if (const std::string why = s.manifest.write(s.c.output); !why.empty())
         std::fprintf(stderr, "stencil-miniapp: %s\n", why.c_str());
 }
@@ -220,13 +220,6 @@ std::string Outputs::State::resume_record(int step, const std::string& lineage) 
         return "--output " + dir + " holds the outputs of another run (" + earlier.lineage +
                "), not those of the run the checkpoint continues (" + lineage +
                "); restart into that run's --output, or another folder";
-    // A check that run failed at its end: its checkpoints were written
-    // before the verdict, and only the record knows it.
-    if (earlier.provenance.check == "failed") {
-        Provenance failed;
-        failed.set_check(false, "the run that wrote --output " + dir + " failed its checks");
-        manifest.provenance.inherit(failed, earlier.step);
-    }
     for (const std::string& name : present) {
         if (!is_partial_name(name) && !earlier.files.count(name))
             return "--output " + dir + " holds " + name +

@@ -23,16 +23,20 @@ namespace stencil {
 
 // Collective, before the run: reads the receivers (rank 0 reads, all get
 // them) into plan.receivers and checks that every receiver and the slice
-// lie inside plan.grid. If outputs are asked for, rank 0 creates the folder
-// and claims it for this run in `lock` (output_folder.hpp), naming the run
-// in plan.run_id: a folder in use, one holding a finished run's files, or
+// lie inside plan.grid. If outputs are asked for (or a restart finds a
+// record in --output), rank 0 creates the folder and claims it for this run
+// in `lock` (output_folder.hpp), naming the run in plan.run_id, and every
+// rank learns it in plan.claims_output: a folder in use, one holding a finished run's files, or
 // one without room for what the run will write is refused unless
 // --output-force; so is a --trace-format whose SEG-Y cannot hold `steps`
 // steps of `dt`. Returns an empty string or one line saying what is wrong.
 std::string prepare_outputs(const Options& c, RunPlan& plan, double dt, OutputFolderLock& lock);
 
-// Whether the run claims an output folder: it writes snapshots, slices,
-// traces or checkpoints.
+// Whether the run claims an output folder whatever is there: it writes
+// snapshots, slices, traces or checkpoints. A restart claims it also where
+// the folder holds a record (prepare_outputs: RunPlan::claims_output), so
+// that the record says how the folder's latest run over its field ended,
+// even where that run writes no file.
 bool claims_output_folder(const Options& c);
 
 // How long the run's output writes took, on rank 0's clock (the writes are
@@ -68,9 +72,11 @@ public:
     // or "failed", after `step`.
     void ended(const char* state, int step, const std::string& checkpoint = {});
     // Rank 0, after the run's checks: the record takes `checked` (the
-    // provenance with their verdict); a failed check makes the folder a
-    // failed run's, which tools/verify-output.py says.
-    void checked(const Provenance& checked);
+    // provenance with their verdict); `failed`: this run's own checks
+    // failed, which makes the folder a failed run's. A failed check
+    // inherited from a checkpoint stays in the provenance of a run that
+    // completed; tools/verify-output.py calls either folder failed.
+    void checked(const Provenance& checked, bool failed);
     // The provenance of the field as it is now: this run's, and what a
     // restart inherited; rank 0's.
     const Provenance& provenance() const;
@@ -97,8 +103,8 @@ public:
     // `step` stays: this run would write the same bytes. A folder holding
     // another run's outputs, or files named as outputs that no record
     // lists, is refused: "" or why (every rank gets it). The field inherits
-    // `made` (Provenance::inherit), the checkpoint's provenance, and a
-    // check that the record says that run failed.
+    // `made` (Provenance::inherit): the checkpoint's provenance, with a
+    // failed check its outputs' record holds (restart/checkpoint_verdict.hpp).
     std::string resume_at(int step, const std::string& lineage, const Provenance& made);
 
 private:

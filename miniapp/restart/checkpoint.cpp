@@ -1,5 +1,6 @@
 #include "restart/checkpoint.hpp"
 #include "restart/checkpoint_identity.hpp"
+#include "restart/checkpoint_verdict.hpp"
 
 #include "io/checked_io.hpp"
 #include "io/crc32.hpp"
@@ -149,17 +150,6 @@ std::string doc_problem(const std::string& dir, Json& doc) {
     return {};
 }
 
-// What made the field of the checkpoint in `dir` (`doc`, its
-// checkpoint.json): one that does not say (an older version's) is not
-// taken for the one-domain answer.
-Provenance made_by(const Json& doc, const std::string& dir) {
-    Provenance made;
-    if (!Provenance::read(doc, made))
-        made.add_reason("checkpoint " + dir +
-                        " does not say what made its field (an older version's)");
-    return made;
-}
-
 // " (checkpoints are in DIR/checkpoints)" where --restart names an output
 // folder rather than its checkpoints; else "".
 std::string hint(const std::string& named) {
@@ -190,6 +180,9 @@ void write_checkpoint(const Simulation& sim, Outputs& outputs, const RunContext&
     // Not in the configuration: a restart may change the halo path, and
     // inherits what the field is (io/provenance.hpp).
     doc["provenance"] = outputs.provenance().json();
+    // Where the record that will hold the run's verdict is (a restart
+    // inherits a failed one: restart/checkpoint_verdict.hpp).
+    doc["output"] = record_folder_for_checkpoints(c);
     std::string problem;
     if (world_rank() == 0) problem = start_partial(partial, doc);
     if (const std::string why = first_problem(MPI_COMM_WORLD, problem); !why.empty())
@@ -298,15 +291,19 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
         // The outputs this checkpoint's run began (an older checkpoint names
         // only the run that wrote it).
         const Json lineage = doc.value("lineage", doc.value("run", Json()));
+        const Provenance made = checkpoint_provenance(doc, dir, c);
         if (std::string why = outputs.resume_at(
-                step, lineage.is_string() ? lineage.get<std::string>() : std::string(),
-                made_by(doc, dir));
+                step, lineage.is_string() ? lineage.get<std::string>() : std::string(), made);
             !why.empty())
             return why;
         sim.restore(step, levels[0], levels[1]);
         if (world_rank() == 0)
-            std::fprintf(stderr, "note: continuing from checkpoint %s at step %d\n", dir.c_str(),
-                         step);
+            std::fprintf(stderr, "note: continuing from checkpoint %s at step %d%s\n", dir.c_str(),
+                         step,
+                         made.check == "failed"
+                             ? "; its field failed a check, and so does this run's unless its "
+                               "own --check passes"
+                             : "");
         return {};
     }
     return "--restart " + c.restart + ": no checkpoint in " + named + " verifies";

@@ -57,3 +57,19 @@ def wants_xarray(xarray):
             raise
         return None
     return module
+
+
+def provenance_attrs(meta):
+    """What made the field, as attributes a netCDF file can keep (strings
+    and integers): whether it is the one-domain answer, why not, its check
+    and the test aids planted. A sidecar without a provenance (an older
+    version's) is not taken for the one-domain answer."""
+    p = meta.get("provenance")
+    if not isinstance(p, dict):
+        return {"one_domain_answer": 0, "check": "unknown",
+                "not_one_domain_because": "the sidecar does not say what made its field (an older version's)",
+                "test_aids": ""}
+    reasons = [str(r) for r in p.get("not_one_domain_because") or []]
+    return {"one_domain_answer": int(bool(p.get("one_domain_answer")) and not reasons),
+            "check": str(p.get("check", "unknown")), "not_one_domain_because": "; ".join(reasons),
+            "test_aids": ", ".join(str(a) for a in p.get("test_aids") or [])}

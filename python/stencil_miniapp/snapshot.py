@@ -5,7 +5,7 @@ import os
 
 import numpy
 
-from ._files import check_file, dtype_of, load_sidecar, wants_xarray
+from ._files import check_file, dtype_of, load_sidecar, provenance_attrs, wants_xarray
 
 
 def sidecar_path(path):
@@ -42,8 +42,9 @@ def _from_hdf5(path, meta, sidecar):
 def read_snapshot(path, xarray=None, verify=False):
     """The pressure field of one snapshot: shape (nz, ny, nx), in the run's
     precision. With xarray: a DataArray named "p" with coordinates z, y, x
-    in metres (cell (i, j, k) at (i h, j h, k h)) and the step, time, run
-    and spacing as attributes."""
+    in metres (cell (i, j, k) at (i h, j h, k h)) and the step, time, run,
+    spacing and what made the field (one_domain_answer, check,
+    not_one_domain_because, test_aids) as attributes."""
     sidecar = sidecar_path(path)
     meta = load_sidecar(sidecar)
     data = os.path.join(os.path.dirname(sidecar), meta["file"])
@@ -63,4 +64,5 @@ def read_snapshot(path, xarray=None, verify=False):
     coords = {"z": numpy.arange(nz) * hz, "y": numpy.arange(ny) * hy, "x": numpy.arange(nx) * hx}
     attrs = {key: meta[key] for key in ("step", "time_s", "dt_s", "run", "radius") if key in meta}
     attrs["units"], attrs["coordinates_units"] = "pressure (source-normalised)", "m"
+    attrs.update(provenance_attrs(meta))
     return xr.DataArray(values, dims=("z", "y", "x"), coords=coords, name="p", attrs=attrs)

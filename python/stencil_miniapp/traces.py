@@ -4,7 +4,7 @@ import os
 
 import numpy
 
-from ._files import check_file, dtype_of, load_sidecar, wants_xarray
+from ._files import check_file, dtype_of, load_sidecar, provenance_attrs, wants_xarray
 
 
 def sidecar_path(path):
@@ -29,7 +29,7 @@ def read_traces(path, xarray=None, verify=False):
     (k + 1) dt (the field is at rest at t = 0). With xarray: a DataArray
     named "p" with dims receiver and time (seconds), and each receiver's
     cell (cell_x, cell_y, cell_z) and position in metres (x_m, y_m, z_m)
-    as coordinates."""
+    as coordinates; what made the field as attributes (as read_snapshot's)."""
     sidecar = sidecar_path(path)
     meta = load_sidecar(sidecar)
     folder = os.path.dirname(sidecar)
@@ -55,4 +55,4 @@ def read_traces(path, xarray=None, verify=False):
         coords[f"cell_{name}"] = ("receiver", cells[:, axis])
         coords[f"{name}_m"] = ("receiver", cells[:, axis] * h)
     return xr.DataArray(values, dims=("receiver", "time"), coords=coords, name="p",
-                        attrs={"dt_s": meta["dt_s"], "run": meta.get("run", "")})
+                        attrs={"dt_s": meta["dt_s"], "run": meta.get("run", ""), **provenance_attrs(meta)})
