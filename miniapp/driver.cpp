@@ -124,17 +124,23 @@ bool snapshot_due(const Options& c, int n) {
     return c.snapshot_every > 0 && n % c.snapshot_every == 0;
 }
 
+// --progress 0 asks for a line after every step.
+bool every_step_progress(const Options& c) {
+    return c.progress_seconds == 0 && !c.quiet;
+}
+
 // The first step from n on after which the host has work: outputs, the
 // NaN check, a checkpoint, the stop signals' agreement (with a timed
-// checkpoint's wish), a planted fault (test aid), or the last step. The
-// steps before it run in one sim.run() call, which may replay several as
-// one graph (step/step_chunks.cpp); each of them would find nothing to do.
+// checkpoint's wish), a progress line every step (--progress 0), a
+// planted fault (test aid), or the last step. The steps before it run in
+// one sim.run() call, which may replay several as one graph
+// (step/step_chunks.cpp); each of them would find nothing to do.
 int next_host_step(const Options& c, const TestAids& aids, const Outputs& outputs, int n) {
     for (;; ++n) {
         const bool host_work = n >= c.steps || nan_check_due(c, n) || outputs.due_after(n) ||
                                (c.checkpoint_every > 0 && n % c.checkpoint_every == 0) ||
-                               n % kStopAgreement == 0 || aids.nan_at(n) ||
-                               aids.fails(world_rank(), n);
+                               n % kStopAgreement == 0 || every_step_progress(c) ||
+                               aids.nan_at(n) || aids.fails(world_rank(), n);
         if (host_work) return n;
     }
 }
