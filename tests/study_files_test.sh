@@ -11,6 +11,8 @@
 #     nothing written; peer writes a file only where --out names a new one;
 #     a HOST rank's 0.012 Gcell/s shows as such; a machine file in another
 #     unit or with a key twice is refused, naming it;
+# 12. scaling.sh takes a relative RESULTS, APP and COLLECT_FLAGS --out from
+#     the folder it is started in (as run.sh does), not from the checkout;
 # and the class: make-model.py never writes its sidecar over a file of the
 # user's, project.py's --csv and --markdown only over names of their kind.
 # usage: study_files_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -23,8 +25,8 @@ rm -rf "$work" && mkdir -p "$work/empty"
 fail() { echo "study_files: $*"; exit 1; }
 # shellcheck source=tests/tool_expect.sh
 source "$repo/tests/tool_expect.sh"
-py=python3
-python3 -c "import jsonschema" 2>/dev/null || py=/usr/bin/python3
+py=python3 # Debian's python3-jsonschema and python3-matplotlib may be /usr/bin/python3's alone
+python3 -c "import jsonschema, matplotlib" 2>/dev/null || py=/usr/bin/python3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 tool() { "$py" "$repo/tools/$1" "${@:2}"; }
 
@@ -127,4 +129,26 @@ for option in csv md; do
     --machine "$frontier" "--${option/md/markdown}" "$work/report.json" weak
   said "--${option/md/markdown}" "report.json' is not a file name ending .$option" "$work/err.txt"
 done
+echo "== 12. scaling.sh: relative paths from the folder it is started in"
+# The program as bin/stencil-miniapp of the caller's folder: a name that
+# the checkout does not hold.
+mkdir -p "$work/caller/bin" && ln -s "$app" "$work/caller/bin/stencil-miniapp"
+in_caller() { # in_caller VAR=VALUE...: a small weak study started in $work/caller, relative paths
+  (cd "$work/caller" && env APP=bin/stencil-miniapp RESULTS=study MPIRUN="$mpiexec ${preflags[*]}" PYTHON="$py" \
+    RANKS_LIST="1 2" STUDIES=weak WEAK_LOCAL=16,16,16 RADIUS=2 STEPS=2 WARMUP=1 HALO_DEPTH=1 TUNING=off \
+    COLLECT_FLAGS="--out tables" "$@" bash "$repo/jobscripts/local/scaling.sh")
+}
+for name in study tables; do
+  [ ! -e "$repo/$name" ] || fail "the checkout holds $name/ already: move it, so that this test can tell a stray write"
+done
+status=0
+in_caller APPEND=off >"$work/out.txt" 2>&1 || status=$?
+for name in study tables; do # what went into the checkout is removed, and fails the test
+  [ ! -e "$repo/$name" ] || { rm -rf "${repo:?}/$name"; fail "scaling.sh wrote $name/ into the checkout"; }
+done
+[ "$status" -eq 0 ] || { cat "$work/out.txt"; fail "scaling.sh with relative paths: exit $status"; }
+[ -n "$(find "$work/caller/study" -name 'weak-local16x16x16-*-n2.json')" ] || fail "no report in the caller's study/"
+[ -f "$work/caller/tables/scaling.md" ] || fail "no scaling.md in the caller's tables/"
+echo "ok  scaling.sh: study/, tables/ and bin/stencil-miniapp of the folder it was started in"
+
 echo "study_files: every write new or refused, every refusal one line"

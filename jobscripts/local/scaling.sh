@@ -9,9 +9,13 @@
 #        STUDIES ("weak strong"), COLLECT_FLAGS (e.g. --verify), COLLECT (off: reports only),
 #        PROCS_ALONG (x, y or z: every rank along one axis instead of MPI_Dims_create's
 #        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x)
+# A relative RESULTS, APP, TUNING or COLLECT_FLAGS --out is taken from the folder
+# it is started in.
 set -euo pipefail
 # shellcheck source=jobscripts/local/settings_only.sh
 source "$(dirname "$0")/settings_only.sh"
+stencil_absolute RESULTS APP TUNING
+caller=$PWD
 cd "$(dirname "$0")/../.."
 RANKS_LIST=${RANKS_LIST:-1 2 4 8}
 WEAK_LOCAL=${WEAK_LOCAL:-512,512,512}
@@ -33,6 +37,7 @@ launch() {
   ${MPIRUN:-mpirun} -np "$ranks" "$@"
 }
 source jobscripts/common.sh
+stencil_absolute RESULTS # the default, results/local-DATE, lies in the checkout
 suffix=${LABEL_SUFFIX:-}
 # each_run COMMAND: COMMAND LABEL RANKS OPTIONS... for every run of the study.
 each_run() {
@@ -70,5 +75,8 @@ stopped() {
 trap 'stopped "stopped by SIGINT" 130' INT
 trap 'stopped "stopped by SIGTERM" 143' TERM
 each_run stencil_run || stopped "stopped at a failed run" $?
+# The collector runs in the folder the study was started in, where a
+# relative --out among COLLECT_FLAGS (or PYTHON) is meant, and where $0 is.
 # shellcheck disable=SC2086 # COLLECT_FLAGS is a list of flags
-[ "${COLLECT:-on}" = off ] || "$(stencil_python)" "jobscripts/collect.py" "$RESULTS" ${COLLECT_FLAGS:-}
+[ "${COLLECT:-on}" = off ] || (cd "$caller" && python=$(stencil_python) &&
+  "$python" "$(dirname "$0")/../../jobscripts/collect.py" "$RESULTS" ${COLLECT_FLAGS:-})
