@@ -13,6 +13,8 @@
 #     unit or with a key twice is refused, naming it;
 # 12. scaling.sh takes a relative RESULTS, APP and COLLECT_FLAGS --out from
 #     the folder it is started in (as run.sh does), not from the checkout;
+# 13. scaling.sh into a folder that holds a finished study is refused before
+#     its first run, and APPEND=on adds the new study to it;
 # and the class: make-model.py never writes its sidecar over a file of the
 # user's, project.py's --csv and --markdown only over names of their kind.
 # usage: study_files_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -150,5 +152,14 @@ done
 [ -n "$(find "$work/caller/study" -name 'weak-local16x16x16-*-n2.json')" ] || fail "no report in the caller's study/"
 [ -f "$work/caller/tables/scaling.md" ] || fail "no scaling.md in the caller's tables/"
 echo "ok  scaling.sh: study/, tables/ and bin/stencil-miniapp of the folder it was started in"
+
+echo "== 13. scaling.sh into a finished study's folder"
+expect 2 "scaling.sh into a finished study" in_caller WEAK_LOCAL=24,24,24
+said "scaling.sh" "holds files already (another study's?): choose a new or empty RESULTS, or set APPEND=on" \
+  "$work/err.txt"
+[ -z "$(find "$work/caller/study" -name 'weak-local24x24x24-*')" ] || fail "the refused study ran"
+expect 0 "scaling.sh APPEND=on" in_caller WEAK_LOCAL=24,24,24 APPEND=on
+said "both studies" "### weak box 24x24x24 R=2" "$work/caller/tables/scaling.md"
+said "both studies" "### weak box 16x16x16 R=2" "$work/caller/tables/scaling.md"
 
 echo "study_files: every write new or refused, every refusal one line"

@@ -84,9 +84,10 @@ if [ "$gpu_node" = 1 ] && [ -x "$STENCIL_BENCH" ]; then
   "$STENCIL_BENCH" --sizes="$sizes" --radii="$RADIUS" --precision=fp32 --variants=wave,shell \
     --benchmark_filter='^(wave|shell_inner|shell_slabs)/' --benchmark_out="$RESULTS/shell-bench.json" >/dev/null
 fi
+# The four series share one folder, new with this calibration: APPEND=on.
 for overlap in on off; do
-  OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off "jobscripts/local/scaling.sh" >/dev/null
-  OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off \
+  OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off APPEND=on "jobscripts/local/scaling.sh" >/dev/null
+  OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off APPEND=on \
     "jobscripts/local/scaling.sh" >/dev/null
 done
 # The exchange it measured is COMM's: project.py fits the halo bench's rows of that mode.

@@ -8,7 +8,9 @@
 #        APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, RESULTS, MPIRUN ("mpirun"),
 #        STUDIES ("weak strong"), COLLECT_FLAGS (e.g. --verify), COLLECT (off: reports only),
 #        PROCS_ALONG (x, y or z: every rank along one axis instead of MPI_Dims_create's
-#        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x)
+#        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x),
+#        APPEND (off: a RESULTS that holds files is refused; on: this study's runs join
+#        the studies there, as calibrate.sh's four do, and no report is overwritten)
 # A relative RESULTS, APP, TUNING or COLLECT_FLAGS --out is taken from the folder
 # it is started in.
 set -euo pipefail
@@ -26,6 +28,10 @@ case "${PROCS_ALONG:-}" in
   "" | x | y | z) ;;
   *) echo "scaling.sh: PROCS_ALONG=$PROCS_ALONG: x, y or z (or unset)" >&2 && exit 2 ;;
 esac
+case "${APPEND:=off}" in
+  on | off) ;;
+  *) echo "scaling.sh: APPEND=$APPEND: on or off" >&2 && exit 2 ;;
+esac
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if ! command -v nvidia-smi >/dev/null && ! [ -e /dev/kfd ]; then
   export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OMP_WAIT_POLICY=passive # HOST: ranks share the cores
@@ -38,6 +44,15 @@ launch() {
 }
 source jobscripts/common.sh
 stencil_absolute RESULTS # the default, results/local-DATE, lies in the checkout
+# A folder that holds a study already (its reports, its tables) would give
+# the collector both studies' runs, and its tables would no longer be the
+# first study's: a new study goes into a new folder unless APPEND=on asks
+# for the two together.
+if [ "$APPEND" = off ] && { [ -n "$(ls -A "$RESULTS" 2>/dev/null)" ] || { [ -e "$RESULTS" ] && [ ! -d "$RESULTS" ]; }; }; then
+  echo "scaling.sh: $RESULTS holds files already (another study's?): choose a new or empty RESULTS," \
+    "or set APPEND=on to add this study's runs to it" >&2
+  exit 2
+fi
 suffix=${LABEL_SUFFIX:-}
 # each_run COMMAND: COMMAND LABEL RANKS OPTIONS... for every run of the study.
 each_run() {
