@@ -15,6 +15,8 @@
 #     the folder it is started in (as run.sh does), not from the checkout;
 # 13. scaling.sh into a folder that holds a finished study is refused before
 #     its first run, and APPEND=on adds the new study to it;
+# 14. collect.py writes over its own tables and plots, but not over a
+#     scaling.md, scaling.csv or PNG of those names that it did not write;
 # and the class: make-model.py never writes its sidecar over a file of the
 # user's, project.py's --csv and --markdown only over names of their kind.
 # usage: study_files_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -162,4 +164,20 @@ expect 0 "scaling.sh APPEND=on" in_caller WEAK_LOCAL=24,24,24 APPEND=on
 said "both studies" "### weak box 24x24x24 R=2" "$work/caller/tables/scaling.md"
 said "both studies" "### weak box 16x16x16 R=2" "$work/caller/tables/scaling.md"
 
+echo "== 14. collect.py: its own files written over, no one else's"
+collect() { "$py" "$repo/jobscripts/collect.py" "$work/caller/study" "$@"; }
+expect 0 "collect.py over its own tables and plots" collect --out "$work/caller/tables"
+printf 'series,mine\n1,2\n' >"$work/caller/study/scaling.csv"
+echo "my notes" >"$work/caller/study/scaling.md"
+before=$(md5sum "$work/caller/study/scaling."*)
+expect 2 "collect.py over a user's scaling.md and scaling.csv" collect
+said "collect.py" "scaling.md, scaling.csv in $work/caller/study: there already, and not written by collect.py" \
+  "$work/err.txt"
+[ "$(md5sum "$work/caller/study/scaling."*)" = "$before" ] || fail "collect.py wrote over a user's tables"
+[ -z "$(find "$work/caller/study" -name '*.png')" ] || fail "collect.py refused, yet drew its plots"
+mkdir -p "$work/figures"
+printf '\x89PNG\r\n\x1a\n(a figure of the user'"'"'s)' >"$work/figures/phases.png"
+expect 2 "collect.py over a user's phases.png" collect --out "$work/figures"
+said "collect.py" "phases.png in $work/figures: there already, and not written by collect.py" "$work/err.txt"
+[ ! -e "$work/figures/scaling.md" ] || fail "collect.py refused, yet wrote scaling.md"
 echo "study_files: every write new or refused, every refusal one line"
