@@ -23,7 +23,10 @@ marked. Writes into --out (default RESULTS_DIR):
   phases.png                per-phase time per step for each run, a bar each
                             (a second run of a rank count too)
 
---verify checks that the PNGs exist, are valid images and are not blank
+Files of these names already in --out are written over only where
+collect.py wrote them (scaling.md's first line, scaling.csv's header and
+a text chunk of each PNG say so); any other is named, and nothing is
+written. --verify checks that the PNGs exist, are valid images and are not blank
 (exit 1 otherwise). Each report is checked against schemas/report.json
 with Debian's python3-jsonschema: a damaged one is one line naming the
 file and the field. The plots need Debian's python3-matplotlib (nothing
@@ -44,6 +47,38 @@ from tool_errors import OneLineParser, refuse_constant, run, unique_keys  # noqa
 
 PHASES = scaling_plots.PHASES
 PLOTS = ("weak_efficiency.png", "strong_speedup.png", "phases.png")
+# scaling.md opens with this line, which marks it as collect.py's to write
+# over; a scaling.md without it (a user's notes) is never touched.
+MD_MARK = "<!-- written by jobscripts/collect.py, which writes over a scaling.md only where this line opens it -->"
+# scaling.csv's header is its mark: a CSV has no place for a comment.
+CSV_HEADER = ["series", "ranks", "grid", "decomposition", "ran with", "step_ms", "gcells_per_s", "efficiency",
+              "speedup", "comm_hidden", "imbalance", "interior_launch_shape", "short_window", "base_report",
+              "slower_than_trial"]
+
+
+def written_here(path):
+    """True where the file at `path`, one of collect.py's outputs, carries
+    collect.py's mark."""
+    if path.endswith(".png"):
+        return scaling_plots.marked(path)
+    try:
+        with open(path, newline="") as f:
+            first = f.readline().rstrip("\r\n")
+    except (OSError, UnicodeDecodeError):
+        return False  # a folder of that name, or a binary file: not ours
+    return first == (MD_MARK if path.endswith(".md") else ",".join(CSV_HEADER))
+
+
+def refuse_foreign(out):
+    """A ToolError, before anything is written, where `out` holds a file of
+    an output's name that collect.py did not write: writing over it would
+    lose the user's file."""
+    foreign = [name for name in ("scaling.md", "scaling.csv") + PLOTS
+               if os.path.lexists(os.path.join(out, name)) and not written_here(os.path.join(out, name))]
+    if foreign:
+        raise ToolError(f"{', '.join(foreign)} in {out}: there already, and not written by collect.py "
+                        "(no mark of it; an older collect.py's carry none): nothing is written; "
+                        f"move {'them' if len(foreign) > 1 else 'it'} aside, or choose another --out")
 
 
 def load(folder):
@@ -229,6 +264,7 @@ def write_tables(rows, out):
                 row["shape"], int(row["short"]), row["base_report"], int(row["slow"])]
 
     with open(os.path.join(out, "scaling.md"), "w") as md:
+        md.write(MD_MARK + "\n")
         devices = sorted({(r["backend"], r["device"]) for r in rows})
         md.write("Devices: %s\n" % "; ".join("%s back-end, %s" % d for d in devices))
         # One table per series, under its name: runs of two series are never one line.
@@ -255,9 +291,7 @@ def write_tables(rows, out):
                      "speed_check.slow_warning): the node, not the setting. Rerun before publishing it.\n")
     with open(os.path.join(out, "scaling.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["series", "ranks", "grid", "decomposition", "ran with", "step_ms", "gcells_per_s",
-                    "efficiency", "speedup", "comm_hidden", "imbalance", "interior_launch_shape",
-                    "short_window", "base_report", "slower_than_trial"])
+        w.writerow(CSV_HEADER)
         for row in rows:
             w.writerow(numbers(row))
 
@@ -272,18 +306,19 @@ def main():
     if not os.path.isdir(a.folder):
         raise ToolError(f"{a.folder}: not a folder")
     out = a.out or a.folder
+    refuse_foreign(out)
     os.makedirs(out, exist_ok=True)
     rows = series_rows(load(a.folder))
     if not rows:
         raise ToolError(f"no labelled stencil-miniapp reports (weak*/strong*) under {a.folder}")
     write_tables(rows, out)
     with open(os.path.join(out, "scaling.md")) as md:
-        print(md.read())
+        print(md.read().split("\n", 1)[1])  # the tables, without the mark
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         stale = [n for n in PLOTS if os.path.exists(os.path.join(out, n))]
-        for name in stale:  # plots of other reports must not sit beside these tables
+        for name in stale:  # plots of other reports must not sit beside these tables (ours: refuse_foreign)
             os.remove(os.path.join(out, name))
         print(f"collect.py: wrote scaling.md and scaling.csv in {out}; the plots need matplotlib, which "
               f"{sys.executable} lacks (apt-get install python3-matplotlib, for /usr/bin/python3)" +

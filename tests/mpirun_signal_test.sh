@@ -13,6 +13,12 @@
 #     the terminal failing): exit 75 once mpirun has, nothing of the run
 #     left running, the checkpoint complete, no lock, the restart's checksum
 #     an uninterrupted run's.
+#  3. run.sh stopped by SIGINT prints the command that continues the run,
+#     and that command, typed as printed, finishes it into the same RESULTS
+#     (before, the mini-app's "resume with --restart latest" was all there
+#     was, and run.sh refused the folder or started a new one without the
+#     checkpoint); the folder, without --restart, is refused saying how to
+#     continue.
 # usage: mpirun_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -124,3 +130,29 @@ grep -q '^progress:' "$run.txt" || { cat "$run.txt"; fail "hangup: the run did n
 left_behind "$run"
 [ "$status" -eq 75 ] || fail "hangup: run.sh's status $status, not 75"
 check_stopped "$run" "${problem[@]}" --quiet
+
+echo "== a stopped run.sh continued by the command it prints"
+run=$work/script-continue
+APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec MPIRUN_FLAGS="${preflags[*]}" OMPI_MCA_odls_base_sigkill_timeout=2 \
+  env --default-signal=INT bash "$here/../jobscripts/local/run.sh" "${problem[@]}" --progress 0.1 --steps 20000 \
+  --checkpoint-every 1000000 >"$run.txt" 2>&1 &
+job=$!
+started "$run.txt"
+kill -INT "$job"
+status=0
+wait "$job" || status=$?
+[ "$status" -eq 75 ] || { cat "$run.txt"; fail "continue: run.sh's status $status, not 75"; }
+again=$(sed -n 's/^run.sh: to continue it: //p' "$run.txt")
+[ -n "$again" ] || { cat "$run.txt"; fail "continue: run.sh did not say how to continue the run"; }
+status=0
+APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec bash "$here/../jobscripts/local/run.sh" "${problem[@]}" \
+  --steps 20000 >"$run-refused.txt" 2>&1 || status=$?
+{ [ "$status" -eq 2 ] && grep -q "or continue the run that stopped there: the same command with --restart latest" \
+  "$run-refused.txt"; } || { cat "$run-refused.txt"; fail "continue: the stopped run's folder, status $status"; }
+# As typed by hand: only the settings the line names, none of this test's.
+env -u APP -u RANKS -u RESULTS -u MPIRUN -u MPIRUN_FLAGS OMPI_MCA_odls_base_sigkill_timeout=2 bash -c "$again" \
+  >"$run-again.txt" 2>&1 || { cat "$run-again.txt"; fail "continue: '$again' failed"; }
+grep -q "continuing from checkpoint" "$run-again.txt" || { cat "$run-again.txt"; fail "continue: not from the checkpoint"; }
+{ [ -f "$run/results/report.json" ] && grep -Eq '"state": *"complete"' "$run/results/output/stencil-miniapp.run.json"; } ||
+  fail "continue: '$again' left no report, or a record that is not complete"
+echo "ok  continued by: $again"

@@ -11,6 +11,12 @@
 #     nothing written; peer writes a file only where --out names a new one;
 #     a HOST rank's 0.012 Gcell/s shows as such; a machine file in another
 #     unit or with a key twice is refused, naming it;
+# 12. scaling.sh takes a relative RESULTS, APP and COLLECT_FLAGS --out from
+#     the folder it is started in (as run.sh does), not from the checkout;
+# 13. scaling.sh into a folder that holds a finished study is refused before
+#     its first run, and APPEND=on adds the new study to it;
+# 14. collect.py writes over its own tables and plots, but not over a
+#     scaling.md, scaling.csv or PNG of those names that it did not write;
 # and the class: make-model.py never writes its sidecar over a file of the
 # user's, project.py's --csv and --markdown only over names of their kind.
 # usage: study_files_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -23,8 +29,8 @@ rm -rf "$work" && mkdir -p "$work/empty"
 fail() { echo "study_files: $*"; exit 1; }
 # shellcheck source=tests/tool_expect.sh
 source "$repo/tests/tool_expect.sh"
-py=python3
-python3 -c "import jsonschema" 2>/dev/null || py=/usr/bin/python3
+py=python3 # Debian's python3-jsonschema and python3-matplotlib may be /usr/bin/python3's alone
+python3 -c "import jsonschema, matplotlib" 2>/dev/null || py=/usr/bin/python3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 tool() { "$py" "$repo/tools/$1" "${@:2}"; }
 
@@ -127,4 +133,51 @@ for option in csv md; do
     --machine "$frontier" "--${option/md/markdown}" "$work/report.json" weak
   said "--${option/md/markdown}" "report.json' is not a file name ending .$option" "$work/err.txt"
 done
+echo "== 12. scaling.sh: relative paths from the folder it is started in"
+# The program as bin/stencil-miniapp of the caller's folder: a name that
+# the checkout does not hold.
+mkdir -p "$work/caller/bin" && ln -s "$app" "$work/caller/bin/stencil-miniapp"
+in_caller() { # in_caller VAR=VALUE...: a small weak study started in $work/caller, relative paths
+  (cd "$work/caller" && env APP=bin/stencil-miniapp RESULTS=study MPIRUN="$mpiexec ${preflags[*]}" PYTHON="$py" \
+    RANKS_LIST="1 2" STUDIES=weak WEAK_LOCAL=16,16,16 RADIUS=2 STEPS=2 WARMUP=1 HALO_DEPTH=1 TUNING=off \
+    COLLECT_FLAGS="--out tables" "$@" bash "$repo/jobscripts/local/scaling.sh")
+}
+for name in study tables; do
+  [ ! -e "$repo/$name" ] || fail "the checkout holds $name/ already: move it, so that this test can tell a stray write"
+done
+status=0
+in_caller APPEND=off >"$work/out.txt" 2>&1 || status=$?
+for name in study tables; do # what went into the checkout is removed, and fails the test
+  [ ! -e "$repo/$name" ] || { rm -rf "${repo:?}/$name"; fail "scaling.sh wrote $name/ into the checkout"; }
+done
+[ "$status" -eq 0 ] || { cat "$work/out.txt"; fail "scaling.sh with relative paths: exit $status"; }
+[ -n "$(find "$work/caller/study" -name 'weak-local16x16x16-*-n2.json')" ] || fail "no report in the caller's study/"
+[ -f "$work/caller/tables/scaling.md" ] || fail "no scaling.md in the caller's tables/"
+echo "ok  scaling.sh: study/, tables/ and bin/stencil-miniapp of the folder it was started in"
+
+echo "== 13. scaling.sh into a finished study's folder"
+expect 2 "scaling.sh into a finished study" in_caller WEAK_LOCAL=24,24,24
+said "scaling.sh" "holds files already (another study's?): choose a new or empty RESULTS, or set APPEND=on" \
+  "$work/err.txt"
+[ -z "$(find "$work/caller/study" -name 'weak-local24x24x24-*')" ] || fail "the refused study ran"
+expect 0 "scaling.sh APPEND=on" in_caller WEAK_LOCAL=24,24,24 APPEND=on
+said "both studies" "### weak box 24x24x24 R=2" "$work/caller/tables/scaling.md"
+said "both studies" "### weak box 16x16x16 R=2" "$work/caller/tables/scaling.md"
+
+echo "== 14. collect.py: its own files written over, no one else's"
+collect() { "$py" "$repo/jobscripts/collect.py" "$work/caller/study" "$@"; }
+expect 0 "collect.py over its own tables and plots" collect --out "$work/caller/tables"
+printf 'series,mine\n1,2\n' >"$work/caller/study/scaling.csv"
+echo "my notes" >"$work/caller/study/scaling.md"
+before=$(md5sum "$work/caller/study/scaling."*)
+expect 2 "collect.py over a user's scaling.md and scaling.csv" collect
+said "collect.py" "scaling.md, scaling.csv in $work/caller/study: there already, and not written by collect.py" \
+  "$work/err.txt"
+[ "$(md5sum "$work/caller/study/scaling."*)" = "$before" ] || fail "collect.py wrote over a user's tables"
+[ -z "$(find "$work/caller/study" -name '*.png')" ] || fail "collect.py refused, yet drew its plots"
+mkdir -p "$work/figures"
+printf '\x89PNG\r\n\x1a\n(a figure of the user'"'"'s)' >"$work/figures/phases.png"
+expect 2 "collect.py over a user's phases.png" collect --out "$work/figures"
+said "collect.py" "phases.png in $work/figures: there already, and not written by collect.py" "$work/err.txt"
+[ ! -e "$work/figures/scaling.md" ] || fail "collect.py refused, yet wrote scaling.md"
 echo "study_files: every write new or refused, every refusal one line"

@@ -6,7 +6,7 @@
 #     series, each its own table against its own one-rank run; a report
 #     with no study label is named and left out;
 #  2. scaling.sh names each report by its box and edges, so a second study
-#     into the same RESULTS keeps the first's reports; the same study again
+#     into the same RESULTS (APPEND=on) keeps the first's reports; the same study again
 #     is refused in one line and overwrites nothing;
 #  3. project.py refuses a machine file with a misspelled, missing,
 #     mistyped or impossible field in one line naming the file and field,
@@ -57,10 +57,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # The calibrations here time a few steps: their warnings are taken, and said.
 project() { "$py" "$repo/jobscripts/project.py" "$1" --accept-timing-warnings "${@:2}"; }
 
-# study VAR=VALUE...: a weak series at 1 and 2 ranks of R = 2 into $work/study.
+# study VAR=VALUE...: a weak series at 1 and 2 ranks of R = 2 into $work/study,
+# beside the studies there (APPEND=on), so that each report's name is what
+# keeps a run from another's.
 study() {
   env APP="$app" MPIRUN="$mpiexec $preflags" PYTHON="$py" RESULTS="$work/study" RANKS_LIST="1 2" \
-    STUDIES=weak RADIUS=2 STEPS=4 WARMUP=1 HALO_DEPTH=1 COLLECT=off "$@" bash "$repo/jobscripts/local/scaling.sh"
+    STUDIES=weak RADIUS=2 STEPS=4 WARMUP=1 HALO_DEPTH=1 COLLECT=off APPEND=on "$@" bash "$repo/jobscripts/local/scaling.sh"
 }
 
 echo "== 2. reports named by what defines them; none overwritten"

@@ -16,9 +16,12 @@
 #        leaves reports that project.py refuses), COMM (gpu-aware; staged: project.py
 #        --comm staged), RANKS_LIST ("1 2"), WEAK_LOCAL (512,512,512), STRONG_GRID (1024,512,512)
 # then:  python3 jobscripts/project.py RESULTS --machine M.json validate RESULTS
+# A relative RESULTS, APP, HALO_BENCH, STENCIL_BENCH or TUNING is taken from the
+# folder it is started in.
 set -euo pipefail
 # shellcheck source=jobscripts/local/settings_only.sh
 source "$(dirname "$0")/settings_only.sh"
+stencil_absolute RESULTS APP HALO_BENCH STENCIL_BENCH TUNING
 cd "$(dirname "$0")/../.."
 : "${RESULTS:=results/calibration-$(date +%Y%m%d-%H%M%S)}" "${APP:=build/miniapp/stencil-miniapp}"
 # The benchmarks beside APP where it is installed (one bin/), else in its
@@ -81,9 +84,10 @@ if [ "$gpu_node" = 1 ] && [ -x "$STENCIL_BENCH" ]; then
   "$STENCIL_BENCH" --sizes="$sizes" --radii="$RADIUS" --precision=fp32 --variants=wave,shell \
     --benchmark_filter='^(wave|shell_inner|shell_slabs)/' --benchmark_out="$RESULTS/shell-bench.json" >/dev/null
 fi
+# The four series share one folder, new with this calibration: APPEND=on.
 for overlap in on off; do
-  OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off "jobscripts/local/scaling.sh" >/dev/null
-  OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off \
+  OVERLAP=$overlap RESULTS=$RESULTS/scaling COLLECT=off APPEND=on "jobscripts/local/scaling.sh" >/dev/null
+  OVERLAP=$overlap PROCS_ALONG=x LABEL_SUFFIX=-along-x RESULTS=$RESULTS/scaling COLLECT=off APPEND=on \
     "jobscripts/local/scaling.sh" >/dev/null
 done
 # The exchange it measured is COMM's: project.py fits the halo bench's rows of that mode.

@@ -8,10 +8,16 @@
 #        APP, RADIUS, STEPS, WARMUP, COMM, OVERLAP, RESULTS, MPIRUN ("mpirun"),
 #        STUDIES ("weak strong"), COLLECT_FLAGS (e.g. --verify), COLLECT (off: reports only),
 #        PROCS_ALONG (x, y or z: every rank along one axis instead of MPI_Dims_create's
-#        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x)
+#        choice), LABEL_SUFFIX (appended to the weak/strong labels, e.g. -along-x),
+#        APPEND (off: a RESULTS that holds files is refused; on: this study's runs join
+#        the studies there, as calibrate.sh's four do, and no report is overwritten)
+# A relative RESULTS, APP, TUNING or COLLECT_FLAGS --out is taken from the folder
+# it is started in.
 set -euo pipefail
 # shellcheck source=jobscripts/local/settings_only.sh
 source "$(dirname "$0")/settings_only.sh"
+stencil_absolute RESULTS APP TUNING
+caller=$PWD
 cd "$(dirname "$0")/../.."
 RANKS_LIST=${RANKS_LIST:-1 2 4 8}
 WEAK_LOCAL=${WEAK_LOCAL:-512,512,512}
@@ -21,6 +27,10 @@ stencil_counts RANKS_LIST "$RANKS_LIST"
 case "${PROCS_ALONG:-}" in
   "" | x | y | z) ;;
   *) echo "scaling.sh: PROCS_ALONG=$PROCS_ALONG: x, y or z (or unset)" >&2 && exit 2 ;;
+esac
+case "${APPEND:=off}" in
+  on | off) ;;
+  *) echo "scaling.sh: APPEND=$APPEND: on or off" >&2 && exit 2 ;;
 esac
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if ! command -v nvidia-smi >/dev/null && ! [ -e /dev/kfd ]; then
@@ -33,6 +43,16 @@ launch() {
   ${MPIRUN:-mpirun} -np "$ranks" "$@"
 }
 source jobscripts/common.sh
+stencil_absolute RESULTS # the default, results/local-DATE, lies in the checkout
+# A folder that holds a study already (its reports, its tables) would give
+# the collector both studies' runs, and its tables would no longer be the
+# first study's: a new study goes into a new folder unless APPEND=on asks
+# for the two together.
+if [ "$APPEND" = off ] && { [ -n "$(ls -A "$RESULTS" 2>/dev/null)" ] || { [ -e "$RESULTS" ] && [ ! -d "$RESULTS" ]; }; }; then
+  echo "scaling.sh: $RESULTS holds files already (another study's?): choose a new or empty RESULTS," \
+    "or set APPEND=on to add this study's runs to it" >&2
+  exit 2
+fi
 suffix=${LABEL_SUFFIX:-}
 # each_run COMMAND: COMMAND LABEL RANKS OPTIONS... for every run of the study.
 each_run() {
@@ -70,5 +90,8 @@ stopped() {
 trap 'stopped "stopped by SIGINT" 130' INT
 trap 'stopped "stopped by SIGTERM" 143' TERM
 each_run stencil_run || stopped "stopped at a failed run" $?
+# The collector runs in the folder the study was started in, where a
+# relative --out among COLLECT_FLAGS (or PYTHON) is meant, and where $0 is.
 # shellcheck disable=SC2086 # COLLECT_FLAGS is a list of flags
-[ "${COLLECT:-on}" = off ] || "$(stencil_python)" "jobscripts/collect.py" "$RESULTS" ${COLLECT_FLAGS:-}
+[ "${COLLECT:-on}" = off ] || (cd "$caller" && python=$(stencil_python) &&
+  "$python" "$(dirname "$0")/../../jobscripts/collect.py" "$RESULTS" ${COLLECT_FLAGS:-})

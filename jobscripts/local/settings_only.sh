@@ -33,3 +33,16 @@ stencil_counts() {
   done
   [ "$seen" != " " ] || { echo "$(basename "$0"): $1 is empty" >&2; exit 2; }
 }
+
+# stencil_absolute NAME...: each setting NAME that holds a relative path is
+# made absolute against the current folder. The drivers call it before they
+# move to the checkout, so that RESULTS=study means ./study of the folder
+# they were started in, as it does for run.sh, and not a folder inside the
+# checkout. TUNING's words off and auto name no file.
+stencil_absolute() {
+  local name
+  for name in "$@"; do
+    [[ $name == TUNING && ${!name:-} =~ ^(off|auto)$ ]] && continue
+    case "${!name:-}" in "" | /*) ;; *) printf -v "$name" '%s/%s' "$PWD" "${!name}" ;; esac
+  done
+}

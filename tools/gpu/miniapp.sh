@@ -232,7 +232,7 @@ miniapp_scaling() {
       LD_LIBRARY_PATH=/tmp/gpumpi/install/lib:${LD_LIBRARY_PATH:-} APP=build-gpu-cudampi/miniapp/stencil-miniapp \
         MPIRUN="/tmp/gpumpi/install/bin/mpirun --mca pml ob1" RANKS_LIST=$ranks_list COMM=gpu-aware \
         RADIUS=$radius STEPS=$steps OVERLAP=$overlap PROCS_ALONG=$along LABEL_SUFFIX=${along:+-along-$along} \
-        RESULTS="$OUT/scaling" COLLECT=off jobscripts/local/scaling.sh >>"$OUT/scaling.txt" 2>&1 ||
+        RESULTS="$OUT/scaling" COLLECT=off APPEND=on jobscripts/local/scaling.sh >>"$OUT/scaling.txt" 2>&1 ||
         { echo "FAILED: scaling ${along:+along $along }overlap $overlap"; tail -15 "$OUT/scaling.txt"; status=1; }
     done
   done
