@@ -4,7 +4,7 @@
 #                                  user tools by name (stencil-verify-output, ...), links into share/
 #   share/stencil-miniapp/tools/   the Python tools and the modules they share, and VERSION
 #   share/stencil-miniapp/jobscripts/  the job scripts, made to name the installed programs
-#   share/doc/stencil-miniapp/     README.md, LICENSE, CHANGELOG.md, docs/ (the options, running)
+#   share/doc/stencil-miniapp/     README.md, LICENSE, CHANGELOG.md, and docs/ but for docs/data
 #   STENCIL_PYTHON_INSTALL_DIR     the Python package stencil_miniapp
 #
 # Nothing installed names the source tree or the build folder: the install
@@ -79,10 +79,10 @@ foreach(link "verify-output:tools/verify-output.py" "report-table:tools/report-t
     file(CREATE_LINK \"${_to_share}/${_target}\" \"\${_link}\" SYMBOLIC)")
 endforeach()
 
-# The docs a user needs, with the images they show, where README's links find them.
+# The docs, with the images they show, where README's links find them: all
+# of docs/ but docs/data, the measurements' raw records (in the source tree).
 install(FILES README.md LICENSE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(FILES docs/OPTIONS.md docs/RUNNING.md docs/BUILDING.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
-install(DIRECTORY docs/images DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs PATTERN "data" EXCLUDE)
 
 # The Python reader, and its version as the programs print it.
 install(DIRECTORY python/stencil_miniapp DESTINATION ${STENCIL_PYTHON_INSTALL_DIR}

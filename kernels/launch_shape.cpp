@@ -43,11 +43,12 @@ bool parse_wave_body(const std::string& name, WaveBody& body) {
 WaveBody wave_body_for(const LaunchShape& requested, long long cells) {
     if (requested.body != WaveBody::Auto) return requested.body;
     if (requested.names_tile_fields()) return WaveBody::Tile;
-    // The probe of docs/PERFORMANCE.md ("Small boxes") ran a plain R = 4
-    // update one cell a thread at 3.2 us a step at 64^3 on an H100, where a
-    // walk of 16 planes, our tile's shape there, took 10 us; at 128^3 the
-    // two were within 2% of each other, and our tile, whose two rows a
-    // thread share a column of loads, was faster than both.
+    // The probe of docs/PERFORMANCE.md ("One GPU, small boxes at the GPU's
+    // speed") ran a plain R = 4 update one cell a thread at 3.2 us a step at
+    // 64^3 on an H100, where a walk of 16 planes, our tile's shape there,
+    // took 10 us; at 128^3 the two were within 2% of each other, and our
+    // tile, whose two rows a thread share a column of loads, was faster
+    // than both.
     return cells <= kCellUpdateUpTo ? WaveBody::Cells : WaveBody::Tile;
 }
 

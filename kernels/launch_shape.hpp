@@ -81,8 +81,8 @@ STENCIL_HD constexpr int apron_slot_count(int radius, int lanes, int block_x, in
 // The body of the wave update over a box of `cells` cells: the one
 // `requested` names; the Tile where it names a tile's field (block, window,
 // rows, planes ahead); else Cells up to kCellUpdateUpTo cells, the Tile
-// above. Measured on an H100 (docs/PERFORMANCE.md, "Small boxes"): see
-// launch_shape.cpp.
+// above. Measured on an H100 (docs/PERFORMANCE.md, "One GPU, small boxes
+// at the GPU's speed"): see launch_shape.cpp.
 inline constexpr long long kCellUpdateUpTo = 100LL * 100 * 100;
 WaveBody wave_body_for(const LaunchShape& requested, long long cells);
 

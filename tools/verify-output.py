@@ -17,7 +17,12 @@ folder's record of its run (stencil-miniapp.run.json) says how the run
 ended: complete, stopped by a signal (incomplete: it can be resumed, unless
 it had no checkpoint), failed (a NaN, an output that could not be written;
 a failed --check is a failure of the folder: its files hold a wrong field),
-or never (killed); every file it lists must be there. Its provenance says
+or never (killed); every file it lists must be there. A folder of the run's
+files without its record is incomplete: whether its run finished, and every
+file it wrote, cannot be known. A restart that continued a field whose check
+had failed, and ended without checking it again, leaves the folder failed:
+its files still hold a wrong field (a restart whose --check passes settles
+it). Its provenance says
 whether the fields are the one-domain answer: a complete folder whose
 fields are not (--comm none on several ranks, a test aid's bug, inherited
 through a restart) is noted as such, and stays complete. A checkpoint's
@@ -33,10 +38,12 @@ Exit status:
   0  every folder is complete and every sidecar matches its file (a folder of
      slice images alone, which have no sidecars, is complete too);
   1  a file differs from its sidecar or is missing, the run failed its
-     --check, or a folder holds no output of the mini-app at all;
+     --check or continued a field that failed one (a restart), or a folder
+     holds no output of the mini-app at all;
   3  a folder is incomplete: a run is still writing it, was stopped, failed
      or died in it (its record, its lock, a .partial file or checkpoint, or
-     a raw file no sidecar describes), and nothing differs;
+     a raw file no sidecar describes), or its record
+     (stencil-miniapp.run.json) is not there, and nothing differs;
   2  bad usage, or a folder that cannot be read.
 """
 import json

@@ -206,8 +206,9 @@ run as plain launches. The report says which, and why. Bit-identical.)md"},
 every face linked), that many steps are one graph with their timers.
 Receivers, snapshots, checkpoints, NaN checks and stop signals still come
 at their step. On one H100 four steps a graph changed no step time at
-64³-512³ (docs/PERFORMANCE.md, "Small boxes"), so auto is one; a node's
-linked steps may gain, unmeasured. Bit-identical either way.)md"},
+64³-512³ (docs/PERFORMANCE.md, "One GPU, small boxes at the GPU's
+speed"), so auto is one; a node's linked steps may gain, unmeasured.
+Bit-identical either way.)md"},
     {"--update",
      R"md(The tile walks z with an LDS tile and a register window, so each
 loaded plane serves 2R + 1 outputs, but it needs many blocks to fill a GPU.
@@ -215,8 +216,9 @@ Cells gives each thread one 16-byte group of one plane (or of `--window`
 planes), every neighbour read through the caches, which a small box's
 fields fit; it also adds the source, so a step is one launch. `auto` takes
 cells up to 100³ cells a box (`kCellUpdateUpTo`, kernels/launch_shape.hpp;
-docs/PERFORMANCE.md, "Small boxes"). A tile's field (`--rows`, `--window`,
-...) without `--update` runs the tile. Results are bit-identical.)md"},
+docs/PERFORMANCE.md, "One GPU, small boxes at the GPU's speed"). A tile's
+field (`--rows`, `--window`, ...) without `--update` runs the tile.
+Results are bit-identical.)md"},
     {"--block-x",
      R"md(`--block-x`, `--block-y`, `--window` and `--rows` set the fused
 kernel's launch shape; by default it is chosen per box from measurements

@@ -111,8 +111,9 @@ reads its box back, and rank 0 the bytes around the field, as for a raw
 file); the XDMF file points at the dataset (`snapshot_NNNNNN.h5:/p`,
 `Format="HDF"`), so ParaView and VisIt open it the same way. In Python:
 `h5py.File("out/snapshot_000550.h5")["p"][...]`, or the reader's
-`read_snapshot`. Checkpoints keep their raw files; a restart keeps the
-format its checkpoint's run began with.
+`read_snapshot`. Checkpoints keep their raw files; a restart must ask
+for the same `--output-format` as its checkpoint's run, and another is
+refused.
 
 Only where the build found a parallel HDF5 on its own MPI (CMake's
 `STENCIL_HDF5`, docs/BUILDING.md; Debian: `libhdf5-openmpi-dev`, Frontier:

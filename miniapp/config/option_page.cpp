@@ -2,7 +2,8 @@
 // docs/OPTIONS.md (tests/options_page_test.sh holds the two equal). Each
 // option's heading and first paragraph are its row in option_table.cpp,
 // as --help prints them; the longer text below that lives once, in
-// option_details.cpp, keyed by the option's name: --help stays short.
+// option_details.cpp or, for the outputs, restarts and checks,
+// option_details_io.cpp, keyed by the option's name: --help stays short.
 #include "config/option_table.hpp"
 #include "config/options.hpp"
 
@@ -49,8 +50,9 @@ std::string help_markdown() {
     check_details(table, count);
     std::string page = "# stencil-miniapp options\n\n"
                        "<!-- Made by `stencil-miniapp --help-markdown > docs/OPTIONS.md` from\n"
-                       "miniapp/config/option_table.cpp and option_details.cpp: edit those,\n"
-                       "not this page (the test options_page_matches_binary compares them). -->\n\n"
+                       "miniapp/config/option_table.cpp, option_details.cpp and\n"
+                       "option_details_io.cpp: edit those, not this page (the test\n"
+                       "options_page_matches_binary compares them). -->\n\n"
                        "`mpirun -np N stencil-miniapp [options]`, one rank per GPU. An option's\n"
                        "value follows it (`--grid 256,256,256`) or an `=` (`--grid=256,256,256`).\n"
                        "An option given twice counts as the last, with a warning (job scripts\n"

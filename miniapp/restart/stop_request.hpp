@@ -49,8 +49,12 @@ public:
         bool stop = false;       // signal_name() says what asked
         bool checkpoint = false; // some rank wished for one
     };
-    // After step n (collective, every rank every step): what the ranks
-    // agreed on here. The same reduction carries this rank's wish for a
+    // After step n: what the ranks agreed on here. Collective: every rank
+    // calls it at the same steps, the ends of the driver's run() calls
+    // before the last step (each step with host work, every
+    // kStopAgreement-th among them: driver.cpp, next_host_step); it acts
+    // after every kStopAgreement-th step and agrees on nothing after the
+    // others. The same reduction carries this rank's wish for a
     // checkpoint (rank 0's clock, for --checkpoint-every TIME), agreed on
     // as a stop is; a wish sent as an agreed checkpoint arrives is dropped.
     Agreement agreed_after(int n, bool checkpoint_wanted = false);

@@ -133,9 +133,10 @@ template <class T>
 template <class F>
 void SimulationOf<T>::replay(std::vector<Graph>& graphs, bool sampled, Stream& stream,
                              F&& enqueue) {
-    // Both twins at once, so that the timed steps never pay for a capture
-    // (the warm-up steps meet every slot and time level, and at k = 1, 2
-    // or 4 every step of the cycle).
+    // Both twins at once, so that a timed step never pays for its twin's
+    // capture. The warm-up captures the slots its steps meet; the timed
+    // steps capture the rest (with the default --warmup 5 at k = 1, the
+    // sixth to eighth timed steps of a run).
     if (!graphs[std::size_t(graph_index(false))].ready())
         for (const bool with_events : {false, true})
             graphs[std::size_t(graph_index(with_events))] =

@@ -17,7 +17,8 @@
 namespace stencil {
 
 // Where a rank's step plants the bugs --inject-fault and --poison-halo ask
-// for (warn_if_nothing_planted in main.cpp says which plant nothing).
+// for (TestAidHooks::warn_where_nothing_planted, planted_report.cpp, says
+// which plant nothing).
 struct PlantedFaults {
     bool short_fused_pack = false;      // a stored face shortened (z faces of messages go in place)
     bool wrong_face = false;            // two stored faces of one shape swapped
