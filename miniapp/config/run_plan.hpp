@@ -69,7 +69,7 @@ struct RunPlan {
     // (prepare_outputs: outputs::claims_output_folder, or a restart into a
     // folder with a record), which it then updates at its end.
     bool claims_output = false;
-    TestAids aids;                             // planted by this run (test_aids.hpp)
+    TestAids aids; // planted by this run (test_aids.hpp)
 };
 
 // The process grid (--procs, else MPI_Dims_create's for `ranks`) and the
