@@ -74,7 +74,8 @@ const OptionSpec kOptions[] = {
      [](S& s, const char* n, V v) { s.config.steps = positive(v, n); }},
     {"Problem", "--warmup", "N",
      "untimed steps first, then undone: the fields go back to rest, so\n"
-     "the outputs hold --steps steps alone (default 5)",
+     "the outputs hold --steps steps alone (default 8: every graph a\n"
+     "step replays is captured before the timed steps)",
      [](S& s, const char* n, V v) { s.config.warmup = non_negative(v, n); }},
     {"Problem", "--model", "constant|layered|file:PATH",
      "velocity model (default constant, 1500 m/s); layered: four layers,\n"

@@ -135,8 +135,8 @@ void SimulationOf<T>::replay(std::vector<Graph>& graphs, bool sampled, Stream& s
                              F&& enqueue) {
     // Both twins at once, so that a timed step never pays for its twin's
     // capture. The warm-up captures the slots its steps meet; the timed
-    // steps capture the rest (with the default --warmup 5 at k = 1, the
-    // sixth to eighth timed steps of a run).
+    // steps capture the rest (the default --warmup 8 meets them all at
+    // k = 1, 2, 4 and 8).
     if (!graphs[std::size_t(graph_index(false))].ready())
         for (const bool with_events : {false, true})
             graphs[std::size_t(graph_index(with_events))] =

@@ -97,8 +97,8 @@ void SimulationOf<T>::step_chunk(bool timed) {
         // All at once, at the first chunk, so no later chunk pays for a
         // capture. The warm-up holds that chunk only where --warmup is at
         // least 2m (its first step runs alone to prime, and a chunk needs
-        // an aligned start and m steps left): with the default 5 at m = 2,
-        // not at m = 4, where the first timed chunk captures them.
+        // an aligned start and m steps left): with the default 8 at m = 2
+        // and m = 4.
         if (chunk_graphs_.empty()) {
             chunk_graphs_.resize(std::size_t(period / m * 2));
             for (int n0 = 0; n0 < period; n0 += m)
