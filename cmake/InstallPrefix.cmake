@@ -19,7 +19,8 @@ foreach(_kind BIN SHARE)
     set(STENCIL_INSTALL_${_kind} "${_prefix}/${STENCIL_INSTALL_${_kind}}")
   endif()
 endforeach()
-if("${STENCIL_INSTALL_BIN}${STENCIL_INSTALL_SHARE}" MATCHES "[\"$`\\]")
-  message(FATAL_ERROR "the job scripts cannot name a prefix holding \", $, ` or a backslash: "
+if("${STENCIL_INSTALL_BIN}${STENCIL_INSTALL_SHARE}" MATCHES "[\"$`\\\n]")
+  message(FATAL_ERROR "the job scripts cannot name a prefix holding \", $, `, a backslash or a "
+                      "line break: "
                       "${STENCIL_INSTALL_SHARE}; install into another")
 endif()

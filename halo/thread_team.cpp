@@ -142,6 +142,15 @@ ThreadTeam size_thread_team(MPI_Comm comm) {
         omp_set_num_threads(std::max(1, s.cores / s.sharing));
     }
     team.threads = formed_team_size();
+    // One count for every rank, as the report gives one: an MPMD launch can
+    // give each part its own OMP_NUM_THREADS.
+    int range[2] = {team.threads, -team.threads};
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_INT, MPI_MIN, comm));
+    if (problem.empty() && range[0] != -range[1])
+        problem = "the ranks run OpenMP teams of " + std::to_string(range[0]) + " to " +
+                  std::to_string(-range[1]) +
+                  " threads (OMP_NUM_THREADS or their cores differ), and the report gives one "
+                  "count for all; set OMP_NUM_THREADS alike on every rank";
     team.warning = oversubscription(s, team, comm);
     team.problem = first_problem(comm, problem); // every rank stops alike
 #endif

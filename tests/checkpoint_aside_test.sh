@@ -9,7 +9,10 @@
 #    damaged checkpoint is left as it was;
 #  - a newest checkpoint whose checkpoint.json was deleted is set aside as
 #    an emptied one is, and the restart continues from the one before to
-#    the uninterrupted run's checksum.
+#    the uninterrupted run's checksum;
+#  - a restart from a checkpoint older than the newest sets the newer ones
+#    aside (they continue a run whose snapshots it removed), so that
+#    --restart latest continues the restarted run without a gap.
 # usage: checkpoint_aside_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -64,4 +67,23 @@ grep -q "continuing from checkpoint .*step_000030 at step 30" "$work/deleted.txt
 [ -f "$ck/step_000040.kept/p.raw" ] || fail "the checkpoint without its checkpoint.json was not set aside"
 [ "$(grep '^checksum:' "$work/deleted.txt")" = "$reference" ] || fail "the continued run's checksum differs"
 echo "ok  set aside as step_000040.kept, continued from step 30: $reference"
+echo "== a restart that goes back behind the newest checkpoint"
+# Snapshots every 5 steps. The run to 40 leaves checkpoints 30 and 40; a
+# restart from 30 to 35 removes the snapshots past 30 and must set 40
+# aside, so that --restart latest then continues its own run (from 30,
+# through 35 again), not the abandoned one, whose snapshots are gone.
+out=$work/back ck=$work/back/checkpoints
+mini --steps 40 --output "$out" --snapshot-every 5 >/dev/null 2>&1
+mini --steps 35 --output "$out" --snapshot-every 5 --restart "$ck/step_000030" >"$work/back1.txt" 2>&1 ||
+  { cat "$work/back1.txt"; fail "the restart from step 30 failed"; }
+grep -q "note: checkpoint .*step_000040 is past step 30, where the run goes on: set aside as .*step_000040.kept" "$work/back1.txt" ||
+  { cat "$work/back1.txt"; fail "the checkpoint past step 30 was not set aside"; }
+grep -q "a restart went back to step 30" "$ck/step_000040.kept/set-aside.txt" || fail "the set-aside note does not say why"
+mini --steps 60 --output "$out" --snapshot-every 5 --restart latest >"$work/back2.txt" 2>&1 ||
+  { cat "$work/back2.txt"; fail "--restart latest after going back failed"; }
+grep -q "continuing from checkpoint .*step_000030 at step 30" "$work/back2.txt" || { cat "$work/back2.txt"; fail "latest did not continue from step 30"; }
+[ "$(grep '^checksum:' "$work/back2.txt")" = "$reference" ] || fail "the run after going back differs from the uninterrupted run"
+python3 "$here/../tools/verify-output.py" "$out" >"$work/back-verify.txt" 2>&1 || { cat "$work/back-verify.txt"; fail "verify-output does not pass the folder"; }
+for n in 35 40 45; do [ -f "$out/snapshot_0000$n.raw" ] || fail "snapshot $n is missing"; done
+echo "ok  step 40 set aside; latest continued from 30, every snapshot there: $reference"
 echo "checkpoints set aside ok"

@@ -35,13 +35,16 @@ while IFS= read -r -d '' script; do
   ! grep -nE '(^|[^a-z])build(-hip|-cuda)?/(miniapp|bench)/|source jobscripts/|cd "\$\(dirname "\$0"\)/\.\./\.\."' "$script" ||
     fail "$script still names a checkout's path"
 done < <(find "$prefix/share/stencil-miniapp/jobscripts" \( -name '*.sh' -o -name '*.sbatch' \) -print0)
-# A prefix the job scripts cannot name is refused before any file goes in.
+# A prefix the job scripts cannot name ($, a line break) is refused before
+# any file goes in.
 # shellcheck disable=SC2016 # the $ is the folder's name
-if cmake --install "$build" --prefix "$work/cost\$HOME" >"$work/install-refused.txt" 2>&1; then
-  fail "cmake --install into a prefix holding \$ was not refused"
-fi
-grep -q "cannot name a prefix holding" "$work/install-refused.txt" || { cat "$work/install-refused.txt"; fail "the refusal does not say why"; }
-[ ! -e "$work/cost\$HOME" ] || fail "the refused install left files: $(find "$work/cost\$HOME" | head -3)"
+for refused in "$work/cost\$HOME" "$work/two"$'\n'"lines"; do
+  if cmake --install "$build" --prefix "$refused" >"$work/install-refused.txt" 2>&1; then
+    fail "cmake --install into a prefix holding \$ or a line break was not refused"
+  fi
+  grep -q "cannot name a prefix holding" "$work/install-refused.txt" || { cat "$work/install-refused.txt"; fail "the refusal does not say why"; }
+  [ ! -e "$refused" ] || fail "the refused install left files: $(find "$refused" | head -3)"
+done
 # A prefix relative to the folder cmake --install runs in: the job scripts
 # must still name it absolutely.
 (cd "$work" && cmake --install "$build" --prefix relative >"$work/install-relative.txt" 2>&1) ||

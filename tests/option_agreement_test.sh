@@ -29,4 +29,11 @@ mpmd "--steps 12 --steps 12" "--steps 12 --checksum"
 bash "$expect" 20 "the ranks were given different options: the command lines part after '12': '--steps' on rank 0, '--checksum' on rank 1" "${line[@]}"
 mpmd "--steps=4 --checksum" "--steps 4 --checksum"
 "${line[@]}" >"$work/same.txt" 2>&1 || { cat "$work/same.txt"; fail "--steps=4 and --steps 4 were taken for different options"; }
+# The same options, but each part its own OMP_NUM_THREADS (HOST back-end).
+# shellcheck disable=SC2054 # commas inside the grid size
+line=("$mpiexec" "$np_flag" 1 "${preflags[@]}" env OMP_NUM_THREADS=1 "$app" --grid 16,16,16 --quiet --steps 4 :
+      "$np_flag" 1 env OMP_NUM_THREADS=2 "$app" --grid 16,16,16 --quiet --steps 4)
+if "$mpiexec" "$np_flag" 1 "${preflags[@]}" "$app" --grid 8,8,8 --steps 1 --warmup 0 2>/dev/null | grep -q "HOST back-end"; then
+  bash "$expect" 20 "the ranks run OpenMP teams of 1 to 2 threads" "${line[@]}"
+fi
 echo "option agreement ok"

@@ -227,7 +227,8 @@ std::string pass_by(const std::string& dir, const std::string& why, bool own_fol
     MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank done reading it
     std::string refusal;
     if (world_rank() == 0) {
-        const std::string moved = own_folder ? set_aside(dir, why) : "";
+        const std::string moved =
+            own_folder ? set_aside(dir, "it does not verify (" + why + ")") : "";
         if (moved.rfind("left", 0) == 0)
             refusal = "--restart: checkpoint " + dir + " does not verify (" + why + ") and is " +
                       moved + "; the run would write its step over it";
@@ -251,6 +252,23 @@ std::string continue_problem(const RunContext& run, const std::string& dir, int 
                                : " asks for no more");
     return run.plan.aids.reach_problem(
         {step, c.steps, c.snapshot_every, world_size(), c.comm.is(CommMode::None)});
+}
+
+// Rank 0, after a restart from the checkpoint at `step`: the checkpoints
+// of this run's own folder past that step belong to the continuation the
+// restart goes back behind (its snapshots past the step are gone), so
+// each is set aside whole, with a note saying so: --restart latest would
+// otherwise take one, and leave a gap in the outputs. Only those of this
+// run's settings (`settings`): another's are not the run's to move.
+void set_aside_later(const Options& c, int step, const std::string& settings) {
+    for (const StepFolder& f : step_folders(checkpoint_folder(c))) {
+        if (f.step <= step || !f.verified || f.link || f.settings != settings) continue;
+        const std::string moved = set_aside(
+            f.path, "a restart went back to step " + std::to_string(step) +
+                        ", so this checkpoint continues a run that no longer leads to the outputs");
+        std::fprintf(stderr, "note: checkpoint %s is past step %d, where the run goes on: %s\n",
+                     f.path.c_str(), step, moved.c_str());
+    }
 }
 
 } // namespace
@@ -297,6 +315,7 @@ std::string restore_checkpoint(Simulation& sim, Outputs& outputs, const RunConte
             !why.empty())
             return why;
         sim.restore(step, levels[0], levels[1]);
+        if (world_rank() == 0) set_aside_later(c, step, settings_id(mine));
         if (world_rank() == 0)
             std::fprintf(stderr, "note: continuing from checkpoint %s at step %d%s\n", dir.c_str(),
                          step,

@@ -259,7 +259,7 @@ std::string set_aside(const std::string& path, const std::string& why) {
         return "left in place: " + problem;
     if (FILE* f = std::fopen((aside + "/" + kSetAsideNote).c_str(), "w")) {
         std::fprintf(f,
-                     "A restart passed this checkpoint by: it does not verify (%s).\n"
+                     "A restart passed this checkpoint by: %s.\n"
                      "Set aside whole, never removed; the run continued from an earlier one.\n",
                      why.c_str());
         std::fclose(f);
