@@ -25,8 +25,9 @@ marked. Writes into --out (default RESULTS_DIR):
 
 Files of these names already in --out are written over only where
 collect.py wrote them (scaling.md's first line, scaling.csv's header and
-a text chunk of each PNG say so); any other is named, and nothing is
-written. --verify checks that the PNGs exist, are valid images and are not blank
+a text chunk of each PNG say so); any other, and a symbolic link of those
+names (a write would go into the file it points at), is named, and
+nothing is written. --verify checks that the PNGs exist, are valid images and are not blank
 (exit 1 otherwise). Each report is checked against schemas/report.json
 with Debian's python3-jsonschema: a damaged one is one line naming the
 file and the field. The plots need Debian's python3-matplotlib (nothing
@@ -71,9 +72,16 @@ def written_here(path):
 
 def refuse_foreign(out):
     """A ToolError, before anything is written, where `out` holds a file of
-    an output's name that collect.py did not write: writing over it would
-    lose the user's file."""
-    foreign = [name for name in ("scaling.md", "scaling.csv") + PLOTS
+    an output's name that collect.py did not write, or a symbolic link of
+    such a name: writing over the one would lose the user's file, writing
+    through the other would change the file it points at, wherever that is."""
+    names = ("scaling.md", "scaling.csv") + PLOTS
+    linked = [name for name in names if os.path.islink(os.path.join(out, name))]
+    if linked:
+        raise ToolError(f"{', '.join(linked)} in {out}: symbolic link{'s' if len(linked) > 1 else ''}, and "
+                        "collect.py writes through none (the file linked to would change): nothing is written; "
+                        f"remove {'them' if len(linked) > 1 else 'it'}, or choose another --out")
+    foreign = [name for name in names
                if os.path.lexists(os.path.join(out, name)) and not written_here(os.path.join(out, name))]
     if foreign:
         raise ToolError(f"{', '.join(foreign)} in {out}: there already, and not written by collect.py "

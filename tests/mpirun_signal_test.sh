@@ -18,7 +18,9 @@
 #     (before, the mini-app's "resume with --restart latest" was all there
 #     was, and run.sh refused the folder or started a new one without the
 #     checkpoint); the folder, without --restart, is refused saying how to
-#     continue.
+#     continue. run.sh is started with a relative RESULTS, APP and path to
+#     itself, and the line is typed in another folder (before, it kept
+#     RESULTS relative, and continued nothing there).
 # usage: mpirun_signal_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -133,9 +135,11 @@ check_stopped "$run" "${problem[@]}" --quiet
 
 echo "== a stopped run.sh continued by the command it prints"
 run=$work/script-continue
-APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec MPIRUN_FLAGS="${preflags[*]}" OMPI_MCA_odls_base_sigkill_timeout=2 \
-  env --default-signal=INT bash "$here/../jobscripts/local/run.sh" "${problem[@]}" --progress 0.1 --steps 20000 \
-  --checkpoint-every 1000000 >"$run.txt" 2>&1 &
+relative_app=$(realpath --relative-to="$work" "$app")
+relative_script=$(realpath --relative-to="$work" "$here/../jobscripts/local/run.sh")
+(cd "$work" && APP=$relative_app RANKS=2 RESULTS=script-continue/results MPIRUN=$mpiexec MPIRUN_FLAGS="${preflags[*]}" \
+  OMPI_MCA_odls_base_sigkill_timeout=2 exec env --default-signal=INT bash "$relative_script" "${problem[@]}" \
+  --progress 0.1 --steps 20000 --checkpoint-every 1000000) >"$run.txt" 2>&1 &
 job=$!
 started "$run.txt"
 kill -INT "$job"
@@ -149,9 +153,11 @@ APP=$app RANKS=2 RESULTS=$run/results MPIRUN=$mpiexec bash "$here/../jobscripts/
   --steps 20000 >"$run-refused.txt" 2>&1 || status=$?
 { [ "$status" -eq 2 ] && grep -q "or continue the run that stopped there: the same command with --restart latest" \
   "$run-refused.txt"; } || { cat "$run-refused.txt"; fail "continue: the stopped run's folder, status $status"; }
-# As typed by hand: only the settings the line names, none of this test's.
-env -u APP -u RANKS -u RESULTS -u MPIRUN -u MPIRUN_FLAGS OMPI_MCA_odls_base_sigkill_timeout=2 bash -c "$again" \
-  >"$run-again.txt" 2>&1 || { cat "$run-again.txt"; fail "continue: '$again' failed"; }
+# As typed by hand in another folder: only the settings the line names,
+# none of this test's.
+mkdir -p "$work/elsewhere"
+(cd "$work/elsewhere" && env -u APP -u RANKS -u RESULTS -u MPIRUN -u MPIRUN_FLAGS OMPI_MCA_odls_base_sigkill_timeout=2 \
+  bash -c "$again") >"$run-again.txt" 2>&1 || { cat "$run-again.txt"; fail "continue: '$again' failed"; }
 grep -q "continuing from checkpoint" "$run-again.txt" || { cat "$run-again.txt"; fail "continue: not from the checkpoint"; }
 { [ -f "$run/results/report.json" ] && grep -Eq '"state": *"complete"' "$run/results/output/stencil-miniapp.run.json"; } ||
   fail "continue: '$again' left no report, or a record that is not complete"

@@ -6,7 +6,11 @@ and from traces.sgy give the same samples; read_report gives the report;
 with xarray (where importable) the coordinates are in metres and seconds.
 A folder moved elsewhere still reads. Planted faults: a truncated
 snapshot, a sidecar of another step's size, and a file that is no report
-are each an error naming the file, not numbers.
+are each an error naming the file, not numbers. The run is checked
+(--check): its files, written before the verdict, say the check is
+pending, and with xarray the reader gives the verdict of the folder's
+record (stencil-miniapp.run.json) of the same run, passed or failed with
+its reasons; a record of another run leaves it pending.
 
 usage: reader_test.py OUTPUT_FOLDER REPORT.json
 """
@@ -20,6 +24,8 @@ import numpy
 
 import stencil_miniapp as sm
 
+RECORD = "stencil-miniapp.run.json"
+
 
 def expect_error(what, call, *args, **kwargs):
     try:
@@ -28,6 +34,14 @@ def expect_error(what, call, *args, **kwargs):
         assert os.sep in str(e) or ".json" in str(e), f"{what}: the error names no file: {e}"
         return str(e)
     raise AssertionError(f"{what}: read without an error")
+
+
+def xarray_here():
+    try:
+        import xarray  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def check_folder(folder, report_path):
@@ -44,9 +58,7 @@ def check_folder(folder, report_path):
     assert numpy.array_equal(from_bin, from_segy), "traces.bin and traces.sgy read differently"
     report = sm.read_report(report_path)
     assert report["version"] in sm.__version__, (report["version"], sm.__version__)
-    try:
-        import xarray  # noqa: F401
-    except ImportError:
+    if not xarray_here():
         print("reader_test: no xarray here: NumPy arrays only (apt-get install python3-xarray)")
         return
     p = sm.read_snapshot(os.path.join(folder, "snapshot_000020.xmf"))
@@ -59,8 +71,37 @@ def check_folder(folder, report_path):
     t = sm.read_traces(folder)
     assert numpy.isclose(float(t.time[0]), traces["dt_s"]) and t.dims == ("receiver", "time")
     assert float(t.x_m[1]) == traces["receivers"][1][0] * traces["spacing_m"], t.x_m
-    assert (t.attrs["check"], t.attrs["test_aids"]) == (traces["provenance"]["check"], ""), t.attrs
+    record = json.load(open(os.path.join(folder, RECORD)))
+    assert (t.attrs["check"], t.attrs["test_aids"]) == (record["provenance"]["check"], ""), t.attrs
     print("reader_test: xarray: coordinates in metres and seconds")
+
+
+def checks(folder):
+    """The check attributes of a snapshot and of the traces in folder."""
+    p = sm.read_snapshot(os.path.join(folder, "snapshot_000010.xmf")).attrs
+    return p["check"], sm.read_traces(folder).attrs["check"], p
+
+
+def record_verdicts(folder, scratch):
+    """The run's files say its check is pending; the reader takes the
+    verdict of the folder's record where that record is of the same run."""
+    meta = json.load(open(os.path.join(folder, "snapshot_000010.json")))
+    record = json.load(open(os.path.join(folder, RECORD)))
+    assert (meta["provenance"]["check"], record["provenance"]["check"]) == ("pending", "passed"), \
+        "the run was not checked (--check), or its files were not written before the verdict"
+    assert checks(folder)[:2] == ("passed", "passed"), checks(folder)[2]
+    failed = os.path.join(scratch, "failed")
+    shutil.copytree(folder, failed)
+    why = "--check: 7 of 63360 cells differ from the one-domain run"
+    record["provenance"].update(check="failed", one_domain_answer=False, not_one_domain_because=[why])
+    json.dump(record, open(os.path.join(failed, RECORD), "w"))
+    snapshot, traces, attrs = checks(failed)
+    assert (snapshot, traces) == ("failed", "failed"), attrs
+    assert (attrs["one_domain_answer"], attrs["not_one_domain_because"]) == (0, why), attrs
+    record["run"] = "another run's"
+    json.dump(record, open(os.path.join(failed, RECORD), "w"))
+    assert checks(failed)[:2] == ("pending", "pending"), checks(failed)[2]
+    print("reader_test: the check pending in the files, the verdict from the record of their run")
 
 
 def planted_faults(folder, scratch):
@@ -91,6 +132,8 @@ def main(folder, report):
         shutil.copytree(folder, moved)
         check_folder(moved, report)
         planted_faults(folder, scratch)
+        if xarray_here():
+            record_verdicts(folder, scratch)
     print(f"reader_test: stencil_miniapp {sm.__version__} reads the run's files, and refuses the planted faults")
 
 

@@ -15,7 +15,9 @@
 #    a --checkpoint-dir elsewhere: each report said check "none";
 #  - the record's state is the latest run's: a restart without --check of a
 #    failed folder completes with the failed check inherited (verify-output
-#    calls it failed); a restart whose own --check passes settles it.
+#    calls it failed); a restart whose own --check passes settles it;
+#  - checkpoints kept inside the output folder under another name
+#    (--checkpoint-dir OUT/ckpt): verify-output passed a damaged one unread.
 # usage: restart_record_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
 set -euo pipefail
 mpiexec=$1 np_flag=$2 app=$3 work=$4
@@ -108,4 +110,11 @@ mini early-check 4 "${drop[@]}" --steps 10 --restart early/checkpoints/step_0000
 verified early 0 "complete (not the one-domain answer)"
 grep -q "up to step 2: the run that wrote checkpoint early/checkpoints/step_000002 failed its checks at step 4" verify-early.txt ||
   { cat verify-early.txt; fail "verify-output does not name the earlier failure"; }
+echo "== checkpoints inside the output folder, under another name"
+mini inside 2 "${box[@]}" --steps 20 --checkpoint-every 10 --output in --checkpoint-dir in/ckpt
+[ "$rc" = 0 ] || { cat inside.txt; fail "the run with --checkpoint-dir in/ckpt failed"; }
+verified in 0 "^ok .*in/ckpt/step_000010/p.raw: "
+printf 'XXXX' | dd of=in/ckpt/step_000010/p.raw bs=1 seek=100 conv=notrunc 2>/dev/null
+verified in 1 "FAILED .*in/ckpt/step_000010/p.raw: CRC-32"
+echo "ok  the checkpoints in in/ckpt verified, and a damaged one fails"
 echo "restart record ok"

@@ -16,7 +16,9 @@
 # 13. scaling.sh into a folder that holds a finished study is refused before
 #     its first run, and APPEND=on adds the new study to it;
 # 14. collect.py writes over its own tables and plots, but not over a
-#     scaling.md, scaling.csv or PNG of those names that it did not write;
+#     scaling.md, scaling.csv or PNG of those names that it did not write,
+#     nor through a symbolic link of those names (it wrote into the file
+#     the link points at);
 # and the class: make-model.py never writes its sidecar over a file of the
 # user's, project.py's --csv and --markdown only over names of their kind.
 # usage: study_files_test.sh MPIEXEC NUMPROC_FLAG APP WORKDIR [PREFLAGS...]
@@ -167,6 +169,18 @@ said "both studies" "### weak box 16x16x16 R=2" "$work/caller/tables/scaling.md"
 echo "== 14. collect.py: its own files written over, no one else's"
 collect() { "$py" "$repo/jobscripts/collect.py" "$work/caller/study" "$@"; }
 expect 0 "collect.py over its own tables and plots" collect --out "$work/caller/tables"
+# Links to a scaling.md and a PNG that collect.py wrote, kept elsewhere
+# (the table with a line added, so that a write through the link shows).
+mkdir -p "$work/kept" "$work/linked"
+{ cat "$work/caller/tables/scaling.md" && echo "(a table kept)"; } >"$work/kept/scaling.md"
+cp "$work/caller/tables/phases.png" "$work/kept/" 2>/dev/null || echo "(no phases.png: matplotlib is not here)"
+ln -s "$work/kept/scaling.md" "$work/linked/scaling.md"
+ln -s "$work/kept/phases.png" "$work/linked/phases.png"
+before=$(cat "$work/kept/"* | md5sum)
+expect 2 "collect.py through symbolic links" collect --out "$work/linked"
+said "collect.py" "scaling.md, phases.png in $work/linked: symbolic links" "$work/err.txt"
+[ "$(cat "$work/kept/"* | md5sum)" = "$before" ] || fail "collect.py wrote through a symbolic link"
+[ ! -e "$work/linked/scaling.csv" ] || fail "collect.py refused, yet wrote scaling.csv"
 printf 'series,mine\n1,2\n' >"$work/caller/study/scaling.csv"
 echo "my notes" >"$work/caller/study/scaling.md"
 before=$(md5sum "$work/caller/study/scaling."*)

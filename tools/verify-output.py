@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks a stencil-miniapp output folder: every JSON sidecar against the file
 it describes (its length and CRC-32, the zlib/gzip polynomial), and every
-checkpoint (FOLDER/checkpoints/step_NNNNNN, or step_NNNNNN in FOLDER when it
-is a --checkpoint-dir): each file against its entry in checkpoint.json,
+checkpoint (step_NNNNNN in FOLDER/checkpoints or in any other folder in
+FOLDER, a --checkpoint-dir kept there, or in FOLDER when it is a
+--checkpoint-dir): each file against its entry in checkpoint.json,
 checkpoint.json against its own CRC-32 and its folder's step; each
 snapshot's XDMF (snapshot_NNNNNN.xmf), the series (snapshots.xmf) and the
 SEG-Y traces (traces.sgy) against the sidecars (tools/format_checks.py), and an
@@ -136,6 +137,28 @@ def verify_checkpoint(folder, name, step, verified, problems, provenance):
                             f"step {step}, run {meta.get('run', '?')}")
 
 
+def checkpoint_folders(folder):
+    """(path, prefix) of each folder whose step_NNNNNN checkpoints are the
+    folder's: the folder itself (a --checkpoint-dir), its checkpoints/,
+    and any other folder in it that holds one (a --checkpoint-dir kept
+    inside the output folder under another name). A folder of the user's
+    that cannot be read holds none of the run's checkpoints."""
+    found = [(folder, "")]
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.startswith("step_") or not os.path.isdir(path):
+            continue
+        try:
+            inside = os.listdir(path)
+        except OSError:
+            if name == "checkpoints":
+                raise  # the run's own: a folder that cannot be read (exit 2)
+            continue
+        if name == "checkpoints" or any(n.startswith("step_") for n in inside):
+            found.append((path, name + "/"))
+    return found
+
+
 def verify_checkpoints(folder, prefix, verified, problems, unfinished, provenances):
     """The step_NNNNNN folders in folder (named prefix + name in the lines)."""
     found_v, found_p = [], []
@@ -169,9 +192,7 @@ def pruning_notes(folder):
     """Checkpoint clean-ups cut short, and checkpoints a restart set aside:
     harmless, named so the user can keep or remove them."""
     notes = []
-    for where, prefix in ((folder, ""), (os.path.join(folder, "checkpoints"), "checkpoints/")):
-        if not os.path.isdir(where):
-            continue
+    for where, prefix in checkpoint_folders(folder):
         for n in sorted(os.listdir(where)):
             if re.match(r"step_\d{6,9}\.pruning$", n):
                 notes.append(f"{prefix}{n}: a checkpoint's clean-up cut short (harmless: it is no "
@@ -230,6 +251,44 @@ def sidecars_of(folder, names):
     return found
 
 
+def verify_sidecar(folder, name, recorded, found, provenances):
+    """The sidecar `name` (a JSON file of the run's names) against the file
+    it describes, and that file's XDMF or SEG-Y; `recorded`: the run's
+    record lists it. `found` is (verified, problems, described)."""
+    verified, problems, described = found
+    try:
+        with open(os.path.join(folder, name)) as f:
+            meta = json.load(f)
+    except (OSError, ValueError, RecursionError) as e:
+        problems.append(f"{name}: not readable JSON ({e})")
+        return
+    if not isinstance(meta, dict) or not {"file", "bytes", "crc32"} <= meta.keys():
+        if recorded:
+            problems.append(f"{name}: the run's record lists it as a sidecar, and it is not "
+                            "one (changed?)")
+        return  # otherwise not a sidecar of ours (a report, say)
+    data = meta["file"]
+    # A sidecar describes the file of its own name: one copied over
+    # another step's describes the wrong file, and that step's is lost.
+    own = ((name[:-len(".json")] + (".h5" if meta.get("format") == "hdf5" else ".raw"),)
+           if name.startswith("snapshot_") else ("traces.bin", "traces.sgy"))
+    if data not in own:
+        problems.append(f"{name}: describes {data}, not {' or '.join(own)} (copied over another's?)")
+        return
+    described.add(data)
+    provenances.failed_check(name, provenances.add(name, meta, problems))
+    problem = file_problem(os.path.join(folder, data), data, meta["bytes"], meta["crc32"],
+                           "its sidecar", name)
+    if problem:
+        problems.append(problem)
+    else:
+        verified.append(f"{data}: {meta['bytes']} bytes, CRC-32 {meta['crc32']}, "
+                        f"run {meta.get('run', '?')}")
+    # The XDMF and SEG-Y are checked against the sidecar whatever the
+    # raw file holds: traces.sgy is a file of its own.
+    verify_formats(folder, name, meta, verified, problems, described)
+
+
 def verify_folder(folder):
     """Returns (verified, problems, unfinished, images, provenances): lists of
     one-line messages, the PNG images found, and what made the fields."""
@@ -240,47 +299,14 @@ def verify_folder(folder):
     described = set()
     recorded = verify_manifest(folder, names, problems, unfinished, provenances)
     for name in names:
-        if not name.endswith(".json") or name == MANIFEST:
-            continue
-        try:
-            with open(os.path.join(folder, name)) as f:
-                meta = json.load(f)
-        except (OSError, ValueError, RecursionError) as e:
-            problems.append(f"{name}: not readable JSON ({e})")
-            continue
-        if not isinstance(meta, dict) or not {"file", "bytes", "crc32"} <= meta.keys():
-            if name in recorded:
-                problems.append(f"{name}: the run's record lists it as a sidecar, and it is not "
-                                "one (changed?)")
-            continue  # otherwise not a sidecar of ours (a report, say)
-        data = meta["file"]
-        # A sidecar describes the file of its own name: one copied over
-        # another step's describes the wrong file, and that step's is lost.
-        own = ((name[:-len(".json")] + (".h5" if meta.get("format") == "hdf5" else ".raw"),)
-               if name.startswith("snapshot_") else ("traces.bin", "traces.sgy"))
-        if data not in own:
-            problems.append(f"{name}: describes {data}, not {' or '.join(own)} (copied over another's?)")
-            continue
-        described.add(data)
-        provenances.failed_check(name, provenances.add(name, meta, problems))
-        problem = file_problem(os.path.join(folder, data), data, meta["bytes"], meta["crc32"],
-                               "its sidecar", name)
-        if problem:
-            problems.append(problem)
-        else:
-            verified.append(f"{data}: {meta['bytes']} bytes, CRC-32 {meta['crc32']}, "
-                            f"run {meta.get('run', '?')}")
-        # The XDMF and SEG-Y are checked against the sidecar whatever the
-        # raw file holds: traces.sgy is a file of its own.
-        verify_formats(folder, name, meta, verified, problems, described)
+        if name.endswith(".json") and name != MANIFEST:
+            verify_sidecar(folder, name, name in recorded, (verified, problems, described), provenances)
     if "snapshots.xmf" in names:
         found = series_problems(folder, "snapshots.xmf", sidecars_of(folder, names))
         problems += found
         verified += [] if found else ["snapshots.xmf: every snapshot as its sidecar says"]
-    verify_checkpoints(folder, "", verified, problems, unfinished, provenances)
-    if os.path.isdir(os.path.join(folder, "checkpoints")):
-        verify_checkpoints(os.path.join(folder, "checkpoints"), "checkpoints/", verified, problems,
-                           unfinished, provenances)
+    for where, prefix in checkpoint_folders(folder):
+        verify_checkpoints(where, prefix, verified, problems, unfinished, provenances)
     if not any(line.startswith(MANIFEST + ": ") for line in problems):
         problems += provenances.problems()  # the record's own failure is said once
     for name in names:

@@ -105,23 +105,35 @@ while [ -z "$status" ]; do # a trapped signal interrupts wait (status > 128)
   wait "$launcher" || code=$?
   if [ "$code" -le 128 ] || ! kill -0 "$launcher" 2>/dev/null; then status=$code; fi
 done
-# continue_command ARGS...: the command, as typed here, that continues this
-# run from its newest checkpoint: the same settings and options, with
-# --restart latest in place of any --restart, into the same RESULTS where
-# this script chose the output folder (a new RESULTS where --output did).
+# continue_command ARGS...: the command that continues this run from its
+# newest checkpoint: the same settings and options, with --restart latest
+# in place of any --restart, into the same RESULTS where this script chose
+# the output folder (a new RESULTS where --output did). APP, RESULTS and
+# this script are named by absolute paths, so that the line works typed in
+# any folder.
 continue_command() {
   local line previous='' arg
-  line="RANKS=$RANKS APP=$(quoted "$APP")"
+  line="RANKS=$RANKS APP=$(quoted "$(absolute "$APP")")"
   [ -z "${MPIRUN:-}" ] || line+=" MPIRUN=$(quoted "$MPIRUN")"
   [ -z "${MPIRUN_FLAGS:-}" ] || line+=" MPIRUN_FLAGS=$(quoted "$MPIRUN_FLAGS")"
-  [ ${#output[@]} -eq 0 ] || line+=" RESULTS=$(quoted "$RESULTS")"
-  line+=" $(quoted "$0")"
+  [ ${#output[@]} -eq 0 ] || line+=" RESULTS=$(quoted "$(absolute "$RESULTS")")"
+  line+=" $(quoted "$(absolute "$0")")"
   for arg in "$@"; do
     if [ "$previous" = --restart ]; then previous=''; continue; fi
     previous=$arg
     [[ $arg == --restart || $arg == --restart=* ]] || line+=" $(quoted "$arg")"
   done
   echo "$line --restart latest"
+}
+# absolute PATH: PATH, which exists, as an absolute path (this script
+# changes folder nowhere, so a relative one is from the current folder).
+absolute() {
+  local dir
+  if dir=$(CDPATH='' cd -- "$(dirname -- "$1")" 2>/dev/null && pwd); then
+    echo "${dir%/}/$(basename -- "$1")"
+  else
+    echo "$PWD/$1"
+  fi
 }
 # quoted WORD: WORD as the shell reads it back, plain where it can be
 # (48,40,36 rather than printf %q's 48\,40\,36).

@@ -59,17 +59,45 @@ def wants_xarray(xarray):
     return module
 
 
-def provenance_attrs(meta):
+RECORD = "stencil-miniapp.run.json"  # the folder's record of its latest run
+
+
+def record_verdict(meta, folder):
+    """The provenance of the record in `folder` where it is of the run that
+    wrote `meta` and gives its check's verdict ("passed" or "failed"), else
+    None: a record of another run (a restart's) or none says nothing of it."""
+    try:
+        with open(os.path.join(folder, RECORD)) as f:
+            record = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(record, dict) or "run" not in meta or record.get("run") != meta["run"]:
+        return None
+    p = record.get("provenance")
+    return p if isinstance(p, dict) and p.get("check") in ("passed", "failed") else None
+
+
+def provenance_attrs(meta, folder=None):
     """What made the field, as attributes a netCDF file can keep (strings
     and integers): whether it is the one-domain answer, why not, its check
     and the test aids planted. A sidecar without a provenance (an older
-    version's) is not taken for the one-domain answer."""
+    version's) is not taken for the one-domain answer. A file written
+    before its run's --check gave the verdict says "pending"; where the
+    record in `folder` (stencil-miniapp.run.json) is of the same run and
+    gives the verdict, that is the check, and a failed one adds the
+    record's reasons. Otherwise it stays "pending"."""
     p = meta.get("provenance")
     if not isinstance(p, dict):
         return {"one_domain_answer": 0, "check": "unknown",
                 "not_one_domain_because": "the sidecar does not say what made its field (an older version's)",
                 "test_aids": ""}
     reasons = [str(r) for r in p.get("not_one_domain_because") or []]
+    check = str(p.get("check", "unknown"))
+    verdict = record_verdict(meta, folder) if check == "pending" and folder is not None else None
+    if verdict:
+        check = verdict["check"]
+        if check == "failed":
+            reasons += [r for r in map(str, verdict.get("not_one_domain_because") or []) if r not in reasons]
     return {"one_domain_answer": int(bool(p.get("one_domain_answer")) and not reasons),
-            "check": str(p.get("check", "unknown")), "not_one_domain_because": "; ".join(reasons),
+            "check": check, "not_one_domain_because": "; ".join(reasons),
             "test_aids": ", ".join(str(a) for a in p.get("test_aids") or [])}

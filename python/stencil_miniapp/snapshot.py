@@ -44,7 +44,9 @@ def read_snapshot(path, xarray=None, verify=False):
     precision. With xarray: a DataArray named "p" with coordinates z, y, x
     in metres (cell (i, j, k) at (i h, j h, k h)) and the step, time, run,
     spacing and what made the field (one_domain_answer, check,
-    not_one_domain_because, test_aids) as attributes."""
+    not_one_domain_because, test_aids) as attributes. A sidecar's check
+    "pending" (written before the run's --check gave its verdict) gives
+    way to the verdict of the folder's record of the same run."""
     sidecar = sidecar_path(path)
     meta = load_sidecar(sidecar)
     data = os.path.join(os.path.dirname(sidecar), meta["file"])
@@ -64,5 +66,5 @@ def read_snapshot(path, xarray=None, verify=False):
     coords = {"z": numpy.arange(nz) * hz, "y": numpy.arange(ny) * hy, "x": numpy.arange(nx) * hx}
     attrs = {key: meta[key] for key in ("step", "time_s", "dt_s", "run", "radius") if key in meta}
     attrs["units"], attrs["coordinates_units"] = "pressure (source-normalised)", "m"
-    attrs.update(provenance_attrs(meta))
+    attrs.update(provenance_attrs(meta, os.path.dirname(sidecar)))
     return xr.DataArray(values, dims=("z", "y", "x"), coords=coords, name="p", attrs=attrs)

@@ -55,4 +55,4 @@ def read_traces(path, xarray=None, verify=False):
         coords[f"cell_{name}"] = ("receiver", cells[:, axis])
         coords[f"{name}_m"] = ("receiver", cells[:, axis] * h)
     return xr.DataArray(values, dims=("receiver", "time"), coords=coords, name="p",
-                        attrs={"dt_s": meta["dt_s"], "run": meta.get("run", ""), **provenance_attrs(meta)})
+                        attrs={"dt_s": meta["dt_s"], "run": meta.get("run", ""), **provenance_attrs(meta, folder)})
