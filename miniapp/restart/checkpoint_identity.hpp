@@ -92,8 +92,9 @@ std::string remove_checkpoint(const StepFolder& f);
 std::string move_aside(const std::string& path, std::string& aside);
 
 // Rank 0: a checkpoint a restart passed by (`why`: it does not verify, or
-// it continues a step the restart went back behind), moved aside whole (move_aside) with kSetAsideNote in it saying
-// why, so that no later checkpoint of the run replaces or removes it, and
+// it continues a step the restart went back behind), moved aside whole
+// (move_aside) with kSetAsideNote in it saying why, so that no later
+// checkpoint of the run replaces or removes it, and
 // tools/verify-output.py tells it from a damaged checkpoint. The note line
 // for stderr: where it went, or why it stayed.
 inline constexpr const char* kSetAsideNote = "set-aside.txt";
