@@ -95,6 +95,10 @@ std::string write_new_file_completely(const std::string& path, const std::string
     return {};
 }
 
+std::string write_user_file(const std::string& path, const std::string& text, bool force) {
+    return force ? write_file_completely(path, text) : write_new_file_completely(path, text);
+}
+
 std::string json_text(const Json& doc, int indent) {
     return doc.dump(indent, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -41,6 +41,9 @@ std::string write_file_completely(const std::string& path, const std::string& te
 // has it (checked before step 1, and again here: one may appear during the
 // run); else the write is refused and nothing is left.
 std::string write_new_file_completely(const std::string& path, const std::string& text);
+// A file the user names: new only (write_new_file_completely), or written
+// over where the user asked for that (`force`: --output-force).
+std::string write_user_file(const std::string& path, const std::string& text, bool force);
 
 // Every JSON file the mini-app writes (report, sidecars, lock) is built as
 // one of these and written through json_text: keys stay in the order given.

@@ -169,8 +169,7 @@ std::string write_json(const Report& r, const std::string& path) {
     doc["version"] = STENCIL_VERSION; // the project's; "revision" is its source tree's
     doc["output_seconds"] = output_times_json(r);
     // Never over a file the user did not ask to replace (--output-force).
-    return c.output_force ? write_file_completely(path, json_text(doc))
-                          : write_new_file_completely(path, json_text(doc));
+    return write_user_file(path, json_text(doc), c.output_force);
 }
 
 } // namespace stencil

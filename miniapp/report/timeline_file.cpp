@@ -167,8 +167,7 @@ std::string write_timeline(const PhaseTimeline& sim, Report& report) {
     const std::string& path = report.options.timeline;
     const std::string text = json_text(trace(report, *timeline, all, starts), -1);
     // Never over a file the user did not ask to replace (--output-force).
-    const std::string why = report.options.output_force ? write_file_completely(path, text)
-                                                        : write_new_file_completely(path, text);
+    const std::string why = write_user_file(path, text, report.options.output_force);
     if (why.empty()) report.timeline = path;
     return why;
 }

@@ -7,15 +7,20 @@ import zlib
 import numpy
 
 
-def load_sidecar(path):
-    """The JSON document at `path`, which must be a sidecar of the program's."""
+def load_json(path):
+    """The JSON document at `path`; an error names the file."""
     try:
         with open(path) as f:
-            meta = json.load(f)
+            return json.load(f)
     except OSError as e:
         raise OSError(e.errno, f"{path}: {e.strerror}") from None
     except ValueError as e:
         raise ValueError(f"{path}: not valid JSON ({e})") from None
+
+
+def load_sidecar(path):
+    """The JSON document at `path`, which must be a sidecar of the program's."""
+    meta = load_json(path)
     if not isinstance(meta, dict) or not {"file", "bytes", "crc32"} <= meta.keys():
         raise ValueError(f"{path}: not a stencil-miniapp sidecar (no file, bytes, crc32)")
     return meta
