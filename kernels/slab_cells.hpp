@@ -101,4 +101,36 @@ slab_cells(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     sinks.copy(out, Box{max(i, box.x0), min(i + L, box.x1), j, j + 1, k_first, k_last});
 }
 
+// The update of one cell (i, j) for planes [k_first, k_last), one plane
+// after another: the whole-box cells body (cell_box_kernel). One cell a
+// thread, every neighbour a scalar load through the caches: at 64^3 a
+// thread of 16-byte groups held 113 registers on an H100, so an SM ran 16
+// warps and waited on each load, where one cell a thread holds about a
+// quarter of them and keeps four times the warps (docs/scaling/SMALL-BOXES.md).
+// The sum is laplacian_from's, term by term, so the bits are the same.
+template <int R, class T, class Sinks, class Source>
+__device__ __forceinline__ void cell_points(FieldView<const T> p, FieldView<T> out,
+                                            FieldView<const T> vel, const Coefficients<R, T>& c,
+                                            const Sponge& sponge, int i, int j, int k_first,
+                                            int k_last, const Sinks& sinks, const Source& source) {
+    using namespace device;
+    const long long line = (long long)p.layout.line, slice = (long long)p.layout.slice;
+    for (int k = k_first; k < k_last; ++k) {
+        const long long at = (long long)p.layout.index(i, j, k);
+        const T* centre = p.origin + at;
+        T acc = c.centre * centre[0];
+#pragma unroll
+        for (int r = 1; r <= R; ++r) {
+            acc = add_pair(acc, c.x[r], centre[-r], centre[r]);
+            acc = add_pair(acc, c.y[r], centre[-r * line], centre[r * line]);
+            acc = add_pair(acc, c.z[r], centre[-r * slice], centre[r * slice]);
+        }
+        T next[1] = {leapfrog(centre[0], out.origin[at], vel.origin[at], acc,
+                              sponge.template eta<T>(i, j, k))};
+        if (source.touches(i, 1, j, k)) source.add_to(next, i, j, k);
+        store_nontemporal(out.origin + at, next[0]);
+    }
+    sinks.copy(out, Box{i, i + 1, j, j + 1, k_first, k_last});
+}
+
 } // namespace stencil::detail
