@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Issues 67 and 69 on one GPU: this tree (the cells body one cell a thread;
+# the sponge profile without a division) against main (ea53aec), built side
+# by side. Two calls on one warm machine, builds kept between them:
+#   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build tests bitwise probe
+#   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh runs shapes ncu
+# A part starts only before $GUARD s (default 480). A short table last;
+# everything else under $OUT.
+set -uo pipefail
+source tools/gpu/common.sh
+gpu_env
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+t0=$SECONDS
+el() { echo "$((SECONDS - t0)) s"; }
+parts=" ${*:-build tests bitwise probe runs shapes ncu} "
+want() { [[ $parts == *" $1 "* ]] && [ $((SECONDS - t0)) -lt "${GUARD:-480}" ]; }
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv,noheader | tee "$OUT/gpu.txt"
+need_mpi ob1
+[ -d "$(mpi_root ob1)/install" ] || unpack_mpi ob1
+mpihome=$(mpi_root ob1)/install
+export LD_LIBRARY_PATH=$mpihome/lib:${LD_LIBRARY_PATH:-}
+now=build-now/miniapp/stencil-miniapp before=build-before/miniapp/stencil-miniapp
+
+if want build; then
+  unpack_revision ea53aec /tmp/main-before
+  [ -x $before ] || jobs=4 build_tree --mpi "$(mpi_root ob1)" /tmp/main-before build-before "$OUT/before" stencil-miniapp \
+    -G Ninja -DSTENCIL_BUILD_BENCH=OFF "${revision_args[@]}" &
+  jobs=12 build_tree --mpi "$(mpi_root ob1)" . build-now "$OUT/now" "" \
+    -G Ninja -DSTENCIL_BUILD_TESTS=ON -DSTENCIL_BUILD_BENCH=OFF -DSTENCIL_RESOURCE_REPORT=ON &
+  [ -x /tmp/smallbox ] || nvcc -O3 -arch=sm_90 -std=c++17 -o /tmp/smallbox \
+    docs/data/small-boxes-h100-2026-12-06/smallbox.cu >"$OUT/probe-build.log" 2>&1 &
+  wait
+  echo "built: $(el)"
+  python3 tools/resource-report.py cuda "$OUT/now-build.log" >"$OUT/resources-sm90.txt" || tail -3 "$OUT/resources-sm90.txt"
+  grep -E "cell_box_kernel<4, float>" "$OUT/resources-sm90.txt"
+fi
+
+if want tests; then
+  echo "== GPU tests"
+  (cd build-now && ctest -j8 --timeout 240 -E 'slurm|install|spack|lint|format|shellcheck' >"$OUT/ctest.log" 2>&1)
+  grep -E "tests passed|tests failed|\*\*\*Failed|Failed  |SKIPPED|Not Run" "$OUT/ctest.log" | head -20
+  echo "tests: $(el)"
+fi
+
+if want bitwise; then
+  echo "== bitwise on the GPU: the update's forms, graphs (tests/*_test.sh under mpirun)"
+  for t in update_forms graphs_bitwise; do
+    if bash "tests/${t}_test.sh" "$mpihome/bin/mpirun" -np --mca pml ob1 --oversubscribe -x LD_LIBRARY_PATH -- \
+      "$now" >"$OUT/$t.log" 2>&1; then
+      echo "$t: $(grep -c 'same bits' "$OUT/$t.log") cases, same bits"
+    else
+      echo "$t: DIFFER"; grep -E "DIFFER|rror" "$OUT/$t.log" | head -3
+    fi
+  done
+  echo "bitwise: $(el)"
+fi
+
+if want probe; then
+  echo "== floor probe"
+  /tmp/smallbox 3000 | tee "$OUT/smallbox.txt" | grep -E "graph, cell" | head -4
+fi
+
+run() { timeout 200 "$mpihome/bin/mpirun" --mca pml ob1 -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$@"; }
+# Steps for at least 1.2 s of the faster tree's timed steps.
+steps_for() { case $1 in 64) echo 360000 ;; 96) echo 170000 ;; 128) echo 80000 ;; 160) echo 40000 ;; 512) echo 1500 ;; esac; }
+R=$OUT/runs
+mkdir -p "$R"
+common=(--radius 4 --comm none --warmup 20 --quiet)
+one() { # one VARIANT N ROUND [ARGS...]
+  local v=$1 n=$2 round=$3 app=$now
+  shift 3
+  [[ $v == before* ]] && app=$before
+  run -np 1 "$app" --local "$n,$n,$n" --steps "$(steps_for "$n")" "${common[@]}" "$@" --label "$v" \
+    --report "$R/$v-$n-r$round.json" >"$R/$v-$n-r$round.txt" 2>&1 || echo "FAILED $v $n r$round"
+}
+if want runs; then
+  for round in 1 2; do
+    for n in 64 96 128 512; do
+      one before "$n" "$round"
+      one now "$n" "$round"
+    done
+    one now-cells 128 "$round" --update cells
+    one now-cells 160 "$round" --update cells
+    one now 160 "$round"
+    for n in 128 512; do
+      one before-sponge "$n" "$round" --sponge 16
+      one now-sponge "$n" "$round" --sponge 16
+    done
+    one before-sponge 64 "$round" --sponge 8
+    one now-sponge 64 "$round" --sponge 8
+  done
+  echo "runs: $(el)"
+fi
+
+if want shapes; then
+  for shape in "64 4" "32 4" "128 2" "16 16" "32 16"; do
+    read -r bx by <<<"$shape"
+    one "now-${bx}x$by" 64 1 --update cells --block-x "$bx" --block-y "$by"
+  done
+  for w in 2 4; do one "now-w$w" 64 1 --update cells --window "$w"; done
+  echo "shapes: $(el)"
+fi
+
+if want ncu; then
+  echo "== the cells kernel's own time at 64^3 and 96^3 (ncu)"
+  for n in 64 96; do
+    ncu --clock-control none --metrics gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active \
+      -k regex:cell_box --launch-skip 50 --launch-count 3 \
+      "$now" --local "$n,$n,$n" --steps 200 --warmup 0 --radius 4 --comm none --graphs off --quiet \
+      >"$OUT/ncu-$n.txt" 2>&1
+    grep -E "gpu__time_duration|registers|warps_active" "$OUT/ncu-$n.txt" | head -9
+  done
+  echo "ncu: $(el)"
+fi
+
+if [ -n "$(ls "$R" 2>/dev/null)" ]; then
+  python3 docs/data/small-boxes-h100-2026-12-06/table.py "$R" | tee "$OUT/table.txt"
+  tar czf "$OUT/runs-$(date +%H%M%S).tgz" -C "$OUT" runs && rm -rf "$R"
+fi
+echo "total: $(el)"
