@@ -4,6 +4,8 @@
 # by side. Two calls on one warm machine, builds kept between them:
 #   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build bitwise probe tests
 #   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh runs shapes ncu
+# and a third, on a fresh machine: plain stores against streaming ones,
+#   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build3 stores
 # A part starts only before $GUARD s (default 480). A short table last;
 # everything else under $OUT.
 set -uo pipefail
@@ -34,6 +36,19 @@ if want build; then
   echo "built: $(el)"
   python3 tools/resource-report.py cuda "$OUT/now-build.log" >"$OUT/resources-sm90.txt" || tail -3 "$OUT/resources-sm90.txt"
   grep -E "cell_box_kernel<4, float>" "$OUT/resources-sm90.txt"
+fi
+
+# Call 3: plain (cached) stores against streaming ones, the mini-app alone.
+cached=build-cached/miniapp/stencil-miniapp
+if want build3; then
+  unpack_revision ea53aec /tmp/main-before
+  [ -x $before ] || jobs=4 build_tree --mpi "$(mpi_root ob1)" /tmp/main-before build-before "$OUT/before" stencil-miniapp \
+    -G Ninja -DSTENCIL_BUILD_BENCH=OFF "${revision_args[@]}" &
+  jobs=6 build_tree --mpi "$(mpi_root ob1)" . build-now "$OUT/now" stencil-miniapp -G Ninja -DSTENCIL_BUILD_BENCH=OFF &
+  jobs=6 build_tree --mpi "$(mpi_root ob1)" . build-cached "$OUT/cached" stencil-miniapp -G Ninja \
+    -DSTENCIL_BUILD_BENCH=OFF -DCMAKE_CUDA_FLAGS=-DSTENCIL_CACHED_STORES &
+  wait
+  echo "built: $(el)"
 fi
 
 if want bitwise; then
@@ -67,7 +82,7 @@ fi
 
 run() { timeout 200 "$mpihome/bin/mpirun" --mca pml ob1 -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$@"; }
 # Steps for at least 1.2 s of the faster tree's timed steps.
-steps_for() { case $1 in 64) echo 360000 ;; 96) echo 170000 ;; 128) echo 80000 ;; 160) echo 40000 ;; 512) echo 1500 ;; esac; }
+steps_for() { case $1 in 64) echo 360000 ;; 96) echo 170000 ;; 128) echo 80000 ;; 160) echo 40000 ;; 256) echo 10000 ;; 512) echo 1500 ;; esac; }
 R=$OUT/runs
 mkdir -p "$R"
 common=(--radius 4 --comm none --warmup 20 --quiet)
@@ -75,6 +90,7 @@ one() { # one VARIANT N ROUND [ARGS...]
   local v=$1 n=$2 round=$3 app=$now
   shift 3
   [[ $v == before* ]] && app=$before
+  [[ $v == cached* ]] && app=$cached
   run -np 1 "$app" --local "$n,$n,$n" --steps "$(steps_for "$n")" "${common[@]}" "$@" --label "$v" \
     --report "$R/$v-$n-r$round.json" >"$R/$v-$n-r$round.txt" 2>&1 || echo "FAILED $v $n r$round"
 }
@@ -95,6 +111,26 @@ if want runs; then
     one now-sponge 64 "$round" --sponge 8
   done
   echo "runs: $(el)"
+fi
+
+if want stores; then
+  for round in 1 2; do
+    for n in 64 96 128 160 256 512; do
+      one before "$n" "$round"
+      one now "$n" "$round"
+      one cached "$n" "$round"
+    done
+    [ "$round" = 1 ] || continue
+    for n in 96 128 160 256; do
+      one now-cells-w1 "$n" 1 --update cells --window 1
+      one cached-cells-w1 "$n" 1 --update cells --window 1
+    done
+    one cached-cells-w2 128 1 --update cells --window 2
+    for n in 64 96; do one cached-tile "$n" 1 --update tile; done
+    one cached-sponge 512 1 --sponge 16
+    one now-sponge 512 1 --sponge 16
+  done
+  echo "stores: $(el)"
 fi
 
 if want shapes; then
