@@ -98,6 +98,11 @@ struct SourceInUpdate {
         return j >= hull.y0 && j < hull.y1 && k >= hull.z0 && k < hull.z1 && i < hull.x1 &&
                i + lanes > hull.x0;
     }
+    // Whether `cells` holds an image: the hull's test, for a whole block.
+    STENCIL_HD bool meets(const Box& cells) const {
+        return count > 0 && cells.x0 < hull.x1 && cells.x1 > hull.x0 && cells.y0 < hull.y1 &&
+               cells.y1 > hull.y0 && cells.z0 < hull.z1 && cells.z1 > hull.z0;
+    }
     // Adds the step's amplitude to each image among those cells, `values`
     // their values in order (values[q] is cell i + q): once, as the
     // separate launch's `*cell += amplitude`.

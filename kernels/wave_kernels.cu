@@ -56,12 +56,14 @@ __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
     if (source && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0 &&
         source->steps_out)
         *source->steps_out = *source->steps_in + 1;
-    const int i = box.x0 + int(blockIdx.x * blockDim.x + threadIdx.x);
-    const int j = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
+    const int i0 = box.x0 + int(blockIdx.x * blockDim.x),
+              j0 = box.y0 + int(blockIdx.y * blockDim.y);
+    const int k0 = box.z0 + int(blockIdx.z) * window;
+    const Box block{i0, min(i0 + int(blockDim.x), box.x1), j0, min(j0 + int(blockDim.y), box.y1),
+                    k0, min(k0 + window, box.z1)};
+    const int i = i0 + int(threadIdx.x), j = j0 + int(threadIdx.y);
     if (i >= box.x1 || j >= box.y1) return;
-    const int k_first = box.z0 + int(blockIdx.z) * window;
-    cell_points<R, T>(p, out, vel, c, sponge, i, j, k_first, min(k_first + window, box.z1),
-                      SinksAt<T>{sinks}, SourceAt<T>{source});
+    cell_points<R, T>(p, out, vel, c, sponge, block, i, j, SinksAt<T>{sinks}, SourceAt<T>{source});
 }
 
 // A table of slabs on the interior's z-walking tile (SlabKernel::Tile), in

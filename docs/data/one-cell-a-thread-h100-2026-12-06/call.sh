@@ -6,6 +6,8 @@
 #   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh runs shapes ncu
 # and a third, on a fresh machine: plain stores against streaming ones,
 #   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build3 stores
+# and a fourth: the cells body asks the sponge and the source once a block,
+#   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build4 lean
 # A part starts only before $GUARD s (default 480). A short table last;
 # everything else under $OUT.
 set -uo pipefail
@@ -49,6 +51,22 @@ if want build3; then
     -DSTENCIL_BUILD_BENCH=OFF -DCMAKE_CUDA_FLAGS=-DSTENCIL_CACHED_STORES &
   wait
   echo "built: $(el)"
+fi
+
+# Call 4: the cells body's blocks ask the sponge and the source once.
+if want build4; then
+  unpack_revision ea53aec /tmp/main-before
+  [ -x $before ] || jobs=4 build_tree --mpi "$(mpi_root ob1)" /tmp/main-before build-before "$OUT/before" stencil-miniapp \
+    -G Ninja -DSTENCIL_BUILD_BENCH=OFF "${revision_args[@]}" &
+  jobs=12 build_tree --mpi "$(mpi_root ob1)" . build-now "$OUT/now" "stencil-miniapp stencil_kernel_tests" -G Ninja \
+    -DSTENCIL_BUILD_TESTS=ON -DSTENCIL_BUILD_BENCH=OFF -DSTENCIL_RESOURCE_REPORT=ON &
+  [ -x /tmp/smallbox ] || nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo -o /tmp/smallbox \
+    docs/data/small-boxes-h100-2026-12-06/smallbox.cu >"$OUT/probe-build.log" 2>&1 &
+  wait
+  echo "built: $(el)"
+  python3 tools/resource-report.py cuda "$OUT/now-build.log" | grep -E "cell_box_kernel<4, float>"
+  build-now/tests/stencil_kernel_tests --gtest_filter='*WaveKernel*' >"$OUT/wave-tests.log" 2>&1
+  tail -3 "$OUT/wave-tests.log"
 fi
 
 if want bitwise; then
@@ -131,6 +149,27 @@ if want stores; then
     one now-sponge 512 1 --sponge 16
   done
   echo "stores: $(el)"
+fi
+
+if want lean; then
+  for round in 1 2; do
+    for n in 64 96 128; do
+      one before "$n" "$round"
+      one now "$n" "$round"
+    done
+  done
+  for w in 1 2 4; do one "now-w$w" 64 1 --update cells --window "$w"; done
+  for w in 1 2 4 8 16; do one "now-w$w" 96 1 --update cells --window "$w"; done
+  for w in 4 8 16 32; do one "now-w$w" 128 1 --update cells --window "$w"; done
+  echo "lean: $(el)"
+  echo "== warm caches: the cells body and the probe's one cell a thread at 64^3 (ncu)"
+  m=gpu__time_duration.sum,smsp__inst_executed.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,dram__bytes.sum
+  ncu --clock-control none --cache-control none --metrics $m -k regex:cell_box --launch-skip 100 --launch-count 3 \
+    "$now" --local 64,64,64 --steps 300 --warmup 0 --radius 4 --comm none --graphs off --quiet >"$OUT/ncu-warm-now.txt" 2>&1
+  ncu --clock-control none --cache-control none --metrics $m -k regex:step_cell --launch-skip 100 --launch-count 3 \
+    /tmp/smallbox 200 >"$OUT/ncu-warm-probe.txt" 2>&1
+  for f in now probe; do echo "$f:"; grep -E "duration|inst_executed|registers|warps_active|hit_rate|dram__bytes" "$OUT/ncu-warm-$f.txt" | head -6; done
+  echo "ncu: $(el)"
 fi
 
 if want shapes; then
