@@ -118,8 +118,8 @@ __device__ __forceinline__ void cell_points(FieldView<const T> p, FieldView<T> o
                                             const Sponge& sponge, const Box& block, int i, int j,
                                             const Sinks& sinks, const Source& source) {
     using namespace device;
-    const bool damped = sponge.template reaches<0>(block.x0, block.x1) ||
-                        sponge.template reaches<1>(block.y0, block.y1) ||
+    const bool damped = sponge.template reaches<0>(block.x0, block.x1) |
+                        sponge.template reaches<1>(block.y0, block.y1) |
                         sponge.template reaches<2>(block.z0, block.z1);
     const bool sourced = source.meets(block);
     const long long line = (long long)p.layout.line, slice = (long long)p.layout.slice;

@@ -8,6 +8,8 @@
 #   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build3 stores
 # and a fourth: the cells body asks the sponge and the source once a block,
 #   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build4 lean
+# and a fifth: the source's hull read in one go, against call 4's tree,
+#   GUARD=250 bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build5 hull
 # A part starts only before $GUARD s (default 480). A short table last;
 # everything else under $OUT.
 set -uo pipefail
@@ -69,6 +71,23 @@ if want build4; then
   tail -3 "$OUT/wave-tests.log"
 fi
 
+# Call 5: the source's hull read in one go; B is call 4's tree (2e874a1).
+prior=build-b/miniapp/stencil-miniapp
+if want build5; then
+  unpack_revision ea53aec /tmp/main-before
+  [ -x $before ] || jobs=4 build_tree --mpi "$(mpi_root ob1)" /tmp/main-before build-before "$OUT/before" stencil-miniapp \
+    -G Ninja -DSTENCIL_BUILD_BENCH=OFF "${revision_args[@]}" &
+  unpack_revision 2e874a1 /tmp/tree-b
+  jobs=4 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-b build-b "$OUT/b" stencil-miniapp \
+    -G Ninja -DSTENCIL_BUILD_BENCH=OFF "${revision_args[@]}" &
+  jobs=8 build_tree --mpi "$(mpi_root ob1)" . build-now "$OUT/now" "stencil-miniapp stencil_kernel_tests" -G Ninja \
+    -DSTENCIL_BUILD_TESTS=ON -DSTENCIL_BUILD_BENCH=OFF &
+  wait
+  echo "built: $(el)"
+  build-now/tests/stencil_kernel_tests --gtest_filter='*WaveKernel*' >"$OUT/wave-tests.log" 2>&1
+  tail -1 "$OUT/wave-tests.log"
+fi
+
 if want bitwise; then
   echo "== bitwise on the GPU: the update's forms, graphs (tests/*_test.sh under mpirun)"
   for t in update_forms graphs_bitwise; do
@@ -109,6 +128,7 @@ one() { # one VARIANT N ROUND [ARGS...]
   shift 3
   [[ $v == before* ]] && app=$before
   [[ $v == cached* ]] && app=$cached
+  [[ $v == b ]] && app=$prior
   run -np 1 "$app" --local "$n,$n,$n" --steps "$(steps_for "$n")" "${common[@]}" "$@" --label "$v" \
     --report "$R/$v-$n-r$round.json" >"$R/$v-$n-r$round.txt" 2>&1 || echo "FAILED $v $n r$round"
 }
@@ -170,6 +190,19 @@ if want lean; then
     /tmp/smallbox 200 >"$OUT/ncu-warm-probe.txt" 2>&1
   for f in now probe; do echo "$f:"; grep -E "duration|inst_executed|registers|warps_active|hit_rate|dram__bytes" "$OUT/ncu-warm-$f.txt" | head -6; done
   echo "ncu: $(el)"
+fi
+
+if want hull; then
+  for round in 1 2; do
+    want hull || break
+    for n in 64 96 128; do
+      one before "$n" "$round"
+      one b "$n" "$round"
+      one now "$n" "$round"
+    done
+    python3 docs/data/small-boxes-h100-2026-12-06/table.py "$R" | tail -9
+  done
+  echo "hull: $(el)"
 fi
 
 if want shapes; then
