@@ -47,9 +47,7 @@ __device__ inline void store_vec(T* p, const Vec<T>& a) {
 // read again by this kernel, so they should not push out the inputs' reuse.
 template <class T>
 __device__ inline void store_nontemporal(T* p, T a) {
-#if defined(STENCIL_CACHED_STORES) // experiment: plain stores everywhere
-    *p = a;
-#elif defined(STENCIL_BACKEND_HIP)
+#if defined(STENCIL_BACKEND_HIP)
     __builtin_nontemporal_store(a, p);
 #else
     __stcs(p, a);
@@ -58,9 +56,7 @@ __device__ inline void store_nontemporal(T* p, T a) {
 
 template <class T>
 __device__ inline void store_vec_nontemporal(T* p, const Vec<T>& a) {
-#if defined(STENCIL_CACHED_STORES)
-    store_vec(p, a);
-#elif defined(STENCIL_BACKEND_HIP)
+#if defined(STENCIL_BACKEND_HIP)
     typedef T native __attribute__((ext_vector_type(kLanes<T>)));
     native t;
 #pragma unroll

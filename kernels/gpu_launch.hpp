@@ -36,17 +36,6 @@ private:
           block(t.block_x, t.block_y) {}
 };
 
-// The cells body's grid over a box: one thread a cell along x and y, one
-// block a `window` of planes along z.
-struct CellLaunch {
-    dim3 grid, block;
-    CellLaunch(const Box& box, const LaunchShape& t)
-        : grid(blocks_for(box.nx(), t.block_x), blocks_for(box.ny(), t.block_y),
-               blocks_for(box.nz(), t.window > 0 ? t.window : 1)),
-          block(t.block_x, t.block_y) {}
-    long long blocks_per_layer() const { return (long long)grid.x * grid.y; }
-};
-
 // `requested` with its zero fields filled for R and T; a shape that cannot
 // launch (fits() says why) ends the run: callers check user input first.
 template <class T>

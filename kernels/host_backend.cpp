@@ -102,7 +102,7 @@ LaunchShape wave_shape(const LaunchShape& requested, const Layout& layout, const
         t.body = WaveBody::Tile;
         return t;
     }
-    LaunchShape t = cell_body_shape(requested, box);
+    LaunchShape t = cell_body_shape(requested, layout, box, precision_of<T>());
     t.window = t.window ? t.window : 1;
     if (const std::string why = fits(t, R, precision_of<T>(), FusedKernel::Wave); !why.empty())
         fatal("launch shape: " + why);

@@ -52,11 +52,11 @@ WaveBody wave_body_for(const LaunchShape& requested, long long cells) {
     return cells <= kCellUpdateUpTo ? WaveBody::Cells : WaveBody::Tile;
 }
 
-LaunchShape cell_body_shape(const LaunchShape& requested, const Box& box) {
-    LaunchShape t;
-    t.block_x = requested.block_x ? requested.block_x : std::max(1, std::min(box.nx(), 32));
-    t.block_y = requested.block_y ? requested.block_y
-                                  : std::max(1, std::min(box.ny(), kSlabThreads / t.block_x));
+LaunchShape cell_body_shape(const LaunchShape& requested, const Layout& layout, const Box& box,
+                            Precision precision) {
+    LaunchShape t = cell_slab_block(layout, box, precision);
+    t.block_x = requested.block_x ? requested.block_x : t.block_x;
+    t.block_y = requested.block_y ? requested.block_y : t.block_y;
     t.window = requested.window;
     t.rows = 1, t.ahead = 1, t.body = WaveBody::Cells;
     return t;

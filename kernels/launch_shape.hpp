@@ -86,11 +86,11 @@ STENCIL_HD constexpr int apron_slot_count(int radius, int lanes, int block_x, in
 inline constexpr long long kCellUpdateUpTo = 100LL * 100 * 100;
 WaveBody wave_body_for(const LaunchShape& requested, long long cells);
 
-// The cells body's shape over `box`, its window left to choose (0) unless
-// `requested` names one: `requested`'s block where it names it, else one
-// thread a cell over up to 32 cells along x (a warp's 128-byte row in
-// FP32) and kSlabThreads threads; one row, one plane ahead.
-LaunchShape cell_body_shape(const LaunchShape& requested, const Box& box);
+// The cells body's shape over `box` of `layout`, its window left to choose
+// (0) unless `requested` names one: `requested`'s block where it names it,
+// else cell_slab_block's; one row, one plane ahead.
+LaunchShape cell_body_shape(const LaunchShape& requested, const Layout& layout, const Box& box,
+                            Precision precision);
 
 // The cells body's z planes a thread updates, one after another, with no
 // reuse: the most of 8, 4, 2 and 1 whose launch still has three quarters

@@ -51,8 +51,6 @@ struct SourceAt {
     __device__ bool touches(int i, int lanes, int j, int k) const {
         return table && table->touches(i, lanes, j, k);
     }
-    // Whether an image may lie among `cells`.
-    __device__ bool meets(const Box& cells) const { return table && table->meets(cells); }
     template <int Lanes>
     __device__ void add_to(T (&values)[Lanes], int i, int j, int k) const {
         table->add_to(values, i, j, k);
@@ -101,45 +99,6 @@ slab_cells(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         store_vec_masked(out.origin + at, i, box.x0, box.x1, next);
     }
     sinks.copy(out, Box{max(i, box.x0), min(i + L, box.x1), j, j + 1, k_first, k_last});
-}
-
-// The update of one cell (i, j) for planes [k_first, k_last), one plane
-// after another: the whole-box cells body (cell_box_kernel), `block` the
-// cells of the thread's block. One cell a thread, every neighbour a scalar
-// load through the caches: at 64^3 a thread of 16-byte groups held 113
-// registers on an H100 (two blocks of 256 an SM), one cell 55. Whether the
-// sponge or the source can reach the block is asked once, as the tile does
-// (fused_walk.hpp): the blocks they cannot reach, nearly all, then update
-// with no per-cell test, and no warp runs both ways. The sum is
-// laplacian_from's, term by term, so the bits are the same.
-template <int R, class T, class Sinks, class Source>
-__device__ __forceinline__ void cell_points(FieldView<const T> p, FieldView<T> out,
-                                            FieldView<const T> vel, const Coefficients<R, T>& c,
-                                            const Sponge& sponge, const Box& block, int i, int j,
-                                            const Sinks& sinks, const Source& source) {
-    using namespace device;
-    const bool damped = sponge.template reaches<0>(block.x0, block.x1) |
-                        sponge.template reaches<1>(block.y0, block.y1) |
-                        sponge.template reaches<2>(block.z0, block.z1);
-    const bool sourced = source.meets(block);
-    const long long line = (long long)p.layout.line, slice = (long long)p.layout.slice;
-    for (int k = block.z0; k < block.z1; ++k) {
-        const long long at = (long long)p.layout.index(i, j, k);
-        const T* centre = p.origin + at;
-        T acc = c.centre * centre[0];
-#pragma unroll
-        for (int r = 1; r <= R; ++r) {
-            acc = add_pair(acc, c.x[r], centre[-r], centre[r]);
-            acc = add_pair(acc, c.y[r], centre[-r * line], centre[r * line]);
-            acc = add_pair(acc, c.z[r], centre[-r * slice], centre[r * slice]);
-        }
-        const T prev = out.origin[at], v = vel.origin[at];
-        T next[1] = {damped ? leapfrog(centre[0], prev, v, acc, sponge.template eta<T>(i, j, k))
-                            : leapfrog(centre[0], prev, v, acc, T(0))};
-        if (sourced && source.touches(i, 1, j, k)) source.add_to(next, i, j, k);
-        store_nontemporal(out.origin + at, next[0]);
-    }
-    sinks.copy(out, Box{i, i + 1, j, j + 1, block.z0, block.z1});
 }
 
 } // namespace stencil::detail

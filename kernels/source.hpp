@@ -98,17 +98,6 @@ struct SourceInUpdate {
         return j >= hull.y0 && j < hull.y1 && k >= hull.z0 && k < hull.z1 && i < hull.x1 &&
                i + lanes > hull.x0;
     }
-    // Whether `cells` holds an image: the hull's test, for a whole block.
-    // Every field is read before any is tested (`&`, not `&&`), so that a
-    // kernel issues the loads together: tested one after another, each
-    // waited for the one before, and the block's stencil loads waited for
-    // them all.
-    STENCIL_HD bool meets(const Box& cells) const {
-        const Box h = hull;
-        const int n = count;
-        return (n > 0) & (cells.x0 < h.x1) & (cells.x1 > h.x0) & (cells.y0 < h.y1) &
-               (cells.y1 > h.y0) & (cells.z0 < h.z1) & (cells.z1 > h.z0);
-    }
     // Adds the step's amplitude to each image among those cells, `values`
     // their values in order (values[q] is cell i + q): once, as the
     // separate launch's `*cell += amplitude`.

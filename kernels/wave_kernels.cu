@@ -44,26 +44,24 @@ __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
                      min(k_first + e.window, e.box.z1), sinks, NoSourceInUpdate<T>{});
 }
 
-// The cells body over one box (WaveBody::Cells): each thread one cell of
-// `window` planes, storing each cell into the sinks that hold it, and
+// The cells body over one box (WaveBody::Cells): each thread one group of
+// `window` planes, storing each group into the sinks that hold it, and
 // adding the source where `source` has an image; one thread advances the
 // source's step count (source.hpp).
 template <int R, class T>
 __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
     cell_box_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
-                    int window, Coefficients<R, T> c, Sponge sponge, const FaceSinks<T>* sinks,
-                    const SourceInUpdate<T>* source) {
+                    XGroups groups, int window, Coefficients<R, T> c, Sponge sponge,
+                    const FaceSinks<T>* sinks, const SourceInUpdate<T>* source) {
     if (source && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0 &&
         source->steps_out)
         *source->steps_out = *source->steps_in + 1;
-    const int i0 = box.x0 + int(blockIdx.x * blockDim.x),
-              j0 = box.y0 + int(blockIdx.y * blockDim.y);
-    const int k0 = box.z0 + int(blockIdx.z) * window;
-    const Box block{i0, min(i0 + int(blockDim.x), box.x1), j0, min(j0 + int(blockDim.y), box.y1),
-                    k0, min(k0 + window, box.z1)};
-    const int i = i0 + int(threadIdx.x), j = j0 + int(threadIdx.y);
+    const int i = groups.first + kLanes<T> * int(blockIdx.x * blockDim.x + threadIdx.x);
+    const int j = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
     if (i >= box.x1 || j >= box.y1) return;
-    cell_points<R, T>(p, out, vel, c, sponge, block, i, j, SinksAt<T>{sinks}, SourceAt<T>{source});
+    const int k_first = box.z0 + int(blockIdx.z) * window;
+    slab_cells<R, T>(p, out, vel, box, c, sponge, i, j, k_first, min(k_first + window, box.z1),
+                     SinksAt<T>{sinks}, SourceAt<T>{source});
 }
 
 // A table of slabs on the interior's z-walking tile (SlabKernel::Tile), in
@@ -138,9 +136,9 @@ void launch_cell_box(FieldView<const T> p, FieldView<T> p_prev, FieldView<const 
                      const Box& box, const LaunchShape& t, const Coefficients<R, T>& c,
                      const Sponge& sponge, Stream& stream, const FaceSinks<T>* sinks,
                      const SourceInUpdate<T>* source) {
-    const CellLaunch g(box, t);
-    cell_box_kernel<R, T><<<g.grid, g.block, 0, stream.handle()>>>(p, p_prev, vel, box, t.window, c,
-                                                                   sponge, sinks, source);
+    const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window);
+    cell_box_kernel<R, T><<<g.grid, g.block, 0, stream.handle()>>>(
+        p, p_prev, vel, box, g.groups, t.window, c, sponge, sinks, source);
     GPU_CHECK_LAUNCH();
 }
 
@@ -203,9 +201,10 @@ namespace {
 // `requested` names one.
 template <int R, class T>
 LaunchShape cell_shape(const LaunchShape& requested, const Layout& layout, const Box& box) {
-    LaunchShape t = cell_body_shape(requested, box);
+    LaunchShape t = cell_body_shape(requested, layout, box, precision_of<T>());
     if (t.window == 0 && !box.empty()) {
-        t.window = cell_window(detail::CellLaunch(box, t).blocks_per_layer(), box.nz(),
+        const auto g = detail::GroupLaunch::of<T>(layout, box, t, 1);
+        t.window = cell_window((long long)g.grid.x * g.grid.y, box.nz(),
                                detail::cell_resident_blocks<R, T>(t.block_x * t.block_y));
     }
     if (t.window == 0) t.window = 1;

@@ -244,7 +244,8 @@ TEST(CellWindow, MostPlanesThatStillFillThreeQuartersOfTheSlots) {
 
 TEST(WaveBody, CellsShapesAreCheckedForTheWaveUpdateAlone) {
     const Layout layout(64, 64, 64, 4);
-    const LaunchShape t = cell_body_shape(LaunchShape{}, layout.interior());
+    const LaunchShape t =
+        cell_body_shape(LaunchShape{}, layout, layout.interior(), Precision::FP32);
     EXPECT_EQ(t.body, WaveBody::Cells);
     EXPECT_EQ(t.block_x * t.block_y, kSlabThreads);
     EXPECT_EQ(t.rows, 1);
@@ -262,7 +263,7 @@ TEST(WaveBody, CellsShapesAreCheckedForTheWaveUpdateAlone) {
     LaunchShape asked;
     asked.body = WaveBody::Cells, asked.block_x = 32, asked.block_y = 8, asked.window = 2;
     EXPECT_EQ(validate(asked), "");
-    const LaunchShape kept = cell_body_shape(asked, layout.interior());
+    const LaunchShape kept = cell_body_shape(asked, layout, layout.interior(), Precision::FP32);
     EXPECT_EQ(kept.block_x, 32);
     EXPECT_EQ(kept.block_y, 8);
     EXPECT_EQ(kept.window, 2);
