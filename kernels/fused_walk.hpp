@@ -140,6 +140,15 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
 #pragma unroll
     for (int n = 0; n < Prefetch; ++n)
         apron_in[n] = p_mine + apron_offset[n];
+    // Whether the sponge can damp a cell of this block's tile along x or y;
+    // per plane, z is asked too. Where it cannot, the block takes eta = 0
+    // without computing it per cell (Sponge::reaches: bit for bit). The
+    // choice is the block's, so no warp runs both paths. Two planes ahead
+    // keep the per-cell eta: at R = 4 they use 255 registers, and a second
+    // path spilled there.
+    const bool tile_damped =
+        Wave && (Ahead == 2 || sponge.template reaches<0>(t.i_block, t.i_block + L * bx) ||
+                 sponge.template reaches<1>(t.j_first, t.j_first + tile_rows));
     bool row_loads[Rows], row_stores[Rows];
 #pragma unroll
     for (int m = 0; m < Rows; ++m) {
@@ -252,6 +261,7 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
             if (k + Ahead < k_last) prefetch(a, target + Ahead * slice);
             __syncthreads();
             if (x_stores) {
+                const bool damped = tile_damped || (Wave && sponge.template reaches<2>(k, k + 1));
                 // The y column of all Rows rows: R rows above from LDS, the
                 // thread's own rows from the windows, R rows below from LDS.
                 const Vec<T>* row0 = tile + my_row;
@@ -279,10 +289,17 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                     const Vec<T> lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
                     if (Wave) {
                         Vec<T> next;
+                        if (damped) {
 #pragma unroll
-                        for (int q = 0; q < L; ++q)
-                            next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q],
-                                                 sponge.template eta<T>(i + q, j, k));
+                            for (int q = 0; q < L; ++q)
+                                next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q],
+                                                     lap.v[q], sponge.template eta<T>(i + q, j, k));
+                        } else {
+#pragma unroll
+                            for (int q = 0; q < L; ++q)
+                                next.v[q] =
+                                    leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q], T(0));
+                        }
                         store_vec_masked(target + m * line, i, box.x0, box.x1, next);
                         if constexpr (Sinks == SinkStores::InWalk)
                             if (faces) {

@@ -9,6 +9,46 @@
 
 namespace stencil {
 
+// A product and a sum rounded each on its own, as the host computes them
+// (-ffp-contract=off): the device compilers fuse a product into the sum
+// that follows it (one rounding, not two) where they see fit, which may
+// differ between kernels and from the host. The sponge's profile is made
+// of these, so that a cell's eta is the same in every kernel, on every
+// rank and on the host. nvcc never fuses its round-to-nearest intrinsics;
+// clang (HIP) is told not to fuse these two operations: its intrinsics
+// for the same (__dmul_rn) cost scratch memory with ROCm 6.4.
+#if defined(__CUDA_ARCH__) && !defined(__clang__)
+template <class T>
+__device__ __forceinline__ T unfused_mul(T a, T b) {
+    if constexpr (sizeof(T) == 4)
+        return __fmul_rn(a, b);
+    else
+        return __dmul_rn(a, b);
+}
+template <class T>
+__device__ __forceinline__ T unfused_add(T a, T b) {
+    if constexpr (sizeof(T) == 4)
+        return __fadd_rn(a, b);
+    else
+        return __dadd_rn(a, b);
+}
+#else
+template <class T>
+STENCIL_HD_INLINE T unfused_mul(T a, T b) {
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+    return a * b;
+}
+template <class T>
+STENCIL_HD_INLINE T unfused_add(T a, T b) {
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+    return a + b;
+}
+#endif
+
 struct Sponge {
     int width = 0;             // cells; 0 switches the sponge off
     float strength = 0.0f;     // eta at the outermost cell
@@ -16,23 +56,47 @@ struct Sponge {
     int extent[3] = {0, 0, 0}; // global interior cells per direction
     int halo = 0;              // local index of the first interior cell (the halo width)
 
-    // Damping rate of local cell (i,j,k), computed in the precision T of
-    // the update that uses it: a float profile would put float rounding
-    // (and the device's fused multiply-adds, which the host does not use)
-    // into a double run.
+    // Whether eta can be nonzero in some local cell of [lo, hi) along axis
+    // d (0 x, 1 y, 2 z): false exactly where every cell of the range is at
+    // least `width` cells from both global edges, so that eta has no term
+    // along d there. A kernel that finds all three axes false for a block's
+    // cells takes eta = 0 for them without computing it, bit for bit.
+    template <int D>
+    STENCIL_HD_INLINE bool reaches(int lo, int hi) const {
+        if (width == 0 || lo >= hi) return false;
+        const int first = lo - halo + offset[D], last = hi - 1 - halo + offset[D];
+        return first < width || extent[D] - 1 - last < width;
+    }
+
+    // The term of eta along axis d at local index `local`: strength (n/W)^2
+    // for a cell n = W - from_edge cells deep into a sponge W wide, as
+    // strength / W^2 times n^2. n^2 is an exact integer and strength / W^2
+    // is the same for every cell, so a damped cell pays one multiplication
+    // where the quotient n/W cost a division (the division by W^2 is the
+    // same in every cell: the kernels' loops compute it once).
     template <class T>
-    STENCIL_HD T eta(int i, int j, int k) const {
+    STENCIL_HD_INLINE T term(int d, int local) const {
+        const int g = local - halo + offset[d];
+        const int from_edge = g < extent[d] - 1 - g ? g : extent[d] - 1 - g;
+        if (from_edge >= width) return T(0);
+        const int n = width - from_edge;
+        return unfused_mul(T(strength) / T(width * width), T(n * n));
+    }
+
+    // Damping rate of local cell (i,j,k): the three axes' terms, x + y + z,
+    // computed in the precision T of the update that uses it (a float
+    // profile would put float rounding into a double run), each sum and
+    // product rounded as on the host. Adding a zero term is exact, so an
+    // undamped axis changes nothing. A loop over the axes, not three calls
+    // written out: with the latter, hipcc 7 (ROCm 6.4) kept the FP64
+    // kernels' windows of 2R + 1 vectors in scratch (64-336 bytes).
+    template <class T>
+    STENCIL_HD_INLINE T eta(int i, int j, int k) const {
         if (width == 0) return T(0);
         const int local[3] = {i, j, k};
         T sum = T(0);
-        for (int d = 0; d < 3; ++d) {
-            const int g = local[d] - halo + offset[d];
-            const int from_edge = g < extent[d] - 1 - g ? g : extent[d] - 1 - g;
-            if (from_edge < width) {
-                const T t = T(width - from_edge) / T(width);
-                sum += T(strength) * t * t;
-            }
-        }
+        for (int d = 0; d < 3; ++d)
+            sum = unfused_add(sum, term<T>(d, local[d]));
         return sum;
     }
 };
