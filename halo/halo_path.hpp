@@ -5,7 +5,7 @@
 // around it. One type per way of moving bytes: GPU-aware MPI and MPI staged
 // through pinned host memory (path_mpi.cpp), NCCL/RCCL (path_nccl.cpp).
 // Adding one is its own file, its entry in comm_mode.hpp and in
-// make_halo_path and request_path (halo_path.cpp), and its test; --comm
+// make_halo_path and request_path (paths.cpp), and its test; --comm
 // takes its name from comm_mode.hpp.
 #pragma once
 

@@ -15,7 +15,7 @@
 // (peer_links.hpp, --comm peer) maps it through IPC handles on GPUs and an
 // MPI shared-memory window on the HOST back-end. Adding one is its own
 // file, its CommMode (comm_mode.hpp), its case in make_link_path
-// (link_path.cpp) and its test; the exchange and the step are not edited.
+// (paths.cpp) and its test; the exchange and the step are not edited.
 #pragma once
 
 #include "comm_mode.hpp"

@@ -1,20 +1,22 @@
-// Which type carries a --comm choice's messages (halo_path.hpp).
-#include "halo_path.hpp"
-
+// What each --comm choice is and which type carries it: the one file that
+// names every path type, halo paths (halo_path.hpp) and link paths
+// (link_path.hpp), so that the bases and their types include nothing of
+// each other's. A new path adds its cases here: its traits
+// (takes_fused_pack, reference_path), request_path or request_link_path,
+// which say before the run whether it can be had, and make_halo_path or
+// make_link_path, which build it.
 #include "device.hpp"
 #include "fatal.hpp"
 #include "gpu_runtime.hpp"
+#include "halo_path.hpp"
 #include "link_path.hpp"
 #include "nccl_comm.hpp"
 #include "path_mpi.hpp"
+#include "peer_links.hpp"
+
+#include <string>
 
 namespace stencil {
-
-// path_nccl.cpp
-template <class T>
-std::unique_ptr<HaloPath<T>> make_nccl_path(const std::vector<PathMessage<T>>& messages,
-                                            const std::vector<std::size_t>& receive_order,
-                                            MPI_Comm comm);
 
 bool takes_fused_pack(CommMode mode) {
     return mode == CommMode::GpuAware || mode == CommMode::Nccl || links_node(mode);
@@ -32,6 +34,12 @@ std::string fused_pack_needs() {
 CommMode reference_path(CommMode mode) {
     return mode == CommMode::Nccl || links_node(mode) ? CommMode::Staged : mode;
 }
+
+// path_nccl.cpp
+template <class T>
+std::unique_ptr<HaloPath<T>> make_nccl_path(const std::vector<PathMessage<T>>& messages,
+                                            const std::vector<std::size_t>& receive_order,
+                                            MPI_Comm comm);
 
 PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
     if (links_node(mode)) return request_link_path(mode);
@@ -63,6 +71,16 @@ PathRequest request_path(CommMode mode, const GpuAwareness& aware) {
     return {"unknown --comm choice", {}};
 }
 
+PathRequest request_link_path(CommMode mode) {
+    switch (mode) {
+    case CommMode::Peer:
+        return {{}, "requested; faces stored into the halos of ranks on this node"};
+    default:
+        return {std::string("--comm ") + comm_mode_name(mode) + " reaches no neighbour's memory",
+                {}};
+    }
+}
+
 template <class T>
 std::unique_ptr<HaloPath<T>>
 make_halo_path(CommMode mode, const std::vector<PathMessage<T>>& messages,
@@ -87,5 +105,16 @@ template std::unique_ptr<HaloPath<double>> make_halo_path(CommMode,
                                                           const std::vector<PathMessage<double>>&,
                                                           const std::vector<std::size_t>&,
                                                           MPI_Comm);
+
+std::unique_ptr<LinkPath> make_link_path(CommMode mode, MPI_Comm cart, const LinkMemory& memory,
+                                         const std::vector<LinkPath::Face>& faces,
+                                         const Layout& layout) {
+    switch (mode) {
+    case CommMode::Peer:
+        return std::make_unique<PeerLinks>(cart, memory, faces, layout);
+    default:
+        fatal(std::string("--comm ") + comm_mode_name(mode) + " reaches no neighbour's memory");
+    }
+}
 
 } // namespace stencil
