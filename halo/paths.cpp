@@ -1,10 +1,8 @@
 // What each --comm choice is and which type carries it: the one file that
 // names every path type, halo paths (halo_path.hpp) and link paths
-// (link_path.hpp), so that the bases and their types include nothing of
-// each other's. A new path adds its cases here: its traits
-// (takes_fused_pack, reference_path), request_path or request_link_path,
-// which say before the run whether it can be had, and make_halo_path or
-// make_link_path, which build it.
+// (link_path.hpp), so that no base's file includes the types built on it. A new path adds its cases
+// here: its traits (takes_fused_pack, reference_path), request_path or request_link_path, which say
+// before the run whether it can be had, and make_halo_path or make_link_path, which build it.
 #include "device.hpp"
 #include "fatal.hpp"
 #include "gpu_runtime.hpp"

@@ -7,11 +7,17 @@
 #ifndef STENCIL_HD
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define STENCIL_HD __host__ __device__
-// A small function the kernels call per cell: always inlined, whatever
-// the compiler's estimate of the largest kernels.
-#define STENCIL_HD_INLINE __host__ __device__ __forceinline__
 #else
 #define STENCIL_HD
+#endif
+#endif
+
+// A small function the kernels call per cell: always inlined, whatever
+// the compiler's estimate of the largest kernels.
+#ifndef STENCIL_HD_INLINE
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define STENCIL_HD_INLINE __host__ __device__ __forceinline__
+#else
 #define STENCIL_HD_INLINE inline
 #endif
 #endif

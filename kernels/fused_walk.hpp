@@ -142,8 +142,9 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         apron_in[n] = p_mine + apron_offset[n];
     // Whether the sponge can damp a cell of this block's tile along x or y;
     // per plane, z is asked too. Where it cannot, the block takes eta = 0
-    // without computing it per cell (Sponge::reaches: bit for bit). The
-    // choice is the block's, so no warp runs both paths. Two planes ahead
+    // without computing it per cell, which gives the same bits
+    // (Sponge::reaches). The choice is the block's, so no warp runs both
+    // paths. Two planes ahead
     // keep the per-cell eta: at R = 4 they use 255 registers, and a second
     // path spilled there.
     const bool tile_damped =

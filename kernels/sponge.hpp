@@ -9,15 +9,17 @@
 
 namespace stencil {
 
-// A product and a sum rounded each on its own, as the host computes them
-// (-ffp-contract=off): the device compilers fuse a product into the sum
-// that follows it (one rounding, not two) where they see fit, which may
-// differ between kernels and from the host. The sponge's profile is made
-// of these, so that a cell's eta is the same in every kernel, on every
-// rank and on the host. nvcc never fuses its round-to-nearest intrinsics;
-// clang (HIP) is told not to fuse these two operations: its intrinsics
+// A product and a sum rounded each on its own, as the host reference
+// computes them: the device compilers fuse a product into the sum that
+// follows it (one rounding, not two) where they see fit, which may differ
+// between kernels and from the host. The sponge's profile is made of these,
+// so that a cell's eta is the same in every kernel, on every rank and on
+// the host. CUDA device code, from nvcc with any host compiler or from
+// clang (whose CUDA default fuses across statements and ignores the
+// pragma), takes the round-to-nearest intrinsics, which are never fused;
+// clang for HIP is told not to fuse these two operations: its intrinsics
 // for the same (__dmul_rn) cost scratch memory with ROCm 6.4.
-#if defined(__CUDA_ARCH__) && !defined(__clang__)
+#if defined(__CUDA_ARCH__)
 template <class T>
 __device__ __forceinline__ T unfused_mul(T a, T b) {
     if constexpr (sizeof(T) == 4)
@@ -49,6 +51,10 @@ STENCIL_HD_INLINE T unfused_add(T a, T b) {
 }
 #endif
 
+// The widest sponge the profile's integers hold: W^2 must fit an int.
+inline constexpr int kMaxSpongeWidth = 46340;
+static_assert(kMaxSpongeWidth <= 46340, "W * W must fit a 32-bit int");
+
 struct Sponge {
     int width = 0;             // cells; 0 switches the sponge off
     float strength = 0.0f;     // eta at the outermost cell
@@ -73,7 +79,8 @@ struct Sponge {
     // strength / W^2 times n^2. n^2 is an exact integer and strength / W^2
     // is the same for every cell, so a damped cell pays one multiplication
     // where the quotient n/W cost a division (the division by W^2 is the
-    // same in every cell: the kernels' loops compute it once).
+    // same in every cell, so a compiler may move it out of a loop).
+    // kMaxSpongeWidth keeps W^2 and n^2 within an int.
     template <class T>
     STENCIL_HD_INLINE T term(int d, int local) const {
         const int g = local - halo + offset[d];

@@ -2,6 +2,7 @@
 
 #include "config/option_table.hpp"
 #include "graph.hpp"
+#include "sponge.hpp"
 #include "tuning_cache.hpp"
 
 #include <cstring>
@@ -193,6 +194,9 @@ std::string parse_options(int argc, char** argv, Options& c) {
     if (const std::string why = c.aids.reach_problem({0, c.steps, c.snapshot_every, 1, false});
         !why.empty())
         return why;
+    if (c.sponge > kMaxSpongeWidth)
+        return "--sponge " + std::to_string(c.sponge) + ": at most " +
+               std::to_string(kMaxSpongeWidth) + " cells";
     if (c.sponge > 0 && (c.periodic[0] || c.periodic[1] || c.periodic[2]))
         return "--sponge " + std::to_string(c.sponge) +
                " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "

@@ -10,7 +10,9 @@
 #   bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build4 lean
 # and a fifth: the source's hull read in one go, against call 4's tree,
 #   GUARD=250 bash docs/data/one-cell-a-thread-h100-2026-12-06/call.sh build5 hull
-# A part starts only before $GUARD s (default 480). A short table last;
+# Time budgets, in seconds from the start: a part starts only before
+# $GUARD (default 480), and the tests stop at $LIMIT (default 570). A
+# short table last;
 # everything else under $OUT.
 set -uo pipefail
 source tools/gpu/common.sh
@@ -109,7 +111,7 @@ fi
 if want tests; then
   echo "== GPU tests"
   # The kernels against the host reference, the step's bodies, graphs and
-  # every --check run; stopped where the call would outrun $LIMIT s.
+  # every --check run; stopped at the $LIMIT budget.
   (cd build-now && timeout $((${LIMIT:-570} - (SECONDS - t0))) ctest -j8 --timeout 240 \
     -R 'AllVariants|AllRadii|Radii|WaveBody|Physics|StepBoxes|Sponge|sponge|GraphRuns|check|Stored|Table|Merged' \
     >"$OUT/ctest.log" 2>&1)
