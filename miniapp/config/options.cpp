@@ -141,6 +141,19 @@ const char* text_asked_for(const std::string& name, bool has_value) {
     return text;
 }
 
+// Empty when --sponge fits the grid's axes and the profile's integers.
+std::string sponge_problem(const Options& c) {
+    if (c.sponge > kMaxSpongeWidth)
+        return "--sponge " + std::to_string(c.sponge) + ": at most " +
+               std::to_string(kMaxSpongeWidth) + " cells";
+    if (c.sponge > 0 && (c.periodic[0] || c.periodic[1] || c.periodic[2]))
+        return "--sponge " + std::to_string(c.sponge) +
+               " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
+               "with --periodic " +
+               periodic_axes(c.periodic);
+    return {};
+}
+
 } // namespace
 
 std::string parse_options(int argc, char** argv, Options& c) {
@@ -194,15 +207,7 @@ std::string parse_options(int argc, char** argv, Options& c) {
     if (const std::string why = c.aids.reach_problem({0, c.steps, c.snapshot_every, 1, false});
         !why.empty())
         return why;
-    if (c.sponge > kMaxSpongeWidth)
-        return "--sponge " + std::to_string(c.sponge) + ": at most " +
-               std::to_string(kMaxSpongeWidth) + " cells";
-    if (c.sponge > 0 && (c.periodic[0] || c.periodic[1] || c.periodic[2]))
-        return "--sponge " + std::to_string(c.sponge) +
-               " absorbs at the grid's edges, and a periodic axis has none: use --sponge 0 "
-               "with --periodic " +
-               periodic_axes(c.periodic);
-    return {};
+    return sponge_problem(c);
 }
 
 } // namespace stencil
