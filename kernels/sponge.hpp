@@ -51,9 +51,12 @@ STENCIL_HD_INLINE T unfused_add(T a, T b) {
 }
 #endif
 
-// The widest sponge the profile's integers hold: W^2 must fit an int.
-inline constexpr int kMaxSpongeWidth = 46340;
-static_assert(kMaxSpongeWidth <= 46340, "W * W must fit a 32-bit int");
+// The widest sponge the profile's integers hold: n^2 must fit an int for
+// every cell whose eta a kernel computes, where n reaches W plus the depth
+// of the deepest halo outside the grid (the deep halos' ring).
+inline constexpr int kMaxSpongeWidth = 46000;
+static_assert((kMaxSpongeWidth + 340LL) * (kMaxSpongeWidth + 340LL) <= 2147483647LL,
+              "n * n must fit a 32-bit int for cells up to 340 outside the grid");
 
 struct Sponge {
     int width = 0;             // cells; 0 switches the sponge off

@@ -67,7 +67,7 @@ R = 3, 3.4 at R = 4, 2.7 at R = 8.)md"},
     {"--sponge",
      R"md(A source, a receiver line or receivers inside the sponge (their waves
 are damped), or a sponge wider than half an axis, get a `warning:` line.
-W is at most 46340 cells (the profile squares it in 32-bit integers).
+W is at most 46000 cells (the profile squares it in 32-bit integers).
 
 The sponge damps each step by a rate that grows quadratically from 0 at
 its inner edge to 0.1 at the grid's edge (`sponge_strength`,
