@@ -144,9 +144,8 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     // per plane, z is asked too. Where it cannot, the block takes eta = 0
     // without computing it per cell, which gives the same bits
     // (Sponge::reaches). The choice is the block's, so no warp runs both
-    // paths. Two planes ahead
-    // keep the per-cell eta: at R = 4 they use 255 registers, and a second
-    // path spilled there.
+    // paths. Two planes ahead keep the per-cell eta: at R = 4 they use 255
+    // registers, and a second path spilled there.
     const bool tile_damped =
         Wave && (Ahead == 2 || sponge.template reaches<0>(t.i_block, t.i_block + L * bx) ||
                  sponge.template reaches<1>(t.j_first, t.j_first + tile_rows));
