@@ -17,18 +17,23 @@ __device__ __forceinline__ BlockPlace launch_place() {
 template <int R, class T, bool Wave, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
-                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
+                 Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
+                 const SourceInUpdate<T>* source) {
+    count_source_step(source);
     fused_walk<R, T, Wave, Rows, SyncApron>(p, out, vel, box, c, sponge, groups, window,
-                                            launch_place());
+                                            launch_place(), nullptr, source);
 }
 
 // The same with two planes of loads in flight (LaunchShape::ahead), under a
 // name of its own, so that the one-plane kernels keep theirs in the
-// resource tables.
+// resource tables. It adds no source: at R = 4 in FP32 the addition
+// spilled 32 bytes there (sm_90), so launch_wave_step refuses a source for
+// two planes ahead, and the step launches the source after it.
 template <int R, class T, bool Wave, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel_2ahead(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
-                        Coefficients<R, T> c, Sponge sponge, XGroups groups, int window) {
+                        Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
+                        const SourceInUpdate<T>*) {
     fused_walk<R, T, Wave, Rows, SyncApron, SinkStores::None, 2>(p, out, vel, box, c, sponge,
                                                                  groups, window, launch_place());
 }
@@ -97,13 +102,13 @@ std::size_t fused_lds_bytes(const LaunchShape& t) {
 template <int R, class T, bool Wave>
 void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
-                  const LaunchShape& requested) {
+                  const LaunchShape& requested, const SourceInUpdate<T>* source = nullptr) {
     if (box.empty()) return;
     const LaunchShape t = Wave ? wave_shape<R, T>(requested.on_tile(), p.layout, box)
                                : checked_shape<T>(requested, R, kFusedKernel<Wave>);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, Wave>(t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
-        p, out, vel, box, c, sponge, g.groups, t.window);
+        p, out, vel, box, c, sponge, g.groups, t.window, source);
     GPU_CHECK_LAUNCH();
 }
 

@@ -17,6 +17,7 @@
 #include "face_sinks.hpp"
 #include "fused_tile.hpp"
 #include "gpu_launch.hpp"
+#include "source.hpp"
 
 #include <climits>
 #include <type_traits>
@@ -48,6 +49,15 @@ template <int R, class T, bool Wave, int Rows>
 // exceeded on ROCm 6.4).
 enum class SinkStores { None, InWalk, AfterWalk };
 
+// In a launch that adds the source (source.hpp), its first thread advances
+// the step count: the step reads one word and writes the other.
+template <class T>
+__device__ __forceinline__ void count_source_step(const SourceInUpdate<T>* source) {
+    if (source && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0 &&
+        source->steps_out)
+        *source->steps_out = *source->steps_in + 1;
+}
+
 // Where a block and its thread sit: the block's shape, the thread within
 // it, and the block's tile along x, y and z. The one-box kernel reads them
 // from the launch; the table kernel from its table.
@@ -59,7 +69,9 @@ struct BlockPlace {
 
 // Wave = false: out = L(p). Wave = true: out is p_prev, updated in place.
 // Sinks: whether and how each thread also stores the cells it updated into
-// the face sinks that hold them (SinkStores).
+// the face sinks that hold them (SinkStores). `source`, in the wave update:
+// the source's images the update adds to the cells it stored, after the
+// walk (source.hpp).
 //
 // Each thread owns Rows consecutive rows of one vector group, so a block's
 // tile is block_x groups by Rows*block_y rows (Rows: LaunchShape::rows). The
@@ -82,7 +94,8 @@ template <int R, class T, bool Wave, int Rows, bool SyncApron, SinkStores Sinks 
 __device__ __forceinline__ void
 fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
            const Coefficients<R, T>& c, const Sponge& sponge, XGroups groups, int window,
-           const BlockPlace& b, const FaceSinks<T>* sinks = nullptr) {
+           const BlockPlace& b, const FaceSinks<T>* sinks = nullptr,
+           const SourceInUpdate<T>* source = nullptr) {
     using namespace device;
     constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
     Vec<T>* tiles = device::dynamic_lds<T>(); // two buffers of (tile_rows + 2R) x (block_x + 2G)
@@ -339,6 +352,17 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         if (x_stores && sinks->count > 0) sinks->copy(out, mine);
     if constexpr (Sinks == SinkStores::InWalk) // a table that is not direct
         if (x_stores && !faces && sinks && sinks->count > 0) sinks->copy(out, mine);
+    // The source, after the walk too: added inside it, the loop over the
+    // images held registers in every plane's code, and hipcc 7 (ROCm 6.4)
+    // put 36 of the walks in scratch (docs/data/tile-source-2026-12-06/).
+    // Each image among the thread's own cells is read back, added to and
+    // stored again, then copied into the sinks that hold it: the one
+    // addition the source's own launch makes.
+    if constexpr (Wave && Ahead == 1)
+        if (source && x_stores && source->meets(mine))
+            source->add_within(out.origin, out.layout, mine, [&](const Box& cell) {
+                if (sinks && sinks->count > 0) sinks->copy(out, cell);
+            });
 }
 
 } // namespace stencil::detail

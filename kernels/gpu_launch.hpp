@@ -70,10 +70,12 @@ void launch_fused_xy(FieldView<const T> in, FieldView<T> out, const Box& box,
 template <int R, class T>
 void launch_fused_laplacian(FieldView<const T> in, FieldView<T> out, const Box& box,
                             const Coefficients<R, T>& c, Stream& stream, const LaunchShape& t);
-// The wave update that also stores its faces (stored_wave_kernels.cu).
+// The wave update that also stores its faces (stored_wave_kernels.cu), and
+// adds the source where `source` is not null.
 template <int R, class T>
 void launch_stored_wave(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                         const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                        Stream& stream, const LaunchShape& requested, const FaceSinks<T>* sinks);
+                        Stream& stream, const LaunchShape& requested, const FaceSinks<T>* sinks,
+                        const SourceInUpdate<T>* source);
 
 } // namespace stencil::detail

@@ -38,9 +38,9 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
 
 namespace {
 
-// The source the cells body adds in the update (source.hpp), after the
-// loops and before the sinks' copies, as the GPU's threads add it before
-// they store a group: the same one addition to the same value.
+// The source the update adds (source.hpp), after the loops and before the
+// sinks' copies: the one addition the GPU's threads make to the same value,
+// as they store a group (the cells body) or after the walk (the tile).
 template <class T>
 void add_source_in_update(FieldView<T> p_prev, const SourceInUpdate<T>& source) {
     if (!source.steps_out) return;
@@ -64,8 +64,9 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
     if (box.empty()) return;
     // The same refusal as the GPU's, so that the step's logic is tested here.
     const LaunchShape t = wave_shape<R, T>(shape, p.layout, box);
-    if (source && t.body != WaveBody::Cells)
-        fatal("the update adds the source with the cells body only, not with " + shape_summary(t));
+    if (source && t.planes_ahead() == 2)
+        fatal("the update adds the source with one plane of loads in flight, not with " +
+              shape_summary(t));
     host_wave_step<R>(p, p_prev, vel, box, c, sponge);
     if (source) add_source_in_update(p_prev, *source);
     if (sinks) sinks->copy(p_prev, box); // "device" memory is the host's here

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "box.hpp" // STENCIL_HD
+#include "layout.hpp"
 
 #include <cmath>
 
@@ -58,14 +59,16 @@ struct SourceCells {
 // The source added by the update that computes its cells, in the same
 // launch, instead of by a launch of its own after it (launch_add_source):
 // at a small box a step takes a few microseconds, and a second launch a
-// step adds about one (docs/scaling/SMALL-BOXES.md). The update adds the
-// amplitude to an image's value before it stores the value and copies it
-// into the face sinks, so the cell and every copy get the one addition the
-// separate launch makes, with the same bits. Only the cells body takes it
-// (its thread finishes a cell before it stores it), as a table in device
-// memory, as the face sinks are: passed by value, its images took 81
-// scalar registers of an AMD kernel's arguments, and HIP 5.2 spilled 421
-// of them. `steps_out` null: this rank adds no source, and keeps no count.
+// step adds about one (docs/scaling/SMALL-BOXES.md). Both bodies take it.
+// The cells body adds the amplitude to an image's value before it stores
+// the value and copies it into the face sinks; the tile, after its walk,
+// reads back each image among the cells its thread stored, adds, stores
+// and copies it (meets, add_within). Either way the cell and every copy get
+// the one addition the separate launch makes, with the same bits. It comes
+// as a table in device memory, as the face sinks do: passed by value, its
+// images took 81 scalar registers of an AMD kernel's arguments, and HIP 5.2
+// spilled 421 of them. `steps_out` null: this rank adds no source, and
+// keeps no count.
 //
 // The step count lives in two words: a step reads the one the step before
 // wrote and writes the other (in the launch, one thread), so no thread of
@@ -97,6 +100,32 @@ struct SourceInUpdate {
     STENCIL_HD bool touches(int i, int lanes, int j, int k) const {
         return j >= hull.y0 && j < hull.y1 && k >= hull.z0 && k < hull.z1 && i < hull.x1 &&
                i + lanes > hull.x0;
+    }
+    // Whether `cells` may hold an image: the hull's test, for a whole
+    // block. Every field is read before any is tested (`&`, not `&&`), so
+    // a kernel issues the loads together rather than each after the last.
+    STENCIL_HD bool meets(const Box& cells) const {
+        const Box h = hull;
+        const int n = count;
+        return (n > 0) & (cells.x0 < h.x1) & (cells.x1 > h.x0) & (cells.y0 < h.y1) &
+               (cells.y1 > h.y0) & (cells.z0 < h.z1) & (cells.z1 > h.z0);
+    }
+    // Adds the step's amplitude to each image inside `cells` of the field at
+    // `origin`, read back and stored again, and then calls stored(cell) with
+    // the image's one-cell box: for an update that adds the source after it
+    // has stored its cells (the tile).
+    template <class Stored>
+    STENCIL_HD void add_within(T* origin, const Layout& layout, const Box& cells,
+                               Stored&& stored) const {
+        const T amplitude = T(source.amplitude(*steps_in));
+        for (int c = 0; c < count; ++c) {
+            const int i = cell[c][0], j = cell[c][1], k = cell[c][2];
+            if (i < cells.x0 || i >= cells.x1 || j < cells.y0 || j >= cells.y1 || k < cells.z0 ||
+                k >= cells.z1)
+                continue;
+            origin[layout.index(i, j, k)] += amplitude;
+            stored(Box{i, i + 1, j, j + 1, k, k + 1});
+        }
     }
     // Adds the step's amplitude to each image among those cells, `values`
     // their values in order (values[q] is cell i + q): once, as the

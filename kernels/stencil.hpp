@@ -57,8 +57,9 @@ void launch_derivative(Variant variant, FieldView<const T> in, FieldView<T> out,
 // `sinks` is a table in device memory (DeviceArray), or null for none.
 // The body is the shape's (wave_shape: by the box where it names none);
 // `source`, where given (a table in device memory, as `sinks`), is added
-// by the cells body as it computes the source's images and its count
-// advanced (source.hpp); the tile refuses it.
+// by the update, either body, as it computes the source's images, and its
+// count advanced (source.hpp); with two planes of loads in flight it is
+// refused.
 template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,

@@ -17,17 +17,19 @@ template <int R, class T, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     stored_wave_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                        Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
-                       const FaceSinks<T>* sinks) {
-    fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk>(p, out, vel, box, c, sponge, groups,
-                                                                window, launch_place(), sinks);
+                       const FaceSinks<T>* sinks, const SourceInUpdate<T>* source) {
+    count_source_step(source);
+    fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk>(
+        p, out, vel, box, c, sponge, groups, window, launch_place(), sinks, source);
 }
 
-// With two planes of loads in flight (fused_walk.hpp, PlainFusedKernels).
+// With two planes of loads in flight (fused_walk.hpp, PlainFusedKernels),
+// and no source (fused_kernel_2ahead says why).
 template <int R, class T, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     stored_wave_kernel_2ahead(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
                               Box box, Coefficients<R, T> c, Sponge sponge, XGroups groups,
-                              int window, const FaceSinks<T>* sinks) {
+                              int window, const FaceSinks<T>* sinks, const SourceInUpdate<T>*) {
     fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk, 2>(
         p, out, vel, box, c, sponge, groups, window, launch_place(), sinks);
 }
@@ -56,21 +58,23 @@ struct StoredWaveKernels {
 template <int R, class T>
 void launch_stored_wave(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                         const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
-                        Stream& stream, const LaunchShape& requested, const FaceSinks<T>* sinks) {
+                        Stream& stream, const LaunchShape& requested, const FaceSinks<T>* sinks,
+                        const SourceInUpdate<T>* source) {
     if (box.empty()) return;
     LaunchShape t = wave_shape<R, T>(requested.on_tile(), p.layout, box);
     t.rows = stored_rows<R, T>(t.rows);
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window, t.rows);
     fused_kernel_for<R, T, true, StoredWaveKernels>(
         t)<<<g.grid, g.block, fused_lds_bytes<R, T>(t), stream.handle()>>>(
-        p, p_prev, vel, box, c, sponge, g.groups, t.window, sinks);
+        p, p_prev, vel, box, c, sponge, g.groups, t.window, sinks, source);
     GPU_CHECK_LAUNCH();
 }
 
 #define STENCIL_INSTANTIATE_STORED_WAVE(R, T)                                                      \
     template void launch_stored_wave<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,   \
                                            const Box&, const Coefficients<R, T>&, const Sponge&,   \
-                                           Stream&, const LaunchShape&, const FaceSinks<T>*);
+                                           Stream&, const LaunchShape&, const FaceSinks<T>*,       \
+                                           const SourceInUpdate<T>*);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_STORED_WAVE)
 
 } // namespace stencil::detail

@@ -53,9 +53,7 @@ __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
     cell_box_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                     XGroups groups, int window, Coefficients<R, T> c, Sponge sponge,
                     const FaceSinks<T>* sinks, const SourceInUpdate<T>* source) {
-    if (source && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0 &&
-        source->steps_out)
-        *source->steps_out = *source->steps_in + 1;
+    count_source_step(source);
     const int i = groups.first + kLanes<T> * int(blockIdx.x * blockDim.x + threadIdx.x);
     const int j = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
     if (i >= box.x1 || j >= box.y1) return;
@@ -241,14 +239,15 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
                       const SourceInUpdate<T>* source) {
     if (box.empty()) return;
     const LaunchShape t = wave_shape<R, T>(shape, p.layout, box);
+    if (source && t.planes_ahead() == 2)
+        fatal("the update adds the source with one plane of loads in flight, not with " +
+              shape_summary(t));
     if (t.body == WaveBody::Cells)
         detail::launch_cell_box<R, T>(p, p_prev, vel, box, t, c, sponge, stream, sinks, source);
-    else if (source)
-        fatal("the update adds the source with the cells body only, not with " + shape_summary(t));
     else if (sinks)
-        detail::launch_stored_wave<R, T>(p, p_prev, vel, box, c, sponge, stream, t, sinks);
+        detail::launch_stored_wave<R, T>(p, p_prev, vel, box, c, sponge, stream, t, sinks, source);
     else
-        detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, t);
+        detail::launch_fused<R, T, true>(p, p_prev, vel, box, c, sponge, stream, t, source);
 }
 
 template <int R, class T>

@@ -106,11 +106,13 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
     });
 }
 
-// The cells body adds the source in the update (source.hpp): each image it
+// Either body adds the source in the update (source.hpp): each image it
 // computes gets the amplitude of the step count it reads, once, and the
 // count advances in the other word; the same bits as the tile's update
-// followed by the source's own launch, over the same words.
-TEST_P(WaveKernel, CellsBodyAddsTheSourceAsItsOwnLaunchDoes) {
+// followed by the source's own launch, over the same words. The tile's
+// blocks ask once whether an image is near (SourceInUpdate::meets), so the
+// images sit in different blocks, and two share a group.
+TEST_P(WaveKernel, UpdateAddsTheSourceAsItsOwnLaunchDoes) {
     const int radius = std::get<0>(GetParam());
     dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
         using T = decltype(zero);
@@ -131,14 +133,14 @@ TEST_P(WaveKernel, CellsBodyAddsTheSourceAsItsOwnLaunchDoes) {
                                      {box.x1 - 1, box.y1 - 1, box.z1 - 1},
                                      {R + 20, R + 7, R + 9},
                                      {R + 23, R + 7, R + 9}};
-            auto run = [&](bool in_update, long long& count) {
+            auto run = [&](bool in_update, WaveBody body, long long& count) {
                 DeviceField<T> d_prev(prev);
                 DeviceArray<long long> steps(2);
                 const long long words[2] = {41, -1};
                 copy_to_device(steps, words);
                 Stream stream;
                 LaunchShape t;
-                t.body = in_update ? WaveBody::Cells : WaveBody::Tile;
+                t.body = body;
                 SourceInUpdate<T> source;
                 SourceCells<T> cells;
                 for (const auto& [i, j, k] : images) {
@@ -161,11 +163,14 @@ TEST_P(WaveKernel, CellsBodyAddsTheSourceAsItsOwnLaunchDoes) {
                 d_prev.read_into(out);
                 return out.storage;
             };
-            long long apart = 0, inside = 0;
-            const auto reference = run(false, apart);
-            EXPECT_TRUE(reference == run(true, inside));
+            long long apart = 0;
+            const auto reference = run(false, WaveBody::Tile, apart);
             EXPECT_EQ(apart, 42);
-            EXPECT_EQ(inside, 42);
+            for (const WaveBody body : {WaveBody::Cells, WaveBody::Tile}) {
+                long long inside = 0;
+                EXPECT_TRUE(reference == run(true, body, inside)) << wave_body_name(body);
+                EXPECT_EQ(inside, 42) << wave_body_name(body);
+            }
         });
     });
 }

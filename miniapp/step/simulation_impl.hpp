@@ -285,10 +285,11 @@ private:
         copy_to_device(source_step_, words);
     }
     // The source the update of step `s` adds itself, or null where a
-    // launch of its own adds it (Source): with the cells body, where the
-    // step's one update is `box` (the whole box, or a ring step's).
+    // launch of its own adds it (Source): where the step's one update is
+    // `box` (the whole box, or a ring step's), with either body and one
+    // plane of loads in flight (two do not add it: fused_launch.hpp).
     const SourceInUpdate<T>* source_in_update(const StepState& s, const LaunchBox& box) const {
-        if (!adds_source_ || box.shape.body != WaveBody::Cells) return nullptr;
+        if (!adds_source_ || box.shape.planes_ahead() == 2) return nullptr;
         return source_in_update_.data() + 2 * s.ring_step + array_of(s.next);
     }
     // Whether step `s`'s update added the source (source_in_update).
