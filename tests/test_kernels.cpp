@@ -106,12 +106,26 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
     });
 }
 
+// The source's table with `images`, in device memory as the step keeps it:
+// its count read from steps[0] and advanced into steps[1].
+template <class T, std::size_t N>
+DeviceArray<SourceInUpdate<T>> source_table(const int (&images)[N][3], const RickerSource& ricker,
+                                            DeviceArray<long long>& steps) {
+    SourceInUpdate<T> source;
+    for (const auto& [i, j, k] : images)
+        source.add(i, j, k);
+    source.source = ricker, source.steps_in = steps.data(), source.steps_out = steps.data() + 1;
+    DeviceArray<SourceInUpdate<T>> table(1);
+    copy_to_device(table, &source);
+    return table;
+}
+
 // Either body adds the source in the update (source.hpp): each image it
 // computes gets the amplitude of the step count it reads, once, and the
 // count advances in the other word; the same bits as the tile's update
-// followed by the source's own launch, over the same words. The tile's
-// blocks ask once whether an image is near (SourceInUpdate::meets), so the
-// images sit in different blocks, and two share a group.
+// followed by the source's own launch, over the same words. A thread of the
+// tile asks whether an image is among its cells (SourceInUpdate::meets), so
+// the images sit in different blocks, and two share a group.
 TEST_P(WaveKernel, UpdateAddsTheSourceAsItsOwnLaunchDoes) {
     const int radius = std::get<0>(GetParam());
     dispatch_precision(std::get<1>(GetParam()), [&](auto zero) {
@@ -141,16 +155,10 @@ TEST_P(WaveKernel, UpdateAddsTheSourceAsItsOwnLaunchDoes) {
                 Stream stream;
                 LaunchShape t;
                 t.body = body;
-                SourceInUpdate<T> source;
                 SourceCells<T> cells;
-                for (const auto& [i, j, k] : images) {
-                    source.add(i, j, k);
+                for (const auto& [i, j, k] : images)
                     cells.add(d_prev.view().origin + L.index(i, j, k));
-                }
-                source.source = ricker, source.steps_in = steps.data(),
-                source.steps_out = steps.data() + 1;
-                DeviceArray<SourceInUpdate<T>> table(1); // in device memory, as the step keeps it
-                copy_to_device(table, &source);
+                const auto table = source_table<T>(images, ricker, steps);
                 launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box, c, Sponge{},
                                        stream, t, nullptr, in_update ? table.data() : nullptr);
                 if (!in_update)
