@@ -61,7 +61,7 @@ FaceRoutes<T>::FaceRoutes(const Decomposition& d, const Layout& layout, int radi
         for (std::size_t f = 0; f < faces_.size(); ++f)
             if (faces_[f].route != FaceRoute::Self) {
                 link_index_[f] = towards.size();
-                towards.push_back({direction_index(faces_[f].message.dir), faces_[f].message.peer});
+                towards.push_back({direction_index(faces_[f].message.dir), faces_[f].message.neighbour});
             }
         links_ = make_link_path(mode, cart_, link, towards, layout);
         for (std::size_t f = 0; f < faces_.size(); ++f)

@@ -47,7 +47,7 @@ void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth,
     }
 }
 
-// Packed messages to one peer rank travel as one message: on a 2 x 2 split
+// Packed messages to one neighbour travel as one message: on a 2 x 2 split
 // with periodic axes the x faces towards both sides go to the same rank,
 // and a deep halo's faces and edges to three. Each message costs MPI a
 // handshake: at 128^3 a step with halo depth 2 waited 130-150 us for its
@@ -60,7 +60,7 @@ void HaloExchange<T>::allocate_buffers() {
         bytes_ += 2 * f.count * sizeof(T);
         if (f.in_place || f.self) continue;
         auto group = std::find_if(by_peer.begin(), by_peer.end(),
-                                  [&](const auto& g) { return g.front()->peer == f.peer; });
+                                  [&](const auto& g) { return g.front()->neighbour == f.neighbour; });
         if (group == by_peer.end()) group = by_peer.insert(by_peer.end(), std::vector<Face*>{});
         group->push_back(&f);
     }
@@ -74,7 +74,7 @@ void HaloExchange<T>::allocate_buffers() {
         }
 }
 
-// One peer's block: the faces this rank sends it lie in plan order
+// One neighbour's block: the faces this rank sends it lie in plan order
 // (direction, then level); the faces it sends this rank lie in the order
 // it packs them, its plan order, which here is by opposite direction, then
 // level.
@@ -84,11 +84,11 @@ void HaloExchange<T>::allocate_peer_block(std::vector<Face*>& faces) {
     for (const Face* f : faces)
         count += f->count;
     if (count > std::size_t(INT_MAX))
-        fatal("the halo message to rank " + std::to_string(faces.front()->peer) + " of " +
+        fatal("the halo message to rank " + std::to_string(faces.front()->neighbour) + " of " +
               std::to_string(count) + " cells exceeds MPI's int count");
     // The fused pack writes step n+1's faces while step n's may still be
     // in flight: two send blocks, one per time-level array.
-    PeerBlock block{faces.front()->peer, count, {}, nullptr};
+    NeighbourBlock block{faces.front()->neighbour, count, {}, nullptr};
     device_buffers_.emplace_back(count);
     block.send[0] = block.send[1] = device_buffers_.back().data();
     if (fused_) {
@@ -112,7 +112,7 @@ void HaloExchange<T>::allocate_peer_block(std::vector<Face*>& faces) {
         f->recv_device = block.recv + at;
         at += f->count;
     }
-    peer_blocks_.push_back(block);
+    neighbour_blocks_.push_back(block);
 }
 
 template <class T>
@@ -155,10 +155,10 @@ void HaloExchange<T>::connect_path(const Decomposition& d) {
     std::vector<std::array<int, 2>> order; // each message's opposite direction and level
     const auto view_at = [&](T* origin) { return view_of(origin - layout_.front, layout_); };
     for (const Face& f : faces_) {
-        if (f.self || !f.in_place) continue; // packed faces go in their peer's block
+        if (f.self || !f.in_place) continue; // packed faces go in their neighbour's block
         const int towards = direction_index(f.dir);
         PathMessage<T> m;
-        m.peer = f.peer, m.count = f.count;
+        m.neighbour = f.neighbour, m.count = f.count;
         m.send_tag = message_tag(towards, f.level());
         m.recv_tag = message_tag(opposite(towards), f.level());
         for (std::size_t a = 0; a < 2; ++a) {
@@ -172,17 +172,17 @@ void HaloExchange<T>::connect_path(const Decomposition& d) {
         messages.push_back(m);
         order.push_back({opposite(towards), f.level()});
     }
-    // Each peer's block after its in-place messages, on both sides.
-    for (const PeerBlock& b : peer_blocks_) {
+    // Each neighbour's block after its in-place messages, on both sides.
+    for (const NeighbourBlock& b : neighbour_blocks_) {
         PathMessage<T> m;
-        m.peer = b.peer, m.count = b.count;
-        m.send_tag = m.recv_tag = kPeerBlockTag;
+        m.neighbour = b.neighbour, m.count = b.count;
+        m.send_tag = m.recv_tag = kNeighbourBlockTag;
         m.send = {b.send[0], b.send[1]};
         m.recv = {b.recv, b.recv};
         messages.push_back(m);
         order.push_back({kDirections, 0});
     }
-    // Receives by opposite direction, then level: the order a peer's sends
+    // Receives by opposite direction, then level: the order a neighbour's sends
     // arrive in, which a path without tags matches by.
     std::vector<std::size_t> receive_order(messages.size());
     for (std::size_t n = 0; n < receive_order.size(); ++n)

@@ -157,7 +157,7 @@ private:
     // or for an in-place message the planes of `field` or `previous`.
     const T* send_source(const Face& f, FieldView<T> field, FieldView<T> previous) const;
     T* recv_target(const Face& f, FieldView<T> field, FieldView<T> previous) const;
-    // The message this rank's peer sends towards it for `f`: towards -dir,
+    // The message this rank's neighbour sends towards it for `f`: towards -dir,
     // with the same level; the same rank's own where f is a self message.
     std::size_t matching(const Face& f) const;
     bool idle() const { return faces_.empty(); }
@@ -167,16 +167,16 @@ private:
     Stream& stream_;
     std::vector<Face> faces_;
     std::vector<DeviceArray<T>> device_buffers_;
-    // The packed messages to one peer rank, as one message each way: its
+    // The packed messages to one neighbour, as one message each way: its
     // faces' buffers lie end to end in one block (halo_exchange.cpp,
     // allocate_buffers).
-    struct PeerBlock {
-        int peer;
+    struct NeighbourBlock {
+        int neighbour;
         std::size_t count; // cells
         T* send[2];        // by time-level array (the same block unless fused)
         T* recv;
     };
-    std::vector<PeerBlock> peer_blocks_;
+    std::vector<NeighbourBlock> neighbour_blocks_;
     // By time level: the packed parts, their unpacks, every received part.
     FaceTable<T> pack_table_[2], unpack_table_[2], received_[2];
     std::vector<T*> array_origins_; // of the time-level arrays, in the order given

@@ -39,8 +39,8 @@ std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout
         const std::array<int, 3> dir = direction_of(n);
         const int axes = (dir[0] != 0) + (dir[1] != 0) + (dir[2] != 0);
         if (axes == 0 || axes > depth) continue;
-        const int peer = d.neighbour_towards(dir);
-        if (peer == MPI_PROC_NULL) continue;
+        const int neighbour = d.neighbour_towards(dir);
+        if (neighbour == MPI_PROC_NULL) continue;
         const bool z_face = axes == 1 && dir[2] != 0;
         for (int level = 0; level < (depth > 1 ? 2 : 1); ++level) {
             if (axes > depth - level) continue; // no ring cell that matters reads it
@@ -53,7 +53,7 @@ std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout
             const std::size_t count = in_place ? std::size_t(width) * L.slice : p.send.cells();
             if (in_place || messages.empty() || messages.back().dir != dir ||
                 messages.back().in_place)
-                messages.push_back({dir, peer, peer == d.rank, in_place, {}, 0});
+                messages.push_back({dir, neighbour, neighbour == d.rank, in_place, {}, 0});
             messages.back().parts.push_back(p);
             messages.back().count += count;
         }

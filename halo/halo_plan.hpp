@@ -12,7 +12,7 @@
 // p(t_n) to faces and edges and p(t_n-1) to faces; from depth 3, p(t_n) to
 // all 26 neighbours. What the ring computes beyond those cells, from stale
 // halo cells, is never read. Packed parts share one message per neighbour
-// direction here; the exchange then sends every packed message to one peer
+// direction here; the exchange then sends every packed message to one
 // rank as one (HaloExchange, allocate_buffers). A z face goes as whole
 // planes of the padded layout, in place, one message per time level, where
 // the step does not write them during the exchange: p(t_n) always, p(t_n-1)
@@ -39,7 +39,7 @@ struct HaloPart {
 
 struct HaloMessage {
     std::array<int, 3> dir;      // towards the neighbour, each component -1, 0 or 1
-    int peer;                    // its rank in the Cartesian communicator
+    int neighbour;                    // its rank in the Cartesian communicator
     bool self;                   // this rank is its own neighbour here (periodic, alone along dir)
     bool in_place;               // whole z planes sent from and received into the field
     std::vector<HaloPart> parts; // in place: one, whose level says which field
@@ -47,27 +47,27 @@ struct HaloMessage {
 };
 
 // The direction opposite `direction` (both indices, decomposition.hpp):
-// what a rank sends towards d lands in its peer's halo at opposite(d).
+// what a rank sends towards d lands in its neighbour's halo at opposite(d).
 inline constexpr int opposite(int direction) {
     return kDirections - 1 - direction;
 }
 
 // The MPI tag of a message sent towards `direction` whose parts start at
-// time level `level`. Its peer receives it as the message from
+// time level `level`. Its neighbour receives it as the message from
 // opposite(direction) with that level: one tag per (direction, level), so
 // messages match even where one rank is the neighbour on several sides.
 inline constexpr int message_tag(int direction, int level) {
     return direction + kDirections * level;
 }
 // The tag of the one message that carries every packed part between two
-// ranks (HaloExchange: the packed messages to one peer go together).
-inline constexpr int kPeerBlockTag = 2 * kDirections;
+// ranks (HaloExchange: the packed messages to one neighbour go together).
+inline constexpr int kNeighbourBlockTag = 2 * kDirections;
 
 // The messages of an exchange of `depth` k for stencil radius `radius` on
 // `layout` (whose halo is k * radius wide), in the order they are sent: by
 // direction index, then level. The message a rank sends towards `dir` fills
-// the peer's halo at -dir, part by part in the same order and cell order,
-// through the peer's message towards -dir with the same first level.
+// the neighbour's halo at -dir, part by part in the same order and cell order,
+// through the neighbour's message towards -dir with the same first level.
 std::vector<HaloMessage> plan_halo_messages(const Decomposition& d, const Layout& layout,
                                             int radius, int depth);
 

@@ -36,10 +36,10 @@ namespace stencil {
 class LinkPath {
 public:
     // A face this rank sends towards `direction` (decomposition.hpp's
-    // index) to `peer`, a rank of the Cartesian communicator other than
+    // index) to `neighbour`, a rank of the Cartesian communicator other than
     // this one.
     struct Face {
-        int direction = 0, peer = 0;
+        int direction = 0, neighbour = 0;
     };
     // Where a linked face's cells land: the neighbour's layout and the
     // origin of each of its two time-level arrays, mapped into this

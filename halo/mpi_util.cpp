@@ -96,17 +96,17 @@ void PersistentRequests::free_all() noexcept {
     requests_.clear();
 }
 
-void PersistentRequests::add_send(const void* buffer, int count, MPI_Datatype type, int peer,
+void PersistentRequests::add_send(const void* buffer, int count, MPI_Datatype type, int rank,
                                   int tag, MPI_Comm comm) {
     MPI_Request r;
-    MPI_CHECK(MPI_Send_init(buffer, count, type, peer, tag, comm, &r));
+    MPI_CHECK(MPI_Send_init(buffer, count, type, rank, tag, comm, &r));
     requests_.push_back(r);
 }
 
-void PersistentRequests::add_recv(void* buffer, int count, MPI_Datatype type, int peer, int tag,
+void PersistentRequests::add_recv(void* buffer, int count, MPI_Datatype type, int rank, int tag,
                                   MPI_Comm comm) {
     MPI_Request r;
-    MPI_CHECK(MPI_Recv_init(buffer, count, type, peer, tag, comm, &r));
+    MPI_CHECK(MPI_Recv_init(buffer, count, type, rank, tag, comm, &r));
     requests_.push_back(r);
 }
 

@@ -122,9 +122,9 @@ public:
     PersistentRequests(const PersistentRequests&) = delete;
     PersistentRequests& operator=(const PersistentRequests&) = delete;
 
-    void add_send(const void* buffer, int count, MPI_Datatype type, int peer, int tag,
+    void add_send(const void* buffer, int count, MPI_Datatype type, int rank, int tag,
                   MPI_Comm comm);
-    void add_recv(void* buffer, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm);
+    void add_recv(void* buffer, int count, MPI_Datatype type, int rank, int tag, MPI_Comm comm);
     void start_all();
     void wait_all();
     bool empty() const { return requests_.empty(); }

@@ -25,18 +25,18 @@ public:
         // One group, so NCCL pairs every send with its neighbour's receive
         // at once. NCCL has no tags: between two ranks, messages match in
         // the order they are posted. Sends go in message order, by direction
-        // and level; what a rank sends towards dir lands in its peer's halo
+        // and level; what a rank sends towards dir lands in its neighbour's halo
         // at -dir, so the receives go by opposite direction, then level
         // (receive_order_). That matters where one rank is the neighbour on
         // several sides (itself, or the other of two on a periodic axis),
         // or gets two messages from one side (deep halos' z faces).
         NCCL_CHECK(ncclGroupStart());
         for (const PathMessage<T>& m : messages_)
-            NCCL_CHECK(ncclSend(m.send[array], m.count, nccl_datatype<T>(), m.peer, comm_.get(),
+            NCCL_CHECK(ncclSend(m.send[array], m.count, nccl_datatype<T>(), m.neighbour, comm_.get(),
                                 halo.handle()));
         for (const std::size_t r : receive_order_) {
             const PathMessage<T>& m = messages_[r];
-            NCCL_CHECK(ncclRecv(m.recv[array], m.count, nccl_datatype<T>(), m.peer, comm_.get(),
+            NCCL_CHECK(ncclRecv(m.recv[array], m.count, nccl_datatype<T>(), m.neighbour, comm_.get(),
                                 halo.handle()));
         }
         NCCL_CHECK(ncclGroupEnd());

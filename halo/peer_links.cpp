@@ -54,10 +54,10 @@ std::vector<ArraysMessage> swap_arrays(MPI_Comm cart, const std::vector<LinkPath
     for (std::size_t f = 0; f < faces.size(); ++f) {
         if (!linked[f]) continue;
         requests.resize(requests.size() + 2);
-        MPI_CHECK(MPI_Irecv(&got[f], int(sizeof(ArraysMessage)), MPI_BYTE, faces[f].peer,
+        MPI_CHECK(MPI_Irecv(&got[f], int(sizeof(ArraysMessage)), MPI_BYTE, faces[f].neighbour,
                             message_tag(opposite(faces[f].direction), 0), cart,
                             &requests[requests.size() - 2]));
-        MPI_CHECK(MPI_Isend(&sent[f], int(sizeof(ArraysMessage)), MPI_BYTE, faces[f].peer,
+        MPI_CHECK(MPI_Isend(&sent[f], int(sizeof(ArraysMessage)), MPI_BYTE, faces[f].neighbour,
                             message_tag(faces[f].direction, 0), cart, &requests.back()));
     }
     MPI_CHECK(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
@@ -84,13 +84,13 @@ Reach reach_of(const char* bus, int& other) {
 #endif
 }
 
-// Peer access from this rank's GPU to rank `peer`'s on `bus`, enabled
+// Peer access from this rank's GPU to rank `rank`'s on `bus`, enabled
 // explicitly; nothing where both ranks share one GPU.
-void reach_gpu(const char* bus, int peer) {
+void reach_gpu(const char* bus, int rank) {
     int other = 0;
     const Reach reach = reach_of(bus, other);
     if (reach == Reach::None)
-        fatal(std::string("--comm peer: this GPU cannot reach rank ") + std::to_string(peer) +
+        fatal(std::string("--comm peer: this GPU cannot reach rank ") + std::to_string(rank) +
               "'s (" + bus +
               "): let every rank see every GPU of its node, or use --comm gpu-aware");
 #if STENCIL_HAS_GPU
@@ -110,7 +110,7 @@ std::vector<bool> on_node(MPI_Comm cart, MPI_Comm node, const std::vector<LinkPa
     MPI_CHECK(MPI_Comm_group(node, &node_group));
     std::vector<int> ranks, in_node(faces.size());
     for (const LinkPath::Face& f : faces)
-        ranks.push_back(f.peer);
+        ranks.push_back(f.neighbour);
     if (!faces.empty())
         MPI_CHECK(MPI_Group_translate_ranks(cart_group, int(ranks.size()), ranks.data(), node_group,
                                             in_node.data()));
@@ -182,12 +182,12 @@ void PeerLinks::link(const std::vector<Face>& faces, const std::vector<bool>& li
     for (std::size_t f = 0; f < faces.size(); ++f) {
         if (!linked[f]) continue;
         const ArraysMessage& m = got[f];
-        auto found = mapped_of.find(faces[f].peer);
+        auto found = mapped_of.find(faces[f].neighbour);
         if (found == mapped_of.end()) {
-            reach_gpu(m.bus_id, faces[f].peer);
+            reach_gpu(m.bus_id, faces[f].neighbour);
             mapped_.emplace_back(m.fields, fields);
             mapped_.emplace_back(m.signals, signals_);
-            found = mapped_of.emplace(faces[f].peer, mapped_.size() - 2).first;
+            found = mapped_of.emplace(faces[f].neighbour, mapped_.size() - 2).first;
         }
         char* their_fields = static_cast<char*>(mapped_[found->second].data());
         auto* their_words = static_cast<unsigned*>(mapped_[found->second + 1].data());
