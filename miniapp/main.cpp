@@ -98,7 +98,7 @@ long long cells_unlike_one_domain(const Simulation& sim, const RunContext& run,
 // rank changes the field, and every test aid asked for is named.
 Provenance own_provenance(const RunContext& run, const TestAidHooks& hooks) {
     Provenance own;
-    if (run.plan.comm_mode == CommMode::None && world_size() > 1)
+    if (route_plan(run.options, run.plan).moves_nothing() && world_size() > 1)
         own.add_reason("--comm none: no message moved between ranks");
     for (const std::string& bug : hooks.field_bugs()) // collective
         own.add_reason(bug + " planted a bug in the field");

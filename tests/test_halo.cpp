@@ -1,10 +1,13 @@
 // halo/ pieces that need no neighbours: uneven splits, the split check,
 // what an exchange moves at each halo depth, how GPU-aware MPI is detected,
-// and the rule that picks a halo depth from measured step times.
+// the rule that picks a halo depth from measured step times, and what the
+// route plan says each path's routes will be.
 #include "config/check_reach.hpp"
+#include "config/run_plan.hpp"
 #include "decomposition.hpp"
 #include "gpu_aware.hpp"
 #include "halo_plan.hpp"
+#include "route_plan.hpp"
 #include "step/halo_depth.hpp"
 #include "step/overlap.hpp"
 #include "step/trial.hpp"
@@ -295,6 +298,54 @@ TEST(CheckReach, APeriodicAxisWrapsAtItsEdges) {
     EXPECT_EQ(uneven.boundaries, 4);
     EXPECT_EQ(uneven.steps_for_all, 9); // rank 1 receives cells 7.. of rank 2: 7 away
     EXPECT_EQ(uneven.reached, 4);
+}
+
+// The route plan, which the run's plan, halo depth, overlap, setup and
+// report ask in place of the path: a link path stores every face on one
+// node, sends the others by MPI across nodes, and needs the update to
+// store faces; a halo path stores only a rank's own.
+TEST(RoutePlan, SaysWhichFacesTheUpdateStoresForEachPath) {
+    RoutePlan mpi;
+    mpi.mode = CommMode::GpuAware, mpi.procs = {2, 2, 1};
+    EXPECT_TRUE(mpi.has_neighbours());
+    EXPECT_FALSE(mpi.links_faces() || mpi.shares_node_memory() || mpi.sends_off_node());
+    EXPECT_FALSE(mpi.every_face_stored());
+
+    RoutePlan linked = mpi;
+    linked.mode = CommMode::Peer;
+    EXPECT_TRUE(linked.links_faces() && linked.shares_node_memory());
+    EXPECT_TRUE(linked.every_face_stored());
+    EXPECT_FALSE(linked.sends_off_node());
+    EXPECT_STREQ(linked.link_name(), "peer");
+    linked.one_node = false; // faces leave the node as messages
+    EXPECT_TRUE(linked.sends_off_node());
+    EXPECT_FALSE(linked.every_face_stored());
+
+    RoutePlan alone; // one rank: its faces, if any, are its own
+    EXPECT_FALSE(alone.has_neighbours());
+    EXPECT_TRUE(alone.every_face_stored());
+    alone.periodic = {true, false, false};
+    EXPECT_TRUE(alone.has_neighbours());
+    alone.update_may_store = false; // --pack separate: the exchange copies them
+    EXPECT_FALSE(alone.every_face_stored());
+    alone.mode = CommMode::None;
+    EXPECT_TRUE(alone.moves_nothing());
+}
+
+// The run's route plan takes the update's part from --pack and the halo
+// depth, and the rest from the run's plan.
+TEST(RoutePlan, OfARunTakesThePackAndDepthFromItsOptions) {
+    Options o;
+    RunPlan plan;
+    plan.comm_mode = CommMode::Peer, plan.procs = {1, 2, 2}, plan.one_node = true;
+    EXPECT_TRUE(route_plan(o, plan).every_face_stored());
+    o.halo_depth = 2;
+    EXPECT_FALSE(route_plan(o, plan).update_may_store);
+    o.halo_depth = 0, o.pack = PackChoice::Separate;
+    EXPECT_FALSE(route_plan(o, plan).every_face_stored());
+    o.pack = PackChoice::Fused, plan.one_node = false;
+    EXPECT_EQ(route_plan(o, plan).procs, plan.procs);
+    EXPECT_TRUE(route_plan(o, plan).sends_off_node());
 }
 
 } // namespace

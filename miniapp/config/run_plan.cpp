@@ -84,12 +84,14 @@ std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerRea
         const PathRequest asked = request_path(choice.mode, aware);
         if (!asked.problem.empty()) return asked.problem;
         const std::string name = std::string("--comm ") + comm_mode_name(choice.mode);
-        if (links_node(choice.mode) && !peer_stops.empty())
+        RoutePlan routes = route_plan(o, plan);
+        routes.mode = choice.mode;
+        if (routes.links_faces() && !peer_stops.empty())
             return name +
                    " stores the faces from the update kernels, every step (the fused pack, halo "
                    "depth 1); " +
                    peer_stops + " leaves no face for it to store";
-        if (links_node(choice.mode) && !reach.one_node && !aware.supported)
+        if (routes.sends_off_node() && !aware.supported)
             return name + ": faces to other nodes need a GPU-aware MPI (" + aware.reason + ")";
         plan.comm_mode = choice.mode, plan.comm_reason = asked.reason;
         return {};
@@ -97,15 +99,14 @@ std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerRea
     // Auto: MPI's path, against which the peer path is timed
     // (step/comm_choice.hpp) where it can run at all.
     const bool aware_mpi = aware.supported;
-    int ranks = 1;
-    for (const int p : plan.procs)
-        ranks *= p;
+    RoutePlan linked = route_plan(o, plan);
+    linked.mode = CommMode::Peer;
     const std::string why_not =
-        !reach.reachable                ? reach.why
-        : ranks == 1                    ? "one rank: its faces are its own"
-        : !peer_stops.empty()           ? peer_stops + " leaves the update nothing to store"
-        : !reach.one_node && !aware_mpi ? "faces to other nodes need a GPU-aware MPI"
-                                        : "";
+        !reach.reachable                        ? reach.why
+        : linked.ranks() == 1                   ? "one rank: its faces are its own"
+        : !peer_stops.empty()                   ? peer_stops + " leaves the update nothing to store"
+        : linked.sends_off_node() && !aware_mpi ? "faces to other nodes need a GPU-aware MPI"
+                                                : "";
     plan.comm_mode = aware_mpi ? CommMode::GpuAware : CommMode::Staged;
     plan.comm_reason = std::string("auto: ") + (aware_mpi ? "" : "staged, since ") + aware.reason;
     if (why_not.empty())
@@ -115,12 +116,12 @@ std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerRea
     return {};
 }
 
-bool every_face_stored(const Options& o, const RunPlan& plan) {
-    int ranks = 1;
-    for (const int p : plan.procs)
-        ranks *= p;
-    const bool fused = o.pack != PackChoice::Separate && o.halo_depth <= 1;
-    return fused && (ranks == 1 || (links_node(plan.comm_mode) && plan.one_node));
+RoutePlan route_plan(const Options& o, const RunPlan& plan) {
+    RoutePlan routes;
+    routes.mode = plan.comm_mode, routes.procs = plan.procs, routes.periodic = o.periodic;
+    routes.one_node = plan.one_node;
+    routes.update_may_store = o.pack != PackChoice::Separate && o.halo_depth <= 1;
+    return routes;
 }
 
 } // namespace stencil

@@ -10,6 +10,7 @@
 #include "comm_mode.hpp"
 #include "config/options.hpp"
 #include "gpu_aware.hpp"
+#include "route_plan.hpp"
 #include "testing/test_aids.hpp"
 
 #include <array>
@@ -83,10 +84,10 @@ std::string plan_grids(const Options& o, int ranks, RunPlan& plan);
 std::string plan_comm(const Options& o, const GpuAwareness& aware, const PeerReach& reach,
                       RunPlan& plan);
 
-// Whether no face of any rank travels as a message, so that every step is
-// one update that stores each face where it is read next: every face is a
-// rank's own (one rank) or linked on its node (--comm peer, one node), at
-// halo depth 1 with the fused pack (face_routes.hpp).
-bool every_face_stored(const Options& o, const RunPlan& plan);
+// The routes the run's faces will take (halo/route_plan.hpp), from its
+// halo path, grids and nodes, and whether the update may store faces
+// (--pack, a halo depth of 1 where one is chosen): what the halo depth,
+// overlap, the fields' memory and the report ask, in place of the path.
+RoutePlan route_plan(const Options& o, const RunPlan& plan);
 
 } // namespace stencil

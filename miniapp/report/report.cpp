@@ -58,10 +58,12 @@ void exchange_times(const double (&per_step)[7], MPI_Comm comm, int ranks, Repor
     MPI_CHECK(MPI_Allreduce(&hidden, &sum_hidden, 1, MPI_DOUBLE, MPI_SUM, comm));
     MPI_CHECK(MPI_Allreduce(&halo, &sum_halo, 1, MPI_DOUBLE, MPI_SUM, comm));
     r.halo_ms = sum_halo / ranks;
-    r.unhidden_why = r.plan.comm_mode == CommMode::None ? "--comm none"
-                     : sum_halo == 0 && links_node(r.plan.comm_mode)
-                         ? "--comm peer: the update kernels store the faces into the "
-                           "neighbours' halos; nothing travels as a message"
+    const RoutePlan routes = route_plan(r.options, r.plan);
+    r.unhidden_why = routes.moves_nothing() ? "--comm none"
+                     : sum_halo == 0 && routes.links_faces()
+                         ? std::string("--comm ") + routes.link_name() +
+                               ": the update kernels store the faces into the "
+                               "neighbours' halos; nothing travels as a message"
                      : sum_halo == 0       ? "nothing exchanged"
                      : !r.plan.overlap     ? "overlap off"
                      : r.backend == "HOST" ? "the HOST back-end runs the phases in order"
@@ -122,7 +124,8 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
     MPI_CHECK(MPI_Allreduce(cells, sums_cells, 2, MPI_DOUBLE, MPI_SUM, comm));
     r.redundant_share = sums_cells[0] > 0 ? 1.0 - sums_cells[1] / sums_cells[0] : 0;
     r.faces = sim.halo_faces(r.self_faces);
-    r.face_routes = sim.face_routes();
+    const Simulation::FaceRouteSummary routes = sim.face_routes();
+    r.face_routes = routes.text, r.linked_faces = routes.linked;
     r.fused_pack = sim.fused_pack();
     r.fused_pack_applies = sim.fused_pack_applies();
     unsigned long long pinned = detail::pinned_bytes_in_use(), most = 0;
@@ -134,7 +137,8 @@ Report summarize(const Simulation& sim, const RunContext& run, const Binding& bi
 // How the faces were packed (fused, separate or none) and why: the plan's reason, unless it
 // asked for the fused pack where that does not apply, or nothing is packed.
 std::pair<const char*, std::string> halo_pack(const Report& r) {
-    if (r.plan.comm_mode == CommMode::None) return {"none", "--comm none exchanges nothing"};
+    if (route_plan(r.options, r.plan).moves_nothing())
+        return {"none", "--comm none exchanges nothing"};
     if (r.faces == 0) return {"none", "rank 0 has no halo face"};
     if (r.fused_pack) return {"fused", r.plan.pack_reason};
     if (!r.plan.fused_pack) return {"separate", r.plan.pack_reason};
@@ -179,12 +183,14 @@ void print_problem(const Report& r) {
                     r.self_faces, r.faces,
                     r.fused_pack_applies ? "stored across the box by the update"
                                          : "copied on the device");
-    if (links_node(r.plan.comm_mode))
+    if (const RoutePlan routes = route_plan(r.options, r.plan); routes.links_faces()) {
+        const std::string linked =
+            r.linked_faces == 0
+                ? " (none linked to another rank of this node)"
+                : std::string(" (") + routes.link_name() + ": stored into the neighbour's halo)";
         std::printf("  rank 0's faces: %s%s\n",
-                    r.face_routes.empty() ? "none" : r.face_routes.c_str(),
-                    r.face_routes.find("peer") == std::string::npos
-                        ? " (none linked to another rank of this node)"
-                        : " (peer: stored into the neighbour's halo)");
+                    r.face_routes.empty() ? "none" : r.face_routes.c_str(), linked.c_str());
+    }
     const auto [pack, why] = halo_pack(r);
     std::printf("  halo pack %s (%s)\n", pack, why.c_str());
     print_trials(r.plan.trials);

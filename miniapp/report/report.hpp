@@ -51,6 +51,7 @@ struct Report {
     double redundant_share = 0;    // of all cells updated, those updated again for a neighbour
     int faces = 0, self_faces = 0; // rank 0's halo faces, and those it is its own neighbour for
     std::string face_routes;       // how rank 0's six faces are filled ("-x peer, +x gpu-aware")
+    int linked_faces = 0;          // of them, linked to a neighbour on the node
     bool fused_pack = false;       // rank 0's boundary kernels store its faces (no pack launch)
     bool fused_pack_applies =
         false;                     // the fused pack applies to rank 0 (all z faces: nothing stored)

@@ -28,7 +28,8 @@ CommDecision choose_comm(const RunContext& run) {
     RunPlan peer_plan = plan;
     peer_plan.comm_mode = CommMode::Peer;
     peer_plan.fused_pack = true;
-    const bool peer_overlap = !every_face_stored(c, peer_plan) && c.overlap != OverlapChoice::Off;
+    const bool peer_overlap =
+        !route_plan(c, peer_plan).every_face_stored() && c.overlap != OverlapChoice::Off;
     const Trial peer = time_trial({c, peer_plan, run.physics}, 1, peer_overlap);
     d.trials.push_back(comm_record(CommMode::Peer, peer_overlap, peer));
     const TrialVerdict verdict = compare_trials(mpi, peer, kCommTolerance);

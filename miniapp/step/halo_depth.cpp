@@ -54,16 +54,13 @@ HaloDepthChoice choose_halo_depth(const RunContext& run, const std::optional<Tri
     const Options& c = run.options;
     const RunPlan& plan = run.plan;
     const std::array<int, 3>& procs = plan.procs;
-    const CommMode mode = plan.comm_mode;
+    const RoutePlan routes = route_plan(c, plan);
     if (c.halo_depth > 0) return {c.halo_depth, "--halo-depth", {}};
-    bool neighbours = false;
-    for (int a = 0; a < 3; ++a)
-        neighbours = neighbours || procs[a] > 1 || c.periodic[a];
-    if (mode == CommMode::None) return {1, "auto: --comm none exchanges nothing", {}};
-    if (links_node(mode)) return {1, "auto: a link path stores the faces every step", {}};
-    if (neighbours && every_face_stored(c, plan))
+    if (routes.moves_nothing()) return {1, "auto: --comm none exchanges nothing", {}};
+    if (routes.links_faces()) return {1, "auto: a link path stores the faces every step", {}};
+    if (routes.has_neighbours() && routes.every_face_stored())
         return {1, "auto: one kernel a step stores every face, nothing is exchanged", {}};
-    if (!neighbours) return {1, "auto: no rank has a neighbour", {}};
+    if (!routes.has_neighbours()) return {1, "auto: no rank has a neighbour", {}};
     if (std::strcmp(backend_name(), "HOST") == 0)
         return {1, "auto: on the HOST back-end arithmetic, not latency, bounds the step", {}};
 

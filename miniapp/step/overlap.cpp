@@ -38,8 +38,8 @@ Trial time_on(const RunContext& run, int depth, std::string& pack_reason,
     RunPlan p = plan;
     p.fused_pack = c.pack != PackChoice::Separate;
     const Trial on = time_trial({c, p, physics}, depth, true);
-    // Peer's update always stores the faces (plan_comm refused separate).
-    if (c.pack != PackChoice::Auto || !on.fused_pack || links_node(plan.comm_mode)) {
+    // A link path's update always stores the faces (plan_comm refused separate).
+    if (c.pack != PackChoice::Auto || !on.fused_pack || route_plan(c, plan).links_faces()) {
         trials.push_back(trial_record(true, depth, "", on));
         return on;
     }
@@ -80,8 +80,8 @@ void time_both(const RunContext& run, int depth, OverlapDecision& d) {
             return time_trial({run.options, on_plan, run.physics}, depth, true);
         },
         again);
-    const bool pack_timed =
-        run.options.pack == PackChoice::Auto && depth == 1 && !links_node(run.plan.comm_mode);
+    const bool pack_timed = run.options.pack == PackChoice::Auto && depth == 1 &&
+                            !route_plan(run.options, run.plan).links_faces();
     if (again)
         d.trials.push_back(second_record(
             true, depth, pack_timed ? (on.fused_pack ? "fused" : "separate") : "", *again));
@@ -109,26 +109,26 @@ OverlapDecision choose_overlap(const RunContext& run) {
         d.pack_reason = "auto: fused; timed against separate only on a GPU with neighbours";
     else
         d.pack_reason = c.pack == PackChoice::Fused ? "--pack fused" : "--pack separate";
-    bool neighbours = false;
-    for (int a = 0; a < 3; ++a)
-        neighbours = neighbours || plan.procs[a] > 1 || c.periodic[a];
-    const char* untimed = plan.comm_mode == CommMode::None ? "--comm none exchanges nothing to hide"
-                          : !neighbours ? "no rank has a neighbour, nothing to hide"
+    const RoutePlan routes = route_plan(c, plan);
+    const bool neighbours = routes.has_neighbours();
+    const char* untimed = routes.moves_nothing() ? "--comm none exchanges nothing to hide"
+                          : !neighbours          ? "no rank has a neighbour, nothing to hide"
                           : std::strcmp(backend_name(), "HOST") == 0
                               ? "the HOST back-end runs the phases in order"
                               : nullptr;
     const int depth = c.halo_depth > 0 ? c.halo_depth : 1;
-    const bool peer = links_node(plan.comm_mode);
-    if (peer) { // the update stores the linked faces: nothing else would
+    const bool linked = routes.links_faces();
+    if (linked) { // the update stores the linked faces: nothing else would
         d.fused_pack = true;
-        d.pack_reason = "--comm peer: fused, into the neighbours' halos";
+        d.pack_reason =
+            std::string("--comm ") + routes.link_name() + ": fused, into the neighbours' halos";
     }
-    if (neighbours && every_face_stored(c, plan)) {
+    if (neighbours && routes.every_face_stored()) {
         // Nothing travels: one update a step stores every face where it is
         // read next. Overlap would only split it into an interior and slabs.
         d.overlap = false;
         d.reason = std::string("one kernel a step: every face is ") +
-                   (peer ? "a rank's own or linked on its node" : "the rank's own") +
+                   (linked ? "a rank's own or linked on its node" : "the rank's own") +
                    ", stored by the update" +
                    (c.overlap == OverlapChoice::On ? " (--overlap on: nothing to hide)" : "");
         return d;
@@ -137,7 +137,7 @@ OverlapDecision choose_overlap(const RunContext& run) {
         d.overlap = false, d.reason = "--overlap off";
     } else if (c.overlap == OverlapChoice::On) {
         d.reason = "--overlap on";
-        if (!untimed && !peer && c.pack == PackChoice::Auto && depth == 1) {
+        if (!untimed && !linked && c.pack == PackChoice::Auto && depth == 1) {
             const Trial on = time_on(run, depth, d.pack_reason, d.trials);
             d.fused_pack = on.fused_pack, d.at_depth_one = on, d.step_ms = on.step_ms;
         }

@@ -143,8 +143,13 @@ public:
     virtual std::size_t largest_face_bytes() const = 0; // the largest halo message of this rank
     // This rank's halo faces; `self`: those it is its own neighbour for.
     virtual int halo_faces(int& self) const = 0;
-    // How this rank's faces are filled (HaloExchange::face_routes).
-    virtual std::string face_routes() const = 0;
+    // How this rank's faces are filled (FaceRoutes::describe), and how many
+    // of them are linked to a neighbour on the node.
+    struct FaceRouteSummary {
+        std::string text;
+        int linked = 0;
+    };
+    virtual FaceRouteSummary face_routes() const = 0;
     // Whether the boundary kernels store faces the next exchange sends (the
     // fused pack: no pack launch, no unpack of the rank's own faces); false
     // where all of this rank's faces are z faces, which go in place.

@@ -59,7 +59,9 @@ public:
         self = routes_->self_faces();
         return routes_->faces();
     }
-    std::string face_routes() const override { return routes_->describe(); }
+    FaceRouteSummary face_routes() const override {
+        return {routes_->describe(), routes_->linked_faces()};
+    }
     bool fused_pack() const override { return routes_->stores_faces(); }
     bool fused_pack_applies() const override { return exchange().fuses_pack(); }
     int steps_done() const override { return first_step_ + steps_done_; }

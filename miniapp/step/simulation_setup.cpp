@@ -42,7 +42,8 @@ void SimulationOf<T>::setup_routes() {
     // copies a rank's own faces: the whole-box kernel stores only the faces
     // laid out as the field, directly (kernels/face_sinks.hpp). A linked
     // face is always stored by the update that computes it (face_routes.hpp).
-    const bool stores = plan_.fused_pack && (plan_.overlap || every_face_stored(options_, plan_));
+    const bool stores =
+        plan_.fused_pack && (plan_.overlap || route_plan(options_, plan_).every_face_stored());
     LinkMemory link{node_.get(), &field_memory_, {}};
     for (std::size_t a = 0; a < 2; ++a)
         link.origin_bytes[a] = std::size_t(reinterpret_cast<char*>(view(int(a)).origin) -
@@ -88,7 +89,7 @@ void SimulationOf<T>::setup_fields() {
     // was asked for and how much is free, before any host staging is made.
     // Each time level starts on a 256-byte boundary of the one segment.
     const std::size_t stride = (field_bytes() + 255) / 256 * 256;
-    if (links_node(plan_.comm_mode))
+    if (route_plan(options_, plan_).shares_node_memory())
         node_ = Communicator(split_node(d_.cart.get(), plan_.ranks_per_node));
     field_memory_ = NodeSegment(2 * stride, node_.get(), SegmentKind::Fields);
     for (std::size_t a = 0; a < 2; ++a)
