@@ -61,7 +61,8 @@ FaceRoutes<T>::FaceRoutes(const Decomposition& d, const Layout& layout, int radi
         for (std::size_t f = 0; f < faces_.size(); ++f)
             if (faces_[f].route != FaceRoute::Self) {
                 link_index_[f] = towards.size();
-                towards.push_back({direction_index(faces_[f].message.dir), faces_[f].message.neighbour});
+                towards.push_back(
+                    {direction_index(faces_[f].message.dir), faces_[f].message.neighbour});
             }
         links_ = make_link_path(mode, cart_, link, towards, layout);
         for (std::size_t f = 0; f < faces_.size(); ++f)
@@ -112,6 +113,16 @@ void FaceRoutes<T>::publish_sinks() {
 
 template <class T>
 FaceRoutes<T>::~FaceRoutes() = default;
+
+template <class T>
+void FaceRoutes<T>::replace_sinks(const FaceSinks<T> (&tables)[2]) {
+    for (int a = 0; a < 2; ++a) {
+        if (tables[a].count != sinks_[a].count)
+            fatal("FaceRoutes::replace_sinks: the tables must keep the routes' sinks");
+        sinks_[a] = tables[a];
+    }
+    publish_sinks();
+}
 
 template <class T>
 void FaceRoutes<T>::add_linked_sinks(FaceSinks<T>& sinks, int array) const {

@@ -92,19 +92,33 @@ public:
     int faces() const;
     int self_faces() const;
 
-private:
-    template <class>
-    friend class HaloFaults; // the planted faults (halo_faults.hpp) reach the sinks
-
+    // Each face's message and route, in the plan's order; the path's mode.
     struct RoutedFace {
         HaloMessage message;
         FaceRoute route = FaceRoute::Message;
     };
+    const std::vector<RoutedFace>& routed_faces() const { return faces_; }
+    CommMode mode() const { return mode_; }
+    // The sinks the update writing time-level array `a` stores into, as the
+    // routes made them: the self faces', then the linked ones' from
+    // `first_linked`, `stored` in all, then the send buffers'.
+    struct SinkTables {
+        const FaceSinks<T>& of(int a) const { return tables[a]; }
+        const FaceSinks<T>* tables;
+        int first_linked, stored;
+    };
+    SinkTables sink_tables() const { return {sinks_, first_linked_sink_, stored_sinks_}; }
+    // Replaces the sink tables with changed copies of sink_tables()'s, and
+    // publishes them to the update kernels: only the planted faults do
+    // (halo_faults.hpp), which keep the same sinks in the same order.
+    void replace_sinks(const FaceSinks<T> (&tables)[2]);
+
+private:
     // The linked faces' sinks: each face's owned cells, stored into the
     // neighbour's halo of the time-level array the update writes.
     void add_linked_sinks(FaceSinks<T>& sinks, int array) const;
     // The skip boxes, and the one-box kernel's table into device memory
-    // (again after halo_faults.hpp changed the sinks).
+    // (again after replace_sinks).
     void publish_sinks();
     int array_of(const T* origin) const { return exchange_->array_of(origin); }
 

@@ -55,17 +55,19 @@ void HaloExchange<T>::plan_faces(const Decomposition& d, int radius, int depth,
 // (docs/performance-history.md, "Deep halos: one message a peer").
 template <class T>
 void HaloExchange<T>::allocate_buffers() {
-    std::vector<std::vector<Face*>> by_peer;
+    std::vector<std::vector<Face*>> by_neighbour;
     for (Face& f : faces_) {
         bytes_ += 2 * f.count * sizeof(T);
         if (f.in_place || f.self) continue;
-        auto group = std::find_if(by_peer.begin(), by_peer.end(),
-                                  [&](const auto& g) { return g.front()->neighbour == f.neighbour; });
-        if (group == by_peer.end()) group = by_peer.insert(by_peer.end(), std::vector<Face*>{});
+        auto group = std::find_if(by_neighbour.begin(), by_neighbour.end(), [&](const auto& g) {
+            return g.front()->neighbour == f.neighbour;
+        });
+        if (group == by_neighbour.end())
+            group = by_neighbour.insert(by_neighbour.end(), std::vector<Face*>{});
         group->push_back(&f);
     }
-    for (std::vector<Face*>& faces : by_peer)
-        allocate_peer_block(faces);
+    for (std::vector<Face*>& faces : by_neighbour)
+        allocate_neighbour_block(faces);
     // A rank's own faces: a pack buffer the unpack reads (none when fused).
     for (Face& f : faces_)
         if (f.self && !f.in_place && !fused_) {
@@ -79,7 +81,7 @@ void HaloExchange<T>::allocate_buffers() {
 // it packs them, its plan order, which here is by opposite direction, then
 // level.
 template <class T>
-void HaloExchange<T>::allocate_peer_block(std::vector<Face*>& faces) {
+void HaloExchange<T>::allocate_neighbour_block(std::vector<Face*>& faces) {
     std::size_t count = 0;
     for (const Face* f : faces)
         count += f->count;

@@ -130,11 +130,11 @@ public:
     int faces() const { return int(faces_.size()); }
     // Messages to other ranks, carried by a halo path.
     int by_message() const { return by_message_; }
+    // Every halo part the messages fill, by time level (0: p(t_n), 1:
+    // p(t_n-1)), read-only: where the planted poison goes (halo_faults.hpp).
+    const FaceTable<T>& received(int level) const { return received_[level]; }
 
 private:
-    template <class>
-    friend class HaloFaults; // the planted faults (halo_faults.hpp) reach the tables
-
     struct Face : HaloMessage {
         int level() const { return parts.front().level; } // the field of an in-place message
         T* send_device = nullptr;                         // pack buffer (every packed message)
@@ -148,7 +148,7 @@ private:
     void plan_faces(const Decomposition& d, int radius, int depth,
                     const std::array<bool, kDirections>& elsewhere);
     void allocate_buffers();
-    void allocate_peer_block(std::vector<Face*>& faces);
+    void allocate_neighbour_block(std::vector<Face*>& faces);
     void build_face_tables();
     void connect_path(const Decomposition& d);
     // The fused pack's own halo boxes (fused_pack.cpp).

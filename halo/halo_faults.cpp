@@ -11,7 +11,9 @@ namespace stencil {
 template <class T>
 HaloFaults<T>::HaloFaults(FaceRoutes<T>& routes, const HaloFaultSet& set)
     : routes_(routes), set_(set) {
-    FaceSinks<T>(&sinks)[2] = routes_.sinks_;
+    // Changed copies of the routes' sink tables, handed back below.
+    const auto tables = routes_.sink_tables();
+    FaceSinks<T> sinks[2] = {tables.of(0), tables.of(1)};
     if (set.short_fused_pack)
         for (FaceSinks<T>& s : sinks)
             if (s.count) --s.box[0].x1, short_planted_ = true;
@@ -20,20 +22,20 @@ HaloFaults<T>::HaloFaults(FaceRoutes<T>& routes, const HaloFaultSet& set)
             swap_first_pair(s);
     // The first linked sink of each array stores into the other array:
     // the time level the neighbour still reads in this step.
-    const int linked = routes_.first_linked_sink_;
-    if (set.wrong_level && linked < routes_.stored_sinks_) {
+    const int linked = tables.first_linked;
+    if (set.wrong_level && linked < tables.stored) {
         std::swap(sinks[0].target[linked], sinks[1].target[linked]);
         level_planted_ = true;
     }
-    routes_.publish_sinks();
+    routes_.replace_sinks(sinks);
     // A face's first part: every depth reads all of it.
-    for (const auto& f : routes_.faces_)
+    for (const auto& f : routes_.routed_faces())
         if (std::abs(f.message.dir[0]) + std::abs(f.message.dir[1]) + std::abs(f.message.dir[2]) ==
             1) {
             first_face_ = &f.message;
             first_face_stored_ = f.route == FaceRoute::Linked ||
                                  (f.route == FaceRoute::Self && routes_.messages().fuses_pack());
-            first_face_filled_ = f.route != FaceRoute::Message || routes_.mode_ != CommMode::None;
+            first_face_filled_ = f.route != FaceRoute::Message || routes_.mode() != CommMode::None;
             break;
         }
 }
@@ -65,8 +67,8 @@ void HaloFaults<T>::before_pack(FieldView<T> field, FieldView<T> previous, Strea
     const HaloExchange<T>& x = routes_.messages();
     if (!set_.poison || !x.moves_data()) return; // nothing would wait for the fill
     const T nan = T(std::nan(""));
-    if (x.received_[0].count) launch_fill_faces(field, x.received_[0], nan, stream);
-    if (x.received_[1].count) launch_fill_faces(previous, x.received_[1], nan, stream);
+    if (x.received(0).count) launch_fill_faces(field, x.received(0), nan, stream);
+    if (x.received(1).count) launch_fill_faces(previous, x.received(1), nan, stream);
 }
 
 template <class T>

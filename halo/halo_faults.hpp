@@ -4,6 +4,11 @@
 // peer-wrong-face and peer-wrong-level). The one place in halo/ that knows
 // of them: the routes carry no hook, and the test aids' step hook calls
 // these at the Hook phases it plants (miniapp/testing/step_aids.cpp).
+// They see the routes through their public read-only views
+// (FaceRoutes::sink_tables and routed_faces, HaloExchange::received) and
+// hand the planted sink tables back (FaceRoutes::replace_sinks). They build
+// into a library of their own, stencil_halo_faults, which the production
+// libraries do not link.
 #pragma once
 
 #include "face_routes.hpp"

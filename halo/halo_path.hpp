@@ -29,7 +29,7 @@ namespace stencil {
 // on it; packed messages use the same buffers either way).
 template <class T>
 struct PathMessage {
-    int neighbour = 0;                   // in the Cartesian communicator
+    int neighbour = 0;              // in the Cartesian communicator
     int send_tag = 0, recv_tag = 0; // for paths with tags (MPI)
     std::size_t count = 0;          // cells
     std::array<const T*, 2> send{};

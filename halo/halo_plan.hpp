@@ -39,7 +39,7 @@ struct HaloPart {
 
 struct HaloMessage {
     std::array<int, 3> dir;      // towards the neighbour, each component -1, 0 or 1
-    int neighbour;                    // its rank in the Cartesian communicator
+    int neighbour;               // its rank in the Cartesian communicator
     bool self;                   // this rank is its own neighbour here (periodic, alone along dir)
     bool in_place;               // whole z planes sent from and received into the field
     std::vector<HaloPart> parts; // in place: one, whose level says which field

@@ -27,8 +27,10 @@ MpiPath<T>::MpiPath(const std::vector<PathMessage<T>>& messages, MPI_Comm comm, 
     for (int array = 0; array < 2; ++array) {
         PersistentRequests set;
         for (const PathMessage<T>& m : seen_by_mpi) {
-            set.add_recv(m.recv[array], int(m.count), mpi_datatype<T>(), m.neighbour, m.recv_tag, comm);
-            set.add_send(m.send[array], int(m.count), mpi_datatype<T>(), m.neighbour, m.send_tag, comm);
+            set.add_recv(m.recv[array], int(m.count), mpi_datatype<T>(), m.neighbour, m.recv_tag,
+                         comm);
+            set.add_send(m.send[array], int(m.count), mpi_datatype<T>(), m.neighbour, m.send_tag,
+                         comm);
         }
         requests_[array] = std::move(set);
     }

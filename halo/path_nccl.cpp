@@ -32,12 +32,12 @@ public:
         // or gets two messages from one side (deep halos' z faces).
         NCCL_CHECK(ncclGroupStart());
         for (const PathMessage<T>& m : messages_)
-            NCCL_CHECK(ncclSend(m.send[array], m.count, nccl_datatype<T>(), m.neighbour, comm_.get(),
-                                halo.handle()));
+            NCCL_CHECK(ncclSend(m.send[array], m.count, nccl_datatype<T>(), m.neighbour,
+                                comm_.get(), halo.handle()));
         for (const std::size_t r : receive_order_) {
             const PathMessage<T>& m = messages_[r];
-            NCCL_CHECK(ncclRecv(m.recv[array], m.count, nccl_datatype<T>(), m.neighbour, comm_.get(),
-                                halo.handle()));
+            NCCL_CHECK(ncclRecv(m.recv[array], m.count, nccl_datatype<T>(), m.neighbour,
+                                comm_.get(), halo.handle()));
         }
         NCCL_CHECK(ncclGroupEnd());
     }
