@@ -4,11 +4,13 @@
 # Two calls on one warm machine:
 #   LIMIT=420 bash docs/data/tile-source-2026-12-06/call.sh build tests bitwise
 #   GUARD=450 bash docs/data/tile-source-2026-12-06/call.sh probe runs periodic
-# and a third (not yet run): the hull asked before the walk (this tree with
-# hull-before-walk.patch from files.tar.xz applied) against after it
-# (24b6751) and main, and the new test with the addition planted out of
-# the tile (it must fail):
-#   bash docs/data/tile-source-2026-12-06/call.sh build2 planted bitwise early
+# and a third on a fresh machine, with hull-before-walk.patch (files.tar.xz)
+# applied to this tree and copied to the folder: the hull asked before the
+# walk against after it (24b6751) and main, and the new test with the
+# addition planted out of the tile (it must fail):
+#   GUARD=380 bash docs/data/tile-source-2026-12-06/call.sh build2 planted bitwise early
+# which could not unpack 24b6751 there, so a fourth on the same machine:
+#   GUARD=200 bash docs/data/tile-source-2026-12-06/call.sh build4 planted late
 # A part starts only before $GUARD seconds (default 480); the tests stop at
 # $LIMIT (default 400). A short table last; everything else under $OUT.
 set -uo pipefail
@@ -62,6 +64,30 @@ if want build2; then
   python3 tools/resource-report.py cuda "$OUT/now-build.log" | grep -E "^(fused_kernel|stored_wave_kernel)<4, float, (true, )?1, " | tee "$OUT/resources-r4.txt"
   build-now/tests/stencil_kernel_tests --gtest_filter='*WaveKernel*:*Merged*' >"$OUT/wave-tests.log" 2>&1
   tail -1 "$OUT/wave-tests.log"
+fi
+
+# Call 4: the same as call 3, with the comparison trees made from this
+# checkout's files (a revision after the session's start could not be
+# unpacked there): L, the hull asked after the walk (the landed tile), P
+# the same with the addition removed. Run with the hull patch applied.
+if want build4; then
+  unpack_revision 9fa5fd2 /tmp/main-before
+  [ -x $before ] || jobs=4 build_tree --mpi "$(mpi_root ob1)" /tmp/main-before build-before "$OUT/before" stencil-miniapp \
+    -G Ninja -DSTENCIL_BUILD_BENCH=OFF "${revision_args[@]}" &
+  # This checkout's files as they are (its git index may be older), less
+  # the hull patch.
+  rm -rf /tmp/tree-late /tmp/tree-planted && mkdir -p /tmp/tree-late
+  tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C /tmp/tree-late
+  (cd /tmp/tree-late && patch -R -p1 -s <docs/data/tile-source-2026-12-06/hull-before-walk.patch)
+  cp -r /tmp/tree-late /tmp/tree-planted
+  sed -i 's/if (source && x_stores && source->meets(mine))/if (false)/' /tmp/tree-planted/kernels/fused_walk.hpp
+  echo "planted: $(grep -c 'if (false)' /tmp/tree-planted/kernels/fused_walk.hpp) line"
+  jobs=8 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-late build-late "$OUT/late" stencil-miniapp -G Ninja -DSTENCIL_BUILD_BENCH=OFF &
+  jobs=8 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-planted build-planted "$OUT/planted" stencil_kernel_tests \
+    -G Ninja -DSTENCIL_BUILD_TESTS=ON -DSTENCIL_BUILD_BENCH=OFF &
+  [ -x $now ] || jobs=4 build_tree --mpi "$(mpi_root ob1)" . build-now "$OUT/now" stencil-miniapp -G Ninja -DSTENCIL_BUILD_BENCH=OFF &
+  wait
+  echo "built: $(el)"
 fi
 
 if want planted; then
@@ -129,6 +155,10 @@ if want runs; then
     one now-sponge 128 "$round" --comm none --sponge 16
   done
   echo "runs: $(el)"
+fi
+
+if want late; then # call 4's short round
+  for v in late now; do one "$v" 128 1 --comm none; one "$v-tile" 64 1 --comm none --update tile; done
 fi
 
 if want early; then
