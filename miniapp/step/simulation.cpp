@@ -90,9 +90,8 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Hook:
         return hooks_->at_phase(phase.hook_point, s.p, s.next, stream);
     case PhaseKind::Source: // unless the update added it (source.hpp, SourceInUpdate)
-        if (adds_source_ && !update_adds_source(s))
-            launch_add_source(source_cells_[std::size_t(s.ring_step)][array_of(s.next)], source_,
-                              source_steps_in(s.next), source_steps_out(s.next), stream);
+        if (source_->any() && !update_adds_source(s))
+            source_->launch(s.ring_step, array_of(s.next), stream);
         return;
     }
 }
@@ -212,7 +211,7 @@ void SimulationOf<T>::rewind() {
     const std::vector<T> zeros(layout_.allocation(), T(0));
     for (T* f : fields_)
         copy(f, zeros.data(), field_bytes());
-    set_source_steps(0);
+    source_->set_steps(0);
     // Step 0 again with p in fields_[0], as the graphs were captured.
     current_ = 0;
     steps_done_ = first_step_ = 0;
@@ -240,7 +239,7 @@ void SimulationOf<T>::restore(int step, const std::vector<double>& p,
         copy(fields_[std::size_t(level)], host.data(),
              field_bytes()); // p in fields_[0], as current_ = 0 says
     }
-    set_source_steps(step); // the source's clock is the physics time
+    source_->set_steps(step); // the source's clock is the physics time
     first_step_ = step;
 }
 

@@ -11,6 +11,7 @@
 #include "step/simulation.hpp"
 #include "step/step_clock.hpp"
 #include "step/step_hooks.hpp"
+#include "step/step_source.hpp"
 #include "step/timeline.hpp"
 
 #include <algorithm>
@@ -116,8 +117,9 @@ private:
     // The boxes, once the routes say which sides' halos arrive during the step.
     void setup_boxes();
     void setup_routes();
-    // The source cells each step of a k-step cycle adds to (the owned one,
-    // and its copies in the ring this rank updates for its neighbours).
+    // The source of each step of a k-step cycle: its images in the step's
+    // box (the owned one, and its copies in the ring this rank updates for
+    // its neighbours), and their copies in the routes' sinks.
     void setup_source();
     void setup_fields();
     void setup_update(const std::array<int, 3>& global);
@@ -263,36 +265,15 @@ private:
     bool overlapped_ = false;
     std::vector<WaveTable> slab_tables_; // the slabs in as few launches as their shapes allow
     std::vector<LaunchBox> ring_;        // deep halos: the box of each step after the exchange
-    // By step of the cycle, then by the array the step writes (the cells
-    // are pointers, and the fused pack's copies differ by array).
-    std::vector<std::array<SourceCells<T>, 2>> source_cells_;
-    // The same images for an update that adds the source itself (the cells
-    // body's: source.hpp), in device memory, by step of the cycle and then
-    // the array written.
-    DeviceArray<SourceInUpdate<T>> source_in_update_;
-    bool adds_source_ = false; // any step adds the source on this rank
-    RickerSource source_;
-    // The steps the source has added, in two words: a step that writes
-    // fields_[a] reads word a and writes word 1 - a (SourceInUpdate).
-    DeviceArray<long long> source_step_{2};
-    const long long* source_steps_in(FieldView<T> next) const {
-        return source_step_.data() + array_of(next);
-    }
-    long long* source_steps_out(FieldView<T> next) {
-        return source_step_.data() + (1 - array_of(next));
-    }
-    // Both words: the step count the next step starts from.
-    void set_source_steps(long long steps) {
-        const long long words[2] = {steps, steps};
-        copy_to_device(source_step_, words);
-    }
+    // The source's cells and step count (step_source.hpp).
+    std::unique_ptr<StepSource<T>> source_;
     // The source the update of step `s` adds itself, or null where a
     // launch of its own adds it (Source): where the step's one update is
     // `box` (the whole box, or a ring step's), with either body and one
     // plane of loads in flight (two do not add it: fused_launch.hpp).
     const SourceInUpdate<T>* source_in_update(const StepState& s, const LaunchBox& box) const {
-        if (!adds_source_ || box.shape.planes_ahead() == 2) return nullptr;
-        return source_in_update_.data() + 2 * s.ring_step + array_of(s.next);
+        if (!source_->any() || box.shape.planes_ahead() == 2) return nullptr;
+        return source_->in_update(s.ring_step, array_of(s.next));
     }
     // Whether step `s`'s update added the source (source_in_update).
     bool update_adds_source(const StepState& s) const {

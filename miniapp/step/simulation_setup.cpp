@@ -54,33 +54,16 @@ void SimulationOf<T>::setup_routes() {
 
 template <class T>
 void SimulationOf<T>::setup_source() {
-    std::vector<SourceInUpdate<T>> in_updates; // by step of the cycle, then array written
+    std::vector<std::vector<std::array<int, 3>>> images;
     for (int s = 0; s < depth_; ++s) {
         const Box& box = s == 0 ? whole_.box : ring_[std::size_t(s - 1)].box;
-        const auto images =
-            source_images(physics_.source, d_.offset, d_.global, d_.periodic, layout_.halo, box);
-        std::array<SourceCells<T>, 2> by_array;
-        for (int a = 0; a < 2; ++a) {
-            // The array the step writes, and what the fused pack copied of it.
-            const FieldView<T> next = view(a);
-            SourceCells<T>& cells = by_array[std::size_t(a)];
-            SourceInUpdate<T>& folded = in_updates.emplace_back();
-            for (const auto& [i, j, k] : images) {
-                std::vector<T*> copies = routes_->sink_copies(next, i, j, k);
-                copies.push_back(next.origin + layout_.index(i, j, k));
-                for (T* copy : copies)
-                    if (!cells.add(copy)) fatal("the source has more copies than it holds");
-                folded.add(i, j, k); // SourceCells holds more: the copies too
-            }
-            folded.source = source_;
-            folded.steps_in = source_steps_in(next);
-            folded.steps_out = source_steps_out(next);
-        }
-        adds_source_ = adds_source_ || by_array[0].count > 0;
-        source_cells_.push_back(by_array);
+        images.push_back(
+            source_images(physics_.source, d_.offset, d_.global, d_.periodic, layout_.halo, box));
     }
-    source_in_update_ = DeviceArray<SourceInUpdate<T>>(in_updates.size());
-    copy_to_device(source_in_update_, in_updates.data());
+    const RickerSource ricker{physics_.dt, physics_.f0, physics_.t0,
+                              physics_.dt * physics_.dt / std::pow(options_.spacing, 3)};
+    source_ = std::make_unique<StepSource<T>>(
+        ricker, images, std::array<FieldView<T>, 2>{view(0), view(1)}, *routes_);
 }
 
 template <class T>
@@ -157,9 +140,6 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
     sponge.halo = layout_.halo;
     for (int a = 0; a < 3; ++a)
         sponge.offset[a] = d_.offset[a], sponge.extent[a] = global[a];
-    source_ = {physics_.dt, physics_.f0, physics_.t0,
-               physics_.dt * physics_.dt / std::pow(options_.spacing, 3)};
-    set_source_steps(0);
     setup_source();
     // The one run-time to compile-time radius switch of the time loop.
     const double h = options_.spacing;
