@@ -63,7 +63,7 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
         const SourceInUpdate<T>* source = s.ring_step ? source_in_update(s, box) : nullptr;
         return timed_update(t.interior_start, t.interior_stop, [&] {
-            update_(s.p, s.next, vel_view(), box, device_sinks_of(s), source, stream);
+            update_(s.p, s.next, fields_->velocity(), box, device_sinks_of(s), source, stream);
         });
     }
     case PhaseKind::Post:
@@ -74,11 +74,11 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return exchange().unpack(s.p, s.next, sampled);
     case PhaseKind::Boundary:
         return timed_update(t.boundary_start, t.boundary_stop, [&] {
-            update_tables_(s.p, s.next, vel_view(), slab_tables_, sinks_of(s), stream);
+            update_tables_(s.p, s.next, fields_->velocity(), slab_tables_, sinks_of(s), stream);
         });
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
         return timed_update(t.interior_start, t.interior_stop, [&] {
-            update_(s.p, s.next, vel_view(), whole_, device_sinks_of(s),
+            update_(s.p, s.next, fields_->velocity(), whole_, device_sinks_of(s),
                     source_in_update(s, whole_), stream);
         });
     case PhaseKind::Await: // the linked route's: the neighbours' stores are in
@@ -91,7 +91,7 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return hooks_->at_phase(phase.hook_point, s.p, s.next, stream);
     case PhaseKind::Source: // unless the update added it (source.hpp, SourceInUpdate)
         if (source_->any() && !update_adds_source(s))
-            source_->launch(s.ring_step, array_of(s.next), stream);
+            source_->launch(s.ring_step, fields_->array_of(s.next), stream);
         return;
     }
 }
@@ -166,7 +166,7 @@ void SimulationOf<T>::step(bool timed) {
     else
         run_plain(state);
     t.done.record(compute_);
-    current_ = 1 - current_;
+    fields_->advance(1);
     ++steps_done_;
 }
 
@@ -197,7 +197,7 @@ void SimulationOf<T>::start_window() {
     // The fused pack's priming outside the window: with a link path it
     // holds two barriers.
     if (!primed_ && steps_done_ % depth_ == 0) {
-        routes_->prime(view(current_), compute_);
+        routes_->prime(fields_->view(fields_->current()), compute_);
         primed_ = true;
     }
     settle_timers(); // every stream of this rank idle, every step so far collected
@@ -208,12 +208,10 @@ void SimulationOf<T>::start_window() {
 template <class T>
 void SimulationOf<T>::rewind() {
     settle_timers(); // and so every exchange is complete: nothing reads the fields now
-    const std::vector<T> zeros(layout_.allocation(), T(0));
-    for (T* f : fields_)
-        copy(f, zeros.data(), field_bytes());
+    fields_->zero();
     source_->set_steps(0);
-    // Step 0 again with p in fields_[0], as the graphs were captured.
-    current_ = 0;
+    // Step 0 again with p in array 0, as the graphs were captured.
+    fields_->restart();
     steps_done_ = first_step_ = 0;
     primed_ = false;
     clock_.reset();
@@ -236,8 +234,7 @@ void SimulationOf<T>::restore(int step, const std::vector<double>& p,
             for (int j = owned.y0; j < owned.y1; ++j)
                 for (int i = owned.x0; i < owned.x1; ++i)
                     v(i, j, k) = T(values[n++]);
-        copy(fields_[std::size_t(level)], host.data(),
-             field_bytes()); // p in fields_[0], as current_ = 0 says
+        fields_->write(level, host.data()); // p in array 0, as rewind() left it
     }
     source_->set_steps(step); // the source's clock is the physics time
     first_step_ = step;

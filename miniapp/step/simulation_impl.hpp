@@ -13,6 +13,7 @@
 #include "step/step_hooks.hpp"
 #include "step/step_source.hpp"
 #include "step/timeline.hpp"
+#include "step/wave_fields.hpp"
 
 #include <algorithm>
 #include <array>
@@ -155,7 +156,7 @@ private:
     // Step n's state with `timers`: p(t_n) in fields_[n % 2], as the time
     // levels alternate from step 0 (current_ == steps_done_ % 2).
     StepState state_of(int n, StepTimers& timers) {
-        return {timers, view(n % 2), view(1 - n % 2), n % depth_, n % kSlots};
+        return {timers, fields_->view(n % 2), fields_->view(1 - n % 2), n % depth_, n % kSlots};
     }
     // The two runners: each phase enqueued in order; or each captured run
     // of device phases replayed as a graph, the rest enqueued as they come.
@@ -216,14 +217,6 @@ private:
     static auto updated_boxes(Self& self);
     // Whether this rank owns global `cell`, and its index in the padded layout.
     bool owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const;
-    FieldView<T> view(int which) { return view_of(fields_[std::size_t(which)], layout_); }
-    int array_of(FieldView<T> f) const {
-        return f.origin == view_of(fields_[0], layout_).origin ? 0 : 1;
-    }
-    FieldView<const T> current_view() const {
-        return view_of(fields_[std::size_t(current_)], layout_);
-    }
-    FieldView<const T> vel_view() const { return view_of(vel_.data(), layout_); }
 
     Options options_;
     RunPlan plan_;
@@ -234,15 +227,9 @@ private:
     // result, so the const queries may (settle_timers).
     mutable StepClock clock_{1};
     Layout layout_; // halo k * R wide
-    // p and p_prev, the update writing p_next over p_prev: both time levels
-    // in one segment, which with --comm peer the node's other ranks map
-    // (halo/node_memory.hpp; node_ is then their communicator).
-    Communicator node_;
-    NodeSegment field_memory_;
-    std::array<T*, 2> fields_{};
-    std::size_t field_bytes() const { return layout_.allocation() * sizeof(T); }
-    DeviceArray<T> vel_; // dt^2 c^2
-    int current_ = 0;    // index of p in fields_
+    // p and p_prev, and dt^2 c^2 (wave_fields.hpp): before the routes,
+    // which may map them, so that they go after.
+    std::unique_ptr<WaveFields<T>> fields_;
     // Before everything that enqueues on them, so they go last. The const
     // queries wait for the compute stream (below).
     mutable Stream compute_{StreamPriority::Normal};
@@ -273,7 +260,7 @@ private:
     // plane of loads in flight (two do not add it: fused_launch.hpp).
     const SourceInUpdate<T>* source_in_update(const StepState& s, const LaunchBox& box) const {
         if (!source_->any() || box.shape.planes_ahead() == 2) return nullptr;
-        return source_->in_update(s.ring_step, array_of(s.next));
+        return source_->in_update(s.ring_step, fields_->array_of(s.next));
     }
     // Whether step `s`'s update added the source (source_in_update).
     bool update_adds_source(const StepState& s) const {

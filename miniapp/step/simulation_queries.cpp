@@ -57,8 +57,7 @@ void SimulationOf<T>::local_interior_into(std::vector<T>& interior, bool previou
     const int depth = owned.z1 - owned.z0;
     const int planes = int(std::clamp<std::size_t>((std::size_t(64) << 20) / (plane * sizeof(T)), 1,
                                                    std::size_t(depth)));
-    const FieldView<const T> field = view_of(
-        static_cast<const T*>(fields_[std::size_t(previous ? 1 - current_ : current_)]), layout_);
+    const FieldView<const T> field = fields_->level_view(previous);
     interior.resize(owned.cells()); // a buffer the caller reuses keeps its pages
     DeviceArray<T> slab(plane * std::size_t(planes));
     for (int z = owned.z0; z < owned.z1; z += planes) {
@@ -138,7 +137,7 @@ double SimulationOf<T>::value_at(const std::array<int, 3>& cell) const {
     double value = 0, total = 0;
     if (owns(cell, local)) {
         T v = 0;
-        copy(&v, current_view().ptr(local[0], local[1], local[2]), sizeof v);
+        copy(&v, fields_->current_view().ptr(local[0], local[1], local[2]), sizeof v);
         value = v;
     }
     MPI_CHECK(MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, d_.cart.get()));
@@ -170,13 +169,13 @@ bool SimulationOf<T>::local_offset(const std::array<int, 3>& cell, std::size_t& 
 
 template <class T>
 void SimulationOf<T>::sample(const std::size_t* offsets, int count, double* out) {
-    launch_gather_cells(current_view(), offsets, count, out, compute_);
+    launch_gather_cells(fields_->current_view(), offsets, count, out, compute_);
 }
 
 template <class T>
 int SimulationOf<T>::first_nonfinite_rank() const {
-    const bool bad =
-        count_nonfinite(current_view(), layout_.interior(), nan_counter_.data(), compute_) > 0;
+    const bool bad = count_nonfinite(fields_->current_view(), layout_.interior(),
+                                     nan_counter_.data(), compute_) > 0;
     // Ranks as users see them: numbers in MPI_COMM_WORLD.
     int mine = bad ? world_rank() : INT_MAX, first = INT_MAX;
     MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, d_.cart.get()));
@@ -192,7 +191,7 @@ void SimulationOf<T>::set_value_at(const std::array<int, 3>& cell, double value)
     std::array<int, 3> l;
     if (!owns(cell, l)) return;
     const Box one{l[0], l[0] + 1, l[1], l[1] + 1, l[2], l[2] + 1};
-    launch_fill(view(current_), one, T(value), compute_);
+    launch_fill(fields_->view(fields_->current()), one, T(value), compute_);
     compute_.synchronize();
 }
 

@@ -44,12 +44,9 @@ void SimulationOf<T>::setup_routes() {
     // face is always stored by the update that computes it (face_routes.hpp).
     const bool stores =
         plan_.fused_pack && (plan_.overlap || route_plan(options_, plan_).every_face_stored());
-    LinkMemory link{node_.get(), &field_memory_, {}};
-    for (std::size_t a = 0; a < 2; ++a)
-        link.origin_bytes[a] = std::size_t(reinterpret_cast<char*>(view(int(a)).origin) -
-                                           static_cast<char*>(field_memory_.data()));
-    routes_ = std::make_unique<FaceRoutes<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
-                                              fields_, halo_, stores, link);
+    routes_ =
+        std::make_unique<FaceRoutes<T>>(d_, layout_, options_.radius, depth_, plan_.comm_mode,
+                                        fields_->arrays(), halo_, stores, fields_->link_memory());
 }
 
 template <class T>
@@ -63,24 +60,18 @@ void SimulationOf<T>::setup_source() {
     const RickerSource ricker{physics_.dt, physics_.f0, physics_.t0,
                               physics_.dt * physics_.dt / std::pow(options_.spacing, 3)};
     source_ = std::make_unique<StepSource<T>>(
-        ricker, images, std::array<FieldView<T>, 2>{view(0), view(1)}, *routes_);
+        ricker, images, std::array<FieldView<T>, 2>{fields_->view(0), fields_->view(1)}, *routes_);
 }
 
 template <class T>
 void SimulationOf<T>::setup_fields() {
     // Device memory first: if it does not fit, the allocator says how much
     // was asked for and how much is free, before any host staging is made.
-    // Each time level starts on a 256-byte boundary of the one segment.
-    const std::size_t stride = (field_bytes() + 255) / 256 * 256;
+    Communicator node;
     if (route_plan(options_, plan_).shares_node_memory())
-        node_ = Communicator(split_node(d_.cart.get(), plan_.ranks_per_node));
-    field_memory_ = NodeSegment(2 * stride, node_.get(), SegmentKind::Fields);
-    for (std::size_t a = 0; a < 2; ++a)
-        fields_[a] = reinterpret_cast<T*>(static_cast<char*>(field_memory_.data()) + a * stride);
-    vel_ = DeviceArray<T>(layout_.allocation());
+        node = Communicator(split_node(d_.cart.get(), plan_.ranks_per_node));
+    fields_ = std::make_unique<WaveFields<T>>(layout_, std::move(node));
     std::vector<T> host(layout_.allocation(), T(0));
-    for (T* f : fields_)
-        copy(f, host.data(), field_bytes()); // zero halos are the Dirichlet boundary
     // dt^2 c^2 everywhere, the halo included: deep halos update a ring of
     // it, which must see the owner's values (wrapped along a periodic z).
     const FieldView<T> v = view_of(host.data(), layout_);
@@ -94,7 +85,7 @@ void SimulationOf<T>::setup_fields() {
             for (int j = 0; j < layout_.py(); ++j)
                 for (int i = 0; i < layout_.px(); ++i)
                     v(i, j, k) = T(std::pow(speed[n++] * dt, 2));
-        copy_to_device(vel_, host.data());
+        fields_->set_velocity(host.data());
         return;
     }
     for (int k = 0; k < layout_.pz(); ++k) {
@@ -105,7 +96,7 @@ void SimulationOf<T>::setup_fields() {
             for (int i = 0; i < layout_.px(); ++i)
                 v(i, j, k) = value;
     }
-    copy_to_device(vel_, host.data());
+    fields_->set_velocity(host.data());
 }
 
 template <class T>

@@ -108,7 +108,7 @@ void SimulationOf<T>::step_chunk(bool timed) {
         }
         chunk_graphs_[index(first, timed)].launch(compute_);
     }
-    current_ = (current_ + m) % 2;
+    fields_->advance(m);
     steps_done_ += m;
 }
 
