@@ -13,7 +13,7 @@ namespace stencil {
 
 template <class T>
 void SimulationOf<T>::shapes_changed() {
-    slab_tables_ = wave_tables(layout_, slabs_, kLanes<T>);
+    boxes_.slab_tables = wave_tables(layout_, boxes_.slabs, kLanes<T>);
     std::size_t most_runs = 0;
     for (const auto& runs : runs_)
         most_runs = std::max(most_runs, runs.size());
@@ -28,7 +28,7 @@ void SimulationOf<T>::shapes_changed() {
 template <class T>
 void SimulationOf<T>::setup_schedules() {
     ScheduleInputs in;
-    in.overlap = overlapped_;
+    in.overlap = boxes_.overlapped;
     in.messages = exchange().moves_data();
     in.host_between = exchange().host_between();
     // From k = 3 on, the pack reads p(t_n-1) (in `next`) deeper than R into
@@ -60,7 +60,8 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Pack:
         return exchange().pack(s.p, s.next, sampled);
     case PhaseKind::Interior: {
-        const LaunchBox& box = s.ring_step ? ring_[std::size_t(s.ring_step - 1)] : inner_;
+        const LaunchBox& box =
+            s.ring_step ? boxes_.ring[std::size_t(s.ring_step - 1)] : boxes_.inner;
         const SourceInUpdate<T>* source = s.ring_step ? source_in_update(s, box) : nullptr;
         return timed_update(t.interior_start, t.interior_stop, [&] {
             update_(s.p, s.next, fields_->velocity(), box, device_sinks_of(s), source, stream);
@@ -74,12 +75,13 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
         return exchange().unpack(s.p, s.next, sampled);
     case PhaseKind::Boundary:
         return timed_update(t.boundary_start, t.boundary_stop, [&] {
-            update_tables_(s.p, s.next, fields_->velocity(), slab_tables_, sinks_of(s), stream);
+            update_tables_(s.p, s.next, fields_->velocity(), boxes_.slab_tables, sinks_of(s),
+                           stream);
         });
     case PhaseKind::Whole: // timed as the interior: it is the step's one update
         return timed_update(t.interior_start, t.interior_stop, [&] {
-            update_(s.p, s.next, fields_->velocity(), whole_, device_sinks_of(s),
-                    source_in_update(s, whole_), stream);
+            update_(s.p, s.next, fields_->velocity(), boxes_.whole, device_sinks_of(s),
+                    source_in_update(s, boxes_.whole), stream);
         });
     case PhaseKind::Await: // the linked route's: the neighbours' stores are in
         return routes_->links()->await(stream);
@@ -147,7 +149,7 @@ template <class T>
 StepTimers& SimulationOf<T>::next_timers(int n, bool timed) {
     StepTimers& t = clock_.begin(n, timed, compute_, [&](int m) { collect(m); });
     t.exchanged = n % depth_ == 0 && exchange().moves_data();
-    t.has_boundary = n % depth_ == 0 && overlapped_;
+    t.has_boundary = n % depth_ == 0 && boxes_.overlapped;
     return t;
 }
 
@@ -241,25 +243,9 @@ void SimulationOf<T>::restore(int step, const std::vector<double>& p,
 }
 
 template <class T>
-template <class Self>
-auto SimulationOf<T>::updated_boxes(Self& self) {
-    std::vector<decltype(&self.whole_)> boxes;
-    if (!self.overlapped_) {
-        boxes.push_back(&self.whole_);
-    } else {
-        if (!self.inner_.box.empty()) boxes.push_back(&self.inner_);
-        for (auto& slab : self.slabs_)
-            boxes.push_back(&slab);
-    }
-    for (auto& ring : self.ring_)
-        boxes.push_back(&ring);
-    return boxes;
-}
-
-template <class T>
 std::vector<LaunchBox> SimulationOf<T>::launch_boxes() const {
     std::vector<LaunchBox> boxes;
-    for (const LaunchBox* u : updated_boxes(*this))
+    for (const LaunchBox* u : UpdateBoxes::updated(boxes_))
         boxes.push_back(*u);
     return boxes;
 }
@@ -267,7 +253,7 @@ std::vector<LaunchBox> SimulationOf<T>::launch_boxes() const {
 template <class T>
 void SimulationOf<T>::set_launch_shape(const std::array<int, 3>& extents,
                                        const LaunchShape& shape) {
-    for (LaunchBox* u : updated_boxes(*this))
+    for (LaunchBox* u : UpdateBoxes::updated(boxes_))
         if (u->box.nx() == extents[0] && u->box.ny() == extents[1] && u->box.nz() == extents[2])
             u->shape = shape;
     shapes_changed();
@@ -280,8 +266,8 @@ std::size_t SimulationOf<T>::largest_face_bytes() const {
 
 template <class T>
 void SimulationOf<T>::updated_cells(double& updated, double& owned) const {
-    updated = double(whole_.box.cells());
-    for (const LaunchBox& r : ring_)
+    updated = double(boxes_.whole.box.cells());
+    for (const LaunchBox& r : boxes_.ring)
         updated += double(r.box.cells());
     owned = double(depth_) * double(layout_.interior().cells());
 }

@@ -13,6 +13,7 @@
 #include "step/step_hooks.hpp"
 #include "step/step_source.hpp"
 #include "step/timeline.hpp"
+#include "step/update_boxes.hpp"
 #include "step/wave_fields.hpp"
 
 #include <algorithm>
@@ -53,7 +54,8 @@ public:
     std::size_t halo_bytes_per_step() const override { return exchange().bytes_per_exchange(); }
     int halo_depth() const override { return depth_; }
     int slab_x() const override { // as they run: split_shell caps them at the box
-        return std::max(inner_.box.x0 - whole_.box.x0, whole_.box.x1 - inner_.box.x1);
+        return std::max(boxes_.inner.box.x0 - boxes_.whole.box.x0,
+                        boxes_.whole.box.x1 - boxes_.inner.box.x1);
     }
     void updated_cells(double& updated, double& owned) const override;
     std::size_t largest_face_bytes() const override;
@@ -69,7 +71,7 @@ public:
     int steps_done() const override { return first_step_ + steps_done_; }
     void start_window() override;
     const LaunchShape& interior_shape() const override {
-        return (overlapped_ ? inner_ : whole_).shape;
+        return (boxes_.overlapped ? boxes_.inner : boxes_.whole).shape;
     }
     std::vector<LaunchBox> launch_boxes() const override;
     void set_launch_shape(const std::array<int, 3>& extents, const LaunchShape& shape) override;
@@ -210,11 +212,6 @@ private:
         else
             fatal("interior_in_precision: asked for the other precision");
     }
-    // The boxes the steps update with this schedule: whole, or inner and
-    // the slabs, and the ring of deep halos (pointers to const for a const
-    // Self).
-    template <class Self>
-    static auto updated_boxes(Self& self);
     // Whether this rank owns global `cell`, and its index in the padded layout.
     bool owns(const std::array<int, 3>& cell, std::array<int, 3>& local) const;
 
@@ -240,18 +237,8 @@ private:
     // What a hook adds to the step (step_hooks.hpp; the defaults add
     // nothing). After the routes, which it may hold, so it goes first.
     std::unique_ptr<StepHooks<T>> hooks_;
-    // The boxes of the wave update, each with its resolved launch shape
-    // (wave_shape asks the occupancy API once here, not every step). With
-    // deep halos "whole" is the interior grown by the ring the exchange
-    // step updates, (k-1)*R cells on each side with a neighbour.
-    LaunchBox whole_, inner_;
-    std::vector<LaunchBox> slabs_; // the shell whole - inner, as non-overlapping boxes
-    // The interior runs while the halos travel, with the slabs after it:
-    // overlap on, and some side's halo arrives during the step. Otherwise
-    // one update of the whole box a step.
-    bool overlapped_ = false;
-    std::vector<WaveTable> slab_tables_; // the slabs in as few launches as their shapes allow
-    std::vector<LaunchBox> ring_;        // deep halos: the box of each step after the exchange
+    // The boxes of the wave update, with their launch shapes (update_boxes.hpp).
+    UpdateBoxes boxes_;
     // The source's cells and step count (step_source.hpp).
     std::unique_ptr<StepSource<T>> source_;
     // The source the update of step `s` adds itself, or null where a
@@ -264,8 +251,8 @@ private:
     }
     // Whether step `s`'s update added the source (source_in_update).
     bool update_adds_source(const StepState& s) const {
-        if (s.ring_step > 0) return source_in_update(s, ring_[std::size_t(s.ring_step - 1)]);
-        return !overlapped_ && source_in_update(s, whole_);
+        if (s.ring_step > 0) return source_in_update(s, boxes_.ring[std::size_t(s.ring_step - 1)]);
+        return !boxes_.overlapped && source_in_update(s, boxes_.whole);
     }
     UpdateFn update_;
     UpdateTablesFn update_tables_;

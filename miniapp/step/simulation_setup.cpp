@@ -23,13 +23,13 @@ void SimulationOf<T>::setup_boxes() {
         slab_x_depth(options_.slab_x, depth_ * options_.radius, layout_.nx, precision_of<T>());
     const StepBoxes boxes = step_boxes(layout_, options_.radius, depth_, sides, x_depth,
                                        [&](Box& grown) { hooks_->box_grown(grown, sides); });
-    whole_.box = boxes.whole;
-    inner_.box = boxes.inner;
+    boxes_.whole.box = boxes.whole;
+    boxes_.inner.box = boxes.inner;
     for (const Box& b : boxes.slabs)
-        slabs_.push_back({b, LaunchShape{}, slab_kernel(layout_, b, kLanes<T>, x_depth)});
+        boxes_.slabs.push_back({b, LaunchShape{}, slab_kernel(layout_, b, kLanes<T>, x_depth)});
     for (const Box& b : boxes.rings)
-        ring_.push_back({b, LaunchShape{}});
-    overlapped_ = plan_.overlap && !slabs_.empty();
+        boxes_.ring.push_back({b, LaunchShape{}});
+    boxes_.overlapped = plan_.overlap && !boxes_.slabs.empty();
 }
 
 template <class T>
@@ -53,7 +53,7 @@ template <class T>
 void SimulationOf<T>::setup_source() {
     std::vector<std::vector<std::array<int, 3>>> images;
     for (int s = 0; s < depth_; ++s) {
-        const Box& box = s == 0 ? whole_.box : ring_[std::size_t(s - 1)].box;
+        const Box& box = s == 0 ? boxes_.whole.box : boxes_.ring[std::size_t(s - 1)].box;
         images.push_back(
             source_images(physics_.source, d_.offset, d_.global, d_.periodic, layout_.halo, box));
     }
@@ -109,7 +109,8 @@ SimulationOf<T>::SimulationOf(const RunContext& run, MPI_Comm comm, const StepHo
     setup_fields();
     setup_routes();
     setup_boxes();
-    hooks_->parts_ready({d_, layout_, physics_, *routes_, slabs_, ring_, overlapped_});
+    hooks_->parts_ready(
+        {d_, layout_, physics_, *routes_, boxes_.slabs, boxes_.ring, boxes_.overlapped});
     setup_update(plan_.grid);
     // Auto: graphs where they measured faster (docs/performance-history.md,
     // "Merged launches and graphs"): steps with nothing to exchange or with
@@ -137,11 +138,12 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
     update_ = dispatch_radius(R, [&](auto radius) -> UpdateFn {
         constexpr int RR = decltype(radius)::value;
         const auto c = make_coefficients<RR, T>(h, h, h);
-        for (LaunchBox* u : {&whole_, &inner_})
+        for (LaunchBox* u : {&boxes_.whole, &boxes_.inner})
             u->shape = wave_shape<RR, T>(options_.shape, layout_, u->box);
-        for (LaunchBox& u : ring_)
+        for (LaunchBox& u : boxes_.ring)
             u.shape = wave_shape<RR, T>(options_.shape, layout_, u.box);
-        for (LaunchBox& u : slabs_) // their kernel's default shapes; --block is the interior's
+        for (LaunchBox& u :
+             boxes_.slabs) // their kernel's default shapes; --block is the interior's
             u.shape = slab_shape<RR, T>(layout_, u.box, u.kernel);
         update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
                                      const std::vector<WaveTable>& tables,
