@@ -155,8 +155,9 @@ private:
         int ring_step;        // steps since the last exchange
         int slot;             // the timers' slot
     };
-    // Step n's state with `timers`: p(t_n) in fields_[n % 2], as the time
-    // levels alternate from step 0 (current_ == steps_done_ % 2).
+    // Step n's state with `timers`: p(t_n) in the fields' array n % 2, as
+    // the time levels alternate from step 0 (WaveFields::current() is
+    // steps_done_ % 2).
     StepState state_of(int n, StepTimers& timers) {
         return {timers, fields_->view(n % 2), fields_->view(1 - n % 2), n % depth_, n % kSlots};
     }
