@@ -7,8 +7,8 @@
 // They see the routes through their public read-only views
 // (FaceRoutes::sink_tables and routed_faces, HaloExchange::received) and
 // hand the planted sink tables back (FaceRoutes::replace_sinks). They build
-// into a library of their own, stencil_halo_faults, which the production
-// libraries do not link.
+// into a library of their own, stencil_halo_faults, which only the test
+// aids' step hook (miniapp/testing) and the tests link.
 #pragma once
 
 #include "face_routes.hpp"

@@ -25,11 +25,11 @@ struct Trip {
 // Round trips through `send`/`recv` (device or pinned); `stage` copies
 // between the device buffers and them when they are pinned.
 Trip round_trips(const Decomposition& d, std::size_t floats, bool staged) {
-    std::vector<int> peers;
+    std::vector<int> neighbours;
     for (int a = 0; a < 3; ++a)
         for (Side s : {Low, High})
-            if (d.has_neighbour(a, s)) peers.push_back(d.neighbour[a][s]);
-    const std::size_t nf = peers.size();
+            if (d.has_neighbour(a, s)) neighbours.push_back(d.neighbour[a][s]);
+    const std::size_t nf = neighbours.size();
     std::vector<DeviceArray<float>> out, in;
     std::vector<PinnedArray<float>> out_host, in_host;
     std::vector<float> expected(floats);
@@ -49,9 +49,9 @@ Trip round_trips(const Decomposition& d, std::size_t floats, bool staged) {
             float* s = staged ? out_host[f].data() : src[f].data();
             float* r = staged ? in_host[f].data() : dst[f].data();
             if (staged) copy(s, src[f].data(), floats * sizeof(float));
-            MPI_CHECK(
-                MPI_Irecv(r, int(floats), MPI_FLOAT, peers[f], 7, d.cart.get(), &requests[2 * f]));
-            MPI_CHECK(MPI_Isend(s, int(floats), MPI_FLOAT, peers[f], 7, d.cart.get(),
+            MPI_CHECK(MPI_Irecv(r, int(floats), MPI_FLOAT, neighbours[f], 7, d.cart.get(),
+                                &requests[2 * f]));
+            MPI_CHECK(MPI_Isend(s, int(floats), MPI_FLOAT, neighbours[f], 7, d.cart.get(),
                                 &requests[2 * f + 1]));
         }
         MPI_CHECK(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE));

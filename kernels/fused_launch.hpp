@@ -19,16 +19,17 @@ __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T,
     fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                  Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
                  const SourceInUpdate<T>* source) {
-    count_source_step(source);
+    if constexpr (Wave) count_source_step(source); // the Laplacian alone adds no source
     fused_walk<R, T, Wave, Rows, SyncApron>(p, out, vel, box, c, sponge, groups, window,
                                             launch_place(), nullptr, source);
 }
 
 // The same with two planes of loads in flight (LaunchShape::ahead), under a
 // name of its own, so that the one-plane kernels keep theirs in the
-// resource tables. It adds no source: at R = 4 in FP32 the addition
-// spilled 32 bytes there (sm_90), so launch_wave_step refuses a source for
-// two planes ahead, and the step launches the source after it.
+// resource tables. It adds no source: added inside the walk, as first
+// tried, the addition spilled 32 bytes there at R = 4 in FP32 (sm_90);
+// after the walk it has not been tried there. So launch_wave_step refuses a
+// source for two planes ahead, and the step launches the source after it.
 template <int R, class T, bool Wave, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel_2ahead(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,

@@ -73,8 +73,8 @@ struct SourceCells {
 // The step count lives in two words: a step reads the one the step before
 // wrote and writes the other (in the launch, one thread), so no thread of
 // the launch reads a word another writes. Which word a step reads follows
-// the array it writes (SimulationOf<T>::source_steps_in), as the captured
-// graphs do.
+// the array it writes (miniapp/step/step_source.hpp: StepSource), as the
+// captured graphs do.
 template <class T>
 struct SourceInUpdate {
     static constexpr int kMax = SourceCells<T>::kMax;
