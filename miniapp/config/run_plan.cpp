@@ -120,7 +120,7 @@ RoutePlan route_plan(const Options& o, const RunPlan& plan) {
     RoutePlan routes;
     routes.mode = plan.comm_mode, routes.procs = plan.procs, routes.periodic = o.periodic;
     routes.one_node = plan.one_node;
-    routes.update_may_store = o.pack != PackChoice::Separate && o.halo_depth <= 1;
+    routes.update_may_store = peer_problem(o).empty(); // the fused pack at depth 1
     return routes;
 }
 
