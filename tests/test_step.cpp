@@ -6,12 +6,15 @@
 // breaks an ordering rule fails here before it reaches a GPU.
 #include "schedule/step_phases.hpp"
 #include "step/step_boxes.hpp"
+#include "step/step_clock.hpp"
 #include "testing/planted_phases.hpp"
 #include "testing/step_aids.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace stencil {
 namespace {
@@ -331,6 +334,32 @@ TEST(SourceImages, ARankAloneOnAPeriodicBoxHoldsEveryImageItsRingReaches) {
     EXPECT_TRUE(source_images(at, {21, 0, 0}, global, {false, false, false}, 32,
                               Box{32, 52, 32, 72, 32, 72})
                     .empty());
+}
+
+// A chunk's steps record one done, at its last step (step_chunks.cpp): the
+// clock counts every step of it and times them together, done to done.
+// Events on the HOST back-end take the host's time when recorded.
+TEST(StepClock, EveryStepOfAChunkCountsAndItsDoneTimesThemAll) {
+    using Clock = std::chrono::steady_clock;
+    Stream compute;
+    StepClock clock(1);
+    auto collect = [&](int n) { clock.read(n); };
+    const Clock::time_point before = Clock::now();
+    for (int n = 0; n < 8; ++n) {
+        StepTimers& t = clock.begin(n, true, compute, collect);
+        t.recorded = n % 4 == 3; // two chunks of four
+        if (t.recorded) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            t.done.record(compute);
+        }
+    }
+    const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - before).count();
+    while (clock.collected() < 8)
+        clock.read(clock.collected());
+    EXPECT_EQ(clock.totals().steps, 8);
+    // Both chunks' sleeps, and no time counted twice.
+    EXPECT_GE(clock.totals().step, 4.0);
+    EXPECT_LE(clock.totals().step, wall_ms);
 }
 
 } // namespace

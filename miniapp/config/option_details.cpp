@@ -204,12 +204,14 @@ they measured faster: `--comm none`, peer and NCCL steps; MPI exchanges
 run as plain launches. The report says which, and why. Bit-identical.)md"},
     {"--steps-per-graph",
      R"md(Where a step's device work is one graph (nothing to exchange, or
-every face linked), that many steps are one graph with their timers.
-Receivers, snapshots, checkpoints, NaN checks and stop signals still come
-at their step. On one H100 four steps a graph changed no step time at
-64³-512³ (docs/PERFORMANCE.md, "One GPU, small boxes at the GPU's
-speed"), so auto is one; a node's linked steps may gain, unmeasured.
-Bit-identical either way.)md"},
+every face linked), that many steps are one graph, timed by one event at
+its end. Receivers, snapshots, checkpoints, NaN checks and stop signals
+still come at their step. A small box's step is bound by the host's work
+for it: on one H100 four steps a graph ran 64³ at 49.5 Gcell/s against
+37.5 with one, and 128³ at 169.7 against 151.8 (512³: the same;
+docs/PERFORMANCE.md, "One GPU: the host, not the kernel"). So auto is
+four, and one where faces are linked: chunks of a node's linked steps are
+unmeasured. Bit-identical either way.)md"},
     {"--update",
      R"md(The tile walks z with an LDS tile and a register window, so each
 loaded plane serves 2R + 1 outputs, but it needs many blocks to fill a GPU.

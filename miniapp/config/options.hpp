@@ -62,7 +62,7 @@ struct Options {
     int slab_x = 0;
     GraphChoice graphs = GraphChoice::Auto;
     // --steps-per-graph: consecutive steps replayed as one graph where a
-    // step is one graph (step/step_chunks.cpp, kStepsPerGraph); 0: auto, one.
+    // step is one graph (step/step_chunks.cpp, kStepsPerGraph); 0: auto.
     int steps_per_graph = 0;
     ModelKind model = ModelKind::Constant;
     std::string model_path;                // --model file:PATH: the raw file (model_file.hpp)

@@ -156,13 +156,10 @@ StepTimers& SimulationOf<T>::next_timers(int n, bool timed) {
 template <class T>
 void SimulationOf<T>::step(bool timed) {
     StepTimers& t = next_timers(steps_done_, timed);
+    t.recorded = true;
     if (timeline_ && t.sampled) timeline_->anchor(d_.cart.get(), compute_, halo_); // once
     const StepState state = state_of(steps_done_, t);
-    const int ring_step = state.ring_step;
-    if (ring_step == 0 && !primed_) { // before the graphs, which never hold it
-        routes_->prime(state.p, compute_);
-        primed_ = true;
-    }
+    prime_if_due();
     if (use_graphs_)
         run_graphs(state);
     else
@@ -170,6 +167,15 @@ void SimulationOf<T>::step(bool timed) {
     t.done.record(compute_);
     fields_->advance(1);
     ++steps_done_;
+}
+
+// On the stream, before the graphs, which never hold the priming; before a
+// chunk too, so that the warm-up's step 0 may start one.
+template <class T>
+void SimulationOf<T>::prime_if_due() {
+    if (primed_ || steps_done_ % depth_ != 0) return;
+    routes_->prime(fields_->view(fields_->current()), compute_);
+    primed_ = true;
 }
 
 template <class T>
@@ -198,10 +204,7 @@ template <class T>
 void SimulationOf<T>::start_window() {
     // The fused pack's priming outside the window: with a link path it
     // holds two barriers.
-    if (!primed_ && steps_done_ % depth_ == 0) {
-        routes_->prime(fields_->view(fields_->current()), compute_);
-        primed_ = true;
-    }
+    prime_if_due();
     settle_timers(); // every stream of this rank idle, every step so far collected
     MPI_CHECK(MPI_Barrier(d_.cart.get()));
     clock_.open_window();

@@ -34,6 +34,7 @@ public:
     // starts here (step_chunks.cpp).
     void run(int steps, bool timed) override {
         while (steps > 0) {
+            prime_if_due();
             const int chunk = chunk_starting_here(steps);
             if (chunk > 1)
                 step_chunk(timed);
@@ -132,10 +133,14 @@ private:
     // exchange cycle, and how the graph runner splits each.
     void setup_schedules();
     void step(bool timed);
+    // The fused pack's priming, where the next step starts a cycle after
+    // the fields were set from outside a step.
+    void prime_if_due();
     // Several steps at once (step_chunks.cpp): where each step's device work
     // is one run of the graph runner, steps_per_graph_ consecutive steps
     // captured as one graph (on the HOST back-end, enqueued one after
-    // another in the same order), each with its timers and `done` event.
+    // another in the same order), each with its timers; the last records
+    // the chunk's one `done` event.
     // chunk_steps(): that count where this schedule allows chunks, else 1;
     // chunk_starting_here(left): the steps the next run(left) call makes
     // at once from here (1 where no aligned chunk fits).

@@ -2,20 +2,21 @@
 //
 // Where each step's device work is one run of the graph runner (nothing
 // exchanged, or every face linked on the node), steps_per_graph_ steps
-// are captured once as one graph, each step's timer events and `done`
-// record inside it, and replayed with one launch. The clock's ring holds
-// twice that many steps, so a step is read only after the graph that holds
-// it was launched.
+// are captured once as one graph, each step's phase events inside it and
+// one `done` at its end, and replayed with one launch. The clock's ring
+// holds twice that many steps, so a step is read only after the graph that
+// holds it was launched.
 //
-// Built to remove the host's share of a small box's fixed cost (a graph
-// launch, an event record and the clock's reads a step). On one H100 it
-// removed nothing measurable: at 64^3 the step less the update was 0.87 us
-// with four steps a graph and 0.83 with one, at 128^3 2.63 and 2.71
-// (docs/scaling/SMALL-BOXES.md, "Small boxes at the GPU's speed"); what
-// remained there was the device's, the source's own launch. So the
-// default is one step a graph, and --steps-per-graph 2 or 4 asks for
-// chunks, where a node's linked steps (two more launches a step) may
-// gain: not measured.
+// A small box's step is bound by the host: a graph launch, an event record
+// and the clock's reads each step took longer than the update itself. The
+// update kernel alone, replayed 3000 times as one graph, ran 64^3 at 3.7 us
+// a step on one H100, where the mini-app's step took 7.0. Four steps a
+// graph, each with its own `done`, gained nothing (7.2 us): the clock read
+// every step's. With one `done` a chunk, 64^3 ran 5.3 us a step (49.5
+// Gcell/s, against 37.5), 96^3 101 against 88.6, 128^3 169.7 against 151.8,
+// and 512^3 the same (docs/data/small-box-body-2026-12-06/). So chunks of
+// four are the default, except where faces are linked: a node's chunks of
+// linked steps are not measured.
 //
 // On the HOST back-end, which has no graphs, a chunk enqueues the same
 // phases in the same order, so CI runs its bookkeeping.
@@ -27,7 +28,7 @@ namespace stencil {
 // The steps a graph may hold at most (twice that fits the clock's ring of
 // kHaloTimingSlots, step_clock.hpp), and by default.
 inline constexpr int kMostStepsPerGraph = 4;
-inline constexpr int kStepsPerGraph = 1;
+inline constexpr int kStepsPerGraph = 4;
 static_assert(2 * kMostStepsPerGraph <= kHaloTimingSlots, "a chunk's steps are read after it");
 
 template <class T>
@@ -47,14 +48,17 @@ int SimulationOf<T>::chunk_steps() const {
             captured += r.captured && r.origin == Lane::Compute && !r.joins_halo;
         if (captured != 1) return 1;
     }
-    return options_.steps_per_graph > 0 ? options_.steps_per_graph : kStepsPerGraph;
+    if (options_.steps_per_graph > 0) return options_.steps_per_graph;
+    // Linked steps wait for their neighbours on the device: chunks of them
+    // are unmeasured on a node of several GPUs, so auto keeps one there.
+    return routes_->linked_faces() > 0 ? 1 : kStepsPerGraph;
 }
 
 template <class T>
 int SimulationOf<T>::chunk_starting_here(int left) const {
     const int m = steps_per_graph_;
     // Aligned, so that the chunks' graphs repeat with chunk_period; and
-    // after the fused pack's priming, which a step outside graphs does.
+    // after the fused pack's priming (prime_if_due), outside the graphs.
     if (m <= 1 || left < m || steps_done_ % m != 0 || !primed_) return 1;
     return m;
 }
@@ -72,8 +76,10 @@ template <class T>
 void SimulationOf<T>::step_chunk(bool timed) {
     const int first = steps_done_, m = steps_per_graph_;
     std::vector<StepState> steps;
-    for (int n = first; n < first + m; ++n)
+    for (int n = first; n < first + m; ++n) {
         steps.push_back(state_of(n, next_timers(n, timed)));
+        steps.back().timers.recorded = n == first + m - 1;
+    }
     for (const StepState& s : steps) // Begin: host bookkeeping, before the device work
         for (const Phase& phase : schedules_[std::size_t(s.ring_step)])
             if (phase.lane == Lane::Host) enqueue(phase, s, s.timers.sampled);
@@ -84,8 +90,9 @@ void SimulationOf<T>::step_chunk(bool timed) {
             const StepState s = state_of(n, clock_.slot_of(n));
             for (const Phase& phase : schedules_[std::size_t(s.ring_step)])
                 if (phase.lane != Lane::Host) enqueue(phase, s, clock_.sampled(n, on_time));
-            s.timers.done.record(compute_);
         }
+        // One done for the chunk: the clock times its steps together.
+        clock_.slot_of(n0 + m - 1).done.record(compute_);
     };
     if (!use_graphs_) {
         enqueue_chunk(first, timed);

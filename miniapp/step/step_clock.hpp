@@ -18,6 +18,7 @@ namespace stencil {
 struct StepTimers {
     Event interior_start, interior_stop, boundary_start, boundary_stop;
     Event done;                          // the step's last work on the compute stream
+    bool recorded = true;                // done was recorded: a chunk's last step only
     bool timed = false, sampled = false; // sampled: the phase events were recorded
     bool exchanged = false;              // the step exchanged halos (deep halos: 1 in k)
     bool has_boundary = false;           // the step updated the shell apart (Boundary)
@@ -48,7 +49,8 @@ public:
         t.sampled = sampled(n, timed);
         if (n == 0 || window_pending_) { // not the time spent on setup or waiting
             window_start_.record(compute);
-            window_first_ = n, window_pending_ = false;
+            window_pending_ = false;
+            read_until_ms_ = 0, timed_unrecorded_ = 0;
         }
         return t;
     }
@@ -60,7 +62,9 @@ public:
     StepTimers& slot_of(int n) { return timers_[std::size_t(n % kSlots)]; }
 
     // Waits for step n, adds its time to the totals, and returns its timers
-    // where its phases were sampled (the caller adds those), else null.
+    // where its phases were sampled (the caller adds those), else null. A
+    // step that recorded no done (inside a chunk) waits for its phases'
+    // events only, and its time comes with the next step that recorded one.
     StepTimers* read(int n);
     int collected() const { return collected_; }
 
@@ -74,9 +78,12 @@ private:
     std::array<StepTimers, kSlots> timers_; // step n in timers_[n % kSlots]
     int depth_;
     int collected_ = 0;           // steps whose timers were read
-    Event window_start_;          // the current window's first step is measured from here
-    int window_first_ = 0;        // that step
+    Event window_start_;          // the current window's steps are measured from here
     bool window_pending_ = false; // a window opened, its first step not yet enqueued
+    // The last done read, in ms after the window's start; the timed steps
+    // read since then whose own done was not recorded.
+    double read_until_ms_ = 0;
+    int timed_unrecorded_ = 0;
     PhaseTotals totals_;
 };
 
