@@ -207,8 +207,8 @@ run as plain launches. The report says which, and why. Bit-identical.)md"},
 every face linked), that many steps are one graph, timed by one event at
 its end. Receivers, snapshots, checkpoints, NaN checks and stop signals
 still come at their step. A small box's step is bound by the host's work
-for it: on one H100 four steps a graph ran 64³ at 49.5 Gcell/s against
-37.5 with one, and 128³ at 169.7 against 151.8 (512³: the same;
+for it: on one H100 four steps a graph ran 64³ at 50.8 Gcell/s against
+37.7 with one, and 128³ at 170 against 152 (512³: the same;
 docs/PERFORMANCE.md, "One GPU: the host, not the kernel"). So auto is
 four, and one where faces are linked: chunks of a node's linked steps are
 unmeasured. Bit-identical either way.)md"},

@@ -12,9 +12,9 @@
 // update kernel alone, replayed 3000 times as one graph, ran 64^3 at 3.7 us
 // a step on one H100, where the mini-app's step took 7.0. Four steps a
 // graph, each with its own `done`, gained nothing (7.2 us): the clock read
-// every step's. With one `done` a chunk, 64^3 ran 5.3 us a step (49.5
-// Gcell/s, against 37.5), 96^3 101 against 88.6, 128^3 169.7 against 151.8,
-// and 512^3 the same (docs/data/small-box-body-2026-12-06/). So chunks of
+// every step's. With one `done` a chunk, 64^3 ran 5.2 us a step (50.8
+// Gcell/s, against 37.7), 96^3 103 against 90, 128^3 170 against 152, and
+// 512^3 the same (docs/data/small-box-body-2026-12-06/). So chunks of
 // four are the default, except where faces are linked: a node's chunks of
 // linked steps are not measured.
 //

@@ -10,6 +10,9 @@
 # then, on a fresh machine, call 3:
 #   BEFORE_PATCH=small-box-step.patch GUARD=450 bash docs/data/small-box-body-2026-12-06/call.sh \
 #     build probes checks step3
+# and call 4, the landed tree against main:
+#   NO_FLOOR=1 BEFORE_PATCH=landed-step.patch GUARD=300 bash docs/data/small-box-body-2026-12-06/call.sh \
+#     build final
 # (the second builds bodyprobe.cu again, which gained the mini-app's step
 # structure after the first: a source, an event a step, a graph a step;
 # and main before chunk-clock.patch, for the chunks timed by one event).
@@ -151,6 +154,20 @@ if want step3; then
   one before-periodic 128 1 --periodic x,y,z
   one now-periodic 128 1 --periodic x,y,z
   echo "step3: $(el)"
+fi
+
+# Call 4: main against the landed tree (landed-step.patch: call 3's less
+# the hull asked first), and the landed tree without NaN checks.
+if want final; then
+  for round in 1 2; do
+    want final || break
+    for n in 64 96 128; do
+      one before "$n" "$round"
+      one now "$n" "$round"
+      one now-nan0 "$n" "$round" --nan-check 0
+    done
+  done
+  echo "final: $(el)"
 fi
 
 if want kernels; then
