@@ -18,7 +18,7 @@ template <int R, class T, bool Wave, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                  Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
-                 const SourceInUpdate<T>* source) {
+                 SourceInLaunch<T> source) {
     if constexpr (Wave) count_source_step(source); // the Laplacian alone adds no source
     fused_walk<R, T, Wave, Rows, SyncApron>(p, out, vel, box, c, sponge, groups, window,
                                             launch_place(), nullptr, source);
@@ -34,7 +34,7 @@ template <int R, class T, bool Wave, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, Wave, Rows>))
     fused_kernel_2ahead(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                         Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
-                        const SourceInUpdate<T>*) {
+                        SourceInLaunch<T>) {
     fused_walk<R, T, Wave, Rows, SyncApron, SinkStores::None, 2>(p, out, vel, box, c, sponge,
                                                                  groups, window, launch_place());
 }
@@ -103,7 +103,7 @@ std::size_t fused_lds_bytes(const LaunchShape& t) {
 template <int R, class T, bool Wave>
 void launch_fused(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
                   const Coefficients<R, T>& c, const Sponge& sponge, Stream& stream,
-                  const LaunchShape& requested, const SourceInUpdate<T>* source = nullptr) {
+                  const LaunchShape& requested, SourceInLaunch<T> source = {}) {
     if (box.empty()) return;
     const LaunchShape t = Wave ? wave_shape<R, T>(requested.on_tile(), p.layout, box)
                                : checked_shape<T>(requested, R, kFusedKernel<Wave>);

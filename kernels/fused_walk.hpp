@@ -52,10 +52,10 @@ enum class SinkStores { None, InWalk, AfterWalk };
 // In a launch that adds the source (source.hpp), its first thread advances
 // the step count: the step reads one word and writes the other.
 template <class T>
-__device__ __forceinline__ void count_source_step(const SourceInUpdate<T>* source) {
+__device__ __forceinline__ void count_source_step(SourceInLaunch<T> source) {
     if (source && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y) == 0 &&
-        source->steps_out)
-        *source->steps_out = *source->steps_in + 1;
+        source.table->steps_out)
+        *source.table->steps_out = *source.table->steps_in + 1;
 }
 
 // Where a block and its thread sit: the block's shape, the thread within
@@ -95,7 +95,7 @@ __device__ __forceinline__ void
 fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const Box& box,
            const Coefficients<R, T>& c, const Sponge& sponge, XGroups groups, int window,
            const BlockPlace& b, const FaceSinks<T>* sinks = nullptr,
-           const SourceInUpdate<T>* source = nullptr) {
+           SourceInLaunch<T> source = {}) {
     using namespace device;
     constexpr int G = kHaloGroups<R, T>, L = kLanes<T>;
     Vec<T>* tiles = device::dynamic_lds<T>(); // two buffers of (tile_rows + 2R) x (block_x + 2G)
@@ -359,8 +359,8 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     // stored again, then copied into the sinks that hold it: the one
     // addition the source's own launch makes.
     if constexpr (Wave && Ahead == 1)
-        if (source && x_stores && source->meets(mine))
-            source->add_within(out.origin, out.layout, mine, [&](const Box& cell) {
+        if (source && x_stores && source.meets(mine))
+            source.table->add_within(out.origin, out.layout, mine, [&](const Box& cell) {
                 if (sinks && sinks->count > 0) sinks->copy(out, cell);
             });
 }

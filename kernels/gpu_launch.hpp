@@ -76,6 +76,6 @@ template <int R, class T>
 void launch_stored_wave(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                         const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                         Stream& stream, const LaunchShape& requested, const FaceSinks<T>* sinks,
-                        const SourceInUpdate<T>* source);
+                        SourceInLaunch<T> source);
 
 } // namespace stencil::detail

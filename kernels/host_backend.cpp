@@ -58,7 +58,7 @@ template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks,
-                      const SourceInUpdate<T>* source) {
+                      SourceInLaunch<T> source) {
     (void)stream;
     flush_denormals_on_host_threads();
     if (box.empty()) return;
@@ -68,7 +68,7 @@ void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const
         fatal("the update adds the source with one plane of loads in flight, not with " +
               shape_summary(t));
     host_wave_step<R>(p, p_prev, vel, box, c, sponge);
-    if (source) add_source_in_update(p_prev, *source);
+    if (source) add_source_in_update(p_prev, *source.table);
     if (sinks) sinks->copy(p_prev, box); // "device" memory is the host's here
 }
 

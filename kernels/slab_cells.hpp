@@ -47,13 +47,13 @@ struct NoSourceInUpdate {
 };
 template <class T>
 struct SourceAt {
-    const SourceInUpdate<T>* table; // in device memory, or null
+    SourceInLaunch<T> source; // its table null where none
     __device__ bool touches(int i, int lanes, int j, int k) const {
-        return table && table->touches(i, lanes, j, k);
+        return source && source.touches(i, lanes, j, k);
     }
     template <int Lanes>
     __device__ void add_to(T (&values)[Lanes], int i, int j, int k) const {
-        table->add_to(values, i, j, k);
+        source.table->add_to(values, i, j, k);
     }
 };
 template <class T>

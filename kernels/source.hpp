@@ -63,8 +63,9 @@ struct SourceCells {
 // The cells body adds the amplitude to an image's value before it stores
 // the value and copies it into the face sinks; the tile, after its walk,
 // reads back each image among the cells its thread stored, adds, stores
-// and copies it (meets, add_within). Either way the cell and every copy get
-// the one addition the separate launch makes, with the same bits. It comes
+// and copies it (SourceInLaunch::meets, add_within). Either way the cell
+// and every copy get the one addition the separate launch makes, with the
+// same bits. It comes
 // as a table in device memory, as the face sinks do: passed by value, its
 // images took 81 scalar registers of an AMD kernel's arguments, and HIP 5.2
 // spilled 421 of them. `steps_out` null: this rank adds no source, and
@@ -95,20 +96,6 @@ struct SourceInUpdate {
                                 k < hull.z0 ? k : hull.z0, k + 1 > hull.z1 ? k + 1 : hull.z1};
         ++count;
         return true;
-    }
-    // Whether the cells [i, i + lanes) of row j, plane k hold an image.
-    STENCIL_HD bool touches(int i, int lanes, int j, int k) const {
-        return j >= hull.y0 && j < hull.y1 && k >= hull.z0 && k < hull.z1 && i < hull.x1 &&
-               i + lanes > hull.x0;
-    }
-    // Whether `cells` may hold an image: the hull's test, for a whole
-    // block. Every field is read before any is tested (`&`, not `&&`), so
-    // a kernel issues the loads together rather than each after the last.
-    STENCIL_HD bool meets(const Box& cells) const {
-        const Box h = hull;
-        const int n = count;
-        return (n > 0) & (cells.x0 < h.x1) & (cells.x1 > h.x0) & (cells.y0 < h.y1) &
-               (cells.y1 > h.y0) & (cells.z0 < h.z1) & (cells.z1 > h.z0);
     }
     // Adds the step's amplitude to each image inside `cells` of the field at
     // `origin`, read back and stored again, and then calls stored(cell) with
@@ -142,6 +129,37 @@ struct SourceInUpdate {
 #endif
                 for (int q = 0; q < Lanes; ++q)
                     if (cell[c][0] == i + q) values[q] += amplitude;
+    }
+};
+
+// What a launch of the update is handed of the source: the table in device
+// memory (null: none), and by value the hull and count every thread asks
+// about. Read from the table, they were a load every thread of the cells
+// body waited for: 0.4 us of a 3.7 us update at 64^3 on an H100. By
+// value, only a thread whose cells hold an image reads the table, and the
+// mini-app's 64^3 step took 4.82 us, not 5.16
+// (docs/data/small-box-body-2026-12-06/, call 5).
+template <class T>
+struct SourceInLaunch {
+    const SourceInUpdate<T>* table = nullptr;
+    Box hull{0, 0, 0, 0, 0, 0}; // the images' hull, as the table's
+    int count = 0;
+
+    SourceInLaunch() = default;
+    // `device` the table in device memory, `host` its copy on the host.
+    SourceInLaunch(const SourceInUpdate<T>* device, const SourceInUpdate<T>& host)
+        : table(device), hull(host.hull), count(host.count) {}
+    STENCIL_HD explicit operator bool() const { return table != nullptr; }
+
+    // Whether the cells [i, i + lanes) of row j, plane k hold an image.
+    STENCIL_HD bool touches(int i, int lanes, int j, int k) const {
+        return j >= hull.y0 && j < hull.y1 && k >= hull.z0 && k < hull.z1 && i < hull.x1 &&
+               i + lanes > hull.x0;
+    }
+    // Whether `cells` may hold an image: the hull's test, for a whole block.
+    STENCIL_HD bool meets(const Box& cells) const {
+        return count > 0 && cells.x0 < hull.x1 && cells.x1 > hull.x0 && cells.y0 < hull.y1 &&
+               cells.y1 > hull.y0 && cells.z0 < hull.z1 && cells.z1 > hull.z0;
     }
 };
 

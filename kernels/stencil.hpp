@@ -64,8 +64,7 @@ template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const LaunchShape& shape = {},
-                      const FaceSinks<T>* sinks = nullptr,
-                      const SourceInUpdate<T>* source = nullptr);
+                      const FaceSinks<T>* sinks = nullptr, SourceInLaunch<T> source = {});
 
 // launch_wave_step over every box of `tables` (wave_tables of boxes with
 // slab_shape's shapes), one launch a table on its kernel: bitwise the same
@@ -88,7 +87,7 @@ void launch_wave_boxes(FieldView<const T> p, FieldView<T> p_prev, FieldView<cons
     template void launch_wave_step<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,     \
                                          const Box&, const Coefficients<R, T>&, const Sponge&,     \
                                          Stream&, const LaunchShape&, const FaceSinks<T>*,         \
-                                         const SourceInUpdate<T>*);                                \
+                                         SourceInLaunch<T>);                                       \
     template void launch_wave_boxes<R, T>(                                                         \
         FieldView<const T>, FieldView<T>, FieldView<const T>, const std::vector<WaveTable>&,       \
         const Coefficients<R, T>&, const Sponge&, Stream&, const FaceSinks<T>&);

@@ -17,7 +17,7 @@ template <int R, class T, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     stored_wave_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                        Coefficients<R, T> c, Sponge sponge, XGroups groups, int window,
-                       const FaceSinks<T>* sinks, const SourceInUpdate<T>* source) {
+                       const FaceSinks<T>* sinks, SourceInLaunch<T> source) {
     count_source_step(source);
     fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk>(
         p, out, vel, box, c, sponge, groups, window, launch_place(), sinks, source);
@@ -29,7 +29,7 @@ template <int R, class T, int Rows, bool SyncApron>
 __global__ void __launch_bounds__(256) STENCIL_MAX_REGISTERS((kRegisterCap<R, T, true, Rows>))
     stored_wave_kernel_2ahead(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel,
                               Box box, Coefficients<R, T> c, Sponge sponge, XGroups groups,
-                              int window, const FaceSinks<T>* sinks, const SourceInUpdate<T>*) {
+                              int window, const FaceSinks<T>* sinks, SourceInLaunch<T>) {
     fused_walk<R, T, true, Rows, SyncApron, SinkStores::InWalk, 2>(
         p, out, vel, box, c, sponge, groups, window, launch_place(), sinks);
 }
@@ -59,7 +59,7 @@ template <int R, class T>
 void launch_stored_wave(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                         const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                         Stream& stream, const LaunchShape& requested, const FaceSinks<T>* sinks,
-                        const SourceInUpdate<T>* source) {
+                        SourceInLaunch<T> source) {
     if (box.empty()) return;
     LaunchShape t = wave_shape<R, T>(requested.on_tile(), p.layout, box);
     t.rows = stored_rows<R, T>(t.rows);
@@ -74,7 +74,7 @@ void launch_stored_wave(FieldView<const T> p, FieldView<T> p_prev, FieldView<con
     template void launch_stored_wave<R, T>(FieldView<const T>, FieldView<T>, FieldView<const T>,   \
                                            const Box&, const Coefficients<R, T>&, const Sponge&,   \
                                            Stream&, const LaunchShape&, const FaceSinks<T>*,       \
-                                           const SourceInUpdate<T>*);
+                                           SourceInLaunch<T>);
 STENCIL_FOR_EACH_RADIUS_AND_TYPE(STENCIL_INSTANTIATE_STORED_WAVE)
 
 } // namespace stencil::detail

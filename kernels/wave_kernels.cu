@@ -52,7 +52,7 @@ template <int R, class T>
 __global__ void STENCIL_CELL_KERNEL_BOUNDS(R)
     cell_box_kernel(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, Box box,
                     XGroups groups, int window, Coefficients<R, T> c, Sponge sponge,
-                    const FaceSinks<T>* sinks, const SourceInUpdate<T>* source) {
+                    const FaceSinks<T>* sinks, SourceInLaunch<T> source) {
     count_source_step(source);
     const int i = groups.first + kLanes<T> * int(blockIdx.x * blockDim.x + threadIdx.x);
     const int j = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
@@ -133,7 +133,7 @@ template <int R, class T>
 void launch_cell_box(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                      const Box& box, const LaunchShape& t, const Coefficients<R, T>& c,
                      const Sponge& sponge, Stream& stream, const FaceSinks<T>* sinks,
-                     const SourceInUpdate<T>* source) {
+                     SourceInLaunch<T> source) {
     const auto g = GroupLaunch::of<T>(p.layout, box, t, t.window);
     cell_box_kernel<R, T><<<g.grid, g.block, 0, stream.handle()>>>(
         p, p_prev, vel, box, g.groups, t.window, c, sponge, sinks, source);
@@ -236,7 +236,7 @@ template <int R, class T>
 void launch_wave_step(FieldView<const T> p, FieldView<T> p_prev, FieldView<const T> vel,
                       const Box& box, const Coefficients<R, T>& c, const Sponge& sponge,
                       Stream& stream, const LaunchShape& shape, const FaceSinks<T>* sinks,
-                      const SourceInUpdate<T>* source) {
+                      SourceInLaunch<T> source) {
     if (box.empty()) return;
     const LaunchShape t = wave_shape<R, T>(shape, p.layout, box);
     if (source && t.planes_ahead() == 2)

@@ -106,17 +106,23 @@ TEST_P(WaveKernel, MatchesHostReferenceWithSponge) {
     });
 }
 
-// The source's table with `images`, in device memory as the step keeps it:
-// its count read from steps[0] and advanced into steps[1].
+// The source's table with `images`, on the host and in device memory as the
+// step keeps it: its count read from steps[0] and advanced into steps[1].
+template <class T>
+struct SourceTable {
+    SourceInUpdate<T> host;
+    DeviceArray<SourceInUpdate<T>> device{1};
+    SourceInLaunch<T> launch() const { return {device.data(), host}; }
+};
 template <class T, std::size_t N>
-DeviceArray<SourceInUpdate<T>> source_table(const int (&images)[N][3], const RickerSource& ricker,
-                                            DeviceArray<long long>& steps) {
-    SourceInUpdate<T> source;
+SourceTable<T> source_table(const int (&images)[N][3], const RickerSource& ricker,
+                            DeviceArray<long long>& steps) {
+    SourceTable<T> table;
     for (const auto& [i, j, k] : images)
-        source.add(i, j, k);
-    source.source = ricker, source.steps_in = steps.data(), source.steps_out = steps.data() + 1;
-    DeviceArray<SourceInUpdate<T>> table(1);
-    copy_to_device(table, &source);
+        table.host.add(i, j, k);
+    table.host.source = ricker, table.host.steps_in = steps.data();
+    table.host.steps_out = steps.data() + 1;
+    copy_to_device(table.device, &table.host);
     return table;
 }
 
@@ -124,7 +130,7 @@ DeviceArray<SourceInUpdate<T>> source_table(const int (&images)[N][3], const Ric
 // computes gets the amplitude of the step count it reads, once, and the
 // count advances in the other word; the same bits as the tile's update
 // followed by the source's own launch, over the same words. A thread of the
-// tile asks whether an image is among its cells (SourceInUpdate::meets), so
+// tile asks whether an image is among its cells (SourceInLaunch::meets), so
 // the images sit in different blocks, and two share a group.
 TEST_P(WaveKernel, UpdateAddsTheSourceAsItsOwnLaunchDoes) {
     const int radius = std::get<0>(GetParam());
@@ -160,7 +166,8 @@ TEST_P(WaveKernel, UpdateAddsTheSourceAsItsOwnLaunchDoes) {
                     cells.add(d_prev.view().origin + L.index(i, j, k));
                 const auto table = source_table<T>(images, ricker, steps);
                 launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box, c, Sponge{},
-                                       stream, t, nullptr, in_update ? table.data() : nullptr);
+                                       stream, t, nullptr,
+                                       in_update ? table.launch() : SourceInLaunch<T>{});
                 if (!in_update)
                     launch_add_source(cells, ricker, steps.data(), steps.data() + 1, stream);
                 stream.synchronize();

@@ -62,7 +62,8 @@ void SimulationOf<T>::enqueue(const Phase& phase, const StepState& s, bool sampl
     case PhaseKind::Interior: {
         const LaunchBox& box =
             s.ring_step ? boxes_.ring[std::size_t(s.ring_step - 1)] : boxes_.inner;
-        const SourceInUpdate<T>* source = s.ring_step ? source_in_update(s, box) : nullptr;
+        const SourceInLaunch<T> source =
+            s.ring_step ? source_in_update(s, box) : SourceInLaunch<T>{};
         return timed_update(t.interior_start, t.interior_stop, [&] {
             update_(s.p, s.next, fields_->velocity(), box, device_sinks_of(s), source, stream);
         });

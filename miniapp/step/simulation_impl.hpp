@@ -112,7 +112,7 @@ private:
     // computes into the sinks given.
     using UpdateFn =
         std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>, const LaunchBox&,
-                           const FaceSinks<T>*, const SourceInUpdate<T>*, Stream&)>;
+                           const FaceSinks<T>*, SourceInLaunch<T>, Stream&)>;
     using UpdateTablesFn =
         std::function<void(FieldView<const T>, FieldView<T>, FieldView<const T>,
                            const std::vector<WaveTable>&, const FaceSinks<T>&, Stream&)>;
@@ -251,13 +251,14 @@ private:
     // launch of its own adds it (Source): where the step's one update is
     // `box` (the whole box, or a ring step's), with either body and one
     // plane of loads in flight (two do not add it: fused_launch.hpp).
-    const SourceInUpdate<T>* source_in_update(const StepState& s, const LaunchBox& box) const {
-        if (!source_->any() || box.shape.planes_ahead() == 2) return nullptr;
+    SourceInLaunch<T> source_in_update(const StepState& s, const LaunchBox& box) const {
+        if (!source_->any() || box.shape.planes_ahead() == 2) return {};
         return source_->in_update(s.ring_step, fields_->array_of(s.next));
     }
     // Whether step `s`'s update added the source (source_in_update).
     bool update_adds_source(const StepState& s) const {
-        if (s.ring_step > 0) return source_in_update(s, boxes_.ring[std::size_t(s.ring_step - 1)]);
+        if (s.ring_step > 0)
+            return bool(source_in_update(s, boxes_.ring[std::size_t(s.ring_step - 1)]));
         return !boxes_.overlapped && source_in_update(s, boxes_.whole);
     }
     UpdateFn update_;

@@ -151,8 +151,8 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream, sinks);
         };
         return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
-                           const LaunchBox& u, const FaceSinks<T>* sinks,
-                           const SourceInUpdate<T>* source, Stream& stream) {
+                           const LaunchBox& u, const FaceSinks<T>* sinks, SourceInLaunch<T> source,
+                           Stream& stream) {
             launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.shape, sinks, source);
         };
     });

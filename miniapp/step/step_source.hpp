@@ -29,9 +29,11 @@ public:
 
     // Whether any step adds the source on this rank.
     bool any() const { return any_; }
-    // The table an update of step `ring_step` writing `array` adds itself.
-    const SourceInUpdate<T>* in_update(int ring_step, int array) const {
-        return in_update_.data() + 2 * ring_step + array;
+    // The table an update of step `ring_step` writing `array` adds itself,
+    // with its hull by value.
+    SourceInLaunch<T> in_update(int ring_step, int array) const {
+        const std::size_t t = std::size_t(2 * ring_step + array);
+        return {in_update_.data() + t, in_updates_[t]};
     }
     // The source's own launch for that step, on `stream`.
     void launch(int ring_step, int array, Stream& stream) {
@@ -47,7 +49,8 @@ public:
 private:
     RickerSource ricker_;
     std::vector<std::array<SourceCells<T>, 2>> cells_;
-    DeviceArray<SourceInUpdate<T>> in_update_;
+    std::vector<SourceInUpdate<T>> in_updates_; // by step of the cycle, then array written
+    DeviceArray<SourceInUpdate<T>> in_update_;  // the same in device memory
     DeviceArray<long long> steps_{2};
     bool any_ = false;
 };
@@ -58,14 +61,13 @@ StepSource<T>::StepSource(const RickerSource& ricker,
                           const std::array<FieldView<T>, 2>& arrays, const FaceRoutes<T>& routes)
     : ricker_(ricker) {
     set_steps(0);
-    std::vector<SourceInUpdate<T>> in_updates; // by step of the cycle, then array written
     for (const auto& step_images : images) {
         std::array<SourceCells<T>, 2> by_array;
         for (int a = 0; a < 2; ++a) {
             // The array the step writes, and what the fused pack copied of it.
             const FieldView<T> next = arrays[std::size_t(a)];
             SourceCells<T>& cells = by_array[std::size_t(a)];
-            SourceInUpdate<T>& folded = in_updates.emplace_back();
+            SourceInUpdate<T>& folded = in_updates_.emplace_back();
             for (const auto& [i, j, k] : step_images) {
                 std::vector<T*> copies = routes.sink_copies(next, i, j, k);
                 copies.push_back(next.origin + next.layout.index(i, j, k));
@@ -80,8 +82,8 @@ StepSource<T>::StepSource(const RickerSource& ricker,
         any_ = any_ || by_array[0].count > 0;
         cells_.push_back(by_array);
     }
-    in_update_ = DeviceArray<SourceInUpdate<T>>(in_updates.size());
-    copy_to_device(in_update_, in_updates.data());
+    in_update_ = DeviceArray<SourceInUpdate<T>>(in_updates_.size());
+    copy_to_device(in_update_, in_updates_.data());
 }
 
 } // namespace stencil
