@@ -138,7 +138,7 @@ template <bool App, int Cap>
 __global__ void __maxnreg__(Cap)
     body(FieldView<const float> p, FieldView<float> out, FieldView<const float> vel, Box box,
          XGroups groups, int window, Coefficients<R, float> c, Sponge sponge,
-         const FaceSinks<float>* sinks, const SourceInUpdate<float>* source) {
+         const FaceSinks<float>* sinks, SourceInLaunch<float> source) {
     if constexpr (App) count_source_step(source);
     const int i = groups.first + 4 * int(blockIdx.x * blockDim.x + threadIdx.x);
     const int j = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
@@ -300,13 +300,13 @@ int main(int argc, char** argv) {
                                 const FieldView<float> qb{b + ours.front, ours};
                                 if (form == 1)
                                     body<true, 128><<<grid, dim3(bx, by), 0, st>>>(
-                                        pa, qb, vv, box, groups, w, co, off, nullptr, nullptr);
+                                        pa, qb, vv, box, groups, w, co, off, nullptr, {});
                                 else if (form == 2)
                                     body<false, 64><<<grid, dim3(bx, by), 0, st>>>(
-                                        pa, qb, vv, box, groups, w, co, off, nullptr, nullptr);
+                                        pa, qb, vv, box, groups, w, co, off, nullptr, {});
                                 else
                                     body<false, 128><<<grid, dim3(bx, by), 0, st>>>(
-                                        pa, qb, vv, box, groups, w, co, off, nullptr, nullptr);
+                                        pa, qb, vv, box, groups, w, co, off, nullptr, {});
                             },
                             ref_body);
                     }
@@ -336,9 +336,10 @@ int main(int argc, char** argv) {
             auto kernel = [&](float* a, float* b, bool with_source) {
                 const FieldView<const float> pa{a + ours.front, ours}, vv{v + ours.front, ours};
                 const FieldView<float> qb{b + ours.front, ours};
-                body<true, 128>
-                    <<<grid, dim3(16, 16), 0, st>>>(pa, qb, vv, box, groups, 1, co, off, nullptr,
-                                                    with_source ? dev_tables + step % 2 : nullptr);
+                body<true, 128><<<grid, dim3(16, 16), 0, st>>>(
+                    pa, qb, vv, box, groups, 1, co, off, nullptr,
+                    with_source ? SourceInLaunch<float>{dev_tables + step % 2, tables[step % 2]}
+                                : SourceInLaunch<float>{});
                 ++step;
             };
             ref_body.clear();

@@ -13,6 +13,8 @@
 # and call 4, the landed tree against main:
 #   NO_FLOOR=1 BEFORE_PATCH=landed-step.patch GUARD=300 bash docs/data/small-box-body-2026-12-06/call.sh \
 #     build final
+# and call 5, the source's hull by value against the tree before it:
+#   GUARD=300 bash docs/data/small-box-body-2026-12-06/call.sh build5 hull
 # (the second builds bodyprobe.cu again, which gained the mini-app's step
 # structure after the first: a source, an event a step, a graph a step;
 # and main before chunk-clock.patch, for the chunks timed by one event).
@@ -57,6 +59,30 @@ if want build; then
   fi
   wait
   echo "built: $(el)"
+fi
+
+# Call 5: the source's hull by value (source-hull.patch) against the tree
+# before it, the kernels' tests of the source built too.
+if want build5; then
+  rm -rf /tmp/tree-before && mkdir -p /tmp/tree-before
+  tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C /tmp/tree-before
+  (cd /tmp/tree-before && patch -R -p1 -s <"$here/source-hull.patch") &&
+    jobs=6 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-before build-before "$OUT/before" stencil-miniapp \
+      -G Ninja -DSTENCIL_BUILD_BENCH=OFF &
+  jobs=10 build_tree --mpi "$(mpi_root ob1)" . build-main "$OUT/main" "stencil-miniapp stencil_kernel_tests" \
+    -G Ninja -DSTENCIL_BUILD_BENCH=OFF -DSTENCIL_BUILD_TESTS=ON &
+  wait
+  echo "built: $(el)"
+  build-main/tests/stencil_kernel_tests --gtest_filter='*UpdateAddsTheSource*' >"$OUT/source-tests.log" 2>&1
+  tail -1 "$OUT/source-tests.log"
+  for t in ${BITWISE:-}; do # update_forms graphs_bitwise, where time allows
+    if bash "tests/${t}_test.sh" "$mpihome/bin/mpirun" -np --mca pml ob1 --oversubscribe -x LD_LIBRARY_PATH -- \
+      "$app" >"$OUT/$t.log" 2>&1; then
+      echo "$t: $(grep -c 'same bits' "$OUT/$t.log") cases, same bits"
+    else
+      echo "$t: DIFFER"; grep -E "DIFFER|rror" "$OUT/$t.log" | head -3
+    fi
+  done
 fi
 
 if want probes; then
@@ -154,6 +180,18 @@ if want step3; then
   one before-periodic 128 1 --periodic x,y,z
   one now-periodic 128 1 --periodic x,y,z
   echo "step3: $(el)"
+fi
+
+# Call 5 (after build5): the hull by value against the tree before it.
+if want hull; then
+  for round in 1 2; do
+    want hull || break
+    for n in 64 96 128; do
+      one before "$n" "$round"
+      one now "$n" "$round"
+    done
+  done
+  echo "hull: $(el)"
 fi
 
 # Call 4: main against the landed tree (landed-step.patch: call 3's less
