@@ -65,10 +65,10 @@ struct SourceCells {
 // reads back each image among the cells its thread stored, adds, stores
 // and copies it (SourceInLaunch::meets, add_within). Either way the cell
 // and every copy get the one addition the separate launch makes, with the
-// same bits. It comes
-// as a table in device memory, as the face sinks do: passed by value, its
-// images took 81 scalar registers of an AMD kernel's arguments, and HIP 5.2
-// spilled 421 of them. `steps_out` null: this rank adds no source, and
+// same bits. It comes as a table in device memory, as the face sinks do:
+// passed by value, its images took 81 scalar registers of an AMD kernel's
+// arguments, and HIP 5.2 spilled 421 of them (its hull alone goes by
+// value: SourceInLaunch). `steps_out` null: this rank adds no source, and
 // keeps no count.
 //
 // The step count lives in two words: a step reads the one the step before
