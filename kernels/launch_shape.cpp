@@ -74,7 +74,7 @@ int default_rows(int radius, Precision precision, FusedKernel kernel) {
     // AMD GPUs (the HIP back-end builds for them only): one row per thread.
     // Unmeasured, so chosen from CI's gfx90a resource tables: two rows put
     // the R = 4 wave kernel at 206-214 VGPRs with HIP 5.2 (194-199 with
-    // ROCm 6.4), 2 waves per SIMD, and one row at 122-132, 3-4 waves, which
+    // ROCm 6.4), 2 waves per SIMD, and one row at 122-134, 3-4 waves, which
     // a memory-bound kernel needs more than the shared y column
     // (docs/data/resources-gfx90a.txt, resources-gfx90a-rocm64.txt). The MI250X
     // block shapes of the seismic-stencil articles (64 x R threads, one cell
