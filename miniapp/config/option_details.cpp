@@ -67,11 +67,13 @@ R = 3, 3.4 at R = 4, 2.7 at R = 8.)md"},
     {"--sponge",
      R"md(A source, a receiver line or receivers inside the sponge (their waves
 are damped), or a sponge wider than half an axis, get a `warning:` line.
-W is at most 46000 cells (the profile squares it in 32-bit integers).
+W is at most 46000 cells.
 
 The sponge damps each step by a rate that grows quadratically from 0 at
 its inner edge to 0.1 at the grid's edge (`sponge_strength`,
-miniapp/config/model.cpp). What one face of it reflects, in dB of the
+miniapp/config/model.cpp), with a cell's depth into it: an edge or corner
+cell is damped as a face's cell as deep as its deepest axis takes it.
+What one face of it reflects, in dB of the
 incident energy (0 dB: a perfect mirror where the sponge begins; the
 rigid wall of `--sponge 0` reads 0.0 dB):
 
@@ -97,13 +99,16 @@ grid's edge would return; E_i the sum of p_reference^2 at the receiver's
 mirror image in the plane, up to the end of the direct wave there: what a
 perfect mirror would return, along a path as long. The boxes are sized so
 that no other arrival enters either window (the tool's docstring gives
-each length). The physics depends on the back-end only through rounding,
+each length). Measured again with the damping's factors from a table
+(the depth of the deepest axis, not a sum over the axes): the same to
+0.1 dB. The physics depends on the back-end only through rounding,
 so the table holds for GPU runs too; ctest `sponge_reflection_below_bound`
 keeps `--sponge 16` at normal incidence below -24 dB. The angle is
 nominal: a point source sends a spread of them.
 
 The strength is the default because it was the best measured at 16 and
-32 cells (normal incidence; a build whose model.cpp set each strength):
+32 cells (normal incidence, with the damping summed over the axes, which
+a face's cells do not see; a build whose model.cpp set each strength):
 
 | strength | W = 8 | W = 16 | W = 32 |
 |---|---|---|---|
