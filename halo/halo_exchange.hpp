@@ -42,7 +42,7 @@ namespace stencil {
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
 // Eight, so that the step's clock, which shares the slots, can hold four
 // steps in one graph and read each only once the next graph is launched.
-inline constexpr int kHaloTimingSlots = 8;
+inline constexpr int kHaloTimingSlots = 32;
 
 // Milliseconds spent in each phase of the last exchange.
 struct HaloPhaseTimes {

@@ -74,7 +74,7 @@ const OptionSpec kOptions[] = {
      [](S& s, const char* n, V v) { s.config.steps = positive(v, n); }},
     {"Problem", "--warmup", "N",
      "untimed steps first, then undone: the fields go back to rest, so\n"
-     "the outputs hold --steps steps alone (default 8: every graph a\n"
+     "the outputs hold --steps steps alone (default 32: every graph a\n"
      "step replays is captured before the timed steps)",
      [](S& s, const char* n, V v) { s.config.warmup = non_negative(v, n); }},
     {"Problem", "--model", "constant|layered|file:PATH",
@@ -146,14 +146,15 @@ const OptionSpec kOptions[] = {
      "exchanges, where plain launches measured faster; never on the\n"
      "HOST back-end or HIP before ROCm 6.2)",
      [](S& s, const char* n, V v) { s.config.graphs = one_of(v, n, kGraphs); }},
-    {"Execution", "--steps-per-graph", "1|2|4|auto",
-     "consecutive steps replayed as one graph where a step's device\n"
-     "work is one graph (--comm none, peer on a node): fewer launches\n"
-     "and host calls a step (default auto: 4, or 1 where faces are linked)",
+    {"Execution", "--steps-per-graph", "1|2|4|8|16|auto",
+     "at most this many consecutive steps replayed as one graph where a\n"
+     "step's device work is one graph (--comm none, peer on a node):\n"
+     "fewer launches and host calls a step (default auto: 16, or 1 where\n"
+     "faces are linked)",
      [](S& s, const char* n, V v) {
-         // Four words, not a number: "huge" and 10^14 get the same answer.
-         if (v != "1" && v != "2" && v != "4" && v != "auto")
-             throw BadOption{std::string(n) + ": '" + v + "' is not 1, 2, 4 or auto"};
+         // Words, not a number: "huge" and 10^14 get the same answer.
+         if (v != "1" && v != "2" && v != "4" && v != "8" && v != "16" && v != "auto")
+             throw BadOption{std::string(n) + ": '" + v + "' is not 1, 2, 4, 8, 16 or auto"};
          s.config.steps_per_graph = v == "auto" ? 0 : std::stoi(v);
      }},
     {"Execution", "--update", "auto|tile|cells",

@@ -48,10 +48,10 @@ struct Options {
     int radius = 4;
     Precision precision = Precision::FP32; // --precision
     int steps = 100;
-    // One step of each of the eight graphs a step replays (halo/
+    // One step of each of the 32 graphs a step replays (halo/
     // halo_exchange.hpp, kHaloTimingSlots) at halo depths 1, 2, 4 and 8:
     // each is captured in the warm-up, not in a timed step.
-    int warmup = 8;
+    int warmup = 32;
     CommChoice comm;
     OverlapChoice overlap = OverlapChoice::Auto;
     PackChoice pack = PackChoice::Auto;
@@ -61,8 +61,9 @@ struct Options {
     // --slab-x: cells of the x boundary slabs; 0: auto (slab_x_depth).
     int slab_x = 0;
     GraphChoice graphs = GraphChoice::Auto;
-    // --steps-per-graph: consecutive steps replayed as one graph where a
-    // step is one graph (step/step_chunks.cpp, kStepsPerGraph); 0: auto.
+    // --steps-per-graph: consecutive steps replayed as one graph, at most,
+    // where a step is one graph (step/step_chunks.cpp, kStepsPerGraph); 0:
+    // auto.
     int steps_per_graph = 0;
     ModelKind model = ModelKind::Constant;
     std::string model_path;                // --model file:PATH: the raw file (model_file.hpp)

@@ -17,7 +17,10 @@
 
 namespace stencil {
 
-constexpr int kStopAgreement = 8; // steps between a signal and the agreed stop, at most 2x this
+// Steps between a signal and the agreed stop, at most 2x this: a multiple of
+// the longest chunk of steps one graph holds (step/step_chunks.cpp), so
+// that the agreements end chunks rather than split them.
+constexpr int kStopAgreement = 16;
 constexpr int kStoppedExitStatus = 75; // EX_TEMPFAIL: stopped early, resume with --restart
 
 // The files an immediate exit removes: the output folder's lock and the

@@ -137,7 +137,7 @@ void SimulationOf<T>::replay(std::vector<Graph>& graphs, bool sampled, Stream& s
                              F&& enqueue) {
     // Both twins at once, so that a timed step never pays for its twin's
     // capture. The warm-up captures the slots its steps meet; the timed
-    // steps capture the rest (the default --warmup 8 meets them all at
+    // steps capture the rest (the default --warmup 32 meets them all at
     // k = 1, 2, 4 and 8).
     if (!graphs[std::size_t(graph_index(false))].ready())
         for (const bool with_events : {false, true})

@@ -30,14 +30,14 @@ class SimulationOf final : public Simulation {
 public:
     SimulationOf(const RunContext& run, MPI_Comm comm, const StepHookMaker* hooks);
 
-    // Steps one at a time, or steps_per_graph_ at once where a chunk of them
-    // starts here (step_chunks.cpp).
+    // Steps one at a time, or up to steps_per_graph_ at once where a chunk
+    // of them starts here (step_chunks.cpp).
     void run(int steps, bool timed) override {
         while (steps > 0) {
             prime_if_due();
             const int chunk = chunk_starting_here(steps);
             if (chunk > 1)
-                step_chunk(timed);
+                step_chunk(chunk, timed);
             else
                 step(timed);
             steps -= chunk;
@@ -137,16 +137,17 @@ private:
     // the fields were set from outside a step.
     void prime_if_due();
     // Several steps at once (step_chunks.cpp): where each step's device work
-    // is one run of the graph runner, steps_per_graph_ consecutive steps
-    // captured as one graph (on the HOST back-end, enqueued one after
+    // is one run of the graph runner, up to steps_per_graph_ consecutive
+    // steps captured as one graph (on the HOST back-end, enqueued one after
     // another in the same order), each with its timers; the last records
     // the chunk's one `done` event.
     // chunk_steps(): that count where this schedule allows chunks, else 1;
     // chunk_starting_here(left): the steps the next run(left) call makes
-    // at once from here (1 where no aligned chunk fits).
+    // at once from here (1 where no aligned chunk fits); step_chunk(m, ...)
+    // makes them.
     int chunk_steps() const;
     int chunk_starting_here(int left) const;
-    void step_chunk(bool timed);
+    void step_chunk(int m, bool timed);
     // The chunk graphs' period in steps: the per-step graphs' period and
     // the phase sampling's cycle (StepClock::sampled) both fit in it.
     int chunk_period() const;
