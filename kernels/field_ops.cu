@@ -136,17 +136,15 @@ void launch_gather_cells(FieldView<const T> field, const std::size_t* offsets, i
 }
 
 template <class T>
-std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long* counter,
-                            Stream& stream) {
-    if (box.empty()) return 0;
-    unsigned long long result = 0;
-    copy_async(counter, &result, sizeof result, stream);
+void launch_count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long* counter,
+                            unsigned long long* count, Stream& stream) {
+    *count = 0; // the pinned word, read by no copy in flight (the caller waited for the last)
+    copy_async(counter, count, sizeof *count, stream);
+    if (box.empty()) return;
     const unsigned blocks = unsigned(std::min<std::size_t>((box.cells() + 255) / 256, 4096));
     count_nonfinite_kernel<<<blocks, 256, 0, stream.handle()>>>(field, box, counter);
     GPU_CHECK_LAUNCH();
-    copy_async(&result, counter, sizeof result, stream);
-    stream.synchronize();
-    return std::size_t(result);
+    copy_async(count, counter, sizeof *count, stream);
 }
 
 STENCIL_INSTANTIATE_FIELD_OPS(float)

@@ -66,10 +66,12 @@ template <class T>
 void launch_gather_cells(FieldView<const T> field, const std::size_t* offsets, int count,
                          double* out, Stream& stream);
 // The number of NaN or infinite cells of `box`, counted into `counter` (one
-// device word the caller keeps, so the check allocates nothing); waits.
+// device word the caller keeps, so the check allocates nothing) and copied
+// to `*count` (pinned host memory), both on `stream`, without waiting: the
+// count is there once the stream has passed this point (an event after it).
 template <class T>
-std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long* counter,
-                            Stream& stream);
+void launch_count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long* counter,
+                            unsigned long long* count, Stream& stream);
 
 #define STENCIL_INSTANTIATE_FIELD_OPS(T)                                                           \
     template void launch_pack_faces<T>(FieldView<const T>, const FaceTable<T>&, Stream&);          \
@@ -80,7 +82,7 @@ std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned l
                                        const long long*, long long*, Stream&);                     \
     template void launch_gather_cells<T>(FieldView<const T>, const std::size_t*, int, double*,     \
                                          Stream&);                                                 \
-    template std::size_t count_nonfinite<T>(FieldView<const T>, const Box&, unsigned long long*,   \
-                                            Stream&);
+    template void launch_count_nonfinite<T>(FieldView<const T>, const Box&, unsigned long long*,   \
+                                            unsigned long long*, Stream&);
 
 } // namespace stencil

@@ -199,16 +199,17 @@ void launch_gather_cells(FieldView<const T> field, const std::size_t* offsets, i
 }
 
 template <class T>
-std::size_t count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long*,
-                            Stream&) {
-    std::size_t count = 0;
-    if (box.empty()) return 0;
+void launch_count_nonfinite(FieldView<const T> field, const Box& box, unsigned long long*,
+                            unsigned long long* count_out, Stream&) {
+    unsigned long long count = 0;
+    if (!box.empty()) {
 #pragma omp parallel for collapse(2) reduction(+ : count) schedule(static)
-    for (int k = box.z0; k < box.z1; ++k)
-        for (int j = box.y0; j < box.y1; ++j)
-            for (int i = box.x0; i < box.x1; ++i)
-                count += !std::isfinite(field(i, j, k));
-    return count;
+        for (int k = box.z0; k < box.z1; ++k)
+            for (int j = box.y0; j < box.y1; ++j)
+                for (int i = box.x0; i < box.x1; ++i)
+                    count += !std::isfinite(field(i, j, k));
+    }
+    *count_out = count;
 }
 
 STENCIL_INSTANTIATE_FIELD_OPS(float)

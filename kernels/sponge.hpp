@@ -2,13 +2,14 @@
 // the sponge's inner edge to `strength` at the outer boundary of the global
 // grid, by a cell's depth into the sponge: W minus its distance to the
 // nearest face of the grid. A damped cell's leapfrog, divided by 1 + eta,
-// becomes a sum of two products with factors that depend on the depth
-// alone, so a table of W + 1 pairs holds every cell's (SpongeTable): a
-// damped cell pays a few integer minima, one load from a table that stays
-// in cache, and three roundings, where computing eta and dividing by
-// 1 + eta cost as much as its stencil (docs/performance-history.md, "The
-// sponge at its cells' price"). Every rank, kernel and the host read the
-// same factors, so a cell's damping is the same whatever the decomposition.
+// becomes keep (undamped + eta p_prev) with keep = 1 / (1 + eta): two
+// factors that depend on the depth alone, so a table of W + 1 pairs holds
+// every cell's (SpongeTable). A damped cell pays a few integer minima, one
+// load from a table that stays in cache, and three roundings, where
+// computing eta and dividing by 1 + eta cost as much as its stencil
+// (docs/performance-history.md, "The sponge at its cells' price"). Every
+// rank, kernel and the host read the same factors, so a cell's damping is
+// the same whatever the decomposition.
 #pragma once
 
 #include "box.hpp"
@@ -119,7 +120,10 @@ struct Sponge {
         return min_of(g, extent[d] - 1 - g);
     }
     // The same for local cell (i,j,k) and the nearest face of all, at most
-    // `width`. A z walk may keep x's and y's and take the minimum itself.
+    // `width`. A z walk may keep x's and y's and take the minimum itself. A
+    // loop over the axes, not three calls written out: with the latter,
+    // hipcc 7 (ROCm 6.4) kept the FP64 kernels' windows of 2R + 1 vectors
+    // in scratch (64-336 bytes), when the axes' terms of eta were summed.
     STENCIL_HD_INLINE int edge_distance(int i, int j, int k) const {
         const int local[3] = {i, j, k};
         int nearest = width;

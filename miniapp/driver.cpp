@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace stencil {
 namespace {
@@ -145,6 +146,40 @@ int next_host_step(const Options& c, const TestAids& aids, const Outputs& output
     }
 }
 
+// The NaN check (--nan-check): each due step's count starts on the device
+// and is read at the next due step, or before the host writes anything
+// (outputs, a checkpoint, the stop), so that a check does not wait for the
+// device to drain: that wait cost 0.47 us a step at 64^3 on one H100
+// (docs/data/small-box-host-2026-12-06/). A NaN found names the step whose
+// count saw it, as a check that waited would; the run has gone on to the
+// read, and writes nothing after it.
+class NanWatch {
+public:
+    explicit NanWatch(Simulation& sim) : sim_(sim) {}
+    // After step n: reads the count in flight and starts n's, where due.
+    // False where a count found a NaN (`result` says where).
+    bool after_step(const Options& c, int n, DriveResult& result) {
+        if (!nan_check_due(c, n)) return true;
+        if (!settle(result)) return false;
+        sim_.count_nonfinite_later();
+        counted_step_ = n;
+        return true;
+    }
+    // Reads the count in flight, if any: false where it found a NaN.
+    bool settle(DriveResult& result) {
+        if (counted_step_ < 0) return true;
+        const int step = std::exchange(counted_step_, -1);
+        const int bad = sim_.first_nonfinite_rank();
+        if (bad < 0) return true;
+        result.stable = false, result.bad_step = step, result.bad_rank = bad;
+        return false;
+    }
+
+private:
+    Simulation& sim_;
+    int counted_step_ = -1; // the step whose count is in flight
+};
+
 } // namespace
 
 DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
@@ -163,19 +198,15 @@ DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
     // carries the wait for the others' halos.
     sim.start_window();
     Progress progress(run, first);
+    NanWatch nan(sim);
     for (int n = first + 1; n <= c.steps; ++n) {
         const int last = next_host_step(c, plan.aids, outputs, n);
         sim.run(last - n + 1, true);
         result.steps_run += last - n + 1;
         n = last;
         plant_faults(sim, plan.aids, physics, n);
-        if (nan_check_due(c, n)) {
-            const int bad = sim.first_nonfinite_rank();
-            if (bad >= 0) {
-                result.stable = false, result.bad_step = n, result.bad_rank = bad;
-                return result;
-            }
-        }
+        if (!nan.after_step(c, n, result)) return result;
+        if ((outputs.due_after(n) || n == c.steps) && !nan.settle(result)) return result;
         outputs.after_step(n);
         // Rank 0's clock asks for a timed checkpoint; the ranks agree on it
         // with the stop, every kStopAgreement steps (stop_request.hpp).
@@ -184,6 +215,7 @@ DriveResult drive(Simulation& sim, const RunContext& run, Outputs& outputs) {
             n < c.steps ? stop.agreed_after(n, wish) : StopRequest::Agreement{};
         const bool checkpoint_due =
             (c.checkpoint_every > 0 && n % c.checkpoint_every == 0) || agreed.checkpoint;
+        if ((checkpoint_due || agreed.stop) && !nan.settle(result)) return result;
         if (checkpoint_due) checkpoints.take();
         // The report times checkpoints and snapshots apart: the next step is
         // measured from a new start that every rank has reached.

@@ -82,7 +82,8 @@ done
 
 # NAME MOST WHEN: the background run $job (its output in $run.txt), signalled
 # with SIGUSR1, ends with status 75 and a checkpoint by step MOST (the first
-# agreements on a stop come every 16 steps).
+# agreements on a stop come every kStopAgreement = 16 steps, and the stop
+# acts at the second after the signal).
 stopped_with_a_checkpoint() {
   local name=$1 most=$2 when=$3 status=0 line
   wait "$job" || status=$?
@@ -113,7 +114,7 @@ catching() { # a rank whose caught-signal mask has SIGUSR1 (bit 10)
 for _ in $(seq 2000); do catching >/dev/null && break; sleep 0.005; done
 pid=$(catching) || { kill "$job"; fail "early: no rank ever caught SIGUSR1"; }
 kill -USR1 "$pid"
-stopped_with_a_checkpoint early 24 "while starting up"
+stopped_with_a_checkpoint early 48 "while starting up"
 
 echo "== a signal during a long warm-up cuts it short"
 # A warm-up of 10^8 steps would take days: the stop must not wait for it.
@@ -130,7 +131,7 @@ if kill -0 "$job" 2>/dev/null; then
   pkill -KILL -f "^$app ${endless[*]}" || true
   fail "warmup: still warming up a minute after SIGUSR1"
 fi
-stopped_with_a_checkpoint warmup 16 "during the warm-up"
+stopped_with_a_checkpoint warmup 32 "during the warm-up"
 
 echo "== a second signal during the stop ends the run at once"
 # Large enough that the stop's checkpoint (2 x 128 MiB) takes a while to write.

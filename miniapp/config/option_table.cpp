@@ -282,7 +282,9 @@ const OptionSpec kOptions[] = {
      [](S& s, const char*, V) { s.config.check = true; }},
     {"Output and checks", "--nan-check", "N",
      "stop with the step and rank if a NaN/Inf appears, checked every\n"
-     "N steps (default 50; 0: never)",
+     "N steps (default 50; 0: never); each count is read at the next\n"
+     "check, or before any output, checkpoint or stop, so the run goes on\n"
+     "to there, and the step named is the one whose count saw it",
      [](S& s, const char* n, V v) { s.config.nan_check_every = non_negative(v, n); }},
     {"Output and checks", "--progress", "S",
      "a progress line on stderr every S seconds (default 1; 0: every step)",

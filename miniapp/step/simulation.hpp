@@ -53,8 +53,13 @@ public:
     value_at(const std::array<int, 3>& cell) const = 0; // collective: p at a global cell
     virtual bool all_finite() const = 0;                // collective
     // Collective and cheap (a device count): the lowest rank holding a NaN
-    // or Inf in its interior, or -1.
-    virtual int first_nonfinite_rank() const = 0;
+    // or Inf in its interior, or -1. Its count is the one
+    // count_nonfinite_later() started, where one is pending (the field as
+    // it was then); else it counts now. count_nonfinite_later() enqueues a
+    // count of the current field on the device and returns at once, so
+    // that the NaN check need not wait for the device to drain (driver.cpp).
+    virtual int first_nonfinite_rank() = 0;
+    virtual void count_nonfinite_later() = 0;
     // This rank's interior of p(t_n), or with `previous` of p(t_{n-1}), x
     // fastest (a host copy).
     virtual std::vector<double> interior_copy(bool previous = false) const = 0;

@@ -103,7 +103,8 @@ public:
     bool local_offset(const std::array<int, 3>& cell, std::size_t& offset) const override;
     void sample(const std::size_t* offsets, int count, double* out) override;
     void settle() override { settle_timers(); }
-    int first_nonfinite_rank() const override;
+    int first_nonfinite_rank() override;
+    void count_nonfinite_later() override;
     void set_value_at(const std::array<int, 3>& cell, double value) override;
 
 private:
@@ -285,8 +286,15 @@ private:
     // step primes them first.
     bool primed_ = false;
 
-    // The NaN check's counter, scratch of a const query.
-    mutable DeviceArray<unsigned long long> nan_counter_{1};
+    // The NaN check's count: a device word, the pinned word it is copied to,
+    // the event after the copy, and whether a count is in flight.
+    struct NonfiniteCount {
+        DeviceArray<unsigned long long> counter{1};
+        PinnedArray<unsigned long long> count{1};
+        Event copied;
+        bool pending = false;
+    };
+    NonfiniteCount nan_count_;
     // --timeline (record_timeline()): the sampled steps' phases as spans.
     std::unique_ptr<Timeline> timeline_;
 };

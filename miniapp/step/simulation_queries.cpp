@@ -173,9 +173,20 @@ void SimulationOf<T>::sample(const std::size_t* offsets, int count, double* out)
 }
 
 template <class T>
-int SimulationOf<T>::first_nonfinite_rank() const {
-    const bool bad = count_nonfinite(fields_->current_view(), layout_.interior(),
-                                     nan_counter_.data(), compute_) > 0;
+void SimulationOf<T>::count_nonfinite_later() {
+    if (nan_count_.pending) nan_count_.copied.synchronize(); // its pinned word is rewritten
+    launch_count_nonfinite(fields_->current_view(), layout_.interior(), nan_count_.counter.data(),
+                           nan_count_.count.data(), compute_);
+    nan_count_.copied.record(compute_);
+    nan_count_.pending = true;
+}
+
+template <class T>
+int SimulationOf<T>::first_nonfinite_rank() {
+    if (!nan_count_.pending) count_nonfinite_later();
+    nan_count_.copied.synchronize();
+    nan_count_.pending = false;
+    const bool bad = nan_count_.count.data()[0] > 0;
     // Ranks as users see them: numbers in MPI_COMM_WORLD.
     int mine = bad ? world_rank() : INT_MAX, first = INT_MAX;
     MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, d_.cart.get()));
@@ -210,7 +221,8 @@ void SimulationOf<T>::set_value_at(const std::array<int, 3>& cell, double value)
     template std::vector<double> SimulationOf<T>::interior_copy(bool) const;                       \
     template bool SimulationOf<T>::local_offset(const std::array<int, 3>&, std::size_t&) const;    \
     template void SimulationOf<T>::sample(const std::size_t*, int, double*);                       \
-    template int SimulationOf<T>::first_nonfinite_rank() const;                                    \
+    template int SimulationOf<T>::first_nonfinite_rank();                                          \
+    template void SimulationOf<T>::count_nonfinite_later();                                        \
     template void SimulationOf<T>::set_value_at(const std::array<int, 3>&, double);
 STENCIL_QUERY_MEMBERS(float)
 STENCIL_QUERY_MEMBERS(double)
