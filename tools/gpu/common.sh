@@ -65,6 +65,17 @@ need_mpi() {
   done
 }
 
+# patched_tree DIR PATCH [-R]: this checkout's files in DIR (made anew,
+# from the files rather than git, whose index a copied checkout may not
+# have kept up to date), with PATCH applied (a path relative to the
+# checkout; -R: reversed, the tree before a change). Status 1 where the
+# patch does not apply.
+patched_tree() {
+  rm -rf "$1" && mkdir -p "$1" &&
+    tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C "$1" &&
+    (cd "$1" && patch ${3:+"$3"} -p1 -s <"$OLDPWD/$2")
+}
+
 # build_tree [--mpi ROOT] SOURCE BUILD_DIR LOG "TARGETS" [CMAKE_ARGS...]:
 # configures BUILD_DIR from SOURCE (the CUDA back-end for
 # $STENCIL_CUDA_ARCHS, no tests, the dependencies of .deps/, unless

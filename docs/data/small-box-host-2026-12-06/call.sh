@@ -11,6 +11,12 @@
 # Call 2, the session's tree (chunks of up to 16, the sponge's table and
 # the walk's distances) against main (the checkout less session.patch):
 #   GUARD=330 bash docs/data/small-box-host-2026-12-06/call.sh build2 checks2 runs2
+# Call 3, the NaN check read one check later (nan-later.patch) against the
+# landed tree before it (46796a0, "main" in its table):
+#   NO_MAIN=1 JOBS=16 GUARD=170 bash docs/data/small-box-host-2026-12-06/call.sh build3 checks3 runs3
+# (call 3 did not run: no device time was left)
+# (NO_MAIN: the checkout alone, its default against --nan-check 0, for want
+# of device time to build main beside it)
 # (the patches are in files.tar.xz: unpack it here first)
 # A part starts only before $GUARD seconds (default 480). Everything under
 # $OUT, a short table last.
@@ -21,7 +27,7 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 t0=$SECONDS
 el() { echo "$((SECONDS - t0)) s"; }
-parts=" ${*:-build2 checks2 runs2} "
+parts=" ${*:-build3 checks3 runs3} "
 want() { [[ $parts == *" $1 "* ]] && [ $((SECONDS - t0)) -lt "${GUARD:-480}" ]; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv,noheader | tee "$OUT/gpu.txt"
 need_mpi ob1
@@ -33,18 +39,14 @@ main=build-main/miniapp/stencil-miniapp exp=build-exp/miniapp/stencil-miniapp
 
 if want build; then
   if [ ! -x $main ]; then
-    rm -rf /tmp/tree-main && mkdir -p /tmp/tree-main
-    tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C /tmp/tree-main
-    (cd /tmp/tree-main && patch -R -p1 -s <"$here/sponge-table.patch") &&
+    patched_tree /tmp/tree-main "$here/sponge-table.patch" -R &&
       jobs=8 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-main build-main "$OUT/main" stencil-miniapp \
         -G Ninja -DSTENCIL_BUILD_BENCH=OFF &
   fi
   # This checkout's files (the device's git index may be older) with the
   # experiment's patch.
   if [ ! -x $exp ]; then
-    rm -rf /tmp/tree-exp && mkdir -p /tmp/tree-exp
-    tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C /tmp/tree-exp
-    (cd /tmp/tree-exp && patch -p1 -s <"$here/${EXP_PATCH:-host-probe.patch}") &&
+    patched_tree /tmp/tree-exp "$here/${EXP_PATCH:-host-probe.patch}" &&
       jobs=8 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-exp build-exp "$OUT/exp" \
         "stencil-miniapp stencil_kernel_tests" -G Ninja -DSTENCIL_BUILD_BENCH=OFF -DSTENCIL_BUILD_TESTS=ON &
   fi
@@ -54,13 +56,21 @@ fi
 
 # Call 2: main and the session's tree.
 if want build2; then
-  rm -rf /tmp/tree-main && mkdir -p /tmp/tree-main
-  tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C /tmp/tree-main
-  (cd /tmp/tree-main && patch -R -p1 -s <"$here/session.patch") &&
+  patched_tree /tmp/tree-main "$here/session.patch" -R &&
     jobs=6 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-main build-main "$OUT/main" stencil-miniapp \
       -G Ninja -DSTENCIL_BUILD_BENCH=OFF &
   jobs=10 build_tree --mpi "$(mpi_root ob1)" . build-exp "$OUT/new" "stencil-miniapp stencil_kernel_tests" \
     -G Ninja -DSTENCIL_BUILD_BENCH=OFF -DSTENCIL_BUILD_TESTS=ON &
+  wait
+  echo "built: $(el)"
+fi
+
+# Call 3: the landed tree (the checkout less nan-later.patch) and the checkout.
+if want build3; then
+  [ -n "${NO_MAIN:-}" ] || { patched_tree /tmp/tree-main "$here/nan-later.patch" -R &&
+    jobs=7 build_tree --mpi "$(mpi_root ob1)" /tmp/tree-main build-main "$OUT/main" stencil-miniapp \
+      -G Ninja -DSTENCIL_BUILD_BENCH=OFF & }
+  jobs=${JOBS:-9} build_tree --mpi "$(mpi_root ob1)" . build-exp "$OUT/new" stencil-miniapp -G Ninja -DSTENCIL_BUILD_BENCH=OFF &
   wait
   echo "built: $(el)"
 fi
@@ -77,6 +87,15 @@ one() { # one VARIANT N ROUND [ARGS...]; a variant named main* runs main, the ot
     echo "FAILED $v $n r$round"
 }
 mpi() { timeout 200 "$mpihome/bin/mpirun" --mca pml ob1 --oversubscribe -x LD_LIBRARY_PATH -x STENCIL_HOST_PROBE "$@"; }
+# The update's forms, bit for bit (tests/update_forms_test.sh), on the patched tree.
+forms_bitwise() {
+  if bash tests/update_forms_test.sh "$mpihome/bin/mpirun" -np --mca pml ob1 --oversubscribe -x LD_LIBRARY_PATH -- \
+    $exp >"$OUT/update_forms.log" 2>&1; then
+    echo "update_forms: $(grep -c 'same bits' "$OUT/update_forms.log") cases, same bits"
+  else
+    echo "update_forms: DIFFER"; grep -E "DIFFER|rror" "$OUT/update_forms.log" | head -3
+  fi
+}
 chk() {
   local np=$1; shift
   printf 'np=%s %s :: ' "$np" "$*"
@@ -104,13 +123,29 @@ if want checks2; then
   chk 2 --grid 70,55,48 --procs 2,1,1 --comm peer --radius 4 --sponge 6
   chk 4 --grid 90,77,52 --procs 1,2,2 --comm gpu-aware --radius 8 --precision fp64 --sponge 9
   chk 4 --grid 80,70,60 --procs 2,2,1 --comm staged --radius 3 --sponge 12 --halo-depth 2
-  if bash tests/update_forms_test.sh "$mpihome/bin/mpirun" -np --mca pml ob1 --oversubscribe -x LD_LIBRARY_PATH -- \
-    $exp >"$OUT/update_forms.log" 2>&1; then
-    echo "update_forms: $(grep -c 'same bits' "$OUT/update_forms.log") cases, same bits"
-  else
-    echo "update_forms: DIFFER"; grep -E "DIFFER|rror" "$OUT/update_forms.log" | head -3
-  fi
+  forms_bitwise
   echo "checks2: $(el)"
+fi
+
+# Call 3: a planted NaN still stops the run, naming its step; the forms'
+# bits; the rows.
+if want checks3; then
+  for exe in $exp; do
+    mpi -np 2 "$exe" --grid 40,36,44 --steps 200 --inject-fault nan --quiet 2>&1 | grep -iE "nan|inf|step" | head -2
+  done
+  forms_bitwise
+  echo "checks3: $(el)"
+fi
+if want runs3; then
+  for round in 1 2; do
+    want runs3 || break
+    for n in 64 96 128 512; do
+      [ -n "${NO_MAIN:-}" ] || one main "$n" "$round"
+      one new "$n" "$round"
+      [ "$n" = 512 ] || one new-nan0 "$n" "$round" --nan-check 0
+    done
+  done
+  echo "runs3: $(el)"
 fi
 
 # Call 2's rows: main against the session's tree, two rounds.
