@@ -18,12 +18,17 @@ STENCIL_HD inline T add_pair(T acc, T weight, T left, T right) {
     return acc + weight * (left + right);
 }
 
-// The undamped leapfrog, p_next = 2 p - p_prev + vel_term * lap, where
-// vel_term = dt^2 c^2. In the sponge, Sponge::damp (sponge.hpp) takes it
-// and p_prev to the damped one, with products and no division.
+// Leapfrog with damping eta (0 outside the sponge):
+//   p_next = (2 p - (1 - eta) p_prev + vel_term * lap) / (1 + eta)
+// where vel_term = dt^2 c^2. Outside the sponge the division is skipped, not
+// merely made trivial: IEEE division takes a slow path on subnormal inputs,
+// which the tails of a wavefield are full of (docs/performance-history.md,
+// "The leapfrog's division outside the sponge").
 template <class T>
-STENCIL_HD inline T leapfrog(T p, T p_prev, T vel_term, T lap) {
-    return (T(2) * p - p_prev) + vel_term * lap;
+STENCIL_HD inline T leapfrog(T p, T p_prev, T vel_term, T lap, T eta) {
+    const T undamped = (T(2) * p - p_prev) + vel_term * lap;
+    if (eta == T(0)) return undamped;
+    return (undamped + eta * p_prev) / (T(1) + eta);
 }
 
 } // namespace stencil

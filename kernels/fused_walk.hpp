@@ -167,20 +167,6 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
     const bool tile_damped =
         Wave && (Ahead == 2 || sponge.template reaches<0>(t.i_block, t.i_block + L * bx) ||
                  sponge.template reaches<1>(t.j_first, t.j_first + tile_rows));
-    // A damped cell's distance to the nearest face: each lane's along x and
-    // each row's along y are the walk's, z's the plane's, so that a damped
-    // cell pays two minima where edge_distance cost it three axes: 128^3,
-    // where every block reaches the sponge, is where that shows. Two planes
-    // ahead ask damp_computing() per cell: at R = 4 they use 255 registers.
-    int x_distance[L], y_distance[Rows];
-    if constexpr (Ahead == 1) {
-#pragma unroll
-        for (int q = 0; q < L; ++q)
-            x_distance[q] = sponge.axis_distance(0, i + q);
-#pragma unroll
-        for (int m = 0; m < Rows; ++m)
-            y_distance[m] = sponge.axis_distance(1, j0 + m);
-    }
     bool row_loads[Rows], row_stores[Rows];
 #pragma unroll
     for (int m = 0; m < Rows; ++m) {
@@ -321,27 +307,16 @@ fused_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
                     const Vec<T> lap = laplacian_of<R, true>(row0 + m * t.width, y, w[m], c);
                     if (Wave) {
                         Vec<T> next;
-                        if (damped && Ahead == 1) {
-                            const int z_distance = sponge.axis_distance(2, k);
-#pragma unroll
-                            for (int q = 0; q < L; ++q) {
-                                const int distance =
-                                    min(min(x_distance[q], y_distance[m]), z_distance);
-                                next.v[q] = sponge.damp_at(
-                                    leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q]),
-                                    prev[m].v[q], distance);
-                            }
-                        } else if (damped) {
+                        if (damped) {
 #pragma unroll
                             for (int q = 0; q < L; ++q)
-                                next.v[q] = sponge.damp_computing(
-                                    leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q]),
-                                    prev[m].v[q], i + q, j, k);
+                                next.v[q] = leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q],
+                                                     lap.v[q], sponge.template eta<T>(i + q, j, k));
                         } else {
 #pragma unroll
                             for (int q = 0; q < L; ++q)
                                 next.v[q] =
-                                    leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q]);
+                                    leapfrog(w[m][R].v[q], prev[m].v[q], v[m].v[q], lap.v[q], T(0));
                         }
                         store_vec_masked(target + m * line, i, box.x0, box.x1, next);
                         if constexpr (Sinks == SinkStores::InWalk)

@@ -24,6 +24,10 @@ void free_pinned(void* p) noexcept;
 // Counts the pinned host bytes currently held, so that a run can prove it
 // staged nothing through the host (gpu-aware MPI allocates none).
 std::size_t pinned_bytes_in_use();
+// Pinned words the host reads a result into (the NaN check's count): not
+// staging, so pinned_bytes_in_use() leaves them out.
+void* allocate_pinned_result(std::size_t bytes);
+void free_pinned_result(void* p) noexcept;
 // The node's MemAvailable (/proc/meminfo), or 0 where it cannot be read.
 std::size_t host_available_bytes();
 } // namespace detail
@@ -63,6 +67,8 @@ template <class T>
 using DeviceArray = OwnedArray<T, detail::allocate_device, detail::free_device>;
 template <class T>
 using PinnedArray = OwnedArray<T, detail::allocate_pinned, detail::free_pinned>;
+template <class T>
+using PinnedResult = OwnedArray<T, detail::allocate_pinned_result, detail::free_pinned_result>;
 
 // Copies `bytes` between any two of host, pinned and device memory, ordered on `stream`.
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream& stream);

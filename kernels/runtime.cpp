@@ -112,6 +112,24 @@ std::size_t pinned_bytes_in_use() {
     return g_pinned_bytes;
 }
 
+void* allocate_pinned_result(std::size_t bytes) {
+#if STENCIL_HAS_GPU
+    void* p = nullptr;
+    GPU_CHECK(gpu::malloc_pinned(&p, bytes));
+    return p;
+#else
+    return aligned_host_alloc(bytes);
+#endif
+}
+
+void free_pinned_result(void* p) noexcept {
+#if STENCIL_HAS_GPU
+    if (p) (void)gpu::free_pinned(p);
+#else
+    std::free(p);
+#endif
+}
+
 } // namespace detail
 
 void copy_async(void* dst, const void* src, std::size_t bytes, Stream& stream) {

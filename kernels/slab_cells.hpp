@@ -93,8 +93,8 @@ slab_cells(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const
         Vec<T> next;
 #pragma unroll
         for (int q = 0; q < L; ++q)
-            next.v[q] = sponge.damp(leapfrog(x[G].v[q], prev.v[q], v.v[q], lap.v[q]), prev.v[q],
-                                    i + q, j, k);
+            next.v[q] = leapfrog(x[G].v[q], prev.v[q], v.v[q], lap.v[q],
+                                 sponge.template eta<T>(i + q, j, k));
         if (source.touches(i, L, j, k)) source.add_to(next.v, i, j, k);
         store_vec_masked(out.origin + at, i, box.x0, box.x1, next);
     }

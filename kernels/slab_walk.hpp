@@ -120,8 +120,8 @@ slab_walk(FieldView<const T> p, FieldView<T> out, FieldView<const T> vel, const 
             Vec<T> next;
 #pragma unroll
             for (int q = 0; q < L; ++q)
-                next.v[q] = sponge.damp(leapfrog(w[R].v[q], prev.v[q], v.v[q], lap.v[q]), prev.v[q],
-                                        i + q, j, k);
+                next.v[q] = leapfrog(w[R].v[q], prev.v[q], v.v[q], lap.v[q],
+                                     sponge.template eta<T>(i + q, j, k));
             store_vec_masked(target, i, box.x0, box.x1, next);
         }
         target += slice;

@@ -96,29 +96,6 @@ bool nan_check_due(const Options& c, int n) {
            (n % c.nan_check_every == 0 || n == c.steps || n == TestAids::kFaultStep + 1);
 }
 
-// Warm-up steps capture graphs, fill caches and let clocks settle, and are
-// then undone: the run's physics is its --steps steps alone, which the
-// traces, snapshots and report count. The ranks ask every kStopAgreement
-// steps, blocking (the warm-up is not timed, and must know now), whether a
-// stop signal came, which cuts the warm-up short; the timed steps then stop
-// where their own agreement falls, by step 2 x kStopAgreement. With
-// --restart, the run continues after the checkpoint's step `first`; "" or
-// why it cannot.
-std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const RunContext& run,
-                                StopRequest& stop, int& first) {
-    const Options& c = run.options;
-    for (int done = 0; done < c.warmup;) {
-        const int piece = std::min(kStopAgreement, c.warmup - done);
-        sim.run(piece, false);
-        done += piece;
-        if (done < c.warmup && stop.seen_anywhere()) break;
-    }
-    if (c.warmup > 0) sim.rewind();
-    first = 0;
-    if (c.restart.empty()) return {};
-    return restore_checkpoint(sim, outputs, run, first);
-}
-
 // Whether step n writes a snapshot: collective I/O that the ranks leave at
 // different moments, so the steps after it start a new window.
 bool snapshot_due(const Options& c, int n) {
@@ -144,6 +121,36 @@ int next_host_step(const Options& c, const TestAids& aids, const Outputs& output
                                aids.nan_at(n) || aids.fails(world_rank(), n);
         if (host_work) return n;
     }
+}
+
+// Warm-up steps capture graphs, fill caches and let clocks settle, and are
+// then undone: the run's physics is its --steps steps alone, which the
+// traces, snapshots and report count. The ranks ask every kStopAgreement
+// steps, blocking (the warm-up is not timed, and must know now), whether a
+// stop signal came, which cuts the warm-up short; the timed steps then stop
+// where their own agreement falls, by step 2 x kStopAgreement. With
+// --restart, the run continues after the checkpoint's step `first`; "" or
+// why it cannot.
+std::string warm_up_and_restore(Simulation& sim, Outputs& outputs, const RunContext& run,
+                                StopRequest& stop, int& first) {
+    const Options& c = run.options;
+    for (int done = 0; done < c.warmup;) {
+        // Pieces ending where the timed steps' host work will (outputs
+        // included), so that the warm-up steps as they will, one at a time
+        // or in chunks, and captures the graphs they replay. The host work
+        // of one rank alone (a planted failure) may end its pieces apart,
+        // so the ranks ask only at multiples of kStopAgreement, which end
+        // every rank's.
+        const int host_step = next_host_step(c, run.plan.aids, outputs, done + 1);
+        const int piece = std::min({kStopAgreement, c.warmup - done, host_step - done});
+        sim.run(piece, false);
+        done += piece;
+        if (done < c.warmup && done % kStopAgreement == 0 && stop.seen_anywhere()) break;
+    }
+    if (c.warmup > 0) sim.rewind();
+    first = 0;
+    if (c.restart.empty()) return {};
+    return restore_checkpoint(sim, outputs, run, first);
 }
 
 // The NaN check (--nan-check): each due step's count starts on the device

@@ -5,7 +5,6 @@
 
 #include "device_field.hpp"
 #include "host_operators.hpp"
-#include "sponge_table.hpp"
 #include "stencil.hpp"
 #include "test_support.hpp"
 
@@ -153,10 +152,8 @@ void check_derivative(Variant v, const Geometry& g) {
     expect_result(out, reference<R>(v, widen(in), box), box, variant_name(v));
 }
 
-// A sponge over the array's interior, as one rank owning the whole grid:
-// `plain` computes its factors (the host references'), `sponge` reads them
-// from tables in device memory, as the mini-app's kernels do.
-inline Sponge plain_test_sponge(const Layout& L) {
+// A sponge over the array's interior, as one rank owning the whole grid.
+inline Sponge test_sponge(const Layout& L) {
     Sponge sponge;
     sponge.width = 6;
     sponge.strength = 0.3f;
@@ -164,15 +161,6 @@ inline Sponge plain_test_sponge(const Layout& L) {
     sponge.extent[0] = L.nx, sponge.extent[1] = L.ny, sponge.extent[2] = L.nz;
     return sponge;
 }
-struct TestSponge {
-    explicit TestSponge(const Layout& L)
-        : plain(plain_test_sponge(L)), f32(plain), f64(plain),
-          sponge(f64.attach(f32.attach(plain))) {}
-    Sponge plain;
-    SpongeTable<float> f32;
-    SpongeTable<double> f64;
-    Sponge sponge;
-};
 
 template <int R, class T>
 void check_wave(const Geometry& g) {
@@ -192,15 +180,15 @@ void check_wave(const Geometry& g) {
         for (int j = box.y0; j < box.y1; ++j)
             for (int i = box.x0; i < box.x1; ++i)
                 prev(i, j, k) = T(dist(rng));
-    const TestSponge sponge(L);
+    const Sponge sponge = test_sponge(L);
     using W = Wide<T>;
     HostField<W> expected = widen(prev);
     host_wave_step<R, W>(widen(p).cview(), expected.view(), widen(vel).cview(), box,
-                         make_coefficients<R, W>(1, 1, 1), sponge.plain);
+                         make_coefficients<R, W>(1, 1, 1), sponge);
     DeviceField<T> d_p(p), d_prev(prev), d_vel(vel);
     Stream stream;
     launch_wave_step<R, T>(d_p.view(), d_prev.view(), d_vel.view(), box,
-                           make_coefficients<R, T>(1, 1, 1), sponge.sponge, stream, g.shape);
+                           make_coefficients<R, T>(1, 1, 1), sponge, stream, g.shape);
     stream.synchronize();
     d_prev.read_into(prev);
     expect_result(prev, expected, box, "wave");

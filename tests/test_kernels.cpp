@@ -212,8 +212,7 @@ TEST_P(WaveKernel, LaunchShapeChangesNoBit) {
             test::fill_random(vel, rng, 0.05, 0.2);
             DeviceField<T> d_p(p), d_vel(vel);
             const auto c = make_coefficients<R, T>(1, 1, 1);
-            const TestSponge test_sponge(L);
-            const Sponge& sponge = test_sponge.sponge;
+            const Sponge sponge = test_sponge(L);
             auto run = [&](const LaunchShape& t) {
                 DeviceField<T> d_prev(prev);
                 Stream stream;

@@ -45,26 +45,11 @@ for _name in ("wave_table_kernel<2, double, 4, false>", "wave_table_kernel<2, do
 # threads an SM; R = 1 at 80) and spills 28-136 bytes. Its figures in
 # docs/PERFORMANCE.md ("The boundary slabs") were measured so; 255 registers
 # (one block an SM) were not, so the spill stays until measured against it.
-# R = 1 in FP64 joined them with the sponge's table (2026-12-06): 72 bytes
-# at nvcc's 80 registers, where it had chosen 100.
-for _name in ("slab_table_kernel<1, float>", "slab_table_kernel<1, double>",
-              "slab_table_kernel<3, float>", "slab_table_kernel<3, double>",
-              "slab_table_kernel<4, float>", "slab_table_kernel<5, float>"):
+for _name in ("slab_table_kernel<1, float>", "slab_table_kernel<3, float>",
+              "slab_table_kernel<3, double>", "slab_table_kernel<4, float>",
+              "slab_table_kernel<5, float>"):
     EXPECTED_SPILLS[_name] = ("the thin-slab kernel at nvcc's 128-register choice, as measured;"
                               " 255 registers not yet measured")
-
-# Two planes ahead at R = 4 (2 rows, the only rows built for it): at the
-# 255-register cap, their per-cell damping (Sponge::damp_computing) left
-# 8 bytes to the stack on sm_90 after the sponge's table (2026-12-06), and
-# the kernels that also store the faces 24 (FP32) and 64 (FP64); the
-# table's load in its place spilled 92 in the first. Not the default shape
-# (--planes-ahead 2, or a tuner's choice); 512^3 with --planes-ahead 2 and
-# no sponge ran 177.8 Gcell/s against main's 174.7 on one H100.
-for _name in ("fused_kernel_2ahead<4, float, true, 2, false>",
-              "stored_wave_kernel_2ahead<4, float, 2, false>",
-              "stored_wave_kernel_2ahead<4, double, 2, false>"):
-    EXPECTED_SPILLS[_name] = ("two planes ahead at R = 4: 8-64 bytes at the 255-register cap from"
-                              " the per-cell damping; not a default shape")
 
 # The cells body over a whole box (cell_box_kernel, kernels/wave_kernels.cu)
 # in FP64 at R = 6-8 with ROCm 6.4's hipcc 7: its uniform values (three

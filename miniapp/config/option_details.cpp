@@ -67,13 +67,11 @@ R = 3, 3.4 at R = 4, 2.7 at R = 8.)md"},
     {"--sponge",
      R"md(A source, a receiver line or receivers inside the sponge (their waves
 are damped), or a sponge wider than half an axis, get a `warning:` line.
-W is at most 46000 cells.
+W is at most 46000 cells (the profile squares it in 32-bit integers).
 
 The sponge damps each step by a rate that grows quadratically from 0 at
 its inner edge to 0.1 at the grid's edge (`sponge_strength`,
-miniapp/config/model.cpp), with a cell's depth into it: an edge or corner
-cell is damped as a face's cell as deep as its deepest axis takes it.
-What one face of it reflects, in dB of the
+miniapp/config/model.cpp). What one face of it reflects, in dB of the
 incident energy (0 dB: a perfect mirror where the sponge begins; the
 rigid wall of `--sponge 0` reads 0.0 dB):
 
@@ -99,16 +97,13 @@ grid's edge would return; E_i the sum of p_reference^2 at the receiver's
 mirror image in the plane, up to the end of the direct wave there: what a
 perfect mirror would return, along a path as long. The boxes are sized so
 that no other arrival enters either window (the tool's docstring gives
-each length). Measured again with the damping's factors from a table
-(the depth of the deepest axis, not a sum over the axes): the same to
-0.1 dB. The physics depends on the back-end only through rounding,
+each length). The physics depends on the back-end only through rounding,
 so the table holds for GPU runs too; ctest `sponge_reflection_below_bound`
 keeps `--sponge 16` at normal incidence below -24 dB. The angle is
 nominal: a point source sends a spread of them.
 
 The strength is the default because it was the best measured at 16 and
-32 cells (normal incidence, with the damping summed over the axes, which
-a face's cells do not see; a build whose model.cpp set each strength):
+32 cells (normal incidence; a build whose model.cpp set each strength):
 
 | strength | W = 8 | W = 16 | W = 32 |
 |---|---|---|---|
@@ -209,14 +204,16 @@ they measured faster: `--comm none`, peer and NCCL steps; MPI exchanges
 run as plain launches. The report says which, and why. Bit-identical.)md"},
     {"--steps-per-graph",
      R"md(Where a step's device work is one graph (nothing to exchange, or
-every face linked), that many steps are one graph, timed by one event at
-its end. Receivers, snapshots, checkpoints, NaN checks and stop signals
-still come at their step. A small box's step is bound by the host's work
-for it: on one H100 four steps a graph ran 64³ at 50.8 Gcell/s against
-37.7 with one, and 128³ at 170 against 152 (512³: the same;
-docs/PERFORMANCE.md, "One GPU: the host, not the kernel"). So auto is
-four, and one where faces are linked: chunks of a node's linked steps are
-unmeasured. Bit-identical either way.)md"},
+every face linked), up to that many steps are one graph, timed by one
+event at its end: each chunk the longest power of two that starts at a
+multiple of itself and ends by the next step with host work. Receivers,
+snapshots, checkpoints, NaN checks and stop signals still come at their
+step. A small box's step is bound by the host's work for it: on one H100
+four steps a graph ran 64³ at 50.8 Gcell/s against 37.7 with one, and up
+to sixteen at 61.6 (128³: 152, 170, 180; 512³: the same;
+docs/PERFORMANCE.md, "One GPU: chunks of up to 16 steps"). So auto is 16, and one where faces are linked:
+chunks of a node's linked steps are unmeasured. Bit-identical either
+way.)md"},
     {"--update",
      R"md(The tile walks z with an LDS tile and a register window, so each
 loaded plane serves 2R + 1 outputs, but it needs many blocks to fill a GPU.

@@ -147,7 +147,7 @@ over the run, a `warning:` line gives the `--dt` that keeps them exact.
 `traces.json` describes the files (its `segy` key) and
 `tools/verify-output.py` checks both.)md"},
     {"--checkpoint-every",
-     R"md(- TIME is rank 0's clock, agreed on by the ranks every 8 steps with the
+     R"md(- TIME is rank 0's clock, agreed on by the ranks every 16 steps with the
   stop signal.
 - A checkpoint holds both time levels as global raw files written with
   collective MPI-IO, and `checkpoint.json` (the step, each file's length

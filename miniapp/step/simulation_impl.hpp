@@ -290,7 +290,7 @@ private:
     // the event after the copy, and whether a count is in flight.
     struct NonfiniteCount {
         DeviceArray<unsigned long long> counter{1};
-        PinnedArray<unsigned long long> count{1};
+        PinnedResult<unsigned long long> count{1};
         Event copied;
         bool pending = false;
     };

@@ -7,7 +7,6 @@
 #include "step/step_boxes.hpp"
 
 #include "field_ops.hpp"
-#include "sponge_table.hpp"
 #include "stencil.hpp"
 
 #include <algorithm>
@@ -133,9 +132,6 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
     sponge.halo = layout_.halo;
     for (int a = 0; a < 3; ++a)
         sponge.offset[a] = d_.offset[a], sponge.extent[a] = global[a];
-    // The update functions hold the sponge's table, and so keep it alive.
-    auto table = std::make_shared<const SpongeTable<T>>(sponge);
-    sponge = table->attach(sponge);
     setup_source();
     // The one run-time to compile-time radius switch of the time loop.
     const double h = options_.spacing;
@@ -149,15 +145,14 @@ void SimulationOf<T>::setup_update(const std::array<int, 3>& global) {
         for (LaunchBox& u :
              boxes_.slabs) // their kernel's default shapes; --block is the interior's
             u.shape = slab_shape<RR, T>(layout_, u.box, u.kernel);
-        update_tables_ = [c, sponge, table](FieldView<const T> p, FieldView<T> prev,
-                                            FieldView<const T> v,
-                                            const std::vector<WaveTable>& tables,
-                                            const FaceSinks<T>& sinks, Stream& stream) {
+        update_tables_ = [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
+                                     const std::vector<WaveTable>& tables,
+                                     const FaceSinks<T>& sinks, Stream& stream) {
             launch_wave_boxes<RR, T>(p, prev, v, tables, c, sponge, stream, sinks);
         };
-        return [c, sponge, table](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
-                                  const LaunchBox& u, const FaceSinks<T>* sinks,
-                                  SourceInLaunch<T> source, Stream& stream) {
+        return [c, sponge](FieldView<const T> p, FieldView<T> prev, FieldView<const T> v,
+                           const LaunchBox& u, const FaceSinks<T>* sinks, SourceInLaunch<T> source,
+                           Stream& stream) {
             launch_wave_step<RR, T>(p, prev, v, u.box, c, sponge, stream, u.shape, sinks, source);
         };
     });

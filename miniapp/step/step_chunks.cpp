@@ -5,8 +5,9 @@
 // steps are captured once as one graph, each step's phase events inside it
 // and one `done` at its end, and replayed with one launch. A chunk is the
 // largest power of two up to that which starts at a multiple of itself and
-// ends by the driver's next step with host work, so that a NaN check every
-// 50 steps costs a chunk of 2 and one of 8 rather than 16 single steps.
+// ends by the driver's next step with host work, so that a NaN check at
+// step 50 costs a chunk of 2 before it and chunks of 2, 4 and 8 after it
+// rather than 14 single steps.
 // The clock's ring holds twice the longest chunk, so a step is read only
 // after the graph that holds it was launched.
 //
