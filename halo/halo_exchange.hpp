@@ -40,8 +40,8 @@ namespace stencil {
 
 // Steps whose timers may be in flight at once: the caller reads a step's
 // times (HaloExchange::times()) up to kHaloTimingSlots - 1 steps later.
-// Eight, so that the step's clock, which shares the slots, can hold four
-// steps in one graph and read each only once the next graph is launched.
+// 32, so that the step's clock, which shares the slots, can hold 16 steps
+// in one graph and read each only once the next graph is launched.
 inline constexpr int kHaloTimingSlots = 32;
 
 // Milliseconds spent in each phase of the last exchange.
