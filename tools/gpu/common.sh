@@ -65,6 +65,16 @@ need_mpi() {
   done
 }
 
+# use_mpi LIB: LIB's CUDA-aware Open MPI (ob1 or ucx) unpacked where it
+# lives, its libraries on LD_LIBRARY_PATH, and its install folder in
+# $mpihome; dies, naming the archive, where .deps/ lacks it.
+use_mpi() {
+  need_mpi "$1"
+  [ -d "$(mpi_root "$1")/install" ] || unpack_mpi "$1"
+  mpihome=$(mpi_root "$1")/install
+  export LD_LIBRARY_PATH=$mpihome/lib:${LD_LIBRARY_PATH:-}
+}
+
 # patched_tree DIR PATCH [-R]: this checkout's files in DIR (made anew,
 # from the files rather than git, whose index a copied checkout may not
 # have kept up to date), with PATCH applied (a path relative to the

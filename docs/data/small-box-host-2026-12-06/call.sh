@@ -30,10 +30,7 @@ el() { echo "$((SECONDS - t0)) s"; }
 parts=" ${*:-build3 checks3 runs3} "
 want() { [[ $parts == *" $1 "* ]] && [ $((SECONDS - t0)) -lt "${GUARD:-480}" ]; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv,noheader | tee "$OUT/gpu.txt"
-need_mpi ob1
-[ -d "$(mpi_root ob1)/install" ] || unpack_mpi ob1
-mpihome=$(mpi_root ob1)/install
-export LD_LIBRARY_PATH=$mpihome/lib:${LD_LIBRARY_PATH:-}
+use_mpi ob1
 here=docs/data/small-box-host-2026-12-06
 main=build-main/miniapp/stencil-miniapp exp=build-exp/miniapp/stencil-miniapp
 
@@ -106,23 +103,23 @@ chk() {
 # The sponge's table on the GPU: the kernels' tests of the sponge and of
 # the launch shapes (the table's factors against computed ones, bit for
 # bit), and --check with a sponge across ranks and routes.
-if want checks; then
+# sponge_checks COMM: those, the third run's halo path COMM (call 1's peer
+# was refused with deep halos; call 2 ran staged).
+sponge_checks() {
   build-exp/tests/stencil_kernel_tests --gtest_filter='*Sponge*:*LaunchShapeChangesNoBit*:*Slab*' \
     >"$OUT/kernel-tests.log" 2>&1
   tail -1 "$OUT/kernel-tests.log"
   chk 2 --grid 70,55,48 --procs 2,1,1 --comm peer --radius 4 --sponge 6
   chk 4 --grid 90,77,52 --procs 1,2,2 --comm gpu-aware --radius 8 --precision fp64 --sponge 9
-  chk 4 --grid 80,70,60 --procs 2,2,1 --comm peer --radius 3 --sponge 12 --halo-depth 2
+  chk 4 --grid 80,70,60 --procs 2,2,1 --comm "$1" --radius 3 --sponge 12 --halo-depth 2
+}
+if want checks; then
+  sponge_checks peer
   echo "checks: $(el)"
 fi
 
 if want checks2; then
-  build-exp/tests/stencil_kernel_tests --gtest_filter='*Sponge*:*LaunchShapeChangesNoBit*:*Slab*' \
-    >"$OUT/kernel-tests.log" 2>&1
-  tail -1 "$OUT/kernel-tests.log"
-  chk 2 --grid 70,55,48 --procs 2,1,1 --comm peer --radius 4 --sponge 6
-  chk 4 --grid 90,77,52 --procs 1,2,2 --comm gpu-aware --radius 8 --precision fp64 --sponge 9
-  chk 4 --grid 80,70,60 --procs 2,2,1 --comm staged --radius 3 --sponge 12 --halo-depth 2
+  sponge_checks staged
   forms_bitwise
   echo "checks2: $(el)"
 fi
